@@ -1,0 +1,58 @@
+import type { DependencyContainer, InjectionToken } from 'tsyringe';
+import type { CallQueue, CallQueueOptions } from '../concurrency/call-queue';
+import type { MutationLock } from '../concurrency/fifo-mutex';
+import type { Constructor } from '../metadata/types';
+import type { RequestExtra } from '../pipeline/call-context';
+import type { Middleware } from '../pipeline/middleware';
+import type { PresenterRef } from '../presenters/presenter';
+import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler';
+
+/** A provider registered in the app's container. A bare class registers itself. */
+export type ProviderSpec =
+  | Constructor
+  | { provide: InjectionToken; useValue: unknown }
+  | { provide: InjectionToken; useClass: Constructor; singleton?: boolean }
+  | { provide: InjectionToken; useFactory: (container: DependencyContainer) => unknown };
+
+/** Options of `FusionApp.create`. */
+export interface FusionAppOptions<C extends object = Record<string, unknown>> {
+  /** Server name announced to clients. Default `mcpfusion-app`. */
+  name?: string;
+  /** Server version announced to clients. Default `0.0.0`. */
+  version?: string;
+  /** Instructions for the model, announced at connect. */
+  instructions?: string;
+  /** The tool classes (each decorated with `@ToolProvider()`). */
+  tools: readonly Constructor[];
+  /** Services for the app's container. Registered as singletons unless a factory or value says otherwise. */
+  providers?: readonly ProviderSpec[];
+  /** Makes the per-call app context from the raw request. `signal` and the framework fields are added to what it returns. */
+  contextFactory?: (extra: RequestExtra) => C | Promise<C>;
+  /** Middleware for every tool, run before class and method middleware. */
+  middleware?: readonly Middleware[];
+  /** The presenter for tools that name none (default: the built-in shaping). */
+  presenter?: PresenterRef;
+  /** Limits of the default call queue, or a queue of your own (for example one shared through Redis). */
+  concurrency?: CallQueueOptions | { queue: CallQueue };
+  /** The lock that serializes mutations. Default: an in-process FIFO mutex. */
+  mutationLock?: MutationLock;
+  /** The parent container. Default: a child of tsyringe's root container (the root itself is never written to). */
+  parentContainer?: DependencyContainer;
+  /** Called by `close()` after calls are aborted and transports closed: release your resources here. */
+  onClose?: () => void | Promise<void>;
+  /** Where the framework's own diagnostics go. Default: stderr. Never stdout. */
+  logger?: (message: string) => void;
+}
+
+/** Options of `app.listen()`. */
+export type ListenOptions =
+  | { transport: 'stdio'; handleSignals?: boolean }
+  | ({
+      transport: 'http';
+      /** Default 127.0.0.1. Binding elsewhere requires `allowedHosts`. */
+      host?: string;
+      /** Default 3000; 0 picks a free port. */
+      port?: number;
+      /** Install SIGINT/SIGTERM handlers for graceful shutdown. Default true. */
+      handleSignals?: boolean;
+    } & HttpHandlerOptions);

@@ -1,0 +1,59 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import type { ToolDescriptor } from '../metadata/tool-descriptor';
+import { buildChain, type ChainDependencies } from '../pipeline/chain-builder';
+import type { CompiledTool } from '../pipeline/compiled-tool';
+import type { Presenter, PresenterRef } from '../presenters/presenter';
+import { EMPTY_INPUT_SCHEMA, type JsonSchema, type SchemaCatalog } from '../schema/json-schema';
+
+/** Compiles descriptors into servable tools: schemas, listing and chain, once. */
+export function compileTools(
+  descriptors: readonly ToolDescriptor[],
+  catalog: SchemaCatalog,
+  deps: ChainDependencies,
+  defaultPresenter: PresenterRef | undefined
+): CompiledTool[] {
+  return descriptors.map((source) => {
+    const descriptor = source.presenter || !defaultPresenter ? source : Object.freeze({ ...source, presenter: defaultPresenter });
+    const inputSchema = descriptor.inputType ? catalog.schemaOf(descriptor.inputType) : EMPTY_INPUT_SCHEMA;
+    const outputSchema = presenterOutputSchema(descriptor.presenter, baseOutputSchema(descriptor, catalog));
+    const { steps, run } = buildChain(descriptor, deps);
+    const listing: Tool = {
+      name: descriptor.name,
+      ...(descriptor.title ? { title: descriptor.title } : {}),
+      description: descriptor.description,
+      inputSchema: inputSchema as Tool['inputSchema'],
+      ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
+      annotations: descriptor.annotations
+    };
+    return Object.freeze({
+      descriptor,
+      info: Object.freeze({
+        name: descriptor.name,
+        kind: descriptor.kind,
+        interactive: descriptor.interactive,
+        className: descriptor.className,
+        methodName: descriptor.methodName
+      }),
+      listing,
+      outputSchema,
+      steps,
+      run
+    });
+  });
+}
+
+function baseOutputSchema(descriptor: ToolDescriptor, catalog: SchemaCatalog): JsonSchema | undefined {
+  const { output } = descriptor;
+  if (!output) return undefined;
+  if (Array.isArray(output)) {
+    return { type: 'object', properties: { items: { type: 'array', items: catalog.schemaOf(output[0]) } }, required: ['items'] };
+  }
+  return catalog.schemaOf(output);
+}
+
+/** A presenter may describe the wrapper it adds; for a class, its prototype's `outputSchema` is called (it must not use `this`). */
+function presenterOutputSchema(ref: PresenterRef | undefined, base: JsonSchema | undefined): JsonSchema | undefined {
+  if (!ref) return base;
+  const hook = typeof ref === 'function' ? (ref.prototype as Presenter).outputSchema : ref.outputSchema?.bind(ref);
+  return hook ? hook(base) : base;
+}

@@ -1,0 +1,199 @@
+import type { CallToolResult, McpServerFactory, Tool, Transport } from '@modelcontextprotocol/server';
+import { container as rootContainer, Lifecycle, type DependencyContainer } from 'tsyringe';
+import { InProcessCallQueue, type CallQueue } from '../concurrency/call-queue';
+import { FifoMutex } from '../concurrency/fifo-mutex';
+import { ConfigurationError } from '../errors';
+import { buildRegistry } from '../metadata/registry-builder';
+import type { ToolDescriptor } from '../metadata/tool-descriptor';
+import type { RequestExtra } from '../pipeline/call-context';
+import { SchemaCatalog } from '../schema/json-schema';
+import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
+import { listenHttp, type HttpListener } from '../transports/http/http-listener';
+import { createServerFactory } from '../transports/server-factory';
+import { listenStdio, type StdioListener } from '../transports/stdio-listener';
+import type { FusionAppOptions, ListenOptions, ProviderSpec } from './app-options';
+import { compileTools } from './compile-tools';
+import { ToolEngine } from './tool-engine';
+
+/** Options of the test entry point `app.callTool`. */
+export interface DirectCallOptions {
+  signal?: AbortSignal;
+  /** The request `_meta`, as a client would send it. */
+  meta?: Record<string, unknown>;
+  /** Receives progress as a client with a progress token would. Without it, no progress channel exists. */
+  onProgress?: (progress: number, message: string | undefined) => void;
+  authInfo?: RequestExtra['authInfo'];
+}
+
+/** What `listen` started. */
+export interface Listening {
+  /** The endpoint URL (HTTP only). */
+  readonly url?: URL;
+  /** Resolves when the stdio client closes its end (stdio only). */
+  readonly closed?: Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * An MCP server application: its tools, compiled once, its own DI container, and the
+ * transports it serves.
+ *
+ * @example
+ * ```ts
+ * const app = FusionApp.create({ tools: [BillingTools], providers: [{ provide: Database, useValue: db }] });
+ * await app.listen({ transport: 'http', port: 3000 });
+ * ```
+ */
+export class FusionApp {
+  /** The app's own container (a child container: nothing is registered globally). Override providers here in tests. */
+  readonly container: DependencyContainer;
+  /** The validated tool descriptors. */
+  readonly tools: readonly ToolDescriptor[];
+  /** The SDK server factory (for `createMcpHandler`, `serveStdio`, or your own HTTP framework). */
+  readonly serverFactory: McpServerFactory;
+  private readonly engine: ToolEngine;
+  private readonly listeners: Array<{ close(): Promise<void> }> = [];
+  private readonly signalHandlers: Array<[NodeJS.Signals, () => void]> = [];
+  private closing: Promise<void> | undefined;
+
+  private constructor(private readonly options: FusionAppOptions<object>) {
+    this.container = (options.parentContainer ?? rootContainer).createChildContainer();
+    for (const provider of options.providers ?? []) registerProvider(this.container, provider);
+    this.tools = buildRegistry(options.tools);
+    const queue: CallQueue =
+      options.concurrency && 'queue' in options.concurrency ? options.concurrency.queue : new InProcessCallQueue(options.concurrency);
+    const compiled = compileTools(
+      this.tools,
+      new SchemaCatalog(),
+      {
+        container: this.container,
+        queue,
+        mutationLock: options.mutationLock ?? new FifoMutex(),
+        contextFactory: options.contextFactory as ((extra: RequestExtra) => object) | undefined,
+        globalMiddleware: options.middleware ?? []
+      },
+      options.presenter
+    );
+    this.engine = new ToolEngine(compiled, this.container);
+    this.serverFactory = createServerFactory(this.engine, {
+      name: options.name ?? 'mcpfusion-app',
+      version: options.version ?? '0.0.0',
+      instructions: options.instructions
+    });
+  }
+
+  /**
+   * Builds an app: records become descriptors, schemas are derived and every chain is
+   * compiled, once. Misuse throws a ConfigurationError that names the class and method.
+   */
+  static create<C extends object>(options: FusionAppOptions<C>): FusionApp {
+    if (!options || !Array.isArray(options.tools)) throw new ConfigurationError('FusionApp.create needs { tools: [YourToolClass, …] }.');
+    return new FusionApp(options as FusionAppOptions<object>);
+  }
+
+  /** The `tools/list` entries. */
+  listTools(): readonly Tool[] {
+    return this.engine.listing;
+  }
+
+  /** The compiled chain of a tool, as step names in order. */
+  describeChain(toolName: string): readonly string[] {
+    const tool = this.engine.get(toolName);
+    if (!tool) throw new ConfigurationError(`No tool named ${toolName}.`);
+    return tool.steps.map((step) => step.name);
+  }
+
+  /** Calls in flight now. */
+  get activeCalls(): number {
+    return this.engine.activeCalls;
+  }
+
+  /**
+   * Test entry point: calls a tool through the full chain with no transport and returns
+   * the shaped result, as a client would receive it.
+   */
+  callTool(name: string, args: Record<string, unknown> = {}, options: DirectCallOptions = {}): Promise<CallToolResult> {
+    const { onProgress } = options;
+    return this.engine.call({
+      name,
+      arguments: args,
+      signal: options.signal,
+      meta: options.meta,
+      authInfo: options.authInfo,
+      sendProgress: onProgress ? async (progress, message) => onProgress(progress, message) : undefined
+    });
+  }
+
+  /** A web-standard HTTP endpoint for both eras (mount it anywhere, or drive it in-process in tests). */
+  createHttpHandler(options: HttpHandlerOptions = {}): FusionHttpHandler {
+    const handler = createFusionHttpHandler(this.serverFactory, { onerror: (e) => this.log(`http: ${e.message}`), ...options });
+    this.listeners.push(handler);
+    return handler;
+  }
+
+  /**
+   * Serves the app on stdio or Streamable HTTP (127.0.0.1 by default). Installs SIGINT and
+   * SIGTERM handlers for graceful shutdown unless `handleSignals: false`.
+   */
+  async listen(options: ListenOptions, stdioTransport?: Transport): Promise<Listening> {
+    if (this.closing) throw new ConfigurationError('This app is closed; create a new one.');
+    let listening: Listening;
+    if (options.transport === 'stdio') {
+      const stdio: StdioListener = listenStdio(this.serverFactory, (e) => this.log(`stdio: ${e.message}`), stdioTransport);
+      this.listeners.push(stdio);
+      listening = { closed: stdio.closed };
+    } else {
+      const host = options.host ?? '127.0.0.1';
+      if (!LOOPBACK.has(host) && !options.allowedHosts) {
+        throw new ConfigurationError(`Binding to ${host} needs allowedHosts (the Host names clients use), to keep DNS rebinding protection.`);
+      }
+      const handler = createFusionHttpHandler(this.serverFactory, { onerror: (e) => this.log(`http: ${e.message}`), ...options });
+      const http: HttpListener = await listenHttp(handler, { host, port: options.port ?? 3000, path: options.path ?? '/mcp' });
+      this.listeners.push(http);
+      listening = { url: http.url };
+    }
+    if (options.handleSignals !== false && this.signalHandlers.length === 0) this.installSignalHandlers();
+    return listening;
+  }
+
+  /** Graceful shutdown: refuse new calls, abort those in flight, close transports, then `onClose`. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      for (const [signal, handler] of this.signalHandlers) process.off(signal, handler);
+      this.engine.close();
+      await Promise.allSettled(this.listeners.map((listener) => listener.close()));
+      await this.options.onClose?.();
+    })();
+    return this.closing;
+  }
+
+  private installSignalHandlers(): void {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const handler = (): void => {
+        this.log(`${signal}: shutting down`);
+        void this.close().finally(() => process.exit(0));
+      };
+      process.once(signal, handler);
+      this.signalHandlers.push([signal, handler]);
+    }
+  }
+
+  private log(message: string): void {
+    (this.options.logger ?? ((m: string) => process.stderr.write(`[mcpfusion] ${m}\n`)))(message);
+  }
+}
+
+function registerProvider(container: DependencyContainer, provider: ProviderSpec): void {
+  if (typeof provider === 'function') {
+    container.register(provider, { useClass: provider }, { lifecycle: Lifecycle.Singleton });
+  } else if ('useValue' in provider) {
+    container.register(provider.provide, { useValue: provider.useValue });
+  } else if ('useClass' in provider) {
+    container.register(provider.provide, { useClass: provider.useClass }, { lifecycle: provider.singleton === false ? Lifecycle.Transient : Lifecycle.Singleton });
+  } else if ('useFactory' in provider) {
+    container.register(provider.provide, { useFactory: provider.useFactory });
+  } else {
+    throw new ConfigurationError(`Unrecognized provider ${JSON.stringify(provider)}: use a class, or { provide, useValue | useClass | useFactory }.`);
+  }
+}

@@ -1,0 +1,65 @@
+import { ServerBusyError } from '../errors';
+import { abortError } from './abort';
+import { SlotGate, type Release } from './slot-gate';
+
+export type { Release } from './slot-gate';
+
+/**
+ * Admission control for tool calls: at most `maxActive` run at once, at most
+ * `maxQueue` wait. The in-process {@link InProcessCallQueue} is the default; a
+ * multi-instance deployment can supply one backed by a shared store.
+ */
+export interface CallQueue {
+  /**
+   * Resolves with a release function once a slot is free. Rejects at once with
+   * `ServerBusyError` when the queue is full, and with the abort reason as soon as
+   * `signal` aborts while waiting (the waiter leaves the queue in constant time).
+   */
+  acquire(signal: AbortSignal): Promise<Release>;
+  /** Calls running now. */
+  readonly active: number;
+  /** Calls waiting now. */
+  readonly waiting: number;
+}
+
+/** Limits of a {@link CallQueue}. */
+export interface CallQueueOptions {
+  /** Calls that may run at once. Default 64. */
+  maxActive?: number;
+  /** Calls that may wait for a slot; more are refused with "server busy". Default 1024. */
+  maxQueue?: number;
+}
+
+/** The default, in-process {@link CallQueue}. */
+export class InProcessCallQueue implements CallQueue {
+  readonly maxActive: number;
+  readonly maxQueue: number;
+  private readonly gate: SlotGate;
+
+  constructor(options: CallQueueOptions = {}) {
+    this.maxActive = checkInt(options.maxActive ?? 64, 1, 'maxActive');
+    this.maxQueue = checkInt(options.maxQueue ?? 1024, 0, 'maxQueue');
+    this.gate = new SlotGate(this.maxActive);
+  }
+
+  get active(): number {
+    return this.gate.inUse;
+  }
+
+  get waiting(): number {
+    return this.gate.waiting;
+  }
+
+  acquire(signal: AbortSignal): Promise<Release> {
+    if (signal.aborted) return Promise.reject(abortError(signal));
+    const release = this.gate.tryAcquire();
+    if (release) return Promise.resolve(release);
+    if (this.gate.waiting >= this.maxQueue) return Promise.reject(new ServerBusyError(this.gate.waiting));
+    return this.gate.wait(signal);
+  }
+}
+
+function checkInt(value: number, min: number, name: string): number {
+  if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer >= ${min} (got ${value}).`);
+  return value;
+}

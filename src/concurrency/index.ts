@@ -1,0 +1,6 @@
+export { InProcessCallQueue } from './call-queue';
+export type { CallQueue, CallQueueOptions } from './call-queue';
+export type { Release } from './slot-gate';
+export { FifoMutex } from './fifo-mutex';
+export type { MutationLock } from './fifo-mutex';
+export { raceAbort } from './abort';

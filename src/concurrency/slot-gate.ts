@@ -1,0 +1,62 @@
+import { abortError } from './abort';
+import { WaiterList } from './waiter-list';
+
+/** Gives a slot back. Idempotent: calling it twice releases once. */
+export type Release = () => void;
+
+type Grant = (release: Release) => void;
+
+/**
+ * `capacity` slots and a FIFO of waiters: the one mechanism behind the call queue
+ * (capacity = maxActive) and the mutation mutex (capacity = 1). A released slot
+ * passes straight to the oldest waiter; an aborted waiter unlinks itself in O(1).
+ */
+export class SlotGate {
+  private used = 0;
+  private readonly waiters = new WaiterList<Grant>();
+
+  constructor(private readonly capacity: number) {}
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  get waiting(): number {
+    return this.waiters.size;
+  }
+
+  /** Takes a slot now if one is free; returns undefined otherwise. */
+  tryAcquire(): Release | undefined {
+    if (this.used >= this.capacity) return undefined;
+    this.used++;
+    return this.releaser();
+  }
+
+  /** Waits in line for a slot; the wait ends with the abort reason if `signal` aborts. */
+  wait(signal: AbortSignal): Promise<Release> {
+    if (signal.aborted) return Promise.reject(abortError(signal));
+    return new Promise<Release>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.waiters.remove(node);
+        reject(abortError(signal));
+      };
+      const node = this.waiters.push((release) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(release);
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private releaser(): Release {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const grant = this.waiters.shift();
+      // The slot passes straight to the next waiter, so `used` is unchanged.
+      if (grant) grant(this.releaser());
+      else this.used--;
+    };
+  }
+}

@@ -1,0 +1,15 @@
+import { injectable } from 'tsyringe';
+import { metadataStorage } from '../metadata/metadata-storage';
+import type { ToolProviderOptions } from '../metadata/types';
+
+/**
+ * Makes a class a tool provider and injectable: its `@Action` / `@Mutation` methods
+ * become tools of any app it is given to. A fresh instance is resolved per call from
+ * the call's child container, so constructors may inject `CALL_CONTEXT` and `CALL_SIGNAL`.
+ */
+export function ToolProvider(options: ToolProviderOptions = {}): ClassDecorator {
+  return (target) => {
+    metadataStorage.classRecord(target).provider = options;
+    injectable()(target as never);
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * Injection tokens registered in every call's child container.
+ *
+ * @example
+ * ```ts
+ * @injectable()
+ * class AuditLog {
+ *   constructor(@inject(CALL_CONTEXT) private readonly ctx: CallContext, @inject(CALL_SIGNAL) private readonly signal: AbortSignal) {}
+ * }
+ * ```
+ */
+export const CALL_CONTEXT = Symbol.for('mcpfusion:call-context');
+
+/** The call's `AbortSignal` (the same object as `ctx.signal`). */
+export const CALL_SIGNAL = Symbol.for('mcpfusion:call-signal');

@@ -1,0 +1,88 @@
+import { ErrorCode, FusionError } from './fusion-error';
+
+/** Raised at startup when decorators or app options are misused. Names the class and method and says the fix. */
+export class ConfigurationError extends FusionError {
+  constructor(message: string) {
+    super(ErrorCode.CONFIGURATION, message);
+  }
+}
+
+/** One failed constraint of the tool input, by property path (`address.zip`, `items.0.qty`). */
+export interface Violation {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Tool arguments failed validation; `violations` lists every failed constraint. */
+export class InvalidInputError extends FusionError {
+  constructor(
+    readonly toolName: string,
+    readonly violations: readonly Violation[]
+  ) {
+    super(
+      ErrorCode.INVALID_INPUT,
+      `Invalid arguments for tool ${toolName}:\n` +
+        violations.map((v) => `- ${v.path || '(arguments)'}: ${v.message}`).join('\n')
+    );
+  }
+}
+
+/** No tool is registered under the requested name. */
+export class UnknownToolError extends FusionError {
+  constructor(readonly toolName: string) {
+    super(ErrorCode.UNKNOWN_TOOL, `Unknown tool: ${toolName}`);
+  }
+}
+
+/** The call queue is full; the call was refused without starting. */
+export class ServerBusyError extends FusionError {
+  constructor(queued: number) {
+    super(ErrorCode.SERVER_BUSY, `Server busy: ${queued} calls are already waiting. Retry later.`);
+  }
+}
+
+/** The call was aborted before or while it ran. */
+export class CancelledError extends FusionError {
+  constructor(reason?: unknown) {
+    super(ErrorCode.CANCELLED, `The call was cancelled${describeReason(reason)}`, { cause: reason });
+  }
+}
+
+/** The call exceeded its tool's `timeoutMs`. */
+export class TimeoutError extends FusionError {
+  constructor(toolName: string, timeoutMs: number) {
+    super(ErrorCode.TIMEOUT, `Tool ${toolName} timed out after ${timeoutMs} ms and was stopped.`);
+  }
+}
+
+/** Middleware called `next()` twice. */
+export class NextCalledTwiceError extends FusionError {
+  constructor() {
+    super(ErrorCode.NEXT_CALLED_TWICE, 'next() called more than once in one middleware; call it at most once.');
+  }
+}
+
+/** A progress value the protocol cannot carry (not finite, or outside 0–100). */
+export class InvalidProgressError extends FusionError {
+  constructor(value: unknown) {
+    super(
+      ErrorCode.INVALID_PROGRESS,
+      `progress(${String(value)}) is invalid: progress is a finite percentage from 0 to 100.`
+    );
+  }
+}
+
+/** The app is closing or closed. */
+export class AppClosedError extends FusionError {
+  constructor() {
+    super(ErrorCode.APP_CLOSED, 'The app is shutting down; the call was not run.');
+  }
+}
+
+function describeReason(reason: unknown): string {
+  if (reason === undefined) return '.';
+  if (reason instanceof FusionError) return `: ${reason.message}`;
+  if (reason instanceof Error && reason.name !== 'AbortError') return `: ${reason.message}`;
+  if (typeof reason === 'string') return `: ${reason}`;
+  return '.';
+}

@@ -1,0 +1,44 @@
+/**
+ * Stable machine-readable codes carried by every {@link FusionError}.
+ * Codes never change meaning once published; new failure kinds get new codes.
+ */
+export const ErrorCode = {
+  /** Misuse found while building the registry at startup (decorators, options). */
+  CONFIGURATION: 'CONFIGURATION',
+  /** Tool arguments did not pass validation. */
+  INVALID_INPUT: 'INVALID_INPUT',
+  /** No tool with that name is registered. */
+  UNKNOWN_TOOL: 'UNKNOWN_TOOL',
+  /** The call queue is full: load is shed, the client should retry later. */
+  SERVER_BUSY: 'SERVER_BUSY',
+  /** The call was aborted (client cancellation, disconnect, shutdown). */
+  CANCELLED: 'CANCELLED',
+  /** The call ran longer than its tool's `timeoutMs`. */
+  TIMEOUT: 'TIMEOUT',
+  /** Middleware called `next()` more than once. */
+  NEXT_CALLED_TWICE: 'NEXT_CALLED_TWICE',
+  /** A generator yielded a progress value the protocol cannot carry. */
+  INVALID_PROGRESS: 'INVALID_PROGRESS',
+  /** The tool asked for input but the connection has no way to deliver the request. */
+  ELICITATION_UNSUPPORTED: 'ELICITATION_UNSUPPORTED',
+  /** The app is closed or closing. */
+  APP_CLOSED: 'APP_CLOSED'
+} as const;
+
+/** One of the values of {@link ErrorCode}. */
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * The one base class of every error the framework raises. `code` is stable;
+ * `message` says what went wrong and, where there is one, the fix.
+ */
+export class FusionError extends Error {
+  constructor(
+    readonly code: ErrorCodeValue,
+    message: string,
+    options?: { cause?: unknown }
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}

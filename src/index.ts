@@ -1,0 +1,23 @@
+import 'reflect-metadata';
+
+export { FusionApp } from './app/fusion-app';
+export type { DirectCallOptions, Listening } from './app/fusion-app';
+export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
+export { Action, Ctx, Input, Interactive, Mutation, Signal, ToolProvider } from './decorators';
+export { CALL_CONTEXT, CALL_SIGNAL } from './di/tokens';
+export * from './errors';
+export { FifoMutex, InProcessCallQueue, raceAbort } from './concurrency';
+export type { CallQueue, CallQueueOptions, MutationLock, Release } from './concurrency';
+export type { CallContext, CallContextBase, RequestExtra, ToolInfo } from './pipeline/call-context';
+export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './pipeline/middleware';
+export { progress, isProgressEvent } from './pipeline/progress';
+export type { ProgressEvent } from './pipeline/progress';
+export { cappedList, isCallToolResult } from './presenters';
+export type { CappedListOptions, PresentationContext, Presenter, PresenterRef } from './presenters';
+export type { ToolDescriptor } from './metadata/tool-descriptor';
+export type { Constructor, OutputSpec, ToolKind, ToolOptions, ToolProviderOptions } from './metadata/types';
+export type { JsonSchema } from './schema/json-schema';
+export { JSONSchema } from 'class-validator-jsonschema';
+export { createFusionHttpHandler } from './transports/http/fusion-http-handler';
+export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
+export type { SessionOptions } from './transports/http/session-registry';

@@ -1,0 +1,165 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import { ConfigurationError } from '../errors';
+import { metadataStorage } from './metadata-storage';
+import type { ToolDescriptor } from './tool-descriptor';
+import type { ClassRecord, Constructor, MethodRecord, ParamKind, ToolOptions } from './types';
+
+/** Tool names the protocol allows: 1–128 of A–Z a–z 0–9 _ - . */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+const NOT_INPUT_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt, Date, undefined]);
+
+/**
+ * Builds frozen tool descriptors from what the decorators recorded, validating
+ * everything. Every misuse is collected and reported together in one
+ * ConfigurationError whose lines name the class and method and say the fix.
+ */
+export function buildRegistry(classes: readonly Constructor[]): ToolDescriptor[] {
+  if (typeof Reflect !== 'object' || typeof (Reflect as { getMetadata?: unknown }).getMetadata !== 'function') {
+    throw new ConfigurationError("reflect-metadata is not loaded: add `import 'reflect-metadata'` before anything else in your entry file.");
+  }
+  const problems: string[] = [];
+  const tools: ToolDescriptor[] = [];
+  const seen = new Map<string, string>();
+  for (const target of classes) {
+    if (typeof target !== 'function') {
+      problems.push(`tools contains ${String(target)}, which is not a class: pass the decorated classes themselves.`);
+      continue;
+    }
+    const record = metadataStorage.find(target);
+    if (!record?.provider) {
+      problems.push(`${target.name} is not a tool provider: decorate it with @ToolProvider().`);
+      if (!record) continue;
+    }
+    problems.push(...record.misuses);
+    for (const [key, method] of record.methods) {
+      const descriptor = describeMethod(target, record, key, method, problems);
+      if (!descriptor) continue;
+      const where = `${descriptor.className}.${descriptor.methodName}`;
+      const previous = seen.get(descriptor.name);
+      if (previous) {
+        problems.push(`Duplicate tool name "${descriptor.name}" on ${previous} and ${where}: tool names must be unique within an app.`);
+        continue;
+      }
+      seen.set(descriptor.name, where);
+      tools.push(descriptor);
+    }
+  }
+  if (problems.length > 0) {
+    throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with the tool classes:\n- ${problems.join('\n- ')}`);
+  }
+  return tools;
+}
+
+function describeMethod(
+  target: Constructor,
+  record: ClassRecord,
+  key: string | symbol,
+  method: MethodRecord,
+  problems: string[]
+): ToolDescriptor | undefined {
+  const where = `${target.name}.${String(key)}`;
+  if (method.kinds.length === 0) {
+    if (method.interactive) problems.push(`${where} has @Interactive() but no @Action or @Mutation: add one of them.`);
+    else if (method.params.size > 0) problems.push(`${where} has parameter decorators but is not a tool: add @Action or @Mutation.`);
+    return undefined;
+  }
+  if (method.kinds.length > 1) {
+    const names = method.kinds.map((k) => (k.kind === 'action' ? '@Action' : '@Mutation')).join(' and ');
+    problems.push(`${where} has ${names}: a method is one tool of one kind; keep exactly one.`);
+    return undefined;
+  }
+  const [{ kind, name, options: rawOptions }] = method.kinds;
+  const before = problems.length;
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    problems.push(`${where}: tool name ${JSON.stringify(name)} is not allowed: use 1–128 characters of A–Z, a–z, 0–9, "_", "-" and ".".`);
+  }
+  const options = (rawOptions ?? {}) as Partial<ToolOptions>;
+  if (typeof options.description !== 'string' || options.description.trim() === '') {
+    problems.push(`${where} has no description: pass { description: '…' } so the model knows what the tool does.`);
+  }
+  if (options.timeoutMs !== undefined && (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0)) {
+    problems.push(`${where}: timeoutMs must be a positive number of milliseconds (got ${String(options.timeoutMs)}).`);
+  }
+  const output = options.output;
+  if (output !== undefined && !(typeof output === 'function' || (Array.isArray(output) && output.length === 1 && typeof output[0] === 'function'))) {
+    problems.push(`${where}: output must be a class or [Class] (got ${String(output)}).`);
+  }
+  const fn = (target.prototype as Record<string | symbol, unknown>)[key] as (...args: unknown[]) => unknown;
+  const params = describeParams(target, key, fn, method, where, problems);
+  if (problems.length > before || !params) return undefined;
+
+  const implied: ToolAnnotations =
+    kind === 'action'
+      ? { readOnlyHint: true, destructiveHint: false, openWorldHint: false }
+      : { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
+  const fnKind = fn.constructor.name;
+  return Object.freeze({
+    name: name as string,
+    kind,
+    interactive: method.interactive,
+    description: options.description as string,
+    title: options.title,
+    annotations: Object.freeze({ ...implied, ...(options.title ? { title: options.title } : {}), ...options.annotations }),
+    target,
+    className: target.name,
+    methodName: String(key),
+    params: Object.freeze(params.kinds),
+    inputType: params.inputType,
+    output,
+    presenter: options.presenter ?? record.provider?.presenter,
+    middleware: Object.freeze([...(record.provider?.middleware ?? []), ...(options.middleware ?? [])]),
+    timeoutMs: options.timeoutMs,
+    isGenerator: fnKind === 'AsyncGeneratorFunction' || fnKind === 'GeneratorFunction'
+  });
+}
+
+function describeParams(
+  target: Constructor,
+  key: string | symbol,
+  fn: (...args: unknown[]) => unknown,
+  method: MethodRecord,
+  where: string,
+  problems: string[]
+): { kinds: ParamKind[]; inputType?: Constructor } | undefined {
+  const types = Reflect.getMetadata('design:paramtypes', target.prototype, key) as unknown[] | undefined;
+  const count = Math.max(fn.length, types?.length ?? 0, ...[...method.params.keys()].map((i) => i + 1));
+  const kinds: ParamKind[] = [];
+  let inputType: Constructor | undefined;
+  let ok = true;
+  for (let i = 0; i < count; i++) {
+    const marks = method.params.get(i) ?? [];
+    if (marks.length !== 1) {
+      problems.push(
+        marks.length === 0
+          ? `${where}: parameter ${i + 1} has no decorator: mark it @Input(), @Ctx() or @Signal().`
+          : `${where}: parameter ${i + 1} has ${marks.length} parameter decorators: keep exactly one.`
+      );
+      ok = false;
+      continue;
+    }
+    const mark = marks[0];
+    if (mark === 'input') {
+      if (inputType) {
+        problems.push(`${where}: more than one @Input() parameter: a tool takes one input class.`);
+        ok = false;
+        continue;
+      }
+      if (!types) {
+        problems.push(`${where}: no type metadata for @Input(): enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig (and do not build with esbuild, which drops it).`);
+        ok = false;
+        continue;
+      }
+      const type = types[i];
+      if (typeof type !== 'function' || NOT_INPUT_TYPES.has(type)) {
+        const shown = typeof type === 'function' ? type.name : String(type);
+        problems.push(`${where}: the @Input() parameter's type (${shown}) is not a class: declare a class with class-validator decorators and use it as the type.`);
+        ok = false;
+        continue;
+      }
+      inputType = type as Constructor;
+    }
+    kinds.push(mark);
+  }
+  return ok ? { kinds, inputType } : undefined;
+}

@@ -1,0 +1,35 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { Middleware } from '../pipeline/middleware';
+import type { PresenterRef } from '../presenters/presenter';
+import type { JsonSchema } from '../schema/json-schema';
+import type { Constructor, OutputSpec, ParamKind, ToolKind } from './types';
+
+/** Everything the framework needs to serve one tool, built and validated once at startup. */
+export interface ToolDescriptor {
+  readonly name: string;
+  readonly kind: ToolKind;
+  readonly interactive: boolean;
+  readonly description: string;
+  readonly title?: string;
+  readonly annotations: ToolAnnotations;
+  readonly target: Constructor;
+  readonly className: string;
+  readonly methodName: string;
+  /** What each parameter of the method receives, by position. */
+  readonly params: readonly ParamKind[];
+  /** The class of the `@Input()` parameter, if the method has one. */
+  readonly inputType?: Constructor;
+  readonly output?: OutputSpec;
+  readonly presenter?: PresenterRef;
+  /** Class, then method middleware (global middleware is added by the app). */
+  readonly middleware: readonly Middleware[];
+  readonly timeoutMs?: number;
+  /** Whether the method is a generator function (its results are driven by the generator driver). */
+  readonly isGenerator: boolean;
+}
+
+/** The JSON Schemas a tool lists. */
+export interface ToolSchemas {
+  readonly input: JsonSchema;
+  readonly output?: JsonSchema;
+}

@@ -1,0 +1,67 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { Middleware } from '../pipeline/middleware';
+import type { PresenterRef } from '../presenters/presenter';
+
+/** A class constructor. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Constructor<T = unknown> = new (...args: any[]) => T;
+
+/** The two tool kinds: read-only actions and destructive, serialized mutations. */
+export type ToolKind = 'action' | 'mutation';
+
+/** What a decorated method parameter receives. */
+export type ParamKind = 'input' | 'context' | 'signal';
+
+/** The output of a tool: a class (an object) or `[Class]` (a list of them). */
+export type OutputSpec = Constructor | [Constructor];
+
+/** Options of `@Action(name, options)` and `@Mutation(name, options)`. */
+export interface ToolOptions {
+  /** What the tool does, for the model. Required: a tool without one is a startup error. */
+  description: string;
+  /** Display name for people. */
+  title?: string;
+  /** Overrides of the annotations the kind implies (`readOnlyHint`, `destructiveHint`, …). */
+  annotations?: Partial<ToolAnnotations>;
+  /**
+   * The output class (or `[Class]` for a list). It is listed as `outputSchema`, and
+   * `structuredContent` carries only the fields it declares: an allowlist.
+   */
+  output?: OutputSpec;
+  /** A presenter class (resolved from the container) or instance that shapes the result. */
+  presenter?: PresenterRef;
+  /** Middleware run for this tool only, after global and class middleware. */
+  middleware?: readonly Middleware[];
+  /** Ends the call with a timeout tool error after this many milliseconds. */
+  timeoutMs?: number;
+}
+
+/** Options of the `@ToolProvider()` class decorator. */
+export interface ToolProviderOptions {
+  /** Middleware run for every tool of the class, after global middleware. */
+  middleware?: readonly Middleware[];
+  /** Default presenter for the class's tools. */
+  presenter?: PresenterRef;
+}
+
+/** A raw record of one kind decorator, as written. */
+export interface KindRecord {
+  readonly kind: ToolKind;
+  readonly name: unknown;
+  readonly options: unknown;
+}
+
+/** Everything the decorators recorded about one method. */
+export interface MethodRecord {
+  readonly kinds: KindRecord[];
+  interactive: boolean;
+  readonly params: Map<number, ParamKind[]>;
+}
+
+/** Everything the decorators recorded about one class. */
+export interface ClassRecord {
+  provider?: ToolProviderOptions;
+  readonly methods: Map<string | symbol, MethodRecord>;
+  /** Misuses noticed while decorating (a decorator on a non-method); reported at startup. */
+  readonly misuses: string[];
+}

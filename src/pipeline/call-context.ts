@@ -1,0 +1,51 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { ToolKind } from '../metadata/types';
+
+/** What a call knows about the tool it runs. */
+export interface ToolInfo {
+  readonly name: string;
+  readonly kind: ToolKind;
+  readonly interactive: boolean;
+  readonly className: string;
+  readonly methodName: string;
+}
+
+/** The raw request a call came from, handed to `contextFactory(extra)`. */
+export interface RequestExtra {
+  /** The call's signal: aborted on client cancellation, disconnect, timeout or shutdown. */
+  readonly signal: AbortSignal;
+  readonly toolName: string;
+  /** Raw, unvalidated arguments as received. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** JSON-RPC id (absent for calls made through the test harness). */
+  readonly requestId?: string | number;
+  /** The request's `_meta` (progress token and so on), envelope keys lifted out. */
+  readonly meta?: Readonly<Record<string, unknown>>;
+  /** Validated auth info, when the HTTP layer set it. */
+  readonly authInfo?: AuthInfo;
+  /** The HTTP request, on HTTP transports. */
+  readonly httpRequest?: Request;
+  /** The 2025-era session id, when there is one. */
+  readonly sessionId?: string;
+}
+
+/**
+ * The fields the framework puts on every call context. `CallContext<C>` is these plus
+ * whatever `contextFactory` returned.
+ */
+export interface CallContextBase {
+  /** Aborted when the call must stop. Pass it to fetch, database drivers and ORMs. */
+  readonly signal: AbortSignal;
+  readonly tool: ToolInfo;
+  /** Raw, unvalidated arguments (middleware sees them before validation). */
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly requestId?: string | number;
+  /** Reports progress from any handler (generators can `yield progress(...)` instead). */
+  progress(percent: number, message?: string): void;
+  /** The call's child container (holds CALL_CONTEXT and CALL_SIGNAL). */
+  readonly container: DependencyContainer;
+}
+
+/** The per-call context: what `contextFactory(extra)` made, plus the framework fields. */
+export type CallContext<C extends object = Record<string, unknown>> = C & CallContextBase;

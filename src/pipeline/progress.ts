@@ -1,0 +1,89 @@
+import { InvalidProgressError } from '../errors';
+
+const PROGRESS = Symbol.for('mcpfusion:progress');
+
+/** A progress event, yielded from a generator handler. */
+export interface ProgressEvent {
+  readonly [PROGRESS]: true;
+  readonly percent: number;
+  readonly message?: string;
+}
+
+/**
+ * Makes a progress event for `yield` in a generator handler. `percent` is 0–100 and
+ * must increase: a value not above the last one sent is dropped (the protocol requires
+ * strictly increasing progress).
+ *
+ * @example
+ * ```ts
+ * async *generate(@Input() q: ReportQuery) {
+ *   yield progress(30, 'rows loaded');
+ *   return report;
+ * }
+ * ```
+ */
+export function progress(percent: number, message?: string): ProgressEvent {
+  return { [PROGRESS]: true, percent, message };
+}
+
+/** Whether a yielded value is a progress event (anything else yielded is ignored). */
+export function isProgressEvent(value: unknown): value is ProgressEvent {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PROGRESS] === true;
+}
+
+/** Sends one progress notification. */
+export type ProgressSend = (progress: number, message: string | undefined) => Promise<void>;
+
+/** Checks a progress value: in production a bad value is dropped, elsewhere it is an error. */
+export function checkProgress(percent: number): boolean {
+  if (typeof percent === 'number' && Number.isFinite(percent) && percent >= 0 && percent <= 100) return true;
+  if (process.env.NODE_ENV === 'production') return false;
+  throw new InvalidProgressError(percent);
+}
+
+/**
+ * Delivers progress for one call that carried a progress token. Strictly increasing
+ * values only; while a notification is being written, newer reports coalesce into the
+ * latest one, so a tight loop of yields cannot flood the client, and the latest state is
+ * always delivered. `flush()` resolves when everything reported has been written: the
+ * call awaits it before its response, so no progress ever follows the response.
+ */
+export class ProgressChannel {
+  private last = -Infinity;
+  private pending: { progress: number; message: string | undefined } | undefined;
+  private inFlight: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly send: ProgressSend) {}
+
+  report(percent: number, message?: string): void {
+    if (this.closed || !checkProgress(percent) || percent <= this.last) return;
+    this.last = percent;
+    this.pending = { progress: percent, message };
+    if (!this.inFlight) this.inFlight = this.pump();
+  }
+
+  /** Waits until every accepted report is written, then refuses further reports. */
+  async flush(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+    this.closed = true;
+  }
+
+  /** Drops what has not been written (the call was cancelled: nothing may follow). */
+  discard(): void {
+    this.closed = true;
+    this.pending = undefined;
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      while (this.pending) {
+        const next = this.pending;
+        this.pending = undefined;
+        await this.send(next.progress, next.message).catch(() => undefined);
+      }
+    } finally {
+      this.inFlight = undefined;
+    }
+  }
+}

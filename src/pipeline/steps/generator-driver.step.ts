@@ -1,0 +1,55 @@
+import { abortError } from '../../concurrency/abort';
+import type { CallState } from '../call-state';
+import { isProgressEvent } from '../progress';
+import { named, type NamedStep } from './named-step';
+
+type AnyIterator = AsyncIterator<unknown, unknown> | Iterator<unknown, unknown>;
+
+/**
+ * Drives a generator handler: progress events go to the call's progress channel,
+ * anything else yielded is ignored, the returned value is the result. Every `next()`
+ * races the abort, so a generator stuck on slow I/O cannot hold the call: on abort the
+ * driver stops waiting at once and calls `return()` without awaiting it, so the
+ * generator's `finally` runs without blocking the response.
+ */
+export function generatorDriverStep(): NamedStep {
+  return named('generator-driver', async (state, next) => {
+    const out = await next();
+    return isIterator(out) ? drive(out, state) : out;
+  });
+}
+
+async function drive(gen: AnyIterator, state: CallState): Promise<unknown> {
+  const { signal } = state;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    for (;;) {
+      if (signal.aborted) throw abortError(signal);
+      const step = await Promise.race([gen.next(), aborted]);
+      if (step.done) return step.value;
+      if (isProgressEvent(step.value)) state.ctx!.progress(step.value.percent, step.value.message);
+    }
+  } catch (error) {
+    // Not awaited: a generator stuck in an await must not hold the response.
+    void Promise.resolve()
+      .then(() => gen.return?.(undefined))
+      .catch(() => undefined);
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
+}
+
+function isIterator(value: unknown): value is AnyIterator {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { next?: unknown }).next === 'function' &&
+    (Symbol.asyncIterator in value || Symbol.iterator in value)
+  );
+}

@@ -1,0 +1,2 @@
+export { connectTestClient } from './test-client';
+export type { TestClient, TestClientOptions } from './test-client';

@@ -1,0 +1,67 @@
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { FusionApp } from '../app/fusion-app';
+import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler';
+
+/** Options of {@link connectTestClient}. */
+export interface TestClientOptions {
+  /**
+   * `'modern'` (default): 2026-07-28 over the app's HTTP handler in-process.
+   * `'legacy-http'`: a 2025-era client with a session over the same handler.
+   * `'legacy-memory'`: a 2025-era client over an in-memory linked pair (a live channel).
+   */
+  era?: 'modern' | 'legacy-http' | 'legacy-memory';
+  /** Capabilities the client declares (elicitation, sampling, …). */
+  capabilities?: ConstructorParameters<typeof Client>[1] extends infer O ? (O extends { capabilities?: infer C } ? C : never) : never;
+  /** Options of the in-process HTTP handler. */
+  http?: HttpHandlerOptions;
+}
+
+/** A connected client and its teardown. */
+export interface TestClient {
+  readonly client: Client;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects a real SDK `Client` to the app in-process, with no socket. Close it (and the
+ * app) after the test.
+ *
+ * @example
+ * ```ts
+ * const { client, close } = await connectTestClient(app);
+ * const result = await client.callTool({ name: 'billing.invoice', arguments: { id: 1 } });
+ * await close();
+ * ```
+ */
+export async function connectTestClient(app: FusionApp, options: TestClientOptions = {}): Promise<TestClient> {
+  const era = options.era ?? 'modern';
+  const client = new Client(
+    { name: 'mcpfusion-test', version: '1.0.0' },
+    { capabilities: options.capabilities ?? {}, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) }
+  );
+  if (era === 'legacy-memory') {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = await app.serverFactory({ era: 'legacy' });
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    return {
+      client,
+      async close() {
+        await client.close();
+        await server.close();
+      }
+    };
+  }
+  const handler = app.createHttpHandler(options.http);
+  const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+    fetch: (url, init) => handler.fetch(new Request(url, init))
+  });
+  await client.connect(transport);
+  return {
+    client,
+    async close() {
+      await client.close();
+      await handler.close();
+    }
+  };
+}

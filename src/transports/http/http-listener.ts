@@ -1,0 +1,41 @@
+import { createServer, type Server as NodeHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import type { FusionHttpHandler } from './fusion-http-handler';
+
+/** A listening HTTP server. */
+export interface HttpListener {
+  /** The endpoint URL, e.g. http://127.0.0.1:3000/mcp. */
+  readonly url: URL;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Serves a handler over node:http on `host` (127.0.0.1 by default) and `port` (0 = any free port). */
+export async function listenHttp(handler: FusionHttpHandler, options: { host: string; port: number; path: string }): Promise<HttpListener> {
+  const node = toNodeHandler(handler);
+  const server: NodeHttpServer = createServer((req, res) => {
+    void node(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: new URL(`http://${hostForUrl}:${port}${options.path}`),
+    port,
+    async close() {
+      // Stop accepting, then end idle keep-alive sockets; in-flight calls are aborted by the app.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await handler.close();
+      server.closeAllConnections();
+      await closed;
+    }
+  };
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import {
+  WebStandardStreamableHTTPServerTransport,
+  isInitializeRequest,
+  type AuthInfo,
+  type McpServerFactory
+} from '@modelcontextprotocol/server';
+import { jsonRpcErrorResponse } from './json-rpc-response';
+
+/** Limits of the 2025-era session registry. */
+export interface SessionOptions {
+  /** Sessions idle this long are closed. Default 30 minutes. */
+  idleTimeoutMs?: number;
+  /** Open sessions at most; a new one beyond that is refused with 503. Default 1000. */
+  maxSessions?: number;
+}
+
+interface Session {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly close: () => Promise<void>;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Sessions for 2025-era clients on HTTP: one SDK transport and one server per session,
+ * so a session has a live channel (the standalone GET stream, server→client requests).
+ * Idle sessions expire; unknown or deleted ones get 404; their number is bounded.
+ */
+export class SessionRegistry {
+  private readonly sessions = new Map<string, Session>();
+  private readonly idleTimeoutMs: number;
+  private readonly maxSessions: number;
+  private closed = false;
+
+  constructor(
+    private readonly factory: McpServerFactory,
+    options: SessionOptions = {}
+  ) {
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+    this.maxSessions = options.maxSessions ?? 1000;
+  }
+
+  /** Open sessions now. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  async handle(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+    if (this.closed) return jsonRpcErrorResponse(503, -32000, 'Server is shutting down');
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId) {
+      const session = this.sessions.get(sessionId);
+      if (!session) return jsonRpcErrorResponse(404, -32001, 'Session not found: start a new session with initialize');
+      this.touch(sessionId, session);
+      return session.transport.handleRequest(request, { parsedBody, authInfo });
+    }
+    if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
+      return jsonRpcErrorResponse(400, -32000, 'Bad Request: Mcp-Session-Id header required (send initialize first)');
+    }
+    if (this.sessions.size >= this.maxSessions) {
+      return jsonRpcErrorResponse(503, -32000, `Too many open sessions (${this.maxSessions}); retry later`);
+    }
+    return this.open(request, parsedBody, authInfo);
+  }
+
+  /** Closes every session. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.sessions.values()].map((session) => session.close()));
+    this.sessions.clear();
+  }
+
+  private async open(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+    const server = await this.factory({ era: 'legacy', authInfo, requestInfo: request });
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        let closing: Promise<void> | undefined;
+        const session: Session = {
+          transport,
+          timer: undefined,
+          close: () => (closing ??= Promise.allSettled([transport.close(), server.close()]).then(() => undefined))
+        };
+        this.sessions.set(id, session);
+        this.touch(id, session);
+      }
+    });
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      const session = id ? this.sessions.get(id) : undefined;
+      if (id && session) {
+        clearTimeout(session.timer);
+        this.sessions.delete(id);
+        void server.close().catch(() => undefined);
+      }
+    };
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody, authInfo });
+  }
+
+  private touch(id: string, session: Session): void {
+    clearTimeout(session.timer);
+    session.timer = setTimeout(() => {
+      this.sessions.delete(id);
+      void session.close();
+    }, this.idleTimeoutMs);
+    session.timer.unref();
+  }
+}
