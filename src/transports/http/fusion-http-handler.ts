@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { jsonRpcErrorResponse } from './json-rpc-response';
 import { SessionRegistry, type SessionOptions } from './session-registry';
+import { statelessJsonLegacy } from './stateless-json-legacy';
 
 /** Options of the Streamable HTTP endpoint. */
 export interface HttpHandlerOptions {
@@ -49,8 +50,9 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
   const allowedOrigins = options.allowedOrigins ?? localhostAllowedOrigins();
   const onerror = options.onerror;
   const json = options.responseMode === 'json';
-  const modern = createMcpHandler(factory, json ? { responseMode: 'json', onerror } : { legacy: 'reject', responseMode: 'auto', onerror });
+  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: json ? 'json' : 'auto', onerror });
   const sessions = json ? undefined : new SessionRegistry(factory, options.sessions);
+  const legacy = sessions ? sessions.handle.bind(sessions) : statelessJsonLegacy(factory);
 
   return {
     get sessionCount() {
@@ -65,9 +67,8 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
       const rejected = originValidationResponse(request, allowedOrigins);
       if (rejected) return rejected;
       const authInfo = requestOptions?.authInfo;
-      if (!sessions) return modern.fetch(request, { authInfo });
       const parsedBody = request.method === 'POST' ? await request.clone().json().catch(() => undefined) : undefined;
-      if (await isLegacyRequest(request, parsedBody)) return sessions.handle(request, parsedBody, authInfo);
+      if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
       return modern.fetch(request, { authInfo });
     },
     async close() {

@@ -1,0 +1,44 @@
+import { FusionApp } from '@mcpfusion/core';
+import { BillingTools } from './billing/billing.tools';
+import { Database } from './db/database';
+import { ReportTools } from './reports/report.tools';
+
+/** The version the billing desk announces to clients. */
+export const BILLING_DESK_VERSION = '1.0.0';
+
+/** Options of {@link createBillingApp}. */
+export interface BillingAppOptions {
+  /** The SQLite file (or `:memory:`). Default: `$BILLING_DB`, else `.data/billing.db` under the cwd. */
+  dbPath?: string;
+}
+
+/**
+ * The billing and reports desk: opens (and on first start creates and seeds) the database,
+ * and builds the app around it. `app.close()` closes the database after in-flight calls
+ * are aborted. The database is in the app's container: `app.container.resolve(Database)`.
+ *
+ * @example
+ * ```ts
+ * const app = createBillingApp({ dbPath: '/tmp/billing.db' });
+ * const result = await app.callTool('billing.invoice', { id: 1 });
+ * await app.close();
+ * ```
+ */
+export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
+  const db = new Database(options.dbPath);
+  try {
+    return FusionApp.create({
+      name: 'billing-desk',
+      version: BILLING_DESK_VERSION,
+      instructions:
+        'Billing and reports desk. Amounts are integers in cents. Find invoices with billing.list, read one with billing.invoice; refunds are final.',
+      tools: [BillingTools, ReportTools],
+      providers: [{ provide: Database, useValue: db }],
+      onClose: () => db.close()
+    });
+  } catch (error) {
+    // A startup error (misdeclared tool) must not leave the file open.
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,127 @@
+import type SqliteDatabase from 'better-sqlite3';
+import { injectable } from 'tsyringe';
+import { Database } from '../db/database';
+import { InvoiceStatus } from './invoice-status';
+
+/** A customer row, internal columns included. */
+export interface CustomerRecord {
+  id: number;
+  name: string;
+  email: string;
+  creditLimitCents: number;
+}
+
+/** An invoice row with its customer, internal columns included (the output class decides what leaves). */
+export interface InvoiceRecord {
+  id: number;
+  amountCents: number;
+  currency: string;
+  status: InvoiceStatus;
+  issuedOn: string;
+  refundedAt?: string;
+  internalNote: string | null;
+  customer: CustomerRecord;
+}
+
+/** A line of an invoice listing. */
+export interface InvoiceListing {
+  id: number;
+  customerId: number;
+  customerName: string;
+  amountCents: number;
+  currency: string;
+  status: InvoiceStatus;
+  issuedOn: string;
+}
+
+/** The filters of {@link InvoiceRepository.list}. */
+export interface ListCriteria {
+  status?: InvoiceStatus;
+  customerId?: number;
+  limit: number;
+}
+
+/** What {@link InvoiceRepository.markRefunded} did. */
+export type RefundOutcome = { kind: 'refunded' } | { kind: 'not-found' } | { kind: 'already-refunded'; refundedAt: string };
+
+interface InvoiceRow {
+  id: number;
+  amount_cents: number;
+  currency: string;
+  status: InvoiceStatus;
+  issued_on: string;
+  refunded_at: string | null;
+  internal_note: string | null;
+  customer_id: number;
+  customer_name: string;
+  customer_email: string;
+  credit_limit_cents: number;
+}
+
+/**
+ * SQL for invoices. Statements are prepared once per repository; the repository is
+ * resolved per call, so that is once per call, which better-sqlite3 makes cheap.
+ */
+@injectable()
+export class InvoiceRepository {
+  private readonly db: SqliteDatabase.Database;
+
+  constructor(database: Database) {
+    this.db = database.connection;
+  }
+
+  /** The invoice with its customer, or undefined. */
+  find(id: number): InvoiceRecord | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT i.id, i.amount_cents, i.currency, i.status, i.issued_on, i.refunded_at, i.internal_note,
+                c.id AS customer_id, c.name AS customer_name, c.email AS customer_email, c.credit_limit_cents
+           FROM invoices i JOIN customers c ON c.id = i.customer_id
+          WHERE i.id = ?`
+      )
+      .get(id) as InvoiceRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /** Invoices matching the criteria, newest first. */
+  list(criteria: ListCriteria): InvoiceListing[] {
+    return this.db
+      .prepare(
+        `SELECT i.id, i.customer_id AS customerId, c.name AS customerName, i.amount_cents AS amountCents,
+                i.currency, i.status, i.issued_on AS issuedOn
+           FROM invoices i JOIN customers c ON c.id = i.customer_id
+          WHERE (@status IS NULL OR i.status = @status)
+            AND (@customerId IS NULL OR i.customer_id = @customerId)
+          ORDER BY i.issued_on DESC, i.id DESC
+          LIMIT @limit`
+      )
+      .all({ status: criteria.status ?? null, customerId: criteria.customerId ?? null, limit: criteria.limit }) as InvoiceListing[];
+  }
+
+  /**
+   * Marks the invoice refunded unless it already is. The guard is in the UPDATE itself,
+   * so even two connections racing cannot refund twice: exactly one sees a changed row.
+   */
+  markRefunded(id: number, at: Date): RefundOutcome {
+    const { changes } = this.db
+      .prepare("UPDATE invoices SET status = 'refunded', refunded_at = ? WHERE id = ? AND status <> 'refunded'")
+      .run(at.toISOString(), id);
+    if (changes === 1) return { kind: 'refunded' };
+    const current = this.db.prepare('SELECT refunded_at FROM invoices WHERE id = ?').get(id) as { refunded_at: string | null } | undefined;
+    return current ? { kind: 'already-refunded', refundedAt: current.refunded_at ?? 'an unknown date' } : { kind: 'not-found' };
+  }
+}
+
+function toRecord(row: InvoiceRow): InvoiceRecord {
+  return {
+    id: row.id,
+    amountCents: row.amount_cents,
+    currency: row.currency,
+    status: row.status,
+    issuedOn: row.issued_on,
+    // Absent rather than null: the output schema types refundedAt as an optional string.
+    ...(row.refunded_at !== null ? { refundedAt: row.refunded_at } : {}),
+    internalNote: row.internal_note,
+    customer: { id: row.customer_id, name: row.customer_name, email: row.customer_email, creditLimitCents: row.credit_limit_cents }
+  };
+}

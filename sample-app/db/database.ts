@@ -1,0 +1,97 @@
+import SqliteDatabase from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { SCHEMA_SQL } from './schema';
+import { seedIfEmpty } from './seed';
+
+/** Where the database lives when neither the caller nor `BILLING_DB` says otherwise (relative to the cwd). */
+export const DEFAULT_DB_PATH = '.data/billing.db';
+
+/** How long a statement waits for another connection's write lock before failing with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+/** A connection for one long write transaction, and how to give it back. */
+export interface WriterConnection {
+  readonly connection: SqliteDatabase.Database;
+  /** True when this is the main connection (an in-memory database has no second one). */
+  readonly shared: boolean;
+  /** Closes the connection (a no-op for the shared one). Idempotent. */
+  release(): void;
+}
+
+/**
+ * The billing database: one better-sqlite3 connection for the tools, schema and demo data
+ * created on first open. Register the instance as the DI token
+ * (`{ provide: Database, useValue: db }`) and inject it by type in tool classes.
+ *
+ * @example
+ * ```ts
+ * const db = new Database(':memory:');
+ * db.connection.prepare('SELECT COUNT(*) FROM invoices').pluck().get(); // 40
+ * db.close();
+ * ```
+ */
+export class Database {
+  /** The main connection, shared by every call. */
+  readonly connection: SqliteDatabase.Database;
+  /** The absolute file path, or `:memory:`. */
+  readonly location: string;
+  private readonly writers = new Set<SqliteDatabase.Database>();
+
+  /**
+   * Opens (creating if needed) the database at `path`, else `$BILLING_DB`, else
+   * `.data/billing.db` under the cwd. `:memory:` gives a private in-memory database.
+   */
+  constructor(path: string | undefined = process.env.BILLING_DB) {
+    const requested = path && path.trim() !== '' ? path : DEFAULT_DB_PATH;
+    this.location = requested === ':memory:' ? requested : resolve(process.cwd(), requested);
+    if (!this.inMemory) mkdirSync(dirname(this.location), { recursive: true });
+    this.connection = openConnection(this.location);
+    try {
+      if (!this.inMemory) this.connection.pragma('journal_mode = WAL');
+      this.connection.exec(SCHEMA_SQL);
+      seedIfEmpty(this.connection);
+    } catch (error) {
+      this.connection.close();
+      throw error;
+    }
+  }
+
+  /** Whether this is a private in-memory database (which a second connection cannot see). */
+  get inMemory(): boolean {
+    return this.location === ':memory:';
+  }
+
+  /**
+   * A connection of its own for a long write transaction, so that what it has written is
+   * invisible to the main connection until it commits (WAL readers keep their snapshot).
+   * For `:memory:` it is the main connection itself: another connection would open a
+   * different, empty database.
+   */
+  openWriter(): WriterConnection {
+    if (this.inMemory) return { connection: this.connection, shared: true, release: () => undefined };
+    const connection = openConnection(this.location);
+    this.writers.add(connection);
+    return {
+      connection,
+      shared: false,
+      release: () => {
+        this.writers.delete(connection);
+        if (connection.open) connection.close();
+      }
+    };
+  }
+
+  /** Closes every connection, writers still open included (a shutdown in mid-rebuild rolls it back). Idempotent. */
+  close(): void {
+    for (const writer of this.writers) if (writer.open) writer.close();
+    this.writers.clear();
+    if (this.connection.open) this.connection.close();
+  }
+}
+
+function openConnection(location: string): SqliteDatabase.Database {
+  const connection = new SqliteDatabase(location, { timeout: BUSY_TIMEOUT_MS });
+  connection.pragma('foreign_keys = ON');
+  return connection;
+}

@@ -1,0 +1,41 @@
+/**
+ * The billing desk's schema. `IF NOT EXISTS` everywhere so that opening an existing file
+ * is a no-op; the CHECK constraints keep the refund invariant in the database itself, so
+ * no code path (or hand-written SQL) can leave a refunded invoice without its timestamp.
+ */
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS customers (
+  id                 INTEGER PRIMARY KEY,
+  name               TEXT    NOT NULL,
+  email              TEXT    NOT NULL,
+  -- Internal risk data: the tools' output classes do not declare it, so it never leaves the server.
+  credit_limit_cents INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS invoices (
+  id            INTEGER PRIMARY KEY,
+  customer_id   INTEGER NOT NULL REFERENCES customers(id),
+  amount_cents  INTEGER NOT NULL CHECK (amount_cents > 0),
+  currency      TEXT    NOT NULL DEFAULT 'EUR',
+  status        TEXT    NOT NULL CHECK (status IN ('open', 'paid', 'refunded')),
+  issued_on     TEXT    NOT NULL CHECK (issued_on GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+  refunded_at   TEXT,
+  -- Internal: notes for the finance team, never shown to clients.
+  internal_note TEXT,
+  CHECK ((status = 'refunded') = (refunded_at IS NOT NULL))
+);
+
+CREATE INDEX IF NOT EXISTS invoices_issued_on ON invoices (issued_on);
+CREATE INDEX IF NOT EXISTS invoices_customer ON invoices (customer_id);
+
+-- Materialized per-month totals, rebuilt wholesale by reports.rebuild.
+CREATE TABLE IF NOT EXISTS monthly_aggregates (
+  month          TEXT    PRIMARY KEY CHECK (month GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]'),
+  invoice_count  INTEGER NOT NULL,
+  billed_cents   INTEGER NOT NULL,
+  paid_cents     INTEGER NOT NULL,
+  open_cents     INTEGER NOT NULL,
+  refunded_cents INTEGER NOT NULL,
+  rebuilt_at     TEXT    NOT NULL
+);
+`;

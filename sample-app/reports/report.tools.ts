@@ -1,0 +1,85 @@
+import { Action, Input, Mutation, progress, Signal, ToolProvider, type ProgressEvent } from '@mcpfusion/core';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Database } from '../db/database';
+import { aggregateMonth, clearAggregates, monthsWithInvoices } from './aggregates';
+import { addUp, loadQuarterRows, quarterMonths, renderChart, totalsByMonth } from './quarter-report';
+import { QuarterQuery, RebuildOptions } from './report.inputs';
+import { QuarterReport, RebuildSummary } from './report.views';
+
+/** Share of the progress bar the month chunks of a rebuild take; the commit is the rest. */
+const REBUILD_CHUNKS_PERCENT = 95;
+
+/** Reporting tools: a quarter report, and the rebuild of the monthly aggregates. */
+@ToolProvider()
+export class ReportTools {
+  constructor(private readonly db: Database) {}
+
+  /** A quarter's totals per month, reported in stages so a client can show progress or cancel. */
+  @Action('report.generate', {
+    title: 'Quarter report',
+    description:
+      'Totals of the invoices issued in one quarter, per month and overall (billed, paid, open, refunded, net, in cents), with a text chart. Reports progress.',
+    output: QuarterReport
+  })
+  async *generate(@Input() query: QuarterQuery, @Signal() signal: AbortSignal): AsyncGenerator<ProgressEvent, QuarterReport, undefined> {
+    const months = quarterMonths(query.year, query.quarter);
+    const rows = loadQuarterRows(this.db.connection, query.year, query.quarter);
+    yield progress(30, 'rows loaded');
+    signal.throwIfAborted();
+    const perMonth = totalsByMonth(months, rows);
+    const totals = addUp(perMonth);
+    yield progress(60, 'totals computed');
+    signal.throwIfAborted();
+    const chart = renderChart(perMonth);
+    yield progress(90, 'charts rendered');
+    signal.throwIfAborted();
+    return { year: query.year, quarter: query.quarter, months: perMonth, totals, chart };
+  }
+
+  /**
+   * Rebuilds monthly_aggregates one month per chunk inside ONE transaction on a connection
+   * of its own: readers on the main connection keep seeing the previous table until the
+   * COMMIT, and an abort or error rolls everything back, so the table is never half-built.
+   */
+  @Mutation('reports.rebuild', {
+    title: 'Rebuild monthly aggregates',
+    description:
+      'Recompute the monthly_aggregates table from all invoices, month by month, in one transaction (all or nothing). Reports progress; cancelling leaves the previous table as it was.',
+    output: RebuildSummary
+  })
+  async *rebuild(@Input() options: RebuildOptions, @Signal() signal: AbortSignal): AsyncGenerator<ProgressEvent, RebuildSummary, undefined> {
+    signal.throwIfAborted();
+    const writer = this.db.openWriter();
+    const conn = writer.connection;
+    // Also run synchronously from inside abort(): on abort the framework stops waiting for this
+    // generator and releases the mutation lock, but the finally below runs only once the
+    // generator's current await settles. Were it stuck in an await that ignores the signal, the
+    // next mutation would find the write lock still held and block on SQLITE_BUSY.
+    const abandon = (): void => {
+      if (conn.open && conn.inTransaction) conn.exec('ROLLBACK');
+      writer.release();
+    };
+    signal.addEventListener('abort', abandon, { once: true });
+    try {
+      conn.exec('BEGIN IMMEDIATE');
+      const months = monthsWithInvoices(conn);
+      const rebuiltAt = new Date().toISOString();
+      clearAggregates(conn);
+      let invoices = 0;
+      for (const [index, month] of months.entries()) {
+        signal.throwIfAborted();
+        invoices += aggregateMonth(conn, month, rebuiltAt);
+        const percent = Math.max(1, Math.floor(((index + 1) / months.length) * REBUILD_CHUNKS_PERCENT));
+        yield progress(percent, `month ${index + 1} of ${months.length}`);
+        signal.throwIfAborted();
+        if (options.throttleMs) await delay(options.throttleMs, undefined, { signal });
+      }
+      signal.throwIfAborted();
+      conn.exec('COMMIT');
+      return { months: months.length, invoices, rebuiltAt };
+    } finally {
+      signal.removeEventListener('abort', abandon);
+      abandon();
+    }
+  }
+}

@@ -1,0 +1,390 @@
+import type SqliteDatabase from 'better-sqlite3';
+import type { FusionApp } from '@mcpfusion/core';
+import { connectTestClient } from '@mcpfusion/core/testing';
+import { createBillingApp } from './app';
+import { inspect, tempDb, textOf, type TempDb } from './test-helpers';
+
+const ERAS = ['modern', 'legacy-http', 'legacy-memory'] as const;
+const TOOL_NAMES = ['billing.invoice', 'billing.list', 'billing.refund', 'report.generate', 'reports.rebuild'];
+
+interface InvoiceRow {
+  id: number;
+  status: string;
+  amount_cents: number;
+  issued_on: string;
+  refunded_at: string | null;
+  internal_note: string | null;
+}
+
+let temp: TempDb;
+let app: FusionApp;
+let disk: SqliteDatabase.Database;
+
+beforeEach(() => {
+  temp = tempDb();
+  app = createBillingApp({ dbPath: temp.path });
+  disk = inspect(temp.path);
+});
+
+afterEach(async () => {
+  await app.close();
+  disk.close();
+  temp.remove();
+});
+
+function invoiceRow(id: number): InvoiceRow {
+  return disk.prepare('SELECT * FROM invoices WHERE id = ?').get(id) as InvoiceRow;
+}
+
+function firstWithStatus(status: string): InvoiceRow {
+  return disk.prepare('SELECT * FROM invoices WHERE status = ? ORDER BY id LIMIT 1').get(status) as InvoiceRow;
+}
+
+describe('tools/list', () => {
+  test.each(ERAS)('lists the five tools with descriptions, schemas and annotations (%s)', async (era) => {
+    const { client, close } = await connectTestClient(app, { era });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+      const byName = new Map(tools.map((t) => [t.name, t]));
+      for (const tool of tools) {
+        expect(tool.description).toEqual(expect.any(String));
+        expect(tool.description!.length).toBeGreaterThan(20);
+        expect(tool.inputSchema.type).toBe('object');
+        expect(tool.outputSchema?.type).toBe('object');
+      }
+      for (const name of ['billing.invoice', 'billing.list', 'report.generate']) {
+        expect(byName.get(name)!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      }
+      for (const name of ['billing.refund', 'reports.rebuild']) {
+        expect(byName.get(name)!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      }
+
+      const invoice = byName.get('billing.invoice')!;
+      expect(invoice.inputSchema).toMatchObject({
+        required: ['id'],
+        additionalProperties: false,
+        properties: { id: { type: 'integer', minimum: 1, description: expect.stringContaining('invoice id') } }
+      });
+      // The output schema is the allowlist: internal columns are not part of it.
+      const outputProps = invoice.outputSchema!.properties as Record<string, { properties?: Record<string, unknown> }>;
+      expect(Object.keys(outputProps)).not.toContain('internalNote');
+      expect(Object.keys(outputProps.customer.properties!).sort()).toEqual(['email', 'id', 'name']);
+
+      expect(byName.get('billing.list')!.inputSchema.properties).toMatchObject({
+        status: { enum: ['open', 'paid', 'refunded'], description: expect.any(String) },
+        customer: { type: 'integer', minimum: 1 },
+        limit: { type: 'integer', minimum: 1, maximum: 100 }
+      });
+      expect(byName.get('report.generate')!.inputSchema).toMatchObject({
+        required: ['year', 'quarter'],
+        properties: { quarter: { minimum: 1, maximum: 4 }, year: { minimum: 2000, maximum: 2100 } }
+      });
+      expect(byName.get('reports.rebuild')!.inputSchema.properties).toMatchObject({ throttleMs: { minimum: 0, maximum: 1000 } });
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('billing.invoice', () => {
+  test('returns the invoice with its customer, without internal fields', async () => {
+    const row = invoiceRow(4);
+    expect(row.internal_note).toBeTruthy();
+
+    const result = await app.callTool('billing.invoice', { id: 4 });
+
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      id: 4,
+      amountCents: row.amount_cents,
+      currency: 'EUR',
+      status: row.status,
+      issuedOn: row.issued_on,
+      ...(row.refunded_at ? { refundedAt: row.refunded_at } : {}),
+      customer: { id: expect.any(Number), name: expect.any(String), email: expect.stringContaining('@') }
+    });
+    const customer = (result.structuredContent as { customer: Record<string, unknown> }).customer;
+    expect(customer).not.toHaveProperty('creditLimitCents');
+    expect(result.structuredContent).not.toHaveProperty('internalNote');
+    const text = textOf(result);
+    expect(text).not.toContain(row.internal_note!);
+    expect(text).not.toMatch(/creditLimit|internalNote|credit_limit|internal_note/);
+  });
+
+  test('omits refundedAt for an invoice that was not refunded', async () => {
+    const paid = firstWithStatus('paid');
+    const result = await app.callTool('billing.invoice', { id: paid.id });
+    expect(result.structuredContent).toMatchObject({ id: paid.id, status: 'paid' });
+    expect(result.structuredContent).not.toHaveProperty('refundedAt');
+  });
+
+  test.each(ERAS)('a real client gets the same allowlisted result, valid against the output schema (%s)', async (era) => {
+    const { client, close } = await connectTestClient(app, { era });
+    try {
+      const result = await client.callTool({ name: 'billing.invoice', arguments: { id: 7 } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ id: 7, customer: { name: expect.any(String) } });
+      expect(JSON.stringify(result)).not.toMatch(/creditLimit|internalNote/);
+    } finally {
+      await close();
+    }
+  });
+
+  test('an unknown id is a tool error that says what to do', async () => {
+    const result = await app.callTool('billing.invoice', { id: 999 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('Invoice 999 does not exist. Call billing.list to find invoice ids.');
+  });
+
+  test('invalid arguments are refused before the handler runs', async () => {
+    const zero = await app.callTool('billing.invoice', { id: 0 });
+    expect(zero.isError).toBe(true);
+    expect(textOf(zero)).toMatch(/id: id must not be less than 1/);
+
+    const text = await app.callTool('billing.invoice', { id: '4' });
+    expect(text.isError).toBe(true);
+    expect(textOf(text)).toMatch(/id must be an integer/);
+
+    const extra = await app.callTool('billing.invoice', { id: 4, internalNote: 'x' });
+    expect(extra.isError).toBe(true);
+    expect(textOf(extra)).toMatch(/property internalNote should not exist/);
+  });
+});
+
+describe('billing.list', () => {
+  test('shows ten invoices newest first and says how many more there are', async () => {
+    const result = await app.callTool('billing.list', {});
+    const structured = result.structuredContent as { items: Array<{ id: number; issuedOn: string }>; total: number; omitted: number };
+    expect(structured.total).toBe(40);
+    expect(structured.omitted).toBe(30);
+    expect(structured.items).toHaveLength(10);
+    const dates = structured.items.map((i) => i.issuedOn);
+    expect(dates).toEqual([...dates].sort().reverse());
+    const text = textOf(result);
+    expect(text).toContain('30 more not shown (40 in all)');
+    expect(text).toContain('Call billing.invoice with an id for the details of one invoice.');
+  });
+
+  test('filters by status and customer, and a small limit needs no cap', async () => {
+    const refunded = await app.callTool('billing.list', { status: 'refunded' });
+    const expectedRefunded = disk.prepare("SELECT COUNT(*) FROM invoices WHERE status = 'refunded'").pluck().get() as number;
+    const refundedItems = (refunded.structuredContent as { items: Array<{ status: string }>; total: number }).items;
+    expect((refunded.structuredContent as { total: number }).total).toBe(expectedRefunded);
+    expect(refundedItems.every((i) => i.status === 'refunded')).toBe(true);
+
+    const acme = await app.callTool('billing.list', { customer: 1, limit: 3 });
+    const acmeContent = acme.structuredContent as { items: Array<{ customerId: number; customerName: string }>; total: number; omitted: number };
+    expect(acmeContent.items).toHaveLength(3);
+    expect(acmeContent.omitted).toBe(0);
+    expect(acmeContent.items.every((i) => i.customerId === 1 && i.customerName === 'Acme Corp')).toBe(true);
+    expect(textOf(acme)).not.toContain('more not shown');
+  });
+
+  test('refuses a status outside the enum and a limit above 100', async () => {
+    const status = await app.callTool('billing.list', { status: 'void' });
+    expect(status.isError).toBe(true);
+    expect(textOf(status)).toMatch(/status must be one of the following values: open, paid, refunded/);
+    const limit = await app.callTool('billing.list', { limit: 101 });
+    expect(limit.isError).toBe(true);
+    expect(textOf(limit)).toMatch(/limit must not be greater than 100/);
+  });
+});
+
+describe('billing.refund', () => {
+  test('refunds once; a second refund is an error and changes nothing', async () => {
+    const paid = firstWithStatus('paid');
+
+    const first = await app.callTool('billing.refund', { id: paid.id });
+    expect(first.isError).toBeFalsy();
+    expect(first.structuredContent).toMatchObject({ id: paid.id, status: 'refunded', refundedAt: expect.any(String) });
+    const afterFirst = invoiceRow(paid.id);
+    expect(afterFirst.status).toBe('refunded');
+    expect(afterFirst.refunded_at).toBe((first.structuredContent as { refundedAt: string }).refundedAt);
+
+    const second = await app.callTool('billing.refund', { id: paid.id });
+    expect(second.isError).toBe(true);
+    expect(textOf(second)).toBe(`Invoice ${paid.id} was already refunded at ${afterFirst.refunded_at}; nothing was changed.`);
+    expect(invoiceRow(paid.id)).toEqual(afterFirst);
+  });
+
+  test('concurrent refunds of one invoice: exactly one succeeds', async () => {
+    const open = firstWithStatus('open');
+    const results = await Promise.all([1, 2, 3].map(() => app.callTool('billing.refund', { id: open.id })));
+    expect(results.filter((r) => !r.isError)).toHaveLength(1);
+    expect(results.filter((r) => r.isError)).toHaveLength(2);
+    expect(invoiceRow(open.id).status).toBe('refunded');
+  });
+
+  test('an unknown id is a tool error and writes nothing', async () => {
+    const before = disk.prepare("SELECT COUNT(*) FROM invoices WHERE status = 'refunded'").pluck().get();
+    const result = await app.callTool('billing.refund', { id: 4242 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('Invoice 4242 does not exist. Call billing.list to find invoice ids.');
+    expect(disk.prepare("SELECT COUNT(*) FROM invoices WHERE status = 'refunded'").pluck().get()).toBe(before);
+  });
+
+  test.each(ERAS)('works through a real client (%s)', async (era) => {
+    const { client, close } = await connectTestClient(app, { era });
+    try {
+      const paid = firstWithStatus('paid');
+      const first = await client.callTool({ name: 'billing.refund', arguments: { id: paid.id } });
+      expect(first.isError).toBeFalsy();
+      const second = await client.callTool({ name: 'billing.refund', arguments: { id: paid.id } });
+      expect(second.isError).toBe(true);
+      expect(textOf(second)).toContain('already refunded');
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('report.generate', () => {
+  interface Totals {
+    invoiceCount: number;
+    billedCents: number;
+    paidCents: number;
+    openCents: number;
+    refundedCents: number;
+    netCents: number;
+  }
+
+  /** Independent of the tool's SQL: every invoice, filtered and summed in plain JS. */
+  function expectedMonth(month: string): Totals & { month: string } {
+    const rows = (disk.prepare('SELECT status, amount_cents, issued_on FROM invoices').all() as InvoiceRow[]).filter((r) =>
+      r.issued_on.startsWith(`${month}-`)
+    );
+    const by = (status: string): number => rows.filter((r) => r.status === status).reduce((s, r) => s + r.amount_cents, 0);
+    const billed = rows.reduce((s, r) => s + r.amount_cents, 0);
+    return {
+      month,
+      invoiceCount: rows.length,
+      billedCents: billed,
+      paidCents: by('paid'),
+      openCents: by('open'),
+      refundedCents: by('refunded'),
+      netCents: billed - by('refunded')
+    };
+  }
+
+  test.each([
+    [2025, 1, ['2025-01', '2025-02', '2025-03']],
+    [2025, 4, ['2025-10', '2025-11', '2025-12']],
+    [2026, 3, ['2026-07', '2026-08', '2026-09']]
+  ])('totals per month of %i Q%i match the invoices', async (year, quarter, months) => {
+    const result = await app.callTool('report.generate', { year, quarter });
+    expect(result.isError).toBeFalsy();
+    const report = result.structuredContent as { year: number; quarter: number; months: Totals[]; totals: Totals; chart: string };
+    expect(report.year).toBe(year);
+    expect(report.quarter).toBe(quarter);
+    const expected = months.map(expectedMonth);
+    expect(report.months).toEqual(expected);
+    const sum = (key: keyof Totals): number => expected.reduce((s, m) => s + m[key], 0);
+    expect(report.totals).toEqual({
+      invoiceCount: sum('invoiceCount'),
+      billedCents: sum('billedCents'),
+      paidCents: sum('paidCents'),
+      openCents: sum('openCents'),
+      refundedCents: sum('refundedCents'),
+      netCents: sum('netCents')
+    });
+    expect(report.totals.invoiceCount).toBeGreaterThan(0);
+    expect(report.chart.split('\n').map((line) => line.slice(0, 7))).toEqual(months);
+  });
+
+  test('seed data is deterministic: Q1 2025 has known totals', async () => {
+    const result = await app.callTool('report.generate', { year: 2025, quarter: 1 });
+    expect((result.structuredContent as { totals: Totals }).totals).toEqual({
+      invoiceCount: 5,
+      billedCents: 500_000,
+      paidCents: 240_000,
+      openCents: 152_500,
+      refundedCents: 107_500,
+      netCents: 392_500
+    });
+  });
+
+  test('a refund moves money from paid to refunded in the report', async () => {
+    const before = (await app.callTool('report.generate', { year: 2025, quarter: 1 })).structuredContent as { totals: Totals };
+    const paid = disk.prepare("SELECT id, amount_cents FROM invoices WHERE status = 'paid' AND issued_on LIKE '2025-0%' ORDER BY id LIMIT 1").get() as {
+      id: number;
+      amount_cents: number;
+    };
+    expect((await app.callTool('billing.refund', { id: paid.id })).isError).toBeFalsy();
+    const after = (await app.callTool('report.generate', { year: 2025, quarter: 1 })).structuredContent as { totals: Totals };
+    expect(after.totals.paidCents).toBe(before.totals.paidCents - paid.amount_cents);
+    expect(after.totals.refundedCents).toBe(before.totals.refundedCents + paid.amount_cents);
+  });
+
+  test('an empty quarter reports zeros for each month', async () => {
+    const result = await app.callTool('report.generate', { year: 2030, quarter: 2 });
+    const report = result.structuredContent as { months: Totals[]; totals: Totals };
+    expect(report.months).toHaveLength(3);
+    expect(report.totals.invoiceCount).toBe(0);
+    expect(report.totals.netCents).toBe(0);
+  });
+
+  test('refuses quarter 5 and a year out of bounds', async () => {
+    const q5 = await app.callTool('report.generate', { year: 2025, quarter: 5 });
+    expect(q5.isError).toBe(true);
+    expect(textOf(q5)).toMatch(/quarter must not be greater than 4/);
+    const y = await app.callTool('report.generate', { year: 1999, quarter: 1 });
+    expect(y.isError).toBe(true);
+    expect(textOf(y)).toMatch(/year must not be less than 2000/);
+  });
+
+  test('reports progress in stages to a direct caller', async () => {
+    const seen: Array<[number, string | undefined]> = [];
+    const result = await app.callTool('report.generate', { year: 2025, quarter: 2 }, { onProgress: (p, m) => seen.push([p, m]) });
+    expect(result.isError).toBeFalsy();
+    expect(seen[0]).toEqual([30, 'rows loaded']);
+    // Reports made while one is being written coalesce into the latest, and the latest is always delivered.
+    expect(seen[seen.length - 1]).toEqual([90, 'charts rendered']);
+    for (const [percent, message] of seen) {
+      expect([[30, 'rows loaded'], [60, 'totals computed'], [90, 'charts rendered']]).toContainEqual([percent, message]);
+    }
+    expect(seen.map(([p]) => p)).toEqual([...new Set(seen.map(([p]) => p))].sort((a, b) => a - b));
+  });
+
+  test.each(ERAS)('a real client with a progress token receives progress (%s)', async (era) => {
+    const { client, close } = await connectTestClient(app, { era });
+    try {
+      const seen: Array<{ progress: number; total?: number; message?: string }> = [];
+      const result = await client.callTool(
+        { name: 'report.generate', arguments: { year: 2025, quarter: 3 } },
+        { onprogress: (p) => seen.push({ progress: p.progress, total: p.total, message: p.message }) }
+      );
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ year: 2025, quarter: 3 });
+      // The 2.4.0 client can drop the last notification when it arrives with the result,
+      // so only the first one and the ordering are asserted.
+      expect(seen.length).toBeGreaterThanOrEqual(1);
+      expect(seen[0]).toEqual({ progress: 30, total: 100, message: 'rows loaded' });
+      const percents = seen.map((s) => s.progress);
+      expect(percents).toEqual([...percents].sort((a, b) => a - b));
+      expect(new Set(percents).size).toBe(percents.length);
+      expect(percents.every((p) => [30, 60, 90].includes(p))).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a call cancelled between stages ends as a cancelled tool error', async () => {
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const result = await app.callTool(
+      'report.generate',
+      { year: 2025, quarter: 1 },
+      {
+        signal: controller.signal,
+        onProgress: (p) => {
+          seen.push(p);
+          controller.abort();
+        }
+      }
+    );
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/cancelled/i);
+    expect(seen).toEqual([30]);
+  });
+});

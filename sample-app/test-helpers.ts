@@ -1,0 +1,61 @@
+import SqliteDatabase from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A fresh database location in a temp folder of its own, and its removal (WAL and SHM files included). */
+export interface TempDb {
+  readonly path: string;
+  remove(): void;
+}
+
+/** A unique, not yet existing database file under the OS temp folder. */
+export function tempDb(): TempDb {
+  const dir = mkdtempSync(join(tmpdir(), 'billing-desk-'));
+  return { path: join(dir, 'billing.db'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A connection of the test's own to the file: what it reads is what is committed on disk,
+ * independently of the app's connections. `timeout: 0` makes a held write lock fail at
+ * once instead of waiting.
+ */
+export function inspect(path: string): SqliteDatabase.Database {
+  return new SqliteDatabase(path, { timeout: 0 });
+}
+
+/** One aggregate row as stored. */
+export interface AggregateRow {
+  month: string;
+  invoice_count: number;
+  billed_cents: number;
+  paid_cents: number;
+  open_cents: number;
+  refunded_cents: number;
+  rebuilt_at: string;
+}
+
+/** The whole monthly_aggregates table, in month order. */
+export function aggregates(db: SqliteDatabase.Database): AggregateRow[] {
+  return db.prepare('SELECT * FROM monthly_aggregates ORDER BY month').all() as AggregateRow[];
+}
+
+/** Whether another connection could take the write lock right now. */
+export function writeLockIsFree(db: SqliteDatabase.Database): boolean {
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The text blocks of a tool result, joined. */
+export function textOf(result: { content?: unknown }): string {
+  const blocks = Array.isArray(result.content) ? (result.content as Array<{ type: string; text?: string }>) : [];
+  return blocks
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
+}
