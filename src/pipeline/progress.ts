@@ -41,18 +41,23 @@ export function checkProgress(percent: number): boolean {
   throw new InvalidProgressError(percent);
 }
 
+/** Notifications sent back to back before coalescing starts. */
+const BURST = 16;
+
 /**
  * Delivers progress for one call that carried a progress token. Strictly increasing
- * values only; while a notification is being written, newer reports coalesce into the
- * latest one, so a tight loop of yields cannot flood the client, and the latest state is
- * always delivered. `flush()` resolves when everything reported has been written: the
- * call awaits it before its response, so no progress ever follows the response.
+ * values only. The first {@link BURST} notifications go out as reported; after that at
+ * most one per event-loop turn, newer reports coalescing into the latest one, so a tight
+ * loop of yields cannot flood the client, and the latest state is always delivered.
+ * `flush()` resolves when everything reported has been written: the call awaits it
+ * before its response, so no progress ever follows the response.
  */
 export class ProgressChannel {
   private last = -Infinity;
   private pending: { progress: number; message: string | undefined } | undefined;
   private inFlight: Promise<void> | undefined;
   private closed = false;
+  private sent = 0;
 
   constructor(private readonly send: ProgressSend) {}
 
@@ -81,6 +86,8 @@ export class ProgressChannel {
         const next = this.pending;
         this.pending = undefined;
         await this.send(next.progress, next.message).catch(() => undefined);
+        // Past the burst, let the producer run for a turn: what it reports meanwhile coalesces.
+        if (++this.sent >= BURST) await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       this.inFlight = undefined;
