@@ -146,7 +146,9 @@ export class FusionApp {
     } else {
       const host = options.host ?? '127.0.0.1';
       if (!LOOPBACK.has(host) && !options.allowedHosts) {
-        throw new ConfigurationError(`Binding to ${host} needs allowedHosts (the Host names clients use), to keep DNS rebinding protection.`);
+        throw new ConfigurationError(
+          `Binding to ${host} needs allowedHosts (the Host names clients use), to keep DNS rebinding protection.`
+        );
       }
       const handler = createFusionHttpHandler(this.serverFactory, { onerror: (e) => this.log(`http: ${e.message}`), ...options });
       const http: HttpListener = await listenHttp(handler, { host, port: options.port ?? 3000, path: options.path ?? '/mcp' });
@@ -190,10 +192,16 @@ function registerProvider(container: DependencyContainer, provider: ProviderSpec
   } else if ('useValue' in provider) {
     container.register(provider.provide, { useValue: provider.useValue });
   } else if ('useClass' in provider) {
-    container.register(provider.provide, { useClass: provider.useClass }, { lifecycle: provider.singleton === false ? Lifecycle.Transient : Lifecycle.Singleton });
+    container.register(
+      provider.provide,
+      { useClass: provider.useClass },
+      { lifecycle: provider.singleton === false ? Lifecycle.Transient : Lifecycle.Singleton }
+    );
   } else if ('useFactory' in provider) {
     container.register(provider.provide, { useFactory: provider.useFactory });
   } else {
-    throw new ConfigurationError(`Unrecognized provider ${JSON.stringify(provider)}: use a class, or { provide, useValue | useClass | useFactory }.`);
+    throw new ConfigurationError(
+      `Unrecognized provider ${JSON.stringify(provider)}: use a class, or { provide, useValue | useClass | useFactory }.`
+    );
   }
 }

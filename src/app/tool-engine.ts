@@ -72,7 +72,9 @@ export class ToolEngine {
     }
     const { timeoutMs } = tool.descriptor;
     const timer =
-      timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(new TimeoutError(tool.descriptor.name, timeoutMs)), timeoutMs);
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => controller.abort(new TimeoutError(tool.descriptor.name, timeoutMs)), timeoutMs);
     this.inFlight.add(controller);
 
     const progress = request.sendProgress ? new ProgressChannel(request.sendProgress) : undefined;

@@ -7,7 +7,9 @@ function paramDecorator(kind: ParamKind, decorator: string): ParameterDecorator 
       const name = (target as { name?: string }).name ?? '(anonymous)';
       metadataStorage
         .classRecord(target)
-        .misuses.push(`${decorator} on a constructor parameter of ${name}: inject per-call values with @inject(CALL_CONTEXT) or @inject(CALL_SIGNAL) instead.`);
+        .misuses.push(
+          `${decorator} on a constructor parameter of ${name}: inject per-call values with @inject(CALL_CONTEXT) or @inject(CALL_SIGNAL) instead.`
+        );
       return;
     }
     const record = metadataStorage.methodRecord(target.constructor, key);

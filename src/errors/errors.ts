@@ -21,8 +21,7 @@ export class InvalidInputError extends FusionError {
   ) {
     super(
       ErrorCode.INVALID_INPUT,
-      `Invalid arguments for tool ${toolName}:\n` +
-        violations.map((v) => `- ${v.path || '(arguments)'}: ${v.message}`).join('\n')
+      `Invalid arguments for tool ${toolName}:\n` + violations.map((v) => `- ${v.path || '(arguments)'}: ${v.message}`).join('\n')
     );
   }
 }
@@ -65,10 +64,7 @@ export class NextCalledTwiceError extends FusionError {
 /** A progress value the protocol cannot carry (not finite, or outside 0–100). */
 export class InvalidProgressError extends FusionError {
   constructor(value: unknown) {
-    super(
-      ErrorCode.INVALID_PROGRESS,
-      `progress(${String(value)}) is invalid: progress is a finite percentage from 0 to 100.`
-    );
+    super(ErrorCode.INVALID_PROGRESS, `progress(${String(value)}) is invalid: progress is a finite percentage from 0 to 100.`);
   }
 }
 

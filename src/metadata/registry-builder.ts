@@ -16,7 +16,9 @@ const NOT_INPUT_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array
  */
 export function buildRegistry(classes: readonly Constructor[]): ToolDescriptor[] {
   if (typeof Reflect !== 'object' || typeof (Reflect as { getMetadata?: unknown }).getMetadata !== 'function') {
-    throw new ConfigurationError("reflect-metadata is not loaded: add `import 'reflect-metadata'` before anything else in your entry file.");
+    throw new ConfigurationError(
+      "reflect-metadata is not loaded: add `import 'reflect-metadata'` before anything else in your entry file."
+    );
   }
   const problems: string[] = [];
   const tools: ToolDescriptor[] = [];
@@ -82,7 +84,10 @@ function describeMethod(
     problems.push(`${where}: timeoutMs must be a positive number of milliseconds (got ${String(options.timeoutMs)}).`);
   }
   const output = options.output;
-  if (output !== undefined && !(typeof output === 'function' || (Array.isArray(output) && output.length === 1 && typeof output[0] === 'function'))) {
+  if (
+    output !== undefined &&
+    !(typeof output === 'function' || (Array.isArray(output) && output.length === 1 && typeof output[0] === 'function'))
+  ) {
     problems.push(`${where}: output must be a class or [Class] (got ${String(output)}).`);
   }
   const fn = (target.prototype as Record<string | symbol, unknown>)[key] as (...args: unknown[]) => unknown;
@@ -146,14 +151,18 @@ function describeParams(
         continue;
       }
       if (!types) {
-        problems.push(`${where}: no type metadata for @Input(): enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig (and do not build with esbuild, which drops it).`);
+        problems.push(
+          `${where}: no type metadata for @Input(): enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig (and do not build with esbuild, which drops it).`
+        );
         ok = false;
         continue;
       }
       const type = types[i];
       if (typeof type !== 'function' || NOT_INPUT_TYPES.has(type)) {
         const shown = typeof type === 'function' ? type.name : String(type);
-        problems.push(`${where}: the @Input() parameter's type (${shown}) is not a class: declare a class with class-validator decorators and use it as the type.`);
+        problems.push(
+          `${where}: the @Input() parameter's type (${shown}) is not a class: declare a class with class-validator decorators and use it as the type.`
+        );
         ok = false;
         continue;
       }

@@ -28,7 +28,10 @@ export interface ChainDependencies {
  * middleware (global, class, method) → mutation lock (mutations only) → generator
  * driver (generator methods only) → input → handler.
  */
-export function buildChain(descriptor: ToolDescriptor, deps: ChainDependencies): { steps: readonly NamedStep[]; run: ReturnType<typeof compose> } {
+export function buildChain(
+  descriptor: ToolDescriptor,
+  deps: ChainDependencies
+): { steps: readonly NamedStep[]; run: ReturnType<typeof compose> } {
   const steps: NamedStep[] = [
     queueStep(deps.queue),
     abortGateStep(),

@@ -21,7 +21,8 @@ export interface CappedListOptions {
  * ```
  */
 export function cappedList(options: CappedListOptions): Presenter {
-  if (!Number.isInteger(options.max) || options.max < 1) throw new RangeError(`cappedList max must be a positive integer (got ${options.max}).`);
+  if (!Number.isInteger(options.max) || options.max < 1)
+    throw new RangeError(`cappedList max must be a positive integer (got ${options.max}).`);
   return {
     outputSchema(base: JsonSchema | undefined): JsonSchema {
       const items = (base?.properties as Record<string, JsonSchema> | undefined)?.items ?? { type: 'array' };

@@ -18,7 +18,10 @@ export async function validateInput(
   const structural = checkStructure(raw);
   if (structural.length > 0) return { violations: structural };
   if (!type) {
-    const extra = Object.keys(raw).map((key) => ({ path: key, message: `property ${key} should not exist (this tool takes no arguments)` }));
+    const extra = Object.keys(raw).map((key) => ({
+      path: key,
+      message: `property ${key} should not exist (this tool takes no arguments)`
+    }));
     return extra.length > 0 ? { violations: extra } : { value: {} };
   }
   const instance = plainToInstance(type, raw, { enableImplicitConversion: false }) as object;

@@ -76,9 +76,9 @@ export function pickBySchema(value: unknown, schema: JsonSchema | undefined): un
   }
   const properties = schema.properties as Record<string, JsonSchema> | undefined;
   if (!properties) return value;
-  const source = (typeof (value as { toJSON?: unknown }).toJSON === 'function'
-    ? (value as { toJSON(): unknown }).toJSON()
-    : value) as Record<string, unknown>;
+  const source = (
+    typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value
+  ) as Record<string, unknown>;
   if (source === null || typeof source !== 'object') return source;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(properties)) {

@@ -18,7 +18,7 @@ export interface ServerIdentity {
 export function createServerFactory(engine: ToolEngine, identity: ServerIdentity): McpServerFactory {
   const listResult = { tools: engine.listing as never[] };
   return () => {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level Server is the documented layer for owning dispatch
+    // The low-level Server (marked deprecated in favour of McpServer) is the documented layer for owning dispatch.
     const server = new Server(
       { name: identity.name, version: identity.version },
       { capabilities: { tools: { listChanged: false } }, ...(identity.instructions ? { instructions: identity.instructions } : {}) }

@@ -196,13 +196,20 @@ describe('sources of abort', () => {
   });
 
   it('stdio end of input aborts the call in flight', async () => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'test/fixtures/stdio-server.ts'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'test/fixtures/stdio-server.ts'], {
+      stdio: ['pipe', 'pipe', 'pipe']
+    });
     let err = '';
     let out = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     const send = (m: object) => child.stdin.write(JSON.stringify(m) + '\n');
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'hang', arguments: {} } });
     await until(() => err.includes('hang: entered'), 'the call to start', 10_000_000);

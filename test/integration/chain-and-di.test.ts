@@ -91,7 +91,11 @@ describe('the compiled chain', () => {
   };
 
   it('is built once per tool in the documented order', () => {
-    const app = FusionApp.create({ tools: [Desk], providers: [{ provide: Greeter, useClass: EnglishGreeter }], middleware: [record('global')] });
+    const app = FusionApp.create({
+      tools: [Desk],
+      providers: [{ provide: Greeter, useClass: EnglishGreeter }],
+      middleware: [record('global')]
+    });
     expect(app.describeChain('greet')).toEqual([
       'queue',
       'abort-gate',
@@ -131,7 +135,10 @@ describe('the compiled chain', () => {
   it('makes next() twice an error result', async () => {
     const app = FusionApp.create({ tools: [Desk], providers: [{ provide: Greeter, useClass: EnglishGreeter }], middleware: [twice] });
     const result = await app.callTool('write');
-    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'next() called more than once in one middleware; call it at most once.' }] });
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'next() called more than once in one middleware; call it at most once.' }]
+    });
     await app.close();
   });
 

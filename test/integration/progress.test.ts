@@ -96,7 +96,10 @@ describe('progress out of generator handlers', () => {
 
   it('makes an out-of-range value a clear error in development', async () => {
     const result = await app.callTool('bad.progress', {}, { onProgress: () => undefined });
-    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'progress(150) is invalid: progress is a finite percentage from 0 to 100.' }] });
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'progress(150) is invalid: progress is a finite percentage from 0 to 100.' }]
+    });
   });
 
   it('coalesces a flood of yields and always delivers the latest state', async () => {

@@ -35,7 +35,12 @@ describe('Streamable HTTP on 127.0.0.1', () => {
   let url: URL;
   beforeEach(async () => {
     app = makeApp();
-    ({ url: url! } = (await app.listen({ transport: 'http', port: 0, handleSignals: false, sessions: { maxSessions: 2, idleTimeoutMs: 60_000 } })) as { url: URL });
+    ({ url: url! } = (await app.listen({
+      transport: 'http',
+      port: 0,
+      handleSignals: false,
+      sessions: { maxSessions: 2, idleTimeoutMs: 60_000 }
+    })) as { url: URL });
   });
   afterEach(() => app.close());
 
@@ -59,13 +64,23 @@ describe('Streamable HTTP on 127.0.0.1', () => {
     await transport.terminateSession();
     const after = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-06-18'
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' })
     });
     expect(after.status).toBe(404);
     const unknown = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'no-such-session', 'mcp-protocol-version': '2025-06-18' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': 'no-such-session',
+        'mcp-protocol-version': '2025-06-18'
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' })
     });
     expect(unknown.status).toBe(404);
@@ -85,7 +100,12 @@ describe('Streamable HTTP on 127.0.0.1', () => {
   });
 
   it('refuses a foreign Host or Origin (DNS rebinding protection)', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }
+    });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const badOrigin = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'http://evil.example' }, body });
     expect(badOrigin.status).toBe(403);
@@ -108,12 +128,19 @@ describe('Streamable HTTP on 127.0.0.1', () => {
   it('expires idle sessions', async () => {
     await app.close();
     app = makeApp();
-    ({ url: url! } = (await app.listen({ transport: 'http', port: 0, handleSignals: false, sessions: { idleTimeoutMs: 1 } })) as { url: URL });
+    ({ url: url! } = (await app.listen({ transport: 'http', port: 0, handleSignals: false, sessions: { idleTimeoutMs: 1 } })) as {
+      url: URL;
+    });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const opened = await fetch(url, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }
+      })
     });
     const sessionId = opened.headers.get('mcp-session-id')!;
     await opened.body?.cancel();
@@ -152,7 +179,12 @@ describe('JSON-only (stateless) HTTP mode', () => {
     const raw = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }
+      })
     });
     expect(raw.headers.get('content-type')).toContain('application/json');
     expect(raw.headers.get('mcp-session-id')).toBeNull();
@@ -186,7 +218,12 @@ describe('stdio to a child process', () => {
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.resume();
     child.stdin.end(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) + '\n'
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }
+      }) + '\n'
     );
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);

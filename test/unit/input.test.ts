@@ -59,7 +59,11 @@ describe('input schema and validation', () => {
         email: { type: 'string', format: 'email' },
         lines: {
           type: 'array',
-          items: { type: 'object', additionalProperties: false, properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } } }
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } }
+          }
         },
         address: { type: 'object', additionalProperties: false, properties: { zip: { type: 'string', minLength: 3, maxLength: 10 } } }
       }

@@ -61,7 +61,10 @@ describe('presenters', () => {
     expect(await app.callTool('text')).toEqual({ content: [{ type: 'text', text: 'hello' }] });
     expect(await app.callTool('raw')).toEqual({ content: [{ type: 'text', text: 'as is' }], isError: false });
     expect(await app.callTool('object')).toEqual({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } });
-    expect(await app.callTool('array')).toEqual({ content: [{ type: 'text', text: '{"items":[1,2]}' }], structuredContent: { items: [1, 2] } });
+    expect(await app.callTool('array')).toEqual({
+      content: [{ type: 'text', text: '{"items":[1,2]}' }],
+      structuredContent: { items: [1, 2] }
+    });
     expect(await app.callTool('nothing')).toEqual({ content: [] });
   });
 

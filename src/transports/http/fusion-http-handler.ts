@@ -67,7 +67,13 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
       const rejected = originValidationResponse(request, allowedOrigins);
       if (rejected) return rejected;
       const authInfo = requestOptions?.authInfo;
-      const parsedBody = request.method === 'POST' ? await request.clone().json().catch(() => undefined) : undefined;
+      const parsedBody =
+        request.method === 'POST'
+          ? await request
+              .clone()
+              .json()
+              .catch(() => undefined)
+          : undefined;
       if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
       return modern.fetch(request, { authInfo });
     },

@@ -1,0 +1,116 @@
+import 'reflect-metadata';
+import { BenchProbe, bareSdkServer, benchApp, connectInMemory } from './contenders';
+import { fmt, interleave, summarize, type Stats } from './stats';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const PER_ROUND = Number(process.env.BENCH_CALLS ?? 1000);
+
+function row(name: string, s: Stats, base?: Stats): string {
+  const ratio = base ? `${fmt(s.median / base.median, 2)}x` : '1.00x';
+  return `| ${name.padEnd(44)} | ${fmt(s.median).padStart(8)} | ${fmt(s.p99).padStart(8)} | ${fmt(s.callsPerSecond, 0).padStart(8)} | ${ratio.padStart(6)} |`;
+}
+
+async function overhead(): Promise<string[]> {
+  const probe = new BenchProbe();
+  const app = benchApp(probe);
+  const sdk = await connectInMemory(bareSdkServer());
+  const fusion = await connectInMemory(await app.serverFactory({ era: 'legacy' }));
+  let n = 0;
+  const noop = () => undefined;
+  const samples = await interleave(ROUNDS, PER_ROUND, {
+    sdk: () => sdk.callTool({ name: 'double', arguments: { n: n++ % 1000 } }),
+    fusion: () => fusion.callTool({ name: 'double', arguments: { n: n++ % 1000 } }),
+    sdkProgress: () => sdk.callTool({ name: 'double.stream', arguments: { n: n++ % 1000 } }, { onprogress: noop }),
+    fusionProgress: () => fusion.callTool({ name: 'double.stream', arguments: { n: n++ % 1000 } }, { onprogress: noop }),
+    fusionGenNoToken: () => fusion.callTool({ name: 'double.stream', arguments: { n: n++ % 1000 } }),
+    fusionDirect: () => app.callTool('double', { n: n++ % 1000 })
+  });
+  const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
+  await Promise.all([sdk.close(), fusion.close()]);
+  await app.close();
+  return [
+    '| scenario (in-memory 2025-era client, sequential)   | median µs |  p99 µs |  calls/s |  ratio |',
+    '|----------------------------------------------|----------|----------|----------|--------|',
+    row('bare SDK v2 McpServer tool', s.sdk),
+    row('@mcpfusion/core tool', s.fusion, s.sdk),
+    row('bare SDK, progress token + 10 notifications', s.sdkProgress),
+    row('@mcpfusion/core, progress token + 10 yields', s.fusionProgress, s.sdkProgress),
+    row('@mcpfusion/core, 10 yields, no token', s.fusionGenNoToken, s.fusion),
+    row('@mcpfusion/core app.callTool (no transport)', s.fusionDirect, s.sdk)
+  ];
+}
+
+async function cancelToRelease(): Promise<string[]> {
+  const probe = new BenchProbe();
+  const app = benchApp(probe, { maxActive: 1, maxQueue: 16 });
+  const latencies: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const controller = new AbortController();
+    const entered = new Promise<void>((resolve) => (probe.onEnter = resolve));
+    const stuck = app.callTool('stuck', {}, { signal: controller.signal, onProgress: () => undefined });
+    await entered;
+    // The next mutation needs both the only queue slot and the mutex.
+    const next = new Promise<void>((resolve) => (probe.onEnter = resolve));
+    const follower = app.callTool('quick', {});
+    const start = performance.now();
+    controller.abort();
+    await next;
+    latencies.push(performance.now() - start);
+    await Promise.all([stuck, follower]);
+  }
+  await app.close();
+  const s = summarize(latencies);
+  return [
+    `cancel-to-release (generator blocked on a never-settling promise; abort → next mutation running, 300 runs): median ${fmt(s.median)} µs, p99 ${fmt(s.p99)} µs`
+  ];
+}
+
+async function massCancel(): Promise<string[]> {
+  const probe = new BenchProbe();
+  const count = 10_000;
+  const app = benchApp(probe, { maxActive: 1, maxQueue: count });
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const holder = new AbortController();
+  const entered = new Promise<void>((resolve) => (probe.onEnter = resolve));
+  const blocker = app.callTool('stuck', {}, { signal: holder.signal });
+  await entered;
+  probe.onEnter = undefined;
+  gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const controllers = Array.from({ length: count }, () => new AbortController());
+  const calls = controllers.map((c) => app.callTool('quick', {}, { signal: c.signal }));
+  await new Promise((resolve) => setImmediate(resolve));
+  const heapQueued = process.memoryUsage().heapUsed;
+  const start = performance.now();
+  for (const c of controllers) c.abort();
+  const results = await Promise.all(calls);
+  const elapsed = performance.now() - start;
+  const cancelled = results.filter((r) => r.isError).length;
+  holder.abort();
+  await blocker;
+  controllers.length = 0;
+  calls.length = 0;
+  results.length = 0;
+  gc?.();
+  const heapAfter = process.memoryUsage().heapUsed;
+  await app.close();
+  const mb = (b: number) => fmt(b / 1024 / 1024, 2);
+  return [
+    `10,000 queued calls cancelled: ${cancelled} cancelled in ${fmt(elapsed)} ms; heap ${mb(heapBefore)} MB before, ${mb(heapQueued)} MB while queued, ${mb(heapAfter)} MB after${gc ? '' : ' (run with --expose-gc for exact figures)'}`
+  ];
+}
+
+async function main(): Promise<void> {
+  const out = [
+    `@mcpfusion/core benchmark: node ${process.version}, ${ROUNDS} rounds x ${PER_ROUND} calls per contender, interleaved`,
+    '',
+    ...(await overhead()),
+    '',
+    ...(await cancelToRelease()),
+    ...(await massCancel())
+  ];
+  // The benchmark is a CLI: its report is its output.
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+void main();

@@ -1,0 +1,44 @@
+/** Latency figures of one scenario, in microseconds. */
+export interface Stats {
+  readonly median: number;
+  readonly p99: number;
+  readonly callsPerSecond: number;
+}
+
+/** Median, p99 and throughput of sequential samples (each in ms). */
+export function summarize(samplesMs: number[]): Stats {
+  const sorted = [...samplesMs].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const total = samplesMs.reduce((sum, v) => sum + v, 0);
+  return { median: at(0.5) * 1000, p99: at(0.99) * 1000, callsPerSecond: samplesMs.length / (total / 1000) };
+}
+
+/** Times `count` sequential calls of `fn`; returns per-call milliseconds. */
+export async function timeCalls(count: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const samples: number[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await fn();
+    samples[i] = performance.now() - start;
+  }
+  return samples;
+}
+
+/**
+ * Runs the contenders in alternating rounds so machine noise (other processes on a shared
+ * box) hits each of them alike; returns every contender's samples.
+ */
+export async function interleave(
+  rounds: number,
+  perRound: number,
+  contenders: Record<string, () => Promise<unknown>>
+): Promise<Record<string, number[]>> {
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
+  for (const [, fn] of Object.entries(contenders)) await timeCalls(Math.min(500, perRound), fn); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, fn] of Object.entries(contenders)) samples[name].push(...(await timeCalls(perRound, fn)));
+  }
+  return samples;
+}
+
+export const fmt = (n: number, digits = 1) => n.toFixed(digits);
