@@ -63,7 +63,9 @@ test('reopening an existing file seeds nothing and keeps changes', () => {
 
 test('the schema refuses a refunded invoice without its refund time, and an unknown status', () => {
   const db = open(temp.path);
-  expect(() => db.connection.prepare("UPDATE invoices SET status = 'refunded', refunded_at = NULL WHERE id = 1").run()).toThrow(/CHECK constraint/);
+  expect(() => db.connection.prepare("UPDATE invoices SET status = 'refunded', refunded_at = NULL WHERE id = 1").run()).toThrow(
+    /CHECK constraint/
+  );
   expect(() => db.connection.prepare("UPDATE invoices SET status = 'void' WHERE id = 1").run()).toThrow(/CHECK constraint/);
 });
 

@@ -174,7 +174,11 @@ describe('billing.list', () => {
     expect(refundedItems.every((i) => i.status === 'refunded')).toBe(true);
 
     const acme = await app.callTool('billing.list', { customer: 1, limit: 3 });
-    const acmeContent = acme.structuredContent as { items: Array<{ customerId: number; customerName: string }>; total: number; omitted: number };
+    const acmeContent = acme.structuredContent as {
+      items: Array<{ customerId: number; customerName: string }>;
+      total: number;
+      omitted: number;
+    };
     expect(acmeContent.items).toHaveLength(3);
     expect(acmeContent.omitted).toBe(0);
     expect(acmeContent.items.every((i) => i.customerId === 1 && i.customerName === 'Acme Corp')).toBe(true);
@@ -306,7 +310,9 @@ describe('report.generate', () => {
 
   test('a refund moves money from paid to refunded in the report', async () => {
     const before = (await app.callTool('report.generate', { year: 2025, quarter: 1 })).structuredContent as { totals: Totals };
-    const paid = disk.prepare("SELECT id, amount_cents FROM invoices WHERE status = 'paid' AND issued_on LIKE '2025-0%' ORDER BY id LIMIT 1").get() as {
+    const paid = disk
+      .prepare("SELECT id, amount_cents FROM invoices WHERE status = 'paid' AND issued_on LIKE '2025-0%' ORDER BY id LIMIT 1")
+      .get() as {
       id: number;
       amount_cents: number;
     };
@@ -341,7 +347,11 @@ describe('report.generate', () => {
     // Reports made while one is being written coalesce into the latest, and the latest is always delivered.
     expect(seen[seen.length - 1]).toEqual([90, 'charts rendered']);
     for (const [percent, message] of seen) {
-      expect([[30, 'rows loaded'], [60, 'totals computed'], [90, 'charts rendered']]).toContainEqual([percent, message]);
+      expect([
+        [30, 'rows loaded'],
+        [60, 'totals computed'],
+        [90, 'charts rendered']
+      ]).toContainEqual([percent, message]);
     }
     expect(seen.map(([p]) => p)).toEqual([...new Set(seen.map(([p]) => p))].sort((a, b) => a - b));
   });

@@ -25,7 +25,8 @@ export class BillingTools {
   /** Invoices, newest first; the presenter shows ten and says how many more matched. */
   @Action('billing.list', {
     title: 'List invoices',
-    description: 'List invoices newest first, optionally only one status or one customer. Shows at most 10; narrow the filters to see others.',
+    description:
+      'List invoices newest first, optionally only one status or one customer. Shows at most 10; narrow the filters to see others.',
     output: [InvoiceSummary],
     presenter: cappedList({ max: 10, guidance: 'Call billing.invoice with an id for the details of one invoice.' })
   })

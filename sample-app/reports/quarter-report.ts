@@ -51,7 +51,10 @@ export function addUp(periods: readonly PeriodTotals[]): PeriodTotals {
 export function renderChart(months: readonly MonthTotals[]): string {
   const largest = Math.max(1, ...months.map((m) => Math.abs(m.netCents)));
   return months
-    .map((m) => `${m.month} ${'#'.repeat(Math.round((Math.abs(m.netCents) / largest) * CHART_WIDTH)).padEnd(CHART_WIDTH)} ${formatCents(m.netCents)}`)
+    .map(
+      (m) =>
+        `${m.month} ${'#'.repeat(Math.round((Math.abs(m.netCents) / largest) * CHART_WIDTH)).padEnd(CHART_WIDTH)} ${formatCents(m.netCents)}`
+    )
     .join('\n');
 }
 

@@ -47,7 +47,10 @@ export class ReportTools {
       'Recompute the monthly_aggregates table from all invoices, month by month, in one transaction (all or nothing). Reports progress; cancelling leaves the previous table as it was.',
     output: RebuildSummary
   })
-  async *rebuild(@Input() options: RebuildOptions, @Signal() signal: AbortSignal): AsyncGenerator<ProgressEvent, RebuildSummary, undefined> {
+  async *rebuild(
+    @Input() options: RebuildOptions,
+    @Signal() signal: AbortSignal
+  ): AsyncGenerator<ProgressEvent, RebuildSummary, undefined> {
     signal.throwIfAborted();
     const writer = this.db.openWriter();
     const conn = writer.connection;
