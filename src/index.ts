@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 
 export { FusionApp } from './app/fusion-app';
-export type { DirectCallOptions, Listening } from './app/fusion-app';
+export type { DirectCallOptions, HarnessInputAnswer, HarnessInputRequest, Listening } from './app/fusion-app';
 export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
 export { Action, Ctx, Input, Interactive, Mutation, Signal, ToolProvider } from './decorators';
 export { CALL_CONTEXT, CALL_SIGNAL } from './di/tokens';
@@ -21,3 +21,12 @@ export { JSONSchema } from 'class-validator-jsonschema';
 export { createFusionHttpHandler } from './transports/http/fusion-http-handler';
 export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
 export type { SessionOptions } from './transports/http/session-registry';
+export { ask } from './interactive/ask';
+export type { AnswersOf, Choices, FieldDescriptor, Fields, StringFormat } from './interactive/ask';
+export { requireInput, isInputRequest } from './interactive/require-input';
+export type { InputRequest, RequireInputOptions } from './interactive/require-input';
+export { readInput, inputStatus, readRequestState } from './interactive/input-scope';
+export type { InputStatus } from './interactive/input-scope';
+export { MAX_INPUT_ROUNDS } from './interactive/continuation';
+export { SignedContinuationStore } from './interactive/continuation-store';
+export type { ContinuationStore } from './interactive/continuation-store';

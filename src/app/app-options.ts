@@ -1,6 +1,7 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { CallQueue, CallQueueOptions } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
+import type { ContinuationStore } from '../interactive/continuation-store';
 import type { Constructor } from '../metadata/types';
 import type { RequestExtra } from '../pipeline/call-context';
 import type { Middleware } from '../pipeline/middleware';
@@ -42,6 +43,17 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
   onClose?: () => void | Promise<void>;
   /** Where the framework's own diagnostics go. Default: stderr. Never stdout. */
   logger?: (message: string) => void;
+  /**
+   * HMAC key (at least 32 bytes) that signs the continuation state of interactive calls.
+   * Default: `FUSION_STATE_KEY`, else a random per-process key (several instances must share one).
+   */
+  stateKey?: string | Uint8Array;
+  /** How long a continuation stays valid, in seconds. Default 600. */
+  stateTtlSeconds?: number;
+  /** Where continuation state is kept. Default: in the signed token itself (`SignedContinuationStore`). */
+  continuationStore?: ContinuationStore;
+  /** The caller a continuation is bound to. Default: `extra.authInfo?.clientId`. */
+  principalOf?: (extra: RequestExtra) => string | undefined;
 }
 
 /** Options of `app.listen()`. */

@@ -1,8 +1,10 @@
-import type { CallToolResult, McpServerFactory, Tool, Transport } from '@modelcontextprotocol/server';
+import { randomBytes } from 'node:crypto';
+import { isInputRequiredResult, type CallToolResult, type McpServerFactory, type Tool, type Transport } from '@modelcontextprotocol/server';
 import { container as rootContainer, Lifecycle, type DependencyContainer } from 'tsyringe';
 import { InProcessCallQueue, type CallQueue } from '../concurrency/call-queue';
 import { FifoMutex } from '../concurrency/fifo-mutex';
 import { ConfigurationError } from '../errors';
+import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
 import { buildRegistry } from '../metadata/registry-builder';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { RequestExtra } from '../pipeline/call-context';
@@ -15,8 +17,29 @@ import type { FusionAppOptions, ListenOptions, ProviderSpec } from './app-option
 import { compileTools } from './compile-tools';
 import { ToolEngine } from './tool-engine';
 
+/** A request for input as the test harness shows it to `onInput`. */
+export interface HarnessInputRequest {
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  readonly requestedSchema?: Record<string, unknown>;
+  readonly url?: string;
+}
+
+/** An answer to a request for input (the shape of an elicitation result). */
+export interface HarnessInputAnswer {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly content?: Record<string, unknown>;
+}
+
 /** Options of the test entry point `app.callTool`. */
 export interface DirectCallOptions {
+  /**
+   * Answers to requests for input, by field name: a form is accepted with the fields it asks
+   * for (declined when none of them is here); a URL request is accepted unless its name maps to `false`.
+   */
+  answers?: Record<string, unknown>;
+  /** Answers requests for input one by one (takes precedence over `answers`). */
+  onInput?: (request: HarnessInputRequest) => HarnessInputAnswer | Promise<HarnessInputAnswer>;
   signal?: AbortSignal;
   /** The request `_meta`, as a client would send it. */
   meta?: Record<string, unknown>;
@@ -63,6 +86,14 @@ export class FusionApp {
     this.tools = buildRegistry(options.tools);
     const queue: CallQueue =
       options.concurrency && 'queue' in options.concurrency ? options.concurrency.queue : new InProcessCallQueue(options.concurrency);
+    const continuations: ContinuationStore =
+      options.continuationStore ??
+      (this.tools.some((t) => t.interactive)
+        ? new SignedContinuationStore(
+            resolveStateKey(options.stateKey, (m) => this.log(m)),
+            options.stateTtlSeconds ?? 600
+          )
+        : new SignedContinuationStore(randomBytes(32), options.stateTtlSeconds ?? 600));
     const compiled = compileTools(
       this.tools,
       new SchemaCatalog(),
@@ -71,11 +102,15 @@ export class FusionApp {
         queue,
         mutationLock: options.mutationLock ?? new FifoMutex(),
         contextFactory: options.contextFactory as ((extra: RequestExtra) => object) | undefined,
-        globalMiddleware: options.middleware ?? []
+        globalMiddleware: options.middleware ?? [],
+        continuations
       },
       options.presenter
     );
-    this.engine = new ToolEngine(compiled, this.container);
+    this.engine = new ToolEngine(compiled, this.container, {
+      store: continuations,
+      principalOf: options.principalOf ?? ((extra) => extra.authInfo?.clientId)
+    });
     this.serverFactory = createServerFactory(this.engine, {
       name: options.name ?? 'mcpfusion-app',
       version: options.version ?? '0.0.0',
@@ -113,16 +148,38 @@ export class FusionApp {
    * Test entry point: calls a tool through the full chain with no transport and returns
    * the shaped result, as a client would receive it.
    */
-  callTool(name: string, args: Record<string, unknown> = {}, options: DirectCallOptions = {}): Promise<CallToolResult> {
-    const { onProgress } = options;
-    return this.engine.call({
-      name,
-      arguments: args,
-      signal: options.signal,
-      meta: options.meta,
-      authInfo: options.authInfo,
-      sendProgress: onProgress ? async (progress, message) => onProgress(progress, message) : undefined
-    });
+  async callTool(name: string, args: Record<string, unknown> = {}, options: DirectCallOptions = {}): Promise<CallToolResult> {
+    const { onProgress, onInput, answers } = options;
+    const canAnswer = Boolean(onInput || answers);
+    let requestState: string | undefined;
+    let inputResponses: Record<string, unknown> | undefined;
+    // Like a 2026-era client: retry with the answers and the echoed state until the result is complete.
+    for (;;) {
+      const result = await this.engine.call({
+        name,
+        arguments: args,
+        signal: options.signal,
+        meta: options.meta,
+        authInfo: options.authInfo,
+        sendProgress: onProgress ? async (progress, message) => onProgress(progress, message) : undefined,
+        requestState,
+        inputResponses,
+        inputChannel: { form: canAnswer, url: canAnswer, reason: 'the test harness was given no answers (pass { answers } or { onInput })' }
+      });
+      if (!isInputRequiredResult(result)) return result as CallToolResult;
+      const [key, embedded] = Object.entries(result.inputRequests ?? {})[0] ?? [];
+      if (!key || !embedded) return result as unknown as CallToolResult;
+      const params = (embedded as { params: Record<string, unknown> }).params;
+      const request: HarnessInputRequest = {
+        mode: params.mode === 'url' ? 'url' : 'form',
+        message: String(params.message),
+        requestedSchema: params.requestedSchema as Record<string, unknown> | undefined,
+        url: params.url as string | undefined
+      };
+      const answer = onInput ? await onInput(request) : answerFromMap(request, answers ?? {});
+      inputResponses = { [key]: answer };
+      requestState = result.requestState;
+    }
   }
 
   /** A web-standard HTTP endpoint for both eras (mount it anywhere, or drive it in-process in tests). */
@@ -184,6 +241,14 @@ export class FusionApp {
   private log(message: string): void {
     (this.options.logger ?? ((m: string) => process.stderr.write(`[mcpfusion] ${m}\n`)))(message);
   }
+}
+
+/** The harness's answer to a request for input, from a map of answers by field name. */
+export function answerFromMap(request: HarnessInputRequest, answers: Record<string, unknown>): HarnessInputAnswer {
+  if (request.mode === 'url') return { action: answers.url === false ? 'decline' : 'accept' };
+  const fields = Object.keys((request.requestedSchema?.properties as Record<string, unknown> | undefined) ?? {});
+  const content = Object.fromEntries(fields.filter((f) => f in answers).map((f) => [f, answers[f]]));
+  return Object.keys(content).length > 0 ? { action: 'accept', content } : { action: 'decline' };
 }
 
 function registerProvider(container: DependencyContainer, provider: ProviderSpec): void {

@@ -1,6 +1,20 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import { inputRequired, type CallToolResult, type InputRequiredResult, type Tool } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
-import { AppClosedError, CancelledError, TimeoutError, UnknownToolError } from '../errors';
+import {
+  AppClosedError,
+  CancelledError,
+  ElicitationUnsupportedError,
+  InputRoundsExceededError,
+  InvalidRequestStateError,
+  NotInteractiveError,
+  TimeoutError,
+  UnknownToolError
+} from '../errors';
+import { INPUT_KEY, MAX_INPUT_ROUNDS, seal } from '../interactive/continuation';
+import type { ContinuationStore } from '../interactive/continuation-store';
+import { emptyInputScope, withInputScope } from '../interactive/input-scope';
+import { isInputRequest, type InputRequest } from '../interactive/require-input';
+import { EndOfCall } from '../pipeline/end-of-call';
 import type { RequestExtra } from '../pipeline/call-context';
 import type { CallState } from '../pipeline/call-state';
 import type { CompiledTool } from '../pipeline/compiled-tool';
@@ -21,6 +35,26 @@ export interface CallRequest {
   readonly sessionId?: string;
   /** Present only when the call carried a progress token and there is a channel for it. */
   readonly sendProgress?: ProgressSend;
+  /** The continuation echoed by the client (MRTR `requestState`), raw and untrusted. */
+  readonly requestState?: string;
+  /** Answers to the previous round's requests for input, raw and untrusted. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** What this connection can deliver; absent: nothing (why, in `reason`). */
+  readonly inputChannel?: InputChannel;
+}
+
+/** The kinds of requests for input a connection can deliver. */
+export interface InputChannel {
+  readonly form: boolean;
+  readonly url: boolean;
+  /** Why a kind cannot be delivered, for the ELICITATION_UNSUPPORTED message. */
+  readonly reason?: string;
+}
+
+/** Engine-wide settings for interactive tools. */
+export interface InteractionSettings {
+  readonly store: ContinuationStore;
+  readonly principalOf: (extra: RequestExtra) => string | undefined;
 }
 
 const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -38,7 +72,8 @@ export class ToolEngine {
 
   constructor(
     tools: readonly CompiledTool[],
-    private readonly container: DependencyContainer
+    private readonly container: DependencyContainer,
+    private readonly interaction: InteractionSettings
   ) {
     this.tools = new Map(tools.map((tool) => [tool.descriptor.name, tool]));
     this.listing = Object.freeze(tools.map((tool) => tool.listing));
@@ -55,10 +90,11 @@ export class ToolEngine {
   }
 
   /**
-   * Runs one call and returns its shaped result. Throws UnknownToolError for an unknown
-   * name (a protocol error, not a tool result); every other failure is an `isError` result.
+   * Runs one call and returns its shaped result (or an input-required result). Throws
+   * UnknownToolError for an unknown name and InvalidRequestStateError for a bad echoed
+   * continuation (protocol errors, not tool results); every other failure is an `isError` result.
    */
-  async call(request: CallRequest): Promise<CallToolResult> {
+  async call(request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
     const tool = this.tools.get(request.name);
     if (!tool) throw new UnknownToolError(request.name);
     if (this.closed) return errorResult(new AppClosedError());
@@ -78,30 +114,48 @@ export class ToolEngine {
     this.inFlight.add(controller);
 
     const progress = request.sendProgress ? new ProgressChannel(request.sendProgress) : undefined;
+    const extra: RequestExtra = {
+      signal: controller.signal,
+      toolName: request.name,
+      arguments: request.arguments ?? EMPTY_ARGS,
+      requestId: request.requestId,
+      meta: request.meta,
+      authInfo: request.authInfo,
+      httpRequest: request.httpRequest,
+      sessionId: request.sessionId
+    };
+    const interactive = tool.descriptor.interactive;
     const state: CallState = {
       tool,
       signal: controller.signal,
-      extra: {
-        signal: controller.signal,
-        toolName: request.name,
-        arguments: request.arguments ?? EMPTY_ARGS,
-        requestId: request.requestId,
-        meta: request.meta,
-        authInfo: request.authInfo,
-        httpRequest: request.httpRequest,
-        sessionId: request.sessionId
-      },
+      extra,
       progress,
       ctx: undefined,
       container: undefined,
-      input: undefined
+      input: undefined,
+      interaction: interactive
+        ? {
+            requestState: request.requestState,
+            inputResponses: request.inputResponses,
+            principal: this.interaction.principalOf(extra) ?? null,
+            progress: { round: 0, answers: {}, statuses: {}, state: undefined }
+          }
+        : undefined,
+      inputScope: interactive ? emptyInputScope() : undefined
     };
     try {
-      const value = await tool.run(state);
-      const result = await this.present(tool, state, value);
+      const value = await (state.inputScope ? withInputScope(state.inputScope, () => tool.run(state)) : tool.run(state));
+      const result =
+        value instanceof EndOfCall
+          ? value.result
+          : isInputRequest(value)
+            ? await this.ask(state, value, request.inputChannel)
+            : await this.present(tool, state, value);
       await progress?.flush();
       return result;
     } catch (error) {
+      // Forged, expired or foreign continuation state is a protocol error (-32602), not a tool result.
+      if (error instanceof InvalidRequestStateError) throw error;
       // A cancelled call gets no response, and nothing it produced afterwards leaks out.
       if (upstream?.aborted) progress?.discard();
       else await progress?.flush();
@@ -111,6 +165,33 @@ export class ToolEngine {
       upstream?.removeEventListener('abort', onUpstreamAbort);
       this.inFlight.delete(controller);
     }
+  }
+
+  /**
+   * Turns a handler's request for input into an input-required result: the lock and the
+   * queue slot are already free (the chain has returned), so nothing is held while a
+   * human answers. The continuation is sealed into `requestState`.
+   */
+  private async ask(state: CallState, request: InputRequest, channel: InputChannel | undefined): Promise<InputRequiredResult> {
+    const { descriptor } = state.tool;
+    const interaction = state.interaction;
+    if (!interaction) throw new NotInteractiveError(`Tool ${descriptor.name} (${descriptor.className}.${descriptor.methodName})`);
+    if (interaction.progress.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(descriptor.name, MAX_INPUT_ROUNDS);
+    if (!channel?.[request.mode]) {
+      throw new ElicitationUnsupportedError(channel?.reason ?? `this connection cannot deliver a ${request.mode} request`);
+    }
+    const requestState = await seal(
+      this.interaction.store,
+      { tool: descriptor.name, args: state.extra.arguments, principal: interaction.principal },
+      interaction.progress,
+      request
+    );
+    const message = request.note ? `${request.note} ${request.message}` : request.message;
+    const embedded =
+      request.mode === 'form'
+        ? inputRequired.elicit({ mode: 'form', message, requestedSchema: request.schema as never })
+        : inputRequired.elicitUrl({ message, url: request.url! });
+    return inputRequired({ inputRequests: { [INPUT_KEY]: embedded }, requestState });
   }
 
   /** Refuses new calls and aborts those in flight (graceful shutdown). */

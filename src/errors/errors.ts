@@ -82,3 +82,34 @@ function describeReason(reason: unknown): string {
   if (typeof reason === 'string') return `: ${reason}`;
   return '.';
 }
+
+/** The connection cannot deliver a request for input (no live channel, or the client lacks the capability). */
+export class ElicitationUnsupportedError extends FusionError {
+  constructor(reason: string) {
+    super(ErrorCode.ELICITATION_UNSUPPORTED, `ELICITATION_UNSUPPORTED: this tool needs input from the user, but ${reason}.`);
+  }
+}
+
+/** An echoed `requestState` failed verification; the handler was not run. */
+export class InvalidRequestStateError extends FusionError {
+  constructor(reason: string) {
+    super(ErrorCode.INVALID_REQUEST_STATE, `Invalid or expired requestState: ${reason}`);
+  }
+}
+
+/** The tool asked for input more times than allowed; the handler is not entered again. */
+export class InputRoundsExceededError extends FusionError {
+  constructor(toolName: string, maxRounds: number) {
+    super(ErrorCode.INPUT_ROUNDS_EXCEEDED, `Tool ${toolName} asked for input more than ${maxRounds} times; the call was ended.`);
+  }
+}
+
+/** A non-interactive tool returned a request for input. */
+export class NotInteractiveError extends FusionError {
+  constructor(where: string) {
+    super(
+      ErrorCode.NOT_INTERACTIVE,
+      `${where} returned a request for input but is not marked @Interactive(): add @Interactive() to the method.`
+    );
+  }
+}

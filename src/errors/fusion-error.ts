@@ -22,7 +22,13 @@ export const ErrorCode = {
   /** The tool asked for input but the connection has no way to deliver the request. */
   ELICITATION_UNSUPPORTED: 'ELICITATION_UNSUPPORTED',
   /** The app is closed or closing. */
-  APP_CLOSED: 'APP_CLOSED'
+  APP_CLOSED: 'APP_CLOSED',
+  /** A `requestState` echoed by the client failed verification (tampered, expired, or issued for another call). */
+  INVALID_REQUEST_STATE: 'INVALID_REQUEST_STATE',
+  /** A tool asked for input more times than the round cap allows. */
+  INPUT_ROUNDS_EXCEEDED: 'INPUT_ROUNDS_EXCEEDED',
+  /** A tool that is not `@Interactive()` returned a request for input. */
+  NOT_INTERACTIVE: 'NOT_INTERACTIVE'
 } as const;
 
 /** One of the values of {@link ErrorCode}. */

@@ -1,6 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { CallQueue } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
+import type { ContinuationStore } from '../interactive/continuation-store';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import { compose } from './compose';
 import type { Middleware } from './middleware';
@@ -21,6 +22,7 @@ export interface ChainDependencies {
   readonly mutationLock: MutationLock;
   readonly contextFactory?: ContextFactory;
   readonly globalMiddleware: readonly Middleware[];
+  readonly continuations: ContinuationStore;
 }
 
 /**
@@ -40,6 +42,6 @@ export function buildChain(
   ];
   if (descriptor.kind === 'mutation') steps.push(mutationLockStep(deps.mutationLock));
   if (descriptor.isGenerator) steps.push(generatorDriverStep());
-  steps.push(inputStep(), handlerStep(descriptor));
+  steps.push(inputStep(deps.continuations), handlerStep(descriptor));
   return { steps: Object.freeze(steps), run: compose(steps.map((s) => s.run)) };
 }

@@ -1,5 +1,5 @@
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { FusionApp } from '../app/fusion-app';
+import { answerFromMap, type FusionApp, type HarnessInputAnswer, type HarnessInputRequest } from '../app/fusion-app';
 import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 
 /** Options of {@link connectTestClient}. */
@@ -14,6 +14,16 @@ export interface TestClientOptions {
   capabilities?: ConstructorParameters<typeof Client>[1] extends infer O ? (O extends { capabilities?: infer C } ? C : never) : never;
   /** Options of the in-process HTTP handler. */
   http?: HttpHandlerOptions;
+  /**
+   * Answers to requests for input, by field name (see `DirectCallOptions.answers`). With
+   * `answers` or `onInput` the client declares elicitation (form and URL) and answers
+   * both eras: live `elicitation/create` on 2025 connections, MRTR rounds on 2026 ones.
+   */
+  answers?: Record<string, unknown>;
+  /** Answers requests for input one by one. */
+  onInput?: (request: HarnessInputRequest) => HarnessInputAnswer | Promise<HarnessInputAnswer>;
+  /** The client's own round cap for 2026-era calls (the SDK default is 10). */
+  maxRounds?: number;
 }
 
 /** A connected client and its teardown. */
@@ -35,10 +45,28 @@ export interface TestClient {
  */
 export async function connectTestClient(app: FusionApp, options: TestClientOptions = {}): Promise<TestClient> {
   const era = options.era ?? 'modern';
+  const answering = Boolean(options.answers || options.onInput);
+  const capabilities = options.capabilities ?? (answering ? { elicitation: { form: {}, url: {} } } : {});
   const client = new Client(
     { name: 'mcpfusion-test', version: '1.0.0' },
-    { capabilities: options.capabilities ?? {}, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) }
+    {
+      capabilities,
+      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      ...(options.maxRounds ? { inputRequired: { maxRounds: options.maxRounds } } : {})
+    }
   );
+  if (answering) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const params = request.params as Record<string, unknown>;
+      const view: HarnessInputRequest = {
+        mode: params.mode === 'url' ? 'url' : 'form',
+        message: String(params.message),
+        requestedSchema: params.requestedSchema as Record<string, unknown> | undefined,
+        url: params.url as string | undefined
+      };
+      return (options.onInput ? await options.onInput(view) : answerFromMap(view, options.answers ?? {})) as never;
+    });
+  }
   if (era === 'legacy-memory') {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const server = await app.serverFactory({ era: 'legacy' });

@@ -1,6 +1,15 @@
-import { ProtocolError, ProtocolErrorCode, Server, type McpServerFactory } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  isInputRequiredResult,
+  type ClientCapabilities,
+  type McpServerFactory
+} from '@modelcontextprotocol/server';
+import type { InputChannel } from '../app/tool-engine';
 import type { ToolEngine } from '../app/tool-engine';
-import { UnknownToolError } from '../errors';
+import { InvalidRequestStateError, UnknownToolError } from '../errors';
 import type { ProgressSend } from '../pipeline/progress';
 
 /** Identity and instructions the server announces. */
@@ -17,7 +26,7 @@ export interface ServerIdentity {
  */
 export function createServerFactory(engine: ToolEngine, identity: ServerIdentity): McpServerFactory {
   const listResult = { tools: engine.listing as never[] };
-  return () => {
+  return ({ era }) => {
     // The low-level Server (marked deprecated in favour of McpServer) is the documented layer for owning dispatch.
     const server = new Server(
       { name: identity.name, version: identity.version },
@@ -46,14 +55,47 @@ export function createServerFactory(engine: ToolEngine, identity: ServerIdentity
           authInfo: ctx.http?.authInfo,
           httpRequest: ctx.http?.req,
           sessionId: ctx.sessionId,
-          sendProgress
+          sendProgress,
+          requestState: stringOrUndefined(ctx.mcpReq.requestState()),
+          inputResponses: ctx.mcpReq.inputResponses,
+          inputChannel: inputChannelOf(server, ctx.mcpReq.envelope as Record<string, unknown> | undefined, era)
         });
-        return server.projectCallToolResult(result, engine.get(name)?.outputSchema);
+        return isInputRequiredResult(result) ? result : server.projectCallToolResult(result, engine.get(name)?.outputSchema);
       } catch (error) {
-        if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+        if (error instanceof UnknownToolError || error instanceof InvalidRequestStateError) {
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+        }
         throw error;
       }
     });
     return server;
   };
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * What this request's connection can deliver. 2026-07-28: the capabilities the request
+ * declares in its envelope (MRTR needs no live channel). 2025 era: the capabilities from
+ * `initialize`, which only a persistent connection (stdio, an HTTP session) has seen; a
+ * stateless instance has none, so it has no channel.
+ */
+function inputChannelOf(server: Server, envelope: Record<string, unknown> | undefined, era: 'legacy' | 'modern'): InputChannel {
+  const declared = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
+  if (!declared) {
+    return {
+      form: false,
+      url: false,
+      reason:
+        era === 'legacy'
+          ? 'this 2025-era connection is stateless (no session, no live channel to ask on); use a session, stdio, or a 2026-07-28 client'
+          : 'the request declared no client capabilities'
+    };
+  }
+  const elicitation = declared.elicitation as { form?: object; url?: object } | undefined;
+  const form = elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+  const url = elicitation?.url !== undefined;
+  return { form, url, reason: `the client did not declare the elicitation capability for this request (form: ${form}, url: ${url})` };
 }

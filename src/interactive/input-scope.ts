@@ -1,0 +1,56 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { FusionError, ErrorCode } from '../errors';
+
+/** How a request for input ended, as the handler sees it. */
+export type InputStatus = 'unasked' | 'answered' | 'declined' | 'cancelled';
+
+/** What an interactive call knows of its input so far. */
+export interface InputScope {
+  readonly answers: Readonly<Record<string, unknown>>;
+  readonly statuses: Readonly<Record<string, InputStatus>>;
+  readonly state: unknown;
+}
+
+/** The scope as the input step fills it. */
+export type MutableInputScope = { -readonly [K in keyof InputScope]: InputScope[K] };
+
+/** A fresh, empty scope for one call. */
+export function emptyInputScope(): MutableInputScope {
+  return { answers: {}, statuses: {}, state: undefined };
+}
+
+const storage = new AsyncLocalStorage<InputScope>();
+
+/** Runs `fn` with `scope` as the current call's input (only interactive tools get one). */
+export function withInputScope<T>(scope: InputScope, fn: () => T): T {
+  return storage.run(scope, fn);
+}
+
+function current(fn: string): InputScope {
+  const scope = storage.getStore();
+  if (!scope) {
+    throw new FusionError(
+      ErrorCode.CONFIGURATION,
+      `${fn}() was called outside an @Interactive() tool call: mark the tool @Interactive(), and call ${fn}() from its handler.`
+    );
+  }
+  return scope;
+}
+
+/**
+ * The answer to field `name` on a re-entered call (validated against the field's
+ * descriptor), or `undefined` before it is answered. Answers accumulate across rounds.
+ */
+export function readInput<T = unknown>(name: string): T | undefined {
+  return current('readInput').answers[name] as T | undefined;
+}
+
+/** Whether field (or URL request) `name` was answered, declined, cancelled, or not asked yet. */
+export function inputStatus(name: string): InputStatus {
+  return current('inputStatus').statuses[name] ?? 'unasked';
+}
+
+/** The continuation payload attached to the last request for input (`options.state`), verified. */
+export function readRequestState<T = unknown>(): T | undefined {
+  return current('readRequestState').state as T | undefined;
+}
