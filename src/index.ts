@@ -23,8 +23,8 @@ export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fu
 export type { SessionOptions } from './transports/http/session-registry';
 export { ask } from './interactive/ask';
 export type { AnswersOf, Choices, FieldDescriptor, Fields, StringFormat } from './interactive/ask';
-export { requireInput, isInputRequest } from './interactive/require-input';
-export type { InputRequest, RequireInputOptions } from './interactive/require-input';
+export { requireInput, isInputRound } from './interactive/require-input';
+export type { InputKind, InputRequest, InputRound, RequireInputOptions } from './interactive/require-input';
 export { readInput, inputStatus, readRequestState } from './interactive/input-scope';
 export type { InputStatus } from './interactive/input-scope';
 export { MAX_INPUT_ROUNDS } from './interactive/continuation';

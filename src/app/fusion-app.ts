@@ -5,6 +5,7 @@ import { InProcessCallQueue, type CallQueue } from '../concurrency/call-queue';
 import { FifoMutex } from '../concurrency/fifo-mutex';
 import { ConfigurationError } from '../errors';
 import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
+import { noInputChannel } from '../interactive/input-required';
 import { buildRegistry } from '../metadata/registry-builder';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { RequestExtra } from '../pipeline/call-context';
@@ -19,23 +20,27 @@ import { ToolEngine } from './tool-engine';
 
 /** A request for input as the test harness shows it to `onInput`. */
 export interface HarnessInputRequest {
-  readonly mode: 'form' | 'url';
-  readonly message: string;
+  readonly kind: 'form' | 'url' | 'sampling' | 'roots';
+  /** The key the answer goes under. */
+  readonly key: string;
+  readonly message?: string;
   readonly requestedSchema?: Record<string, unknown>;
   readonly url?: string;
+  /** The embedded request's params as sent. */
+  readonly params: Record<string, unknown>;
 }
 
-/** An answer to a request for input (the shape of an elicitation result). */
-export interface HarnessInputAnswer {
-  readonly action: 'accept' | 'decline' | 'cancel';
-  readonly content?: Record<string, unknown>;
-}
+/** An answer: an elicitation result (`{ action, content? }`), a sampling result, or `{ roots }`. */
+export type HarnessInputAnswer =
+  { readonly action: 'accept' | 'decline' | 'cancel'; readonly content?: Record<string, unknown> } | Record<string, unknown>;
 
 /** Options of the test entry point `app.callTool`. */
 export interface DirectCallOptions {
   /**
    * Answers to requests for input, by field name: a form is accepted with the fields it asks
-   * for (declined when none of them is here); a URL request is accepted unless its name maps to `false`.
+   * for (declined when none of them is here); a URL request is accepted unless its key maps to
+   * `false`; a sampling request is answered with `answers[key]` (a sampling result), a roots
+   * request with `{ roots: answers[key] }`.
    */
   answers?: Record<string, unknown>;
   /** Answers requests for input one by one (takes precedence over `answers`). */
@@ -164,20 +169,16 @@ export class FusionApp {
         sendProgress: onProgress ? async (progress, message) => onProgress(progress, message) : undefined,
         requestState,
         inputResponses,
-        inputChannel: { form: canAnswer, url: canAnswer, reason: 'the test harness was given no answers (pass { answers } or { onInput })' }
+        inputChannel: canAnswer
+          ? { form: true, url: true, sampling: true, roots: true }
+          : noInputChannel('the test harness was given no answers (pass { answers } or { onInput })')
       });
       if (!isInputRequiredResult(result)) return result as CallToolResult;
-      const [key, embedded] = Object.entries(result.inputRequests ?? {})[0] ?? [];
-      if (!key || !embedded) return result as unknown as CallToolResult;
-      const params = (embedded as { params: Record<string, unknown> }).params;
-      const request: HarnessInputRequest = {
-        mode: params.mode === 'url' ? 'url' : 'form',
-        message: String(params.message),
-        requestedSchema: params.requestedSchema as Record<string, unknown> | undefined,
-        url: params.url as string | undefined
-      };
-      const answer = onInput ? await onInput(request) : answerFromMap(request, answers ?? {});
-      inputResponses = { [key]: answer };
+      inputResponses = {};
+      for (const [key, embedded] of Object.entries(result.inputRequests ?? {})) {
+        const request = harnessView(key, embedded as { method: string; params?: Record<string, unknown> });
+        inputResponses[key] = onInput ? await onInput(request) : answerFromMap(request, answers ?? {});
+      }
       requestState = result.requestState;
     }
   }
@@ -243,12 +244,42 @@ export class FusionApp {
   }
 }
 
-/** The harness's answer to a request for input, from a map of answers by field name. */
+/** How the harness shows an embedded request to `onInput`. */
+export function harnessView(key: string, embedded: { method: string; params?: Record<string, unknown> }): HarnessInputRequest {
+  const params = embedded.params ?? {};
+  const kind =
+    embedded.method === 'sampling/createMessage'
+      ? 'sampling'
+      : embedded.method === 'roots/list'
+        ? 'roots'
+        : params.mode === 'url'
+          ? 'url'
+          : 'form';
+  return {
+    kind,
+    key,
+    params,
+    ...(typeof params.message === 'string' ? { message: params.message } : {}),
+    ...(params.requestedSchema ? { requestedSchema: params.requestedSchema as Record<string, unknown> } : {}),
+    ...(typeof params.url === 'string' ? { url: params.url } : {})
+  };
+}
+
+/** The harness's answer to a request for input, from a map of answers. */
 export function answerFromMap(request: HarnessInputRequest, answers: Record<string, unknown>): HarnessInputAnswer {
-  if (request.mode === 'url') return { action: answers.url === false ? 'decline' : 'accept' };
-  const fields = Object.keys((request.requestedSchema?.properties as Record<string, unknown> | undefined) ?? {});
-  const content = Object.fromEntries(fields.filter((f) => f in answers).map((f) => [f, answers[f]]));
-  return Object.keys(content).length > 0 ? { action: 'accept', content } : { action: 'decline' };
+  switch (request.kind) {
+    case 'url':
+      return { action: answers[request.key] === false ? 'decline' : 'accept' };
+    case 'sampling':
+      return (answers[request.key] as Record<string, unknown> | undefined) ?? { action: 'decline' };
+    case 'roots':
+      return { roots: answers[request.key] ?? [] };
+    case 'form': {
+      const fields = Object.keys((request.requestedSchema?.properties as Record<string, unknown> | undefined) ?? {});
+      const content = Object.fromEntries(fields.filter((f) => f in answers).map((f) => [f, answers[f]]));
+      return Object.keys(content).length > 0 ? { action: 'accept', content } : { action: 'decline' };
+    }
+  }
 }
 
 function registerProvider(container: DependencyContainer, provider: ProviderSpec): void {

@@ -1,19 +1,19 @@
-import { inputRequired, type CallToolResult, type InputRequiredResult, type Tool } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
 import {
   AppClosedError,
   CancelledError,
-  ElicitationUnsupportedError,
   InputRoundsExceededError,
   InvalidRequestStateError,
   NotInteractiveError,
   TimeoutError,
   UnknownToolError
 } from '../errors';
-import { INPUT_KEY, MAX_INPUT_ROUNDS, seal } from '../interactive/continuation';
+import { MAX_INPUT_ROUNDS, firstEntry, seal } from '../interactive/continuation';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import { emptyInputScope, withInputScope } from '../interactive/input-scope';
-import { isInputRequest, type InputRequest } from '../interactive/require-input';
+import { assertDeliverable, toInputRequiredResult, type InputChannel } from '../interactive/input-required';
+import { isInputRound, type InputRound } from '../interactive/require-input';
 import { EndOfCall } from '../pipeline/end-of-call';
 import type { RequestExtra } from '../pipeline/call-context';
 import type { CallState } from '../pipeline/call-state';
@@ -21,6 +21,8 @@ import type { CompiledTool } from '../pipeline/compiled-tool';
 import { ProgressChannel, type ProgressSend } from '../pipeline/progress';
 import { errorResult, shapeValue } from '../presenters/default-shaping';
 import type { PresentationContext, Presenter } from '../presenters/presenter';
+
+export type { InputChannel } from '../interactive/input-required';
 
 /** One tool call as the engine receives it, from a transport or from the test harness. */
 export interface CallRequest {
@@ -41,14 +43,6 @@ export interface CallRequest {
   readonly inputResponses?: Readonly<Record<string, unknown>>;
   /** What this connection can deliver; absent: nothing (why, in `reason`). */
   readonly inputChannel?: InputChannel;
-}
-
-/** The kinds of requests for input a connection can deliver. */
-export interface InputChannel {
-  readonly form: boolean;
-  readonly url: boolean;
-  /** Why a kind cannot be delivered, for the ELICITATION_UNSUPPORTED message. */
-  readonly reason?: string;
 }
 
 /** Engine-wide settings for interactive tools. */
@@ -138,7 +132,7 @@ export class ToolEngine {
             requestState: request.requestState,
             inputResponses: request.inputResponses,
             principal: this.interaction.principalOf(extra) ?? null,
-            progress: { round: 0, answers: {}, statuses: {}, state: undefined }
+            progress: firstEntry()
           }
         : undefined,
       inputScope: interactive ? emptyInputScope() : undefined
@@ -148,7 +142,7 @@ export class ToolEngine {
       const result =
         value instanceof EndOfCall
           ? value.result
-          : isInputRequest(value)
+          : isInputRound(value)
             ? await this.ask(state, value, request.inputChannel)
             : await this.present(tool, state, value);
       await progress?.flush();
@@ -172,26 +166,14 @@ export class ToolEngine {
    * queue slot are already free (the chain has returned), so nothing is held while a
    * human answers. The continuation is sealed into `requestState`.
    */
-  private async ask(state: CallState, request: InputRequest, channel: InputChannel | undefined): Promise<InputRequiredResult> {
+  private async ask(state: CallState, round: InputRound, channel: InputChannel | undefined): Promise<InputRequiredResult> {
     const { descriptor } = state.tool;
     const interaction = state.interaction;
     if (!interaction) throw new NotInteractiveError(`Tool ${descriptor.name} (${descriptor.className}.${descriptor.methodName})`);
     if (interaction.progress.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(descriptor.name, MAX_INPUT_ROUNDS);
-    if (!channel?.[request.mode]) {
-      throw new ElicitationUnsupportedError(channel?.reason ?? `this connection cannot deliver a ${request.mode} request`);
-    }
-    const requestState = await seal(
-      this.interaction.store,
-      { tool: descriptor.name, args: state.extra.arguments, principal: interaction.principal },
-      interaction.progress,
-      request
-    );
-    const message = request.note ? `${request.note} ${request.message}` : request.message;
-    const embedded =
-      request.mode === 'form'
-        ? inputRequired.elicit({ mode: 'form', message, requestedSchema: request.schema as never })
-        : inputRequired.elicitUrl({ message, url: request.url! });
-    return inputRequired({ inputRequests: { [INPUT_KEY]: embedded }, requestState });
+    assertDeliverable(round, channel);
+    const binding = { name: descriptor.name, args: state.extra.arguments, principal: interaction.principal };
+    return toInputRequiredResult(round, await seal(this.interaction.store, binding, interaction.progress, round));
   }
 
   /** Refuses new calls and aborts those in flight (graceful shutdown). */

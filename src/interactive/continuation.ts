@@ -1,42 +1,30 @@
 import { createHash } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { InvalidRequestStateError } from '../errors';
-import { validateAnswers, type FormSchema } from './answer-validator';
-import type { InputStatus } from './input-scope';
-import { createInputRequest, type InputRequest } from './require-input';
+import { validateAnswers } from './answer-validator';
 import type { ContinuationStore } from './continuation-store';
+import type { InputStatus } from './input-scope';
+import { createInputRound, type InputRequest, type InputRound } from './require-input';
 
 /** Requests for input one call may make before it is ended: a confused client cannot ping-pong forever. */
 export const MAX_INPUT_ROUNDS = 8;
 
-/** The key of the one embedded request of each round. */
-export const INPUT_KEY = 'input';
-
-/** The request that was sent, as the state remembers it (so its answer can be checked). */
-interface PendingRequest {
-  readonly mode: 'form' | 'url';
-  readonly message: string;
-  readonly schema?: FormSchema;
-  readonly url?: string;
-  readonly name?: string;
-  readonly onDecline?: string;
-}
-
 /** What travels, signed, in `requestState`. */
 interface ContinuationPayload {
   readonly v: 1;
-  /** tool name */
+  /** tool (or prompt, or resource) name */
   readonly t: string;
   /** digest of the arguments */
   readonly d: string;
   /** the caller, where the app knows it */
   readonly p: string | null;
-  /** requests for input made so far */
+  /** rounds of requests made so far */
   readonly r: number;
   /** answers accepted so far */
   readonly a: Record<string, unknown>;
   readonly st: Record<string, InputStatus>;
-  readonly q: PendingRequest;
+  /** the requests of the last round (without notes) */
+  readonly q: InputRequest[];
   /** the handler's own continuation payload */
   readonly s?: unknown;
 }
@@ -49,10 +37,17 @@ export interface ContinuationProgress {
   readonly state: unknown;
 }
 
+/** What a continuation is bound to. */
+export interface ContinuationBinding {
+  readonly name: string;
+  readonly args: unknown;
+  readonly principal: string | null;
+}
+
 /** The outcome of re-entry processing: run the handler, ask again, or end the call. */
 export type Resumption =
   | { readonly kind: 'run'; readonly progress: ContinuationProgress }
-  | { readonly kind: 'reask'; readonly progress: ContinuationProgress; readonly request: InputRequest }
+  | { readonly kind: 'reask'; readonly progress: ContinuationProgress; readonly round: InputRound }
   | { readonly kind: 'end'; readonly result: CallToolResult };
 
 /** A stable digest of the arguments (key order does not matter). */
@@ -71,20 +66,24 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-const FIRST_ENTRY: ContinuationProgress = Object.freeze({ round: 0, answers: {}, statuses: {}, state: undefined });
+/** The progress of a first entry: nothing asked yet. */
+export function firstEntry(): ContinuationProgress {
+  return { round: 0, answers: {}, statuses: {}, state: undefined };
+}
 
 /**
- * Opens the echoed state (verifying signature, expiry and binding to tool, arguments
- * and caller) and reads the client's answer to the pending request. Untrusted answers
- * are validated against the schema that was sent: an invalid one is asked again.
+ * Opens the echoed state (verifying signature, expiry and binding to name, arguments
+ * and caller) and reads the client's answers to the pending requests. Answers are
+ * untrusted: each is checked against what was asked, and a missing or invalid one is
+ * asked again. Keys the server did not ask for are ignored.
  */
 export async function resume(
   store: ContinuationStore,
-  binding: { tool: string; args: unknown; principal: string | null },
+  binding: ContinuationBinding,
   token: string | undefined,
   responses: Readonly<Record<string, unknown>> | undefined
 ): Promise<Resumption> {
-  if (token === undefined) return { kind: 'run', progress: FIRST_ENTRY };
+  if (token === undefined) return { kind: 'run', progress: firstEntry() };
   let opened: unknown;
   try {
     opened = await store.open(token);
@@ -92,68 +91,91 @@ export async function resume(
     throw new InvalidRequestStateError(error instanceof Error ? `verification failed (${error.message})` : 'verification failed');
   }
   const payload = opened as ContinuationPayload;
-  if (!payload || payload.v !== 1 || typeof payload.r !== 'number' || !payload.q) throw new InvalidRequestStateError('unrecognized state');
-  if (payload.t !== binding.tool) throw new InvalidRequestStateError('it was issued for another tool');
+  if (!payload || payload.v !== 1 || typeof payload.r !== 'number' || !Array.isArray(payload.q))
+    throw new InvalidRequestStateError('unrecognized state');
+  if (payload.t !== binding.name) throw new InvalidRequestStateError('it was issued for another tool');
   if (payload.d !== digestArguments(binding.args)) throw new InvalidRequestStateError('it was issued for other arguments');
   if (payload.p !== binding.principal) throw new InvalidRequestStateError('it was issued to another caller');
 
   const progress: ContinuationProgress = { round: payload.r, answers: { ...payload.a }, statuses: { ...payload.st }, state: payload.s };
-  const pending = payload.q;
-  const again = (note?: string): Resumption => ({ kind: 'reask', progress, request: rebuild(pending, note, payload.s) });
-  const response = responses?.[INPUT_KEY] as { action?: unknown; content?: unknown } | undefined;
-  if (!response || typeof response !== 'object') return again();
-
-  const names = pending.mode === 'form' ? Object.keys(pending.schema?.properties ?? {}) : [pending.name ?? 'url'];
-  if (response.action === 'decline' || response.action === 'cancel') {
-    const status: InputStatus = response.action === 'decline' ? 'declined' : 'cancelled';
-    for (const name of names) progress.statuses[name] = status;
-    if (pending.onDecline === 'handler') return { kind: 'run', progress };
-    const text = pending.onDecline ?? `The user ${status} the request for input (${names.join(', ')}); nothing was done.`;
-    return { kind: 'end', result: { content: [{ type: 'text', text }] } };
+  const again: InputRequest[] = [];
+  for (const request of payload.q) {
+    const outcome = readResponse(request, responses?.[request.key], progress);
+    if (outcome === 'again') again.push(request);
+    else if (typeof outcome === 'object') again.push(outcome);
+    else if (outcome !== 'ok') return { kind: 'end', result: { content: [{ type: 'text', text: outcome.slice(4) }] } };
   }
-  if (response.action !== 'accept') return again('The previous answer was not understood.');
-  if (pending.mode === 'url') {
-    progress.answers[names[0]] = true;
-    progress.statuses[names[0]] = 'answered';
-    return { kind: 'run', progress };
-  }
-  const { values, problems } = validateAnswers(pending.schema!, response.content ?? {});
-  if (problems.length > 0) return again(`The previous answer was invalid: ${problems.join('; ')}.`);
-  Object.assign(progress.answers, values);
-  for (const name of names) progress.statuses[name] = 'answered';
-  return { kind: 'run', progress };
+  return again.length > 0 ? { kind: 'reask', progress, round: createInputRound(again, payload.s) } : { kind: 'run', progress };
 }
 
-function rebuild(pending: PendingRequest, note: string | undefined, state: unknown): InputRequest {
-  const options = { state, onDecline: pending.onDecline };
-  return pending.mode === 'form'
-    ? createInputRequest({ mode: 'form', message: pending.message, schema: pending.schema, options, note })
-    : createInputRequest({ mode: 'url', message: pending.message, url: pending.url, name: pending.name, options, note });
+/**
+ * Applies one response to `progress`. Returns 'ok', 'again' (ask the same), a request to ask
+ * with a note, or 'end:<text>' (a declined request ends the call).
+ */
+function readResponse(
+  request: InputRequest,
+  raw: unknown,
+  progress: ContinuationProgress
+): 'ok' | 'again' | InputRequest | `end:${string}` {
+  if (!raw || typeof raw !== 'object') return 'again';
+  const response = raw as { action?: unknown; content?: unknown; roots?: unknown; role?: unknown; model?: unknown };
+  const names = request.kind === 'form' ? Object.keys(request.schema?.properties ?? {}) : [request.key];
+  if (request.kind === 'form' || request.kind === 'url') {
+    if (response.action === 'decline' || response.action === 'cancel') {
+      const status: InputStatus = response.action === 'decline' ? 'declined' : 'cancelled';
+      for (const name of [...names, request.key]) progress.statuses[name] = status;
+      if (request.onDecline === 'handler') return 'ok';
+      return `end:${request.onDecline ?? `The user ${status} the request for input (${names.join(', ')}); nothing was done.`}`;
+    }
+    if (response.action !== 'accept') return { ...request, note: 'The previous answer was not understood.' };
+  }
+  switch (request.kind) {
+    case 'url':
+      progress.answers[request.key] = true;
+      break;
+    case 'form': {
+      const { values, problems } = validateAnswers(request.schema!, response.content ?? {});
+      if (problems.length > 0) return { ...request, note: `The previous answer was invalid: ${problems.join('; ')}.` };
+      Object.assign(progress.answers, values);
+      break;
+    }
+    case 'sampling':
+      if (typeof response.role !== 'string' || typeof response.content !== 'object' || response.content === null) return 'again';
+      progress.answers[request.key] = raw;
+      break;
+    case 'roots': {
+      const roots = response.roots;
+      if (
+        !Array.isArray(roots) ||
+        !roots.every((r) => typeof r === 'object' && r !== null && typeof (r as { uri?: unknown }).uri === 'string')
+      ) {
+        return 'again';
+      }
+      progress.answers[request.key] = roots;
+      break;
+    }
+  }
+  for (const name of [...names, request.key]) progress.statuses[name] = 'answered';
+  return 'ok';
 }
 
 /** Seals the state for the next round. */
 export function seal(
   store: ContinuationStore,
-  binding: { tool: string; args: unknown; principal: string | null },
+  binding: ContinuationBinding,
   progress: ContinuationProgress,
-  request: InputRequest
+  round: InputRound
 ): Promise<string> {
   const payload: ContinuationPayload = {
     v: 1,
-    t: binding.tool,
+    t: binding.name,
     d: digestArguments(binding.args),
     p: binding.principal,
     r: progress.round + 1,
     a: progress.answers,
     st: progress.statuses,
-    q: {
-      mode: request.mode,
-      message: request.message,
-      ...(request.schema ? { schema: request.schema } : {}),
-      ...(request.url ? { url: request.url, name: request.name } : {}),
-      ...(request.options.onDecline !== undefined ? { onDecline: request.options.onDecline } : {})
-    },
-    ...(request.options.state !== undefined ? { s: request.options.state } : {})
+    q: round.requests.map(({ note: _note, ...request }) => request),
+    ...(round.state !== undefined ? { s: round.state } : {})
   };
   return store.seal(payload);
 }

@@ -1,47 +1,68 @@
+import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 import type { Fields } from './ask';
 import type { FormSchema } from './answer-validator';
 
-const INPUT_REQUEST = Symbol.for('mcpfusion:input-request');
+const INPUT_ROUND = Symbol.for('mcpfusion:input-round');
+
+/** The kinds of requests for input: a form, an out-of-band URL visit, a sampling request, a roots listing. */
+export type InputKind = 'form' | 'url' | 'sampling' | 'roots';
+
+/** One embedded request for input. */
+export interface InputRequest {
+  readonly kind: InputKind;
+  /** The key the client answers under (`inputRequests` / `inputResponses`). */
+  readonly key: string;
+  readonly message?: string;
+  /** Form requests: the fields' schema. */
+  readonly schema?: FormSchema;
+  /** URL requests: the page to visit. */
+  readonly url?: string;
+  /** Sampling requests: the `sampling/createMessage` params. */
+  readonly sampling?: CreateMessageRequestParams;
+  /** What a declined or cancelled form or URL request does (see {@link RequireInputOptions.onDecline}). */
+  readonly onDecline?: string;
+  /** Set when a request is asked again (for example after an invalid answer): shown before the message. */
+  readonly note?: string;
+}
+
+/** What an `@Interactive()` handler returns to ask: one or more requests, answered in one round. */
+export interface InputRound {
+  readonly [INPUT_ROUND]: true;
+  readonly requests: readonly InputRequest[];
+  /** The continuation payload, read back with `readRequestState()`. */
+  readonly state?: unknown;
+}
 
 /** Options of a request for input. */
 export interface RequireInputOptions {
+  /** The key the client answers under. Defaults: `input` (form), `url`, `sampling`, `roots`. */
+  key?: string;
   /**
    * Continuation payload: state that must survive the round trip, read back with
    * `readRequestState()`. It travels signed (HMAC), not encrypted: keep secrets out.
    */
   state?: unknown;
   /**
-   * What a declined or cancelled request does. A string (the default is a generic
-   * message) ends the call with that text and the handler is not entered again;
-   * `'handler'` re-enters the handler, where `inputStatus(name)` tells declined from
-   * cancelled.
+   * What a declined or cancelled form or URL request does. A string (the default is a
+   * generic message) ends the call with that text and the handler is not entered again;
+   * `'handler'` re-enters the handler, where `inputStatus(name)` tells declined from cancelled.
    */
   onDecline?: string | 'handler';
 }
 
-/** A form or URL request, returned from an `@Interactive()` handler to ask the user. */
-export interface InputRequest {
-  readonly [INPUT_REQUEST]: true;
-  readonly mode: 'form' | 'url';
-  readonly message: string;
-  /** Form requests: the fields' schema. */
-  readonly schema?: FormSchema;
-  /** URL requests: the page to visit, and the name `readInput` answers under. */
-  readonly url?: string;
-  readonly name?: string;
-  readonly options: RequireInputOptions;
-  /** Set when a request is asked again (for example after an invalid answer): shown before the message. */
-  readonly note?: string;
-}
-
-/** Builds a request for input (internal: handlers use {@link requireInput}). */
-export function createInputRequest(spec: Omit<InputRequest, typeof INPUT_REQUEST>): InputRequest {
-  return { [INPUT_REQUEST]: true, ...spec };
-}
-
 /** Whether a handler's return value is a request for input. */
-export function isInputRequest(value: unknown): value is InputRequest {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[INPUT_REQUEST] === true;
+export function isInputRound(value: unknown): value is InputRound {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[INPUT_ROUND] === true;
+}
+
+/** Builds a round (internal: handlers use {@link requireInput}). */
+export function createInputRound(requests: readonly InputRequest[], state?: unknown): InputRound {
+  const keys = new Set<string>();
+  for (const request of requests) {
+    if (keys.has(request.key)) throw new TypeError(`Two requests for input use the key "${request.key}": give each its own key.`);
+    keys.add(request.key);
+  }
+  return { [INPUT_ROUND]: true, requests, ...(state !== undefined ? { state } : {}) };
 }
 
 function formSchema(fields: Fields): FormSchema {
@@ -52,36 +73,55 @@ function formSchema(fields: Fields): FormSchema {
     properties[name] = schema;
     if (isRequired) required.push(name);
   }
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+  return { type: 'object', properties, required };
+}
+
+function single(request: InputRequest, options: RequireInputOptions): InputRound {
+  return createInputRound([options.onDecline !== undefined ? { ...request, onDecline: options.onDecline } : request], options.state);
 }
 
 /**
- * Asks the user for input mid-call. Return one of these from an `@Interactive()` tool; the
- * framework delivers it (Multi Round-Trip Requests on 2026-07-28 connections, live
- * elicitation on 2025-era persistent ones) and re-enters the handler with the answers,
- * which `readInput(name)` returns.
+ * Asks the user (or the client) for input mid-call. Return one of these from an
+ * `@Interactive()` tool or prompt; the framework delivers it (Multi Round-Trip Requests on
+ * 2026-07-28 connections, live requests on 2025-era persistent ones) and re-enters the
+ * handler with the answers, which `readInput(name)` returns.
  *
  * @example
  * ```ts
- * const confirm = readInput<boolean>('confirm');
- * if (confirm === undefined)
+ * if (readInput<boolean>('confirm') === undefined)
  *   return requireInput.elicit(`Refund $${amount} to ${customer}?`, { confirm: ask.boolean('Approve the refund') }, { onDecline: 'Refund cancelled' });
  * ```
  */
 export const requireInput = {
-  /** A form: the user fills in `fields`. */
-  elicit(message: string, fields: Fields, options: RequireInputOptions = {}): InputRequest {
+  /** A form: the user fills in `fields`; `readInput(field)` returns each answer. */
+  elicit(message: string, fields: Fields, options: RequireInputOptions = {}): InputRound {
     if (Object.keys(fields).length === 0) throw new TypeError('requireInput.elicit needs at least one field.');
-    return createInputRequest({ mode: 'form', message, schema: formSchema(fields), options });
+    return single({ kind: 'form', key: options.key ?? 'input', message, schema: formSchema(fields) }, options);
   },
   /**
-   * An out-of-band visit to `url` (an OAuth consent screen, a payment page). On
-   * re-entry `readInput(name)` is `true` once the client says the visit was accepted.
+   * An out-of-band visit to `url` (an OAuth consent screen, a payment page). On re-entry
+   * `readInput(key)` is `true` once the client says the visit was accepted.
    */
-  url(message: string, url: string, options: RequireInputOptions & { name?: string } = {}): InputRequest {
+  url(message: string, url: string, options: RequireInputOptions = {}): InputRound {
     const parsed = new URL(url); // throws TypeError on a malformed URL, before anything is sent
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
       throw new TypeError(`requireInput.url needs an http(s) URL (got ${parsed.protocol}).`);
-    return createInputRequest({ mode: 'url', message, url: parsed.toString(), name: options.name ?? 'url', options });
+    return single({ kind: 'url', key: options.key ?? 'url', message, url: parsed.toString() }, options);
+  },
+  /** A sampling request (`sampling/createMessage`; deprecated in 2026-07-28); `readInput(key)` returns the client's result. */
+  sample(params: CreateMessageRequestParams, options: Omit<RequireInputOptions, 'onDecline'> = {}): InputRound {
+    return single({ kind: 'sampling', key: options.key ?? 'sampling', sampling: params }, options);
+  },
+  /** A roots listing (`roots/list`; deprecated in 2026-07-28); `readInput(key)` returns the roots. */
+  roots(options: Omit<RequireInputOptions, 'onDecline'> = {}): InputRound {
+    return single({ kind: 'roots', key: options.key ?? 'roots' }, options);
+  },
+  /** Several requests answered in one round (each with its own key). */
+  all(rounds: readonly InputRound[], options: { state?: unknown } = {}): InputRound {
+    const state = options.state ?? rounds.find((r) => r.state !== undefined)?.state;
+    return createInputRound(
+      rounds.flatMap((r) => r.requests),
+      state
+    );
   }
 };

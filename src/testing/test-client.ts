@@ -1,5 +1,5 @@
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { answerFromMap, type FusionApp, type HarnessInputAnswer, type HarnessInputRequest } from '../app/fusion-app';
+import { answerFromMap, harnessView, type FusionApp, type HarnessInputAnswer, type HarnessInputRequest } from '../app/fusion-app';
 import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 
 /** Options of {@link connectTestClient}. */
@@ -46,7 +46,7 @@ export interface TestClient {
 export async function connectTestClient(app: FusionApp, options: TestClientOptions = {}): Promise<TestClient> {
   const era = options.era ?? 'modern';
   const answering = Boolean(options.answers || options.onInput);
-  const capabilities = options.capabilities ?? (answering ? { elicitation: { form: {}, url: {} } } : {});
+  const capabilities = options.capabilities ?? (answering ? { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } : {});
   const client = new Client(
     { name: 'mcpfusion-test', version: '1.0.0' },
     {
@@ -56,16 +56,16 @@ export async function connectTestClient(app: FusionApp, options: TestClientOptio
     }
   );
   if (answering) {
-    client.setRequestHandler('elicitation/create', async (request) => {
-      const params = request.params as Record<string, unknown>;
-      const view: HarnessInputRequest = {
-        mode: params.mode === 'url' ? 'url' : 'form',
-        message: String(params.message),
-        requestedSchema: params.requestedSchema as Record<string, unknown> | undefined,
-        url: params.url as string | undefined
-      };
+    const answer = async (key: string, method: string, params: Record<string, unknown>) => {
+      const view = harnessView(key, { method, params });
       return (options.onInput ? await options.onInput(view) : answerFromMap(view, options.answers ?? {})) as never;
-    });
+    };
+    // On 2026 connections the client's MRTR driver calls these same handlers for each embedded request.
+    client.setRequestHandler('elicitation/create', (request) =>
+      answer(request.params.mode === 'url' ? 'url' : 'input', 'elicitation/create', request.params as never)
+    );
+    client.setRequestHandler('sampling/createMessage', (request) => answer('sampling', 'sampling/createMessage', request.params as never));
+    client.setRequestHandler('roots/list', () => answer('roots', 'roots/list', {}));
   }
   if (era === 'legacy-memory') {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

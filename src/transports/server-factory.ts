@@ -7,7 +7,7 @@ import {
   type ClientCapabilities,
   type McpServerFactory
 } from '@modelcontextprotocol/server';
-import type { InputChannel } from '../app/tool-engine';
+import { noInputChannel, type InputChannel } from '../interactive/input-required';
 import type { ToolEngine } from '../app/tool-engine';
 import { InvalidRequestStateError, UnknownToolError } from '../errors';
 import type { ProgressSend } from '../pipeline/progress';
@@ -85,17 +85,22 @@ function stringOrUndefined(value: unknown): string | undefined {
 function inputChannelOf(server: Server, envelope: Record<string, unknown> | undefined, era: 'legacy' | 'modern'): InputChannel {
   const declared = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
   if (!declared) {
-    return {
-      form: false,
-      url: false,
-      reason:
-        era === 'legacy'
-          ? 'this 2025-era connection is stateless (no session, no live channel to ask on); use a session, stdio, or a 2026-07-28 client'
-          : 'the request declared no client capabilities'
-    };
+    return noInputChannel(
+      era === 'legacy'
+        ? 'this 2025-era connection is stateless (no session, no live channel to ask on); use a session, stdio, or a 2026-07-28 client'
+        : 'the request declared no client capabilities'
+    );
   }
   const elicitation = declared.elicitation as { form?: object; url?: object } | undefined;
   const form = elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
   const url = elicitation?.url !== undefined;
-  return { form, url, reason: `the client did not declare the elicitation capability for this request (form: ${form}, url: ${url})` };
+  const sampling = declared.sampling !== undefined;
+  const roots = declared.roots !== undefined;
+  return {
+    form,
+    url,
+    sampling,
+    roots,
+    reason: `the client did not declare the capability this request for input needs (elicitation form: ${form}, url: ${url}; sampling: ${sampling}; roots: ${roots})`
+  };
 }

@@ -1,6 +1,21 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
-import { Action, Ctx, FusionApp, Input, JSONSchema, ToolProvider, progress, type CallContext } from '../../src';
+import {
+  Action,
+  Ctx,
+  FusionApp,
+  Input,
+  Interactive,
+  JSONSchema,
+  ToolProvider,
+  ask,
+  progress,
+  readInput,
+  readRequestState,
+  requireInput,
+  type CallContext
+} from '../../src';
 
 /**
  * The conformance server: the tools of the official MCP conformance suite
@@ -8,9 +23,12 @@ import { Action, Ctx, FusionApp, Input, JSONSchema, ToolProvider, progress, type
  * `examples/servers/typescript/everything-server.ts`) that the framework can serve today,
  * built with the public API only. Started by `scripts/conformance/run.sh`.
  *
- * What the suite expects and the framework cannot do yet (resources, prompts, completions,
- * logging, sampling, elicitation, MRTR, …) is listed in `scripts/conformance/GAPS.md`; the
- * tools for it are deliberately absent here rather than faked.
+ * Interactive (elicitation) tools use the framework's `@Interactive()` + `requireInput.elicit`:
+ * real `elicitation/create` requests on 2025-era sessions, `input_required` results (MRTR) on
+ * 2026-07-28 requests. What the suite expects and the framework cannot do yet (resources,
+ * prompts, completions, logging, sampling, roots, named/multiple input requests, …) is listed
+ * in `scripts/conformance/GAPS.md`; the fixtures for it are deliberately absent here rather
+ * than faked.
  *
  * Environment: PORT (default 0: a free port). The URL goes to stderr as `listening <url>`;
  * nothing is ever written to stdout.
@@ -149,11 +167,142 @@ class ConformanceTools {
   }
 }
 
+class ElicitationInput {
+  @IsString() message!: string;
+}
+
+/**
+ * Tools that ask the user mid-call. On 2025-era sessions (the `tools-call-elicitation` and
+ * `elicitation-sep1034/1330` scenarios) the framework sends `elicitation/create` over the
+ * session; on 2026-07-28 (`input-required-result-*`) it answers `input_required`.
+ */
+@ToolProvider()
+class ConformanceInteractiveTools {
+  /** Scenario `tools-call-elicitation` (2025): the client answers `{ username, email }`. */
+  @Interactive()
+  @Action('test_elicitation', { description: 'Tests server-initiated elicitation (user input request)' })
+  elicitation(@Input() input: ElicitationInput) {
+    const username = readInput<string>('username');
+    const email = readInput<string>('email');
+    if (username === undefined || email === undefined) {
+      return requireInput.elicit(input.message, {
+        username: ask.string("User's response"),
+        email: ask.string("User's email address")
+      });
+    }
+    return `User response: action=accept, content=${JSON.stringify({ username, email })}`;
+  }
+
+  /** Scenario `elicitation-sep1034-defaults` (2025): a default on every primitive type. */
+  @Interactive()
+  @Action('test_elicitation_sep1034_defaults', { description: 'Tests elicitation with default values per SEP-1034' })
+  elicitationDefaults() {
+    if (readInput('name') === undefined && readInput('age') === undefined) {
+      return requireInput.elicit('Please review and update the form fields with defaults', {
+        name: ask.string('User name').default('John Doe').optional(),
+        age: ask.integer('User age').default(30).optional(),
+        score: ask.number('User score').default(95.5).optional(),
+        status: ask.enum(['active', 'inactive', 'pending'], 'User status').default('active').optional(),
+        verified: ask.boolean('Verification status').default(true).optional()
+      });
+    }
+    const content = Object.fromEntries(['name', 'age', 'score', 'status', 'verified'].map((k) => [k, readInput(k)]));
+    return `Elicitation completed: action=accept, content=${JSON.stringify(content)}`;
+  }
+
+  /**
+   * Scenario `elicitation-sep1330-enums` (2025). `ask` has no legacy `enumNames` form, so
+   * `legacyEnum` is a plain enum here (check `elicitation-sep1330-legacy-enumnames` fails: GAPS.md).
+   */
+  @Interactive()
+  @Action('test_elicitation_sep1330_enums', { description: 'Tests elicitation with enum schema improvements per SEP-1330' })
+  elicitationEnums() {
+    const names = ['untitledSingle', 'titledSingle', 'legacyEnum', 'untitledMulti', 'titledMulti'];
+    if (names.every((k) => readInput(k) === undefined)) {
+      return requireInput.elicit('Please select options from the enum fields', {
+        untitledSingle: ask.enum(['option1', 'option2', 'option3'], 'Select one option').optional(),
+        titledSingle: ask
+          .enum({ value1: 'First Option', value2: 'Second Option', value3: 'Third Option' }, 'Select one option with titles')
+          .optional(),
+        legacyEnum: ask.enum(['opt1', 'opt2', 'opt3'], 'Select one option (legacy)').optional(),
+        untitledMulti: ask.multiSelect(['option1', 'option2', 'option3'], 'Select multiple options').minItems(1).maxItems(3).optional(),
+        titledMulti: ask
+          .multiSelect({ value1: 'First Choice', value2: 'Second Choice', value3: 'Third Choice' }, 'Select multiple options with titles')
+          .minItems(1)
+          .maxItems(3)
+          .optional()
+      });
+    }
+    const content = Object.fromEntries(names.map((k) => [k, readInput(k)]));
+    return `Elicitation completed: action=accept, content=${JSON.stringify(content)}`;
+  }
+
+  /**
+   * Scenarios `input-required-result-basic-elicitation`, `-result-type`, `-missing-input-response`,
+   * `-ignore-extra-params`, `-validate-input` (2026). The suite wants the request under the
+   * key `user_name`; the framework names its one request per round `input` (GAPS.md, F).
+   */
+  @Interactive()
+  @Action('test_input_required_result_elicitation', { description: 'MRTR: returns InputRequiredResult with elicitation request' })
+  mrtrElicitation() {
+    const name = readInput<string>('name');
+    if (name === undefined) return requireInput.elicit('What is your name?', { name: ask.string('Your name') });
+    return `Hello, ${name}!`;
+  }
+
+  /** Scenario `input-required-result-request-state` (2026): round 2 must say `state-ok`. */
+  @Interactive()
+  @Action('test_input_required_result_request_state', { description: 'MRTR: returns InputRequiredResult with requestState' })
+  mrtrRequestState() {
+    const ok = readInput<boolean>('ok');
+    if (ok === undefined)
+      return requireInput.elicit('Please confirm', { ok: ask.boolean('Confirm') }, { state: { kind: 'request-state' } });
+    const state = readRequestState<{ kind?: string }>();
+    return state?.kind === 'request-state' && ok ? 'state-ok: requestState validated' : `requestState not validated (ok=${String(ok)})`;
+  }
+
+  /** Scenario `input-required-result-multi-round` (2026): two rounds of input, a new requestState each. */
+  @Interactive()
+  @Action('test_input_required_result_multi_round', { description: 'MRTR: multi-round InputRequiredResult workflow' })
+  mrtrMultiRound() {
+    const name = readInput<string>('name');
+    if (name === undefined) return requireInput.elicit('Step 1: What is your name?', { name: ask.string('Your name') });
+    const color = readInput<string>('color');
+    if (color === undefined)
+      return requireInput.elicit('Step 2: What is your favorite color?', { color: ask.string('Your favorite color') });
+    return `Multi-round complete for ${name} who likes ${color}`;
+  }
+
+  /** Scenario `input-required-result-tampered-state` (2026): a tampered requestState is a JSON-RPC -32602. */
+  @Interactive()
+  @Action('test_input_required_result_tampered_state', { description: 'MRTR: HMAC-signed requestState integrity test' })
+  mrtrTamperedState() {
+    const ok = readInput<boolean>('ok');
+    if (ok === undefined) return requireInput.elicit('Please confirm', { ok: ask.boolean('Confirm') }, { state: { kind: 'tamper-test' } });
+    return readRequestState<{ kind?: string }>()?.kind === 'tamper-test' ? 'integrity-ok: state verified' : 'state not verified';
+  }
+
+  /**
+   * `server-stateless` check `sep-2575-http-server-no-independent-requests-on-stream` (2026):
+   * an elicitation on a 2026-07-28 request must come back as `input_required`, never as a
+   * standalone `elicitation/create` request on the response stream.
+   */
+  @Interactive()
+  @Action('test_streaming_elicitation', { description: 'Diagnostic tool validating response progress streams' })
+  streamingElicitation() {
+    const ok = readInput<boolean>('ok');
+    if (ok === undefined) return requireInput.elicit('Continue?', { ok: ask.boolean('Continue') });
+    return 'Streaming complete';
+  }
+}
+
 async function main(): Promise<void> {
   const app = FusionApp.create({
     name: 'mcpfusion-conformance-server',
     version: '1.0.0',
-    tools: [ConformanceTools],
+    tools: [ConformanceTools, ConformanceInteractiveTools],
+    // A per-process key for the signed continuation state (one process: nothing to share).
+    stateKey: process.env.FUSION_STATE_KEY ?? randomBytes(32),
     logger: (message) => process.stderr.write(`[conformance-server] ${message}\n`)
   });
   const port = Number(process.env.PORT ?? 0);

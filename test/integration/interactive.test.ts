@@ -98,7 +98,7 @@ describe('answers are untrusted', () => {
       { action: 'accept', content: { name: 'Ada', email: 'ada@example.com', age: 36, plan: 'free' } }
     ];
     const messages: string[] = [];
-    const result = await app.callTool('profile', {}, { onInput: (r) => (messages.push(r.message), answers.shift()!) });
+    const result = await app.callTool('profile', {}, { onInput: (r) => (messages.push(r.message ?? ''), answers.shift()!) });
     expect(result.structuredContent).toEqual({ name: 'Ada', email: 'ada@example.com', age: 36, plan: 'free', tags: [] });
     expect(messages[1]).toContain('The previous answer was invalid:');
     for (const problem of [

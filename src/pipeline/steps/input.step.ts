@@ -20,7 +20,7 @@ export function inputStep(store: ContinuationStore): NamedStep {
     state.input = result.value;
     const interaction = state.interaction;
     if (interaction) {
-      const binding = { tool: descriptor.name, args: state.extra.arguments, principal: interaction.principal };
+      const binding = { name: descriptor.name, args: state.extra.arguments, principal: interaction.principal };
       const resumed = await resume(store, binding, interaction.requestState, interaction.inputResponses);
       if (resumed.kind === 'end') return new EndOfCall(resumed.result);
       interaction.progress = resumed.progress;
@@ -28,7 +28,7 @@ export function inputStep(store: ContinuationStore): NamedStep {
       scope.answers = resumed.progress.answers;
       scope.statuses = resumed.progress.statuses;
       scope.state = resumed.progress.state;
-      if (resumed.kind === 'reask') return resumed.request;
+      if (resumed.kind === 'reask') return resumed.round;
     }
     return next();
   });

@@ -1,0 +1,40 @@
+import { inputRequired, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { ElicitationUnsupportedError } from '../errors';
+import type { InputKind, InputRound } from './require-input';
+
+/** The kinds of requests for input a connection can deliver, and why not when it cannot. */
+export type InputChannel = { readonly [K in InputKind]: boolean } & { readonly reason?: string };
+
+/** A connection that can deliver nothing. */
+export function noInputChannel(reason: string): InputChannel {
+  return { form: false, url: false, sampling: false, roots: false, reason };
+}
+
+/** Throws ELICITATION_UNSUPPORTED unless the connection can deliver every request of the round. */
+export function assertDeliverable(round: InputRound, channel: InputChannel | undefined): void {
+  for (const request of round.requests) {
+    if (!channel?.[request.kind]) {
+      throw new ElicitationUnsupportedError(channel?.reason ?? `this connection cannot deliver a ${request.kind} request`);
+    }
+  }
+}
+
+/** The protocol's input-required result for a round, with the sealed continuation. */
+export function toInputRequiredResult(round: InputRound, requestState: string): InputRequiredResult {
+  const inputRequests = Object.fromEntries(
+    round.requests.map((request) => {
+      const message = request.note ? `${request.note} ${request.message ?? ''}`.trim() : (request.message ?? '');
+      switch (request.kind) {
+        case 'form':
+          return [request.key, inputRequired.elicit({ mode: 'form', message, requestedSchema: request.schema as never })];
+        case 'url':
+          return [request.key, inputRequired.elicitUrl({ message, url: request.url! })];
+        case 'sampling':
+          return [request.key, inputRequired.createMessage(request.sampling!)];
+        case 'roots':
+          return [request.key, inputRequired.listRoots()];
+      }
+    })
+  );
+  return inputRequired({ inputRequests, requestState });
+}
