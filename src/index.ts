@@ -3,7 +3,7 @@ import 'reflect-metadata';
 export { FusionApp } from './app/fusion-app';
 export type { DirectCallOptions, HarnessInputAnswer, HarnessInputRequest, Listening } from './app/fusion-app';
 export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
-export { Action, Ctx, Input, Interactive, Mutation, Signal, ToolProvider } from './decorators';
+export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';
 export { CALL_CONTEXT, CALL_SIGNAL } from './di/tokens';
 export * from './errors';
 export { FifoMutex, InProcessCallQueue, raceAbort } from './concurrency';
@@ -15,7 +15,20 @@ export type { ProgressEvent } from './pipeline/progress';
 export { cappedList, isCallToolResult } from './presenters';
 export type { CappedListOptions, PresentationContext, Presenter, PresenterRef } from './presenters';
 export type { ToolDescriptor } from './metadata/tool-descriptor';
-export type { Constructor, OutputSpec, ToolKind, ToolOptions, ToolProviderOptions } from './metadata/types';
+export type {
+  Completer,
+  CompleterRef,
+  Constructor,
+  MemberKind,
+  OutputSpec,
+  PromptOptions,
+  ResourceOptions,
+  ResourceTemplateOptions,
+  ToolKind,
+  ToolOptions,
+  ToolProviderOptions
+} from './metadata/types';
+export type { CallLogger, LogLevel } from './pipeline/call-log';
 export type { JsonSchema } from './schema/json-schema';
 export { JSONSchema } from 'class-validator-jsonschema';
 export { createFusionHttpHandler } from './transports/http/fusion-http-handler';

@@ -1,18 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { isInputRequiredResult, type CallToolResult, type McpServerFactory, type Tool, type Transport } from '@modelcontextprotocol/server';
 import { container as rootContainer, Lifecycle, type DependencyContainer } from 'tsyringe';
-import { InProcessCallQueue, type CallQueue } from '../concurrency/call-queue';
+import { InProcessCallQueue } from '../concurrency/call-queue';
 import { FifoMutex } from '../concurrency/fifo-mutex';
 import { ConfigurationError } from '../errors';
 import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
 import { noInputChannel } from '../interactive/input-required';
-import { buildRegistry } from '../metadata/registry-builder';
+import { buildRegistry, type Registry } from '../metadata/registry-builder';
+import type { Constructor } from '../metadata/types';
+import type { ChainDependencies } from '../pipeline/chain-builder';
+import type { CompiledTool } from '../pipeline/compiled-tool';
+import { PromptCatalog } from '../surface/prompt-catalog';
+import { ResourceCatalog } from '../surface/resource-catalog';
+import { LiveServers } from '../transports/live-servers';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { RequestExtra } from '../pipeline/call-context';
 import { SchemaCatalog } from '../schema/json-schema';
 import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import { listenHttp, type HttpListener } from '../transports/http/http-listener';
-import { createServerFactory } from '../transports/server-factory';
+import { createServerFactory, type ServedSurfaces } from '../transports/server-factory';
 import { listenStdio, type StdioListener } from '../transports/stdio-listener';
 import type { FusionAppOptions, ListenOptions, ProviderSpec } from './app-options';
 import { compileTools } from './compile-tools';
@@ -77,10 +83,15 @@ export class FusionApp {
   /** The app's own container (a child container: nothing is registered globally). Override providers here in tests. */
   readonly container: DependencyContainer;
   /** The validated tool descriptors. */
-  readonly tools: readonly ToolDescriptor[];
+  tools: readonly ToolDescriptor[];
   /** The SDK server factory (for `createMcpHandler`, `serveStdio`, or your own HTTP framework). */
   readonly serverFactory: McpServerFactory;
   private readonly engine: ToolEngine;
+  private readonly schemas = new SchemaCatalog();
+  private readonly chainDeps: ChainDependencies;
+  private readonly surfaces: { -readonly [K in keyof ServedSurfaces]: ServedSurfaces[K] };
+  private readonly httpHandlers: FusionHttpHandler[] = [];
+  private classes: Constructor[];
   private readonly listeners: Array<{ close(): Promise<void> }> = [];
   private readonly signalHandlers: Array<[NodeJS.Signals, () => void]> = [];
   private closing: Promise<void> | undefined;
@@ -88,39 +99,91 @@ export class FusionApp {
   private constructor(private readonly options: FusionAppOptions<object>) {
     this.container = (options.parentContainer ?? rootContainer).createChildContainer();
     for (const provider of options.providers ?? []) registerProvider(this.container, provider);
-    this.tools = buildRegistry(options.tools);
-    const queue: CallQueue =
-      options.concurrency && 'queue' in options.concurrency ? options.concurrency.queue : new InProcessCallQueue(options.concurrency);
+    this.classes = [...options.tools];
+    const registry = buildRegistry(this.classes);
+    const interactive = [...registry.tools, ...registry.prompts, ...registry.templates].some((m) => m.interactive);
+    const ttl = options.stateTtlSeconds ?? 600;
     const continuations: ContinuationStore =
       options.continuationStore ??
-      (this.tools.some((t) => t.interactive)
-        ? new SignedContinuationStore(
-            resolveStateKey(options.stateKey, (m) => this.log(m)),
-            options.stateTtlSeconds ?? 600
-          )
-        : new SignedContinuationStore(randomBytes(32), options.stateTtlSeconds ?? 600));
-    const compiled = compileTools(
-      this.tools,
-      new SchemaCatalog(),
-      {
-        container: this.container,
-        queue,
-        mutationLock: options.mutationLock ?? new FifoMutex(),
-        contextFactory: options.contextFactory as ((extra: RequestExtra) => object) | undefined,
-        globalMiddleware: options.middleware ?? [],
-        continuations
-      },
-      options.presenter
-    );
-    this.engine = new ToolEngine(compiled, this.container, {
+      new SignedContinuationStore(interactive ? resolveStateKey(options.stateKey, (m) => this.log(m)) : randomBytes(32), ttl);
+    this.chainDeps = {
+      container: this.container,
+      queue:
+        options.concurrency && 'queue' in options.concurrency ? options.concurrency.queue : new InProcessCallQueue(options.concurrency),
+      mutationLock: options.mutationLock ?? new FifoMutex(),
+      contextFactory: options.contextFactory as ((extra: RequestExtra) => object) | undefined,
+      globalMiddleware: options.middleware ?? [],
+      continuations
+    };
+    const invoker = {
+      container: this.container,
+      contextFactory: this.chainDeps.contextFactory,
       store: continuations,
-      principalOf: options.principalOf ?? ((extra) => extra.authInfo?.clientId)
-    });
-    this.serverFactory = createServerFactory(this.engine, {
+      principalOf: options.principalOf ?? ((extra: RequestExtra) => extra.authInfo?.clientId)
+    };
+    this.engine = new ToolEngine(this.compile(registry), this.container, { store: continuations, principalOf: invoker.principalOf });
+    this.tools = registry.tools;
+    this.surfaces = {
+      tools: this.engine,
+      resources: new ResourceCatalog(registry.resources, registry.templates, invoker),
+      prompts: new PromptCatalog(registry.prompts, this.schemas, invoker),
+      invoker,
+      live: new LiveServers()
+    };
+    this.serverFactory = createServerFactory(this.surfaces, {
       name: options.name ?? 'mcpfusion-app',
       version: options.version ?? '0.0.0',
       instructions: options.instructions
     });
+  }
+
+  private compile(registry: Registry): CompiledTool[] {
+    return compileTools(registry.tools, this.schemas, this.chainDeps, this.options.presenter);
+  }
+
+  /**
+   * Adds tool classes at run time (tools, resources and prompts alike). The whole set is
+   * validated first (a ConfigurationError leaves the app unchanged); connected clients then
+   * get the matching `list_changed` notifications.
+   */
+  addProviders(...classes: Constructor[]): void {
+    this.replaceProviders([...this.classes, ...classes.filter((c) => !this.classes.includes(c))]);
+  }
+
+  /** Removes tool classes at run time; connected clients get `list_changed` notifications. */
+  removeProviders(...classes: Constructor[]): void {
+    this.replaceProviders(this.classes.filter((c) => !classes.includes(c)));
+  }
+
+  private replaceProviders(classes: Constructor[]): void {
+    const registry = buildRegistry(classes);
+    const before = { tools: this.engine.listing, resources: this.surfaces.resources, prompts: this.surfaces.prompts.listing };
+    this.engine.replace(this.compile(registry));
+    this.tools = registry.tools;
+    this.surfaces.resources = new ResourceCatalog(registry.resources, registry.templates, this.surfaces.invoker);
+    this.surfaces.prompts = new PromptCatalog(registry.prompts, this.schemas, this.surfaces.invoker);
+    this.classes = classes;
+    if (JSON.stringify(before.tools) !== JSON.stringify(this.engine.listing)) this.notifyListChanged('tools');
+    if (before.resources.size !== 0 || this.surfaces.resources.size !== 0) this.notifyListChanged('resources');
+    if (JSON.stringify(before.prompts) !== JSON.stringify(this.surfaces.prompts.listing)) this.notifyListChanged('prompts');
+  }
+
+  /**
+   * Tells subscribed clients that a resource changed (`notifications/resources/updated`):
+   * 2025-era connections that subscribed to `uri`, and 2026-era listen streams that asked for it.
+   */
+  notifyResourceUpdated(uri: string): void {
+    this.surfaces.live.resourceUpdated(uri);
+    for (const handler of this.httpHandlers) handler.notify.resourceUpdated(uri);
+  }
+
+  private notifyListChanged(surface: 'tools' | 'resources' | 'prompts'): void {
+    this.surfaces.live.listChanged(surface);
+    for (const handler of this.httpHandlers) {
+      if (surface === 'tools') handler.notify.toolsChanged();
+      else if (surface === 'resources') handler.notify.resourcesChanged();
+      else handler.notify.promptsChanged();
+    }
   }
 
   /**
@@ -187,6 +250,7 @@ export class FusionApp {
   createHttpHandler(options: HttpHandlerOptions = {}): FusionHttpHandler {
     const handler = createFusionHttpHandler(this.serverFactory, { onerror: (e) => this.log(`http: ${e.message}`), ...options });
     this.listeners.push(handler);
+    this.httpHandlers.push(handler);
     return handler;
   }
 
@@ -209,6 +273,7 @@ export class FusionApp {
         );
       }
       const handler = createFusionHttpHandler(this.serverFactory, { onerror: (e) => this.log(`http: ${e.message}`), ...options });
+      this.httpHandlers.push(handler);
       const http: HttpListener = await listenHttp(handler, { host, port: options.port ?? 3000, path: options.path ?? '/mcp' });
       this.listeners.push(http);
       listening = { url: http.url };

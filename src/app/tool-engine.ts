@@ -1,10 +1,11 @@
-import type { CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
 import {
   AppClosedError,
   CancelledError,
   InputRoundsExceededError,
   InvalidRequestStateError,
+  MissingCapabilityError,
   NotInteractiveError,
   TimeoutError,
   UnknownToolError
@@ -14,6 +15,7 @@ import type { ContinuationStore } from '../interactive/continuation-store';
 import { emptyInputScope, withInputScope } from '../interactive/input-scope';
 import { assertDeliverable, toInputRequiredResult, type InputChannel } from '../interactive/input-required';
 import { isInputRound, type InputRound } from '../interactive/require-input';
+import { LogChannel, type LogSend } from '../pipeline/call-log';
 import { EndOfCall } from '../pipeline/end-of-call';
 import type { RequestExtra } from '../pipeline/call-context';
 import type { CallState } from '../pipeline/call-state';
@@ -37,6 +39,11 @@ export interface CallRequest {
   readonly sessionId?: string;
   /** Present only when the call carried a progress token and there is a channel for it. */
   readonly sendProgress?: ProgressSend;
+  /** Present when the connection can carry log messages. */
+  readonly sendLog?: LogSend;
+  readonly era?: 'legacy' | 'modern';
+  /** What the client declared it can do, when known. */
+  readonly clientCapabilities?: ClientCapabilities;
   /** The continuation echoed by the client (MRTR `requestState`), raw and untrusted. */
   readonly requestState?: string;
   /** Answers to the previous round's requests for input, raw and untrusted. */
@@ -58,17 +65,23 @@ const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
  * per-call AbortController (request signal, per-tool timeout, app shutdown all end it).
  */
 export class ToolEngine {
-  private readonly tools: ReadonlyMap<string, CompiledTool>;
+  private tools: ReadonlyMap<string, CompiledTool>;
   private readonly inFlight = new Set<AbortController>();
   private closed = false;
-  /** The `tools/list` entries, built once. */
-  readonly listing: readonly Tool[];
+  /** The `tools/list` entries, built once (and again when tools change at run time). */
+  listing: readonly Tool[];
 
   constructor(
     tools: readonly CompiledTool[],
     private readonly container: DependencyContainer,
     private readonly interaction: InteractionSettings
   ) {
+    this.tools = new Map(tools.map((tool) => [tool.descriptor.name, tool]));
+    this.listing = Object.freeze(tools.map((tool) => tool.listing));
+  }
+
+  /** Replaces the tool set (run-time registration); calls in flight keep the tool they started with. */
+  replace(tools: readonly CompiledTool[]): void {
     this.tools = new Map(tools.map((tool) => [tool.descriptor.name, tool]));
     this.listing = Object.freeze(tools.map((tool) => tool.listing));
   }
@@ -116,14 +129,18 @@ export class ToolEngine {
       meta: request.meta,
       authInfo: request.authInfo,
       httpRequest: request.httpRequest,
-      sessionId: request.sessionId
+      sessionId: request.sessionId,
+      era: request.era,
+      clientCapabilities: request.clientCapabilities
     };
+    const log = new LogChannel(request.sendLog);
     const interactive = tool.descriptor.interactive;
     const state: CallState = {
       tool,
       signal: controller.signal,
       extra,
       progress,
+      log,
       ctx: undefined,
       container: undefined,
       input: undefined,
@@ -138,6 +155,7 @@ export class ToolEngine {
       inputScope: interactive ? emptyInputScope() : undefined
     };
     try {
+      assertCapabilities(tool, request.clientCapabilities);
       const value = await (state.inputScope ? withInputScope(state.inputScope, () => tool.run(state)) : tool.run(state));
       const result =
         value instanceof EndOfCall
@@ -145,14 +163,14 @@ export class ToolEngine {
           : isInputRound(value)
             ? await this.ask(state, value, request.inputChannel)
             : await this.present(tool, state, value);
-      await progress?.flush();
+      await Promise.all([progress?.flush(), log.flush()]);
       return result;
     } catch (error) {
       // Forged, expired or foreign continuation state is a protocol error (-32602), not a tool result.
-      if (error instanceof InvalidRequestStateError) throw error;
+      if (error instanceof InvalidRequestStateError || error instanceof MissingCapabilityError) throw error;
       // A cancelled call gets no response, and nothing it produced afterwards leaks out.
       if (upstream?.aborted) progress?.discard();
-      else await progress?.flush();
+      else await Promise.all([progress?.flush(), log.flush()]);
       return errorResult(error);
     } finally {
       if (timer) clearTimeout(timer);
@@ -193,5 +211,22 @@ export class ToolEngine {
       shape: (shaped, notes) => shapeValue(shaped, outputSchema, notes)
     };
     return presenter.present(value, context);
+  }
+}
+
+/**
+ * A tool that declares `requires` runs only for clients that declared those capabilities
+ * (when the connection says what the client declared); otherwise the call is refused with
+ * the protocol's missing-capability error (-32021).
+ */
+function assertCapabilities(tool: CompiledTool, declared: ClientCapabilities | undefined): void {
+  const required = tool.descriptor.requires;
+  if (!required || !declared) return;
+  const missing = Object.keys(required).filter((key) => (declared as Record<string, unknown>)[key] === undefined);
+  if (missing.length > 0) {
+    throw new MissingCapabilityError(
+      tool.descriptor.name,
+      Object.fromEntries(missing.map((key) => [key, (required as Record<string, unknown>)[key]])) as ClientCapabilities
+    );
   }
 }

@@ -113,3 +113,16 @@ export class NotInteractiveError extends FusionError {
     );
   }
 }
+
+/** The tool needs client capabilities the client did not declare (answered as JSON-RPC -32021). */
+export class MissingCapabilityError extends FusionError {
+  constructor(
+    toolName: string,
+    readonly requiredCapabilities: Record<string, unknown>
+  ) {
+    super(
+      ErrorCode.MISSING_CLIENT_CAPABILITY,
+      `Tool ${toolName} needs client capabilities the client did not declare: ${Object.keys(requiredCapabilities).join(', ')}.`
+    );
+  }
+}

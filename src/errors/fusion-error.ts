@@ -27,6 +27,8 @@ export const ErrorCode = {
   INVALID_REQUEST_STATE: 'INVALID_REQUEST_STATE',
   /** A tool asked for input more times than the round cap allows. */
   INPUT_ROUNDS_EXCEEDED: 'INPUT_ROUNDS_EXCEEDED',
+  /** The tool needs a client capability the client did not declare. */
+  MISSING_CLIENT_CAPABILITY: 'MISSING_CLIENT_CAPABILITY',
   /** A tool that is not `@Interactive()` returned a request for input. */
   NOT_INTERACTIVE: 'NOT_INTERACTIVE'
 } as const;

@@ -7,6 +7,7 @@ export {
   ElicitationUnsupportedError,
   InputRoundsExceededError,
   InvalidRequestStateError,
+  MissingCapabilityError,
   NotInteractiveError,
   InvalidInputError,
   InvalidProgressError,

@@ -2,10 +2,28 @@ import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { ConfigurationError } from '../errors';
 import { metadataStorage } from './metadata-storage';
 import type { ToolDescriptor } from './tool-descriptor';
-import type { ClassRecord, Constructor, MethodRecord, ParamKind, ToolOptions } from './types';
+import { describeSurfaceMember } from './surface-builder';
+import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
+import type { ClassRecord, Constructor, MemberKind, MethodRecord, ParamKind, ToolKind, ToolOptions } from './types';
 
 /** Tool names the protocol allows: 1–128 of A–Z a–z 0–9 _ - . */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+const DECORATOR_NAMES: Record<MemberKind, string> = {
+  action: '@Action',
+  mutation: '@Mutation',
+  resource: '@Resource',
+  'resource-template': '@ResourceTemplate',
+  prompt: '@Prompt'
+};
+
+/** Everything an app serves, validated. */
+export interface Registry {
+  readonly tools: ToolDescriptor[];
+  readonly resources: ResourceDescriptor[];
+  readonly templates: ResourceTemplateDescriptor[];
+  readonly prompts: PromptDescriptor[];
+}
 
 const NOT_INPUT_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt, Date, undefined]);
 
@@ -14,14 +32,14 @@ const NOT_INPUT_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array
  * everything. Every misuse is collected and reported together in one
  * ConfigurationError whose lines name the class and method and say the fix.
  */
-export function buildRegistry(classes: readonly Constructor[]): ToolDescriptor[] {
+export function buildRegistry(classes: readonly Constructor[]): Registry {
   if (typeof Reflect !== 'object' || typeof (Reflect as { getMetadata?: unknown }).getMetadata !== 'function') {
     throw new ConfigurationError(
       "reflect-metadata is not loaded: add `import 'reflect-metadata'` before anything else in your entry file."
     );
   }
   const problems: string[] = [];
-  const tools: ToolDescriptor[] = [];
+  const registry: Registry = { tools: [], resources: [], templates: [], prompts: [] };
   const seen = new Map<string, string>();
   for (const target of classes) {
     if (typeof target !== 'function') {
@@ -35,22 +53,40 @@ export function buildRegistry(classes: readonly Constructor[]): ToolDescriptor[]
     }
     problems.push(...record.misuses);
     for (const [key, method] of record.methods) {
+      const kind = method.kinds[0]?.kind;
+      if (method.kinds.length === 1 && kind !== 'action' && kind !== 'mutation') {
+        const member = describeSurfaceMember(target, key, method, problems, (t, k, fn, m, w, p) => describeParams(t, k, fn, m, w, p));
+        if (!member) continue;
+        const id = `${member.kind === 'prompt' ? 'prompt' : 'resource'} "${member.kind === 'resource-template' ? member.uriTemplate : member.kind === 'resource' ? member.uri : member.name}"`;
+        const where = `${member.className}.${member.methodName}`;
+        const previous = seen.get(id);
+        if (previous) {
+          problems.push(`Duplicate ${id} on ${previous} and ${where}: each must be unique within an app.`);
+          continue;
+        }
+        seen.set(id, where);
+        if (member.kind === 'resource') registry.resources.push(member);
+        else if (member.kind === 'resource-template') registry.templates.push(member);
+        else registry.prompts.push(member);
+        continue;
+      }
       const descriptor = describeMethod(target, record, key, method, problems);
       if (!descriptor) continue;
       const where = `${descriptor.className}.${descriptor.methodName}`;
-      const previous = seen.get(descriptor.name);
+      const id = `tool "${descriptor.name}"`;
+      const previous = seen.get(id);
       if (previous) {
         problems.push(`Duplicate tool name "${descriptor.name}" on ${previous} and ${where}: tool names must be unique within an app.`);
         continue;
       }
-      seen.set(descriptor.name, where);
-      tools.push(descriptor);
+      seen.set(id, where);
+      registry.tools.push(descriptor);
     }
   }
   if (problems.length > 0) {
     throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with the tool classes:\n- ${problems.join('\n- ')}`);
   }
-  return tools;
+  return registry;
 }
 
 function describeMethod(
@@ -62,13 +98,15 @@ function describeMethod(
 ): ToolDescriptor | undefined {
   const where = `${target.name}.${String(key)}`;
   if (method.kinds.length === 0) {
-    if (method.interactive) problems.push(`${where} has @Interactive() but no @Action or @Mutation: add one of them.`);
-    else if (method.params.size > 0) problems.push(`${where} has parameter decorators but is not a tool: add @Action or @Mutation.`);
+    if (method.interactive)
+      problems.push(`${where} has @Interactive() but no @Action, @Mutation, @Prompt or @ResourceTemplate: add one of them.`);
+    else if (method.params.size > 0)
+      problems.push(`${where} has parameter decorators but is not a tool, resource or prompt: add @Action or @Mutation.`);
     return undefined;
   }
   if (method.kinds.length > 1) {
-    const names = method.kinds.map((k) => (k.kind === 'action' ? '@Action' : '@Mutation')).join(' and ');
-    problems.push(`${where} has ${names}: a method is one tool of one kind; keep exactly one.`);
+    const names = method.kinds.map((k) => DECORATOR_NAMES[k.kind]).join(' and ');
+    problems.push(`${where} has ${names}: a method serves one tool, resource or prompt; keep exactly one.`);
     return undefined;
   }
   const [{ kind, name, options: rawOptions }] = method.kinds;
@@ -101,7 +139,7 @@ function describeMethod(
   const fnKind = fn.constructor.name;
   return Object.freeze({
     name: name as string,
-    kind,
+    kind: kind as ToolKind,
     interactive: method.interactive,
     description: options.description as string,
     title: options.title,
@@ -115,11 +153,12 @@ function describeMethod(
     presenter: options.presenter ?? record.provider?.presenter,
     middleware: Object.freeze([...(record.provider?.middleware ?? []), ...(options.middleware ?? [])]),
     timeoutMs: options.timeoutMs,
+    requires: options.requires,
     isGenerator: fnKind === 'AsyncGeneratorFunction' || fnKind === 'GeneratorFunction'
   });
 }
 
-function describeParams(
+export function describeParams(
   target: Constructor,
   key: string | symbol,
   fn: (...args: unknown[]) => unknown,

@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Middleware } from '../pipeline/middleware';
 import type { PresenterRef } from '../presenters/presenter';
 import type { JsonSchema } from '../schema/json-schema';
@@ -24,6 +24,8 @@ export interface ToolDescriptor {
   /** Class, then method middleware (global middleware is added by the app). */
   readonly middleware: readonly Middleware[];
   readonly timeoutMs?: number;
+  /** Client capabilities the tool needs. */
+  readonly requires?: ClientCapabilities;
   /** Whether the method is a generator function (its results are driven by the generator driver). */
   readonly isGenerator: boolean;
 }

@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Middleware } from '../pipeline/middleware';
 import type { PresenterRef } from '../presenters/presenter';
 
@@ -34,6 +34,11 @@ export interface ToolOptions {
   middleware?: readonly Middleware[];
   /** Ends the call with a timeout tool error after this many milliseconds. */
   timeoutMs?: number;
+  /**
+   * Client capabilities the tool needs (for example `{ sampling: {} }`). A client that did not
+   * declare them gets the protocol's missing-capability error (-32021) and the tool does not run.
+   */
+  requires?: ClientCapabilities;
 }
 
 /** Options of the `@ToolProvider()` class decorator. */
@@ -44,9 +49,48 @@ export interface ToolProviderOptions {
   presenter?: PresenterRef;
 }
 
+/** What a decorated method serves: a tool of either kind, a resource, a resource template, or a prompt. */
+export type MemberKind = ToolKind | 'resource' | 'resource-template' | 'prompt';
+
+/** Suggests values for one argument of a prompt or one variable of a resource template. */
+export type Completer = (
+  value: string,
+  context: { readonly arguments: Readonly<Record<string, string>> }
+) => readonly string[] | Promise<readonly string[]>;
+
+/** A completer function, or the name of a method of the same class (resolved per call, so it can use injected services). */
+export type CompleterRef = Completer | string;
+
+/** Options of `@Resource(uri, options)`. */
+export interface ResourceOptions {
+  /** A short identifier (`resources/list` name). */
+  name: string;
+  title?: string;
+  description?: string;
+  /** The content type of what the method returns (default: text/plain for strings, application/octet-stream for bytes, application/json for objects). */
+  mimeType?: string;
+}
+
+/** Options of `@ResourceTemplate(uriTemplate, options)`. */
+export interface ResourceTemplateOptions extends ResourceOptions {
+  /** Completers for the template's variables. */
+  complete?: Readonly<Record<string, CompleterRef>>;
+  /** The name of a method of the class that lists concrete resources of this template (for `resources/list`). */
+  list?: string;
+}
+
+/** Options of `@Prompt(name, options)`. */
+export interface PromptOptions {
+  /** What the prompt is for. Required. */
+  description: string;
+  title?: string;
+  /** Completers for the prompt's arguments. */
+  complete?: Readonly<Record<string, CompleterRef>>;
+}
+
 /** A raw record of one kind decorator, as written. */
 export interface KindRecord {
-  readonly kind: ToolKind;
+  readonly kind: MemberKind;
   readonly name: unknown;
   readonly options: unknown;
 }

@@ -1,11 +1,13 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { ToolKind } from '../metadata/types';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { MemberKind } from '../metadata/types';
+import type { CallLogger } from './call-log';
 
-/** What a call knows about the tool it runs. */
+/** What a call knows about the tool (or prompt, or resource) it runs. */
 export interface ToolInfo {
   readonly name: string;
-  readonly kind: ToolKind;
+  readonly kind: MemberKind;
   readonly interactive: boolean;
   readonly className: string;
   readonly methodName: string;
@@ -28,6 +30,10 @@ export interface RequestExtra {
   readonly httpRequest?: Request;
   /** The 2025-era session id, when there is one. */
   readonly sessionId?: string;
+  /** The protocol era of the connection (absent for calls made through the test harness). */
+  readonly era?: 'legacy' | 'modern';
+  /** What the client declared it can do (per request on 2026-07-28; from `initialize` on 2025-era connections). */
+  readonly clientCapabilities?: ClientCapabilities;
 }
 
 /**
@@ -43,6 +49,10 @@ export interface CallContextBase {
   readonly requestId?: string | number;
   /** Reports progress from any handler (generators can `yield progress(...)` instead). */
   progress(percent: number, message?: string): void;
+  /** Sends log messages to the client (`notifications/message`), subject to its level. */
+  readonly log: CallLogger;
+  /** What the client declared it can do, when known. */
+  readonly clientCapabilities?: ClientCapabilities;
   /** The call's child container (holds CALL_CONTEXT and CALL_SIGNAL). */
   readonly container: DependencyContainer;
 }

@@ -3,6 +3,7 @@ import type { CompiledTool } from './compiled-tool';
 import type { CallContext, RequestExtra } from './call-context';
 import type { ContinuationProgress } from '../interactive/continuation';
 import type { InputScope } from '../interactive/input-scope';
+import type { LogChannel } from './call-log';
 import type { ProgressChannel } from './progress';
 
 /** The internal state of one call as it moves through the chain (not user-visible). */
@@ -10,6 +11,8 @@ export interface CallState {
   readonly tool: CompiledTool;
   readonly signal: AbortSignal;
   readonly extra: RequestExtra;
+  /** The call's log writes (awaited before the response). */
+  readonly log: LogChannel;
   /** Present when the call carried a progress token. */
   readonly progress: ProgressChannel | undefined;
   /** Set by the context step. */

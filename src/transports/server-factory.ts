@@ -1,16 +1,24 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   Server,
   isInputRequiredResult,
   type ClientCapabilities,
-  type McpServerFactory
+  type McpServerFactory,
+  type ServerContext
 } from '@modelcontextprotocol/server';
-import { noInputChannel, type InputChannel } from '../interactive/input-required';
 import type { ToolEngine } from '../app/tool-engine';
-import { InvalidRequestStateError, UnknownToolError } from '../errors';
+import { InvalidRequestStateError, MissingCapabilityError, UnknownToolError } from '../errors';
+import { noInputChannel, type InputChannel } from '../interactive/input-required';
+import type { LogSend } from '../pipeline/call-log';
 import type { ProgressSend } from '../pipeline/progress';
+import { complete } from '../surface/completion';
+import type { InvokerDependencies, SurfaceCall } from '../surface/member-invoker';
+import type { PromptCatalog } from '../surface/prompt-catalog';
+import type { ResourceCatalog } from '../surface/resource-catalog';
+import type { LiveServers } from './live-servers';
 
 /** Identity and instructions the server announces. */
 export interface ServerIdentity {
@@ -19,24 +27,47 @@ export interface ServerIdentity {
   readonly instructions?: string;
 }
 
+/** Everything an app serves. */
+export interface ServedSurfaces {
+  readonly tools: ToolEngine;
+  readonly resources: ResourceCatalog;
+  readonly prompts: PromptCatalog;
+  readonly invoker: InvokerDependencies;
+  readonly live: LiveServers;
+}
+
 /**
- * The SDK server factory for an app: a low-level `Server` whose `tools/list` answers the
- * listing built at startup and whose `tools/call` runs the compiled chains. Building one
- * costs two handler registrations, so the per-request factories of the HTTP entry stay cheap.
+ * The SDK server factory for an app: a low-level `Server` whose handlers answer from what
+ * was built at startup (tools, resources, templates, prompts, completions) and run calls
+ * through the compiled chains. Building one costs a few handler registrations, so the
+ * per-request factories of the HTTP entry stay cheap. Long-lived instances (stdio,
+ * 2025-era sessions) are kept in `live` for change notifications.
  */
-export function createServerFactory(engine: ToolEngine, identity: ServerIdentity): McpServerFactory {
-  const listResult = { tools: engine.listing as never[] };
-  return ({ era }) => {
+export function createServerFactory(surfaces: ServedSurfaces, identity: ServerIdentity): McpServerFactory {
+  return ({ era, requestInfo }) => {
+    // Read through `surfaces` on each request: the app may replace its catalogs at run time.
+    const { live } = surfaces;
     // The low-level Server (marked deprecated in favour of McpServer) is the documented layer for owning dispatch.
     const server = new Server(
       { name: identity.name, version: identity.version },
-      { capabilities: { tools: { listChanged: false } }, ...(identity.instructions ? { instructions: identity.instructions } : {}) }
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+          prompts: { listChanged: true },
+          completions: {},
+          logging: {}
+        },
+        ...(identity.instructions ? { instructions: identity.instructions } : {})
+      }
     );
-    server.setRequestHandler('tools/list', () => listResult);
+    const subscriptions = era === 'legacy' || !requestInfo ? live.add(server, era) : new Set<string>();
+
+    server.setRequestHandler('tools/list', () => ({ tools: surfaces.tools.listing as never[] }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
-      const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
-      const token = meta?.progressToken as string | number | undefined;
+      const call = surfaceCall(server, ctx, era);
+      const token = call.meta?.progressToken as string | number | undefined;
       const sendProgress: ProgressSend | undefined =
         token === undefined
           ? undefined
@@ -46,34 +77,77 @@ export function createServerFactory(engine: ToolEngine, identity: ServerIdentity
                 params: { progressToken: token, progress, total: 100, ...(message !== undefined ? { message } : {}) }
               });
       try {
-        const result = await engine.call({
-          name,
-          arguments: args,
-          signal: ctx.mcpReq.signal,
-          requestId: ctx.mcpReq.id,
-          meta,
-          authInfo: ctx.http?.authInfo,
-          httpRequest: ctx.http?.req,
-          sessionId: ctx.sessionId,
-          sendProgress,
-          requestState: stringOrUndefined(ctx.mcpReq.requestState()),
-          inputResponses: ctx.mcpReq.inputResponses,
-          inputChannel: inputChannelOf(server, ctx.mcpReq.envelope as Record<string, unknown> | undefined, era)
-        });
-        return isInputRequiredResult(result) ? result : server.projectCallToolResult(result, engine.get(name)?.outputSchema);
+        const result = await surfaces.tools.call({ name, arguments: args, ...call, sendProgress });
+        return isInputRequiredResult(result) ? result : server.projectCallToolResult(result, surfaces.tools.get(name)?.outputSchema);
       } catch (error) {
-        if (error instanceof UnknownToolError || error instanceof InvalidRequestStateError) {
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
-        }
-        throw error;
+        throw toProtocolError(error);
       }
     });
+
+    server.setRequestHandler('resources/list', async (_request, ctx) => ({
+      resources: await surfaces.resources.list(surfaceCall(server, ctx, era))
+    }));
+    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: surfaces.resources.listTemplates() }));
+    server.setRequestHandler(
+      'resources/read',
+      async (request, ctx) => surfaces.resources.read(request.params.uri, surfaceCall(server, ctx, era)) as never
+    );
+    server.setRequestHandler('resources/subscribe', (request) => {
+      subscriptions.add(request.params.uri);
+      return {};
+    });
+    server.setRequestHandler('resources/unsubscribe', (request) => {
+      subscriptions.delete(request.params.uri);
+      return {};
+    });
+
+    server.setRequestHandler('prompts/list', () => ({ prompts: surfaces.prompts.listing as never[] }));
+    server.setRequestHandler(
+      'prompts/get',
+      async (request, ctx) =>
+        surfaces.prompts.render(request.params.name, request.params.arguments ?? {}, surfaceCall(server, ctx, era)) as never
+    );
+    server.setRequestHandler('completion/complete', async (request, ctx) =>
+      complete(request.params as never, surfaces.prompts, surfaces.resources, surfaces.invoker, surfaceCall(server, ctx, era))
+    );
     return server;
   };
 }
 
-function stringOrUndefined(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
+/** What a handler needs to know about the request it serves. */
+function surfaceCall(server: Server, ctx: ServerContext, era: 'legacy' | 'modern'): SurfaceCall {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const clientCapabilities = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
+  const requestState = ctx.mcpReq.requestState();
+  const sendLog: LogSend = (level, data, logger) => ctx.mcpReq.log(level, data, logger);
+  return {
+    signal: ctx.mcpReq.signal,
+    requestId: ctx.mcpReq.id,
+    meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
+    authInfo: ctx.http?.authInfo,
+    httpRequest: ctx.http?.req,
+    sessionId: ctx.sessionId,
+    era,
+    clientCapabilities,
+    sendLog,
+    requestState: typeof requestState === 'string' ? requestState : undefined,
+    inputResponses: ctx.mcpReq.inputResponses,
+    inputChannel: inputChannelOf(clientCapabilities, era)
+  };
+}
+
+/** Framework errors that are protocol errors, not tool results. */
+function toProtocolError(error: unknown): unknown {
+  if (error instanceof UnknownToolError || error instanceof InvalidRequestStateError) {
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+  }
+  if (error instanceof MissingCapabilityError) {
+    return new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: error.requiredCapabilities as ClientCapabilities },
+      error.message
+    );
+  }
+  return error;
 }
 
 /**
@@ -82,8 +156,7 @@ function stringOrUndefined(value: unknown): string | undefined {
  * `initialize`, which only a persistent connection (stdio, an HTTP session) has seen; a
  * stateless instance has none, so it has no channel.
  */
-function inputChannelOf(server: Server, envelope: Record<string, unknown> | undefined, era: 'legacy' | 'modern'): InputChannel {
-  const declared = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
+function inputChannelOf(declared: ClientCapabilities | undefined, era: 'legacy' | 'modern'): InputChannel {
   if (!declared) {
     return noInputChannel(
       era === 'legacy'

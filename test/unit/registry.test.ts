@@ -82,7 +82,7 @@ describe('registry and startup errors', () => {
       @Mutation('w', { description: 'w' })
       m() {}
     }
-    expect(startupError([Both])).toMatch(/Both\.m has @Mutation and @Action: a method is one tool of one kind/);
+    expect(startupError([Both])).toMatch(/Both\.m has @Mutation and @Action: a method serves one tool, resource or prompt/);
   });
 
   it('refuses an input parameter whose type is not a class', () => {
@@ -144,7 +144,7 @@ describe('registry and startup errors', () => {
       slow() {}
     }
     const message = startupError([Odd]);
-    expect(message).toContain('Odd.ask has @Interactive() but no @Action or @Mutation');
+    expect(message).toContain('Odd.ask has @Interactive() but no @Action, @Mutation, @Prompt or @ResourceTemplate');
     expect(message).toContain('Odd.slow: timeoutMs must be a positive number');
   });
 

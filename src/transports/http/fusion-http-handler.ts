@@ -6,7 +6,8 @@ import {
   originValidationResponse,
   validateHostHeader,
   type AuthInfo,
-  type McpServerFactory
+  type McpServerFactory,
+  type ServerNotifier
 } from '@modelcontextprotocol/server';
 import { jsonRpcErrorResponse } from './json-rpc-response';
 import { SessionRegistry, type SessionOptions } from './session-registry';
@@ -37,6 +38,8 @@ export interface FusionHttpHandler {
   close(): Promise<void>;
   /** Open 2025-era sessions. */
   readonly sessionCount: number;
+  /** Publishes change notifications to 2026-era `subscriptions/listen` streams. */
+  readonly notify: ServerNotifier;
 }
 
 /**
@@ -55,6 +58,7 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
   const legacy = sessions ? sessions.handle.bind(sessions) : statelessJsonLegacy(factory);
 
   return {
+    notify: modern.notify,
     get sessionCount() {
       return sessions?.size ?? 0;
     },

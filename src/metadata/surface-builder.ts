@@ -1,0 +1,107 @@
+import { UriTemplate } from '@modelcontextprotocol/server';
+import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
+import type { CompleterRef, Constructor, MethodRecord, ParamKind, PromptOptions, ResourceTemplateOptions } from './types';
+
+type ParamsDescriber = (
+  target: Constructor,
+  key: string | symbol,
+  fn: (...args: unknown[]) => unknown,
+  method: MethodRecord,
+  where: string,
+  problems: string[]
+) => { kinds: ParamKind[]; inputType?: Constructor } | undefined;
+
+/** Builds the descriptor of a `@Resource`, `@ResourceTemplate` or `@Prompt` method, collecting misuse. */
+export function describeSurfaceMember(
+  target: Constructor,
+  key: string | symbol,
+  method: MethodRecord,
+  problems: string[],
+  describeParams: ParamsDescriber
+): ResourceDescriptor | ResourceTemplateDescriptor | PromptDescriptor | undefined {
+  const where = `${target.name}.${String(key)}`;
+  const [{ kind, name: id, options: raw }] = method.kinds;
+  const before = problems.length;
+  const fn = (target.prototype as Record<string | symbol, unknown>)[key] as (...args: unknown[]) => unknown;
+  const params = describeParams(target, key, fn, method, where, problems);
+  const base = {
+    target,
+    className: target.name,
+    methodName: String(key),
+    params: Object.freeze(params?.kinds ?? []),
+    inputType: params?.inputType,
+    interactive: method.interactive
+  };
+  if (kind === 'prompt') {
+    const options = (raw ?? {}) as Partial<PromptOptions>;
+    if (typeof id !== 'string' || id.trim() === '') problems.push(`${where}: @Prompt needs a name.`);
+    if (typeof options.description !== 'string' || options.description.trim() === '') {
+      problems.push(`${where} has no description: pass { description: '…' } to @Prompt.`);
+    }
+    checkCompleters(where, options.complete, target, problems);
+    if (problems.length > before || !params) return undefined;
+    return Object.freeze({
+      ...base,
+      kind: 'prompt' as const,
+      name: id as string,
+      title: options.title,
+      description: options.description as string,
+      complete: options.complete ?? {}
+    });
+  }
+  const options = (raw ?? {}) as Partial<ResourceTemplateOptions>;
+  if (typeof options.name !== 'string' || options.name.trim() === '')
+    problems.push(`${where}: pass { name: '…' } to ${kind === 'resource' ? '@Resource' : '@ResourceTemplate'}.`);
+  if (method.interactive && kind === 'resource')
+    problems.push(`${where}: @Interactive() applies to tools, prompts and resource templates.`);
+  if (typeof id !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(id)) {
+    problems.push(
+      `${where}: ${JSON.stringify(id)} is not a URI${kind === 'resource' ? '' : ' template'} (it needs a scheme, like billing://…).`
+    );
+  }
+  const common = { name: options.name as string, title: options.title, description: options.description, mimeType: options.mimeType };
+  if (kind === 'resource') {
+    if (typeof id === 'string' && UriTemplate.isTemplate(id))
+      problems.push(`${where}: ${id} has template variables: use @ResourceTemplate.`);
+    if (problems.length > before || !params) return undefined;
+    return Object.freeze({ ...base, kind: 'resource' as const, uri: id as string, ...common });
+  }
+  let variables: string[] = [];
+  try {
+    variables = new UriTemplate(id as string).variableNames;
+  } catch (error) {
+    problems.push(`${where}: ${JSON.stringify(id)} is not a valid URI template (${(error as Error).message}).`);
+  }
+  checkCompleters(where, options.complete, target, problems);
+  for (const variable of Object.keys(options.complete ?? {})) {
+    if (variables.length > 0 && !variables.includes(variable))
+      problems.push(`${where}: completer for "${variable}", which the template does not have.`);
+  }
+  if (options.list !== undefined && typeof (target.prototype as Record<string, unknown>)[options.list] !== 'function') {
+    problems.push(`${where}: list names "${options.list}", which is not a method of ${target.name}.`);
+  }
+  if (problems.length > before || !params) return undefined;
+  return Object.freeze({
+    ...base,
+    kind: 'resource-template' as const,
+    uriTemplate: id as string,
+    ...common,
+    complete: options.complete ?? {},
+    list: options.list
+  });
+}
+
+function checkCompleters(
+  where: string,
+  complete: Readonly<Record<string, CompleterRef>> | undefined,
+  target: Constructor,
+  problems: string[]
+): void {
+  for (const [name, ref] of Object.entries(complete ?? {})) {
+    if (typeof ref === 'string' && typeof (target.prototype as Record<string, unknown>)[ref] !== 'function') {
+      problems.push(`${where}: the completer for "${name}" names "${ref}", which is not a method of ${target.name}.`);
+    } else if (typeof ref !== 'string' && typeof ref !== 'function') {
+      problems.push(`${where}: the completer for "${name}" must be a function or a method name.`);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { Constructor, CompleterRef, ParamKind } from './types';
+
+/** What resources, templates and prompts share. */
+interface SurfaceMember {
+  readonly target: Constructor;
+  readonly className: string;
+  readonly methodName: string;
+  readonly params: readonly ParamKind[];
+  readonly inputType?: Constructor;
+  readonly interactive: boolean;
+}
+
+/** A resource at a fixed URI. */
+export interface ResourceDescriptor extends SurfaceMember {
+  readonly kind: 'resource';
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+}
+
+/** A resource template (RFC 6570). */
+export interface ResourceTemplateDescriptor extends SurfaceMember {
+  readonly kind: 'resource-template';
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly complete: Readonly<Record<string, CompleterRef>>;
+  readonly list?: string;
+}
+
+/** A prompt. */
+export interface PromptDescriptor extends SurfaceMember {
+  readonly kind: 'prompt';
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly complete: Readonly<Record<string, CompleterRef>>;
+}

@@ -1,0 +1,103 @@
+import type { AuthInfo, ClientCapabilities, InputRequiredResult } from '@modelcontextprotocol/server';
+import type { DependencyContainer } from 'tsyringe';
+import { raceAbort } from '../concurrency/abort';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { MAX_INPUT_ROUNDS, resume, seal } from '../interactive/continuation';
+import type { ContinuationStore } from '../interactive/continuation-store';
+import { assertDeliverable, toInputRequiredResult, type InputChannel } from '../interactive/input-required';
+import { emptyInputScope, withInputScope } from '../interactive/input-scope';
+import { isInputRound } from '../interactive/require-input';
+import type { Constructor, ParamKind } from '../metadata/types';
+import type { RequestExtra, ToolInfo } from '../pipeline/call-context';
+import { createCallContext, type ContextFactory } from '../pipeline/call-context-factory';
+import { LogChannel, type LogSend } from '../pipeline/call-log';
+
+/** One request to a resource, template or prompt, as a transport hands it over. */
+export interface SurfaceCall {
+  readonly signal: AbortSignal;
+  readonly requestId?: string | number;
+  readonly meta?: Readonly<Record<string, unknown>>;
+  readonly authInfo?: AuthInfo;
+  readonly httpRequest?: Request;
+  readonly sessionId?: string;
+  readonly era?: 'legacy' | 'modern';
+  readonly clientCapabilities?: ClientCapabilities;
+  readonly sendLog?: LogSend;
+  readonly requestState?: string;
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  readonly inputChannel?: InputChannel;
+}
+
+/** What invoking members needs from the app. */
+export interface InvokerDependencies {
+  readonly container: DependencyContainer;
+  readonly contextFactory?: ContextFactory;
+  readonly store: ContinuationStore;
+  readonly principalOf: (extra: RequestExtra) => string | undefined;
+}
+
+/** A member method to invoke: its class, method and parameter kinds. */
+export interface InvokableMember {
+  readonly target: Constructor;
+  readonly methodName: string;
+  readonly params: readonly ParamKind[];
+  readonly interactive: boolean;
+}
+
+/**
+ * Calls the method of a resource, template or prompt with a fresh instance from a per-call
+ * container and the same context tools get. An `@Interactive()` member may return a request
+ * for input: it becomes an input-required result (its continuation signed and bound to
+ * `name` and `args`), and a declined request ends with a JSON-RPC error.
+ */
+export async function invokeMember(
+  deps: InvokerDependencies,
+  member: InvokableMember,
+  info: ToolInfo,
+  args: Readonly<Record<string, unknown>>,
+  input: unknown,
+  call: SurfaceCall
+): Promise<{ value: unknown } | { inputRequired: InputRequiredResult }> {
+  const extra: RequestExtra = {
+    signal: call.signal,
+    toolName: info.name,
+    arguments: args,
+    requestId: call.requestId,
+    meta: call.meta,
+    authInfo: call.authInfo,
+    httpRequest: call.httpRequest,
+    sessionId: call.sessionId,
+    era: call.era,
+    clientCapabilities: call.clientCapabilities
+  };
+  const log = new LogChannel(call.sendLog);
+  const { ctx, container } = await createCallContext(deps.container, deps.contextFactory, extra, info, undefined, log.logger);
+  const run = async (): Promise<unknown> => {
+    const instance = container.resolve(member.target) as Record<string, (...a: unknown[]) => unknown>;
+    const values = member.params.map((kind) => (kind === 'input' ? input : kind === 'signal' ? call.signal : ctx));
+    const result = instance[member.methodName](...values);
+    return result instanceof Promise ? raceAbort(result, call.signal) : result;
+  };
+  try {
+    if (!member.interactive) return { value: await run() };
+    const binding = { name: `${info.kind}:${info.name}`, args, principal: deps.principalOf(extra) ?? null };
+    const resumed = await resume(deps.store, binding, call.requestState, call.inputResponses);
+    if (resumed.kind === 'end') {
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, (resumed.result.content[0] as { text: string }).text);
+    }
+    const scope = emptyInputScope();
+    Object.assign(scope, { answers: resumed.progress.answers, statuses: resumed.progress.statuses, state: resumed.progress.state });
+    const value = resumed.kind === 'reask' ? resumed.round : await withInputScope(scope, run);
+    if (!isInputRound(value)) return { value };
+    if (resumed.progress.round >= MAX_INPUT_ROUNDS) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `${info.name} asked for input more than ${MAX_INPUT_ROUNDS} times; the request was ended.`
+      );
+    }
+    assertDeliverable(value, call.inputChannel);
+    return { inputRequired: toInputRequiredResult(value, await seal(deps.store, binding, resumed.progress, value)) };
+  } finally {
+    await log.flush();
+  }
+}

@@ -1,0 +1,110 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  UriTemplate,
+  type InputRequiredResult,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplateType
+} from '@modelcontextprotocol/server';
+import { validateInput } from '../schema/input-validator';
+import type { ResourceDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
+import { toResourceContents } from './content';
+import { invokeMember, type InvokerDependencies, type SurfaceCall } from './member-invoker';
+
+interface CompiledTemplate {
+  readonly descriptor: ResourceTemplateDescriptor;
+  readonly template: UriTemplate;
+}
+
+/** The app's resources and resource templates: listings built once, reads dispatched by URI. */
+export class ResourceCatalog {
+  private readonly byUri: Map<string, ResourceDescriptor>;
+  private readonly templates: CompiledTemplate[];
+
+  constructor(
+    resources: readonly ResourceDescriptor[],
+    templates: readonly ResourceTemplateDescriptor[],
+    private readonly deps: InvokerDependencies
+  ) {
+    this.byUri = new Map(resources.map((r) => [r.uri, r]));
+    this.templates = templates.map((descriptor) => ({ descriptor, template: new UriTemplate(descriptor.uriTemplate) }));
+  }
+
+  get size(): number {
+    return this.byUri.size + this.templates.length;
+  }
+
+  /** `resources/list`: the fixed resources, then what each template's `list` method returns. */
+  async list(call: SurfaceCall): Promise<Resource[]> {
+    const fixed: Resource[] = [...this.byUri.values()].map((r) => ({
+      uri: r.uri,
+      name: r.name,
+      ...(r.title ? { title: r.title } : {}),
+      ...(r.description ? { description: r.description } : {}),
+      ...(r.mimeType ? { mimeType: r.mimeType } : {})
+    }));
+    for (const { descriptor } of this.templates) {
+      if (!descriptor.list) continue;
+      const member = { ...descriptor, methodName: descriptor.list, params: [], interactive: false };
+      const info = {
+        name: descriptor.name,
+        kind: descriptor.kind,
+        interactive: false,
+        className: descriptor.className,
+        methodName: descriptor.list
+      };
+      const outcome = await invokeMember(this.deps, member, info, {}, undefined, call);
+      if ('value' in outcome && Array.isArray(outcome.value)) fixed.push(...(outcome.value as Resource[]));
+    }
+    return fixed;
+  }
+
+  /** `resources/templates/list`. */
+  listTemplates(): ResourceTemplateType[] {
+    return this.templates.map(({ descriptor: t }) => ({
+      uriTemplate: t.uriTemplate,
+      name: t.name,
+      ...(t.title ? { title: t.title } : {}),
+      ...(t.description ? { description: t.description } : {}),
+      ...(t.mimeType ? { mimeType: t.mimeType } : {})
+    }));
+  }
+
+  /** A template by its URI template (for completion). */
+  template(uriTemplate: string): ResourceTemplateDescriptor | undefined {
+    return this.templates.find((t) => t.descriptor.uriTemplate === uriTemplate)?.descriptor;
+  }
+
+  /** `resources/read`: a fixed resource, else the first template that matches; unknown → -32602 with `data.uri`. */
+  async read(uri: string, call: SurfaceCall): Promise<ReadResourceResult | InputRequiredResult> {
+    const fixed = this.byUri.get(uri);
+    if (fixed) {
+      const outcome = await invokeMember(this.deps, fixed, info(fixed, fixed.uri), {}, undefined, call);
+      return 'value' in outcome ? toResourceContents(uri, outcome.value, fixed.mimeType) : outcome.inputRequired;
+    }
+    for (const { descriptor, template } of this.templates) {
+      const variables = template.match(uri);
+      if (!variables) continue;
+      const args = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
+      const validated = await validateInput(descriptor.inputType, args);
+      if (validated.violations) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Invalid URI ${uri}: ${validated.violations.map((v) => `${v.path}: ${v.message}`).join('; ')}`
+        );
+      }
+      const input = descriptor.inputType ? validated.value : args;
+      const outcome = await invokeMember(this.deps, descriptor, info(descriptor, descriptor.uriTemplate), args, input, call);
+      if ('inputRequired' in outcome) return outcome.inputRequired;
+      if (outcome.value === undefined || outcome.value === null) throw new ResourceNotFoundError(uri);
+      return toResourceContents(uri, outcome.value, descriptor.mimeType);
+    }
+    throw new ResourceNotFoundError(uri);
+  }
+}
+
+function info(member: ResourceDescriptor | ResourceTemplateDescriptor, name: string) {
+  return { name, kind: member.kind, interactive: member.interactive, className: member.className, methodName: member.methodName };
+}
