@@ -1,4 +1,6 @@
 import { FusionApp } from '@mcpfusion/core';
+import { AccountTools } from './accounts/account.tools';
+import { AdjustmentTools } from './billing/adjustment.tools';
 import { BillingTools } from './billing/billing.tools';
 import { Database } from './db/database';
 import { ReportTools } from './reports/report.tools';
@@ -10,6 +12,12 @@ export const BILLING_DESK_VERSION = '1.0.0';
 export interface BillingAppOptions {
   /** The SQLite file (or `:memory:`). Default: `$BILLING_DB`, else `.data/billing.db` under the cwd. */
   dbPath?: string;
+  /**
+   * The key (at least 32 bytes) that signs the state of questions in flight (refund
+   * confirmations, adjustments, account connections). Default: `$FUSION_STATE_KEY`, else a
+   * random key per process, with a warning on stderr; several instances must share one.
+   */
+  stateKey?: string;
 }
 
 /**
@@ -31,8 +39,10 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
       name: 'billing-desk',
       version: BILLING_DESK_VERSION,
       instructions:
-        'Billing and reports desk. Amounts are integers in cents. Find invoices with billing.list, read one with billing.invoice; refunds are final.',
-      tools: [BillingTools, ReportTools],
+        'Billing and reports desk. Amounts are integers in cents. Find invoices with billing.list, read one with billing.invoice; ' +
+        'refunds are final and ask the user to confirm. billing.adjust and account.connect ask the user for what they need.',
+      tools: [BillingTools, AdjustmentTools, ReportTools, AccountTools],
+      stateKey: options.stateKey,
       providers: [{ provide: Database, useValue: db }],
       onClose: () => db.close()
     });

@@ -61,6 +61,18 @@ test('reopening an existing file seeds nothing and keeps changes', () => {
   expect(again.connection.prepare('SELECT status FROM invoices WHERE id = 2').pluck().get()).toBe('refunded');
 });
 
+test('a file from before adjustments and connected accounts gets those tables on open, data kept', () => {
+  const old = open(temp.path);
+  old.connection.exec('DROP TABLE adjustments; DROP TABLE connected_accounts;');
+  old.connection.prepare("UPDATE invoices SET status = 'refunded', refunded_at = '2026-01-01T00:00:00.000Z' WHERE id = 2").run();
+  old.close();
+  const again = open(temp.path);
+  const tables = again.connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+  expect(tables).toEqual(['adjustments', 'connected_accounts', 'customers', 'invoices', 'monthly_aggregates']);
+  expect(again.connection.prepare('SELECT COUNT(*) FROM adjustments').pluck().get()).toBe(0);
+  expect(again.connection.prepare('SELECT status FROM invoices WHERE id = 2').pluck().get()).toBe('refunded');
+});
+
 test('the schema refuses a refunded invoice without its refund time, and an unknown status', () => {
   const db = open(temp.path);
   expect(() => db.connection.prepare("UPDATE invoices SET status = 'refunded', refunded_at = NULL WHERE id = 1").run()).toThrow(

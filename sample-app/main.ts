@@ -4,10 +4,13 @@ import { createBillingApp } from './app';
 /*
  * Entry point. `--stdio` serves MCP over stdin/stdout; otherwise Streamable HTTP on
  * HOST:PORT (default 127.0.0.1:3000). Diagnostics go to stderr only: on stdio, stdout
- * is the protocol channel and one stray line corrupts it.
+ * is the protocol channel and one stray line corrupts it. FUSION_STATE_KEY (32+ bytes) signs
+ * the state of questions in flight (refund confirmations, adjustments, account
+ * connections); without it each process uses a random key (with a warning): fine for one
+ * process, but a restart then ends the questions in flight.
  *
  *   node build/sample-app/main.js --stdio
- *   PORT=8080 BILLING_DB=/var/lib/billing.db node build/sample-app/main.js
+ *   PORT=8080 BILLING_DB=/var/lib/billing.db FUSION_STATE_KEY=… node build/sample-app/main.js
  *   HOST=0.0.0.0 ALLOWED_HOSTS=billing.internal node build/sample-app/main.js
  */
 

@@ -3,7 +3,10 @@ import type { FusionApp } from '@mcpfusion/core';
 import { connectTestClient } from '@mcpfusion/core/testing';
 import { createBillingApp } from './app';
 import { Database } from './db/database';
-import { aggregates, inspect, tempDb, textOf, writeLockIsFree, type AggregateRow, type TempDb } from './test-helpers';
+import { aggregates, inspect, tempDb, TEST_STATE_KEY, textOf, writeLockIsFree, type AggregateRow, type TempDb } from './test-helpers';
+
+/** billing.refund asks the user to confirm; these tests always do. */
+const CONFIRM = { answers: { confirm: true } };
 
 let temp: TempDb;
 let app: FusionApp;
@@ -11,7 +14,7 @@ let disk: SqliteDatabase.Database;
 
 beforeEach(() => {
   temp = tempDb();
-  app = createBillingApp({ dbPath: temp.path });
+  app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
   disk = inspect(temp.path);
 });
 
@@ -51,7 +54,7 @@ function withoutTimestamp(rows: AggregateRow[]): Array<Omit<AggregateRow, 'rebui
 async function staleAggregates(): Promise<{ before: AggregateRow[]; refundedId: number }> {
   expect((await app.callTool('reports.rebuild', {})).isError).toBeFalsy();
   const paid = disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id LIMIT 1").pluck().get() as number;
-  expect((await app.callTool('billing.refund', { id: paid })).isError).toBeFalsy();
+  expect((await app.callTool('billing.refund', { id: paid }, CONFIRM)).isError).toBeFalsy();
   const before = aggregates(disk);
   expect(withoutTimestamp(before)).not.toEqual(expectedAggregates(disk));
   return { before, refundedId: paid };
@@ -138,7 +141,7 @@ test('a rebuild cancelled after its first month leaves the previous table intact
   // With the write lock still held, this refund would wait out the 5 s busy timeout and fail.
   const next = disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id DESC LIMIT 1").pluck().get() as number;
   const started = performance.now();
-  const refund = await app.callTool('billing.refund', { id: next });
+  const refund = await app.callTool('billing.refund', { id: next }, CONFIRM);
   expect(refund.isError).toBeFalsy();
   expect(performance.now() - started).toBeLessThan(1_000);
   expect(disk.prepare('SELECT status FROM invoices WHERE id = ?').pluck().get(next)).toBe('refunded');
@@ -159,7 +162,9 @@ test('a refund already queued behind a rebuild runs as soon as the rebuild is ca
       signal: controller.signal,
       onProgress: () => {
         // Queued on the mutation lock first, so it is granted the lock the moment the rebuild lets go.
-        refund = app.callTool('billing.refund', { id: paid }).then((r) => ({ isError: r.isError, ms: performance.now() - started }));
+        refund = app
+          .callTool('billing.refund', { id: paid }, CONFIRM)
+          .then((r) => ({ isError: r.isError, ms: performance.now() - started }));
         controller.abort();
       }
     }
@@ -191,7 +196,7 @@ test('a rebuild cancelled during its throttle wait rolls back too', async () => 
   expect(textOf(result)).toMatch(/cancelled/i);
   expect(aggregates(disk)).toEqual(before);
   expect(writeLockIsFree(disk)).toBe(true);
-  expect((await app.callTool('billing.refund', { id: 2 })).isError).toBeFalsy();
+  expect((await app.callTool('billing.refund', { id: 2 }, CONFIRM)).isError).toBeFalsy();
 });
 
 test('during a throttled rebuild, reads run at once and mutations wait their turn', async () => {
@@ -209,7 +214,7 @@ test('during a throttled rebuild, reads run at once and mutations wait their tur
         onProgress: (_p, message) => {
           if (message !== 'month 1 of 24') return;
           read = app.callTool('report.generate', { year: 2025, quarter: 1 }).then((r) => order.push(r.isError ? 'read failed' : 'read'));
-          refund = app.callTool('billing.refund', { id: paid }).then((r) => order.push(r.isError ? 'refund failed' : 'refund'));
+          refund = app.callTool('billing.refund', { id: paid }, CONFIRM).then((r) => order.push(r.isError ? 'refund failed' : 'refund'));
         }
       }
     )
@@ -262,7 +267,7 @@ test.each(['modern', 'legacy-memory'] as const)('a real client sees the rebuild 
 describe('with an in-memory database', () => {
   let memory: FusionApp;
   beforeEach(() => {
-    memory = createBillingApp({ dbPath: ':memory:' });
+    memory = createBillingApp({ dbPath: ':memory:', stateKey: TEST_STATE_KEY });
   });
   afterEach(() => memory.close());
 
@@ -280,6 +285,6 @@ describe('with an in-memory database', () => {
     expect(result.isError).toBe(true);
     expect(db.inTransaction).toBe(false);
     expect(aggregates(db)).toEqual(marked);
-    expect((await memory.callTool('billing.refund', { id: 1 })).isError).toBeFalsy();
+    expect((await memory.callTool('billing.refund', { id: 1 }, CONFIRM)).isError).toBeFalsy();
   });
 });

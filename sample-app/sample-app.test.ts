@@ -2,10 +2,20 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { FusionApp } from '@mcpfusion/core';
 import { connectTestClient } from '@mcpfusion/core/testing';
 import { createBillingApp } from './app';
-import { inspect, tempDb, textOf, type TempDb } from './test-helpers';
+import { inspect, recordQuestions, tempDb, TEST_STATE_KEY, textOf, type TempDb } from './test-helpers';
 
 const ERAS = ['modern', 'legacy-http', 'legacy-memory'] as const;
-const TOOL_NAMES = ['billing.invoice', 'billing.list', 'billing.refund', 'report.generate', 'reports.rebuild'];
+const TOOL_NAMES = [
+  'account.connect',
+  'billing.adjust',
+  'billing.invoice',
+  'billing.list',
+  'billing.refund',
+  'report.generate',
+  'reports.rebuild'
+];
+/** Tools that answer a declined request with plain text, so they declare no output schema (see AccountTools). */
+const TEXT_TOOLS = ['account.connect'];
 
 interface InvoiceRow {
   id: number;
@@ -22,7 +32,7 @@ let disk: SqliteDatabase.Database;
 
 beforeEach(() => {
   temp = tempDb();
-  app = createBillingApp({ dbPath: temp.path });
+  app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
   disk = inspect(temp.path);
 });
 
@@ -41,7 +51,7 @@ function firstWithStatus(status: string): InvoiceRow {
 }
 
 describe('tools/list', () => {
-  test.each(ERAS)('lists the five tools with descriptions, schemas and annotations (%s)', async (era) => {
+  test.each(ERAS)('lists the seven tools with descriptions, schemas and annotations (%s)', async (era) => {
     const { client, close } = await connectTestClient(app, { era });
     try {
       const { tools } = await client.listTools();
@@ -51,12 +61,12 @@ describe('tools/list', () => {
         expect(tool.description).toEqual(expect.any(String));
         expect(tool.description!.length).toBeGreaterThan(20);
         expect(tool.inputSchema.type).toBe('object');
-        expect(tool.outputSchema?.type).toBe('object');
+        expect(tool.outputSchema?.type).toBe(TEXT_TOOLS.includes(tool.name) ? undefined : 'object');
       }
-      for (const name of ['billing.invoice', 'billing.list', 'report.generate']) {
+      for (const name of ['billing.invoice', 'billing.list', 'report.generate', 'account.connect']) {
         expect(byName.get(name)!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       }
-      for (const name of ['billing.refund', 'reports.rebuild']) {
+      for (const name of ['billing.refund', 'billing.adjust', 'reports.rebuild']) {
         expect(byName.get(name)!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
       }
 
@@ -81,6 +91,14 @@ describe('tools/list', () => {
         properties: { quarter: { minimum: 1, maximum: 4 }, year: { minimum: 2000, maximum: 2100 } }
       });
       expect(byName.get('reports.rebuild')!.inputSchema.properties).toMatchObject({ throttleMs: { minimum: 0, maximum: 1000 } });
+      expect(byName.get('billing.adjust')!.inputSchema).toMatchObject({
+        required: ['id'],
+        properties: { id: { type: 'integer', minimum: 1 } }
+      });
+      expect(byName.get('account.connect')!.inputSchema).toMatchObject({
+        required: ['provider'],
+        properties: { provider: { enum: ['github', 'google', 'stripe'] } }
+      });
     } finally {
       await close();
     }
@@ -196,44 +214,50 @@ describe('billing.list', () => {
 });
 
 describe('billing.refund', () => {
-  test('refunds once; a second refund is an error and changes nothing', async () => {
+  test('refunds once when confirmed; a second refund is an error, raised without asking, that changes nothing', async () => {
     const paid = firstWithStatus('paid');
 
-    const first = await app.callTool('billing.refund', { id: paid.id });
+    const first = await app.callTool('billing.refund', { id: paid.id }, { answers: { confirm: true } });
     expect(first.isError).toBeFalsy();
     expect(first.structuredContent).toMatchObject({ id: paid.id, status: 'refunded', refundedAt: expect.any(String) });
     const afterFirst = invoiceRow(paid.id);
     expect(afterFirst.status).toBe('refunded');
     expect(afterFirst.refunded_at).toBe((first.structuredContent as { refundedAt: string }).refundedAt);
 
-    const second = await app.callTool('billing.refund', { id: paid.id });
+    const questions = recordQuestions(() => ({ action: 'accept', content: { confirm: true } }));
+    const second = await app.callTool('billing.refund', { id: paid.id }, { onInput: questions.onInput });
     expect(second.isError).toBe(true);
     expect(textOf(second)).toBe(`Invoice ${paid.id} was already refunded at ${afterFirst.refunded_at}; nothing was changed.`);
+    expect(questions.asked).toEqual([]);
     expect(invoiceRow(paid.id)).toEqual(afterFirst);
   });
 
-  test('concurrent refunds of one invoice: exactly one succeeds', async () => {
+  test('concurrent confirmed refunds of one invoice: exactly one succeeds', async () => {
     const open = firstWithStatus('open');
-    const results = await Promise.all([1, 2, 3].map(() => app.callTool('billing.refund', { id: open.id })));
+    const results = await Promise.all([1, 2, 3].map(() => app.callTool('billing.refund', { id: open.id }, { answers: { confirm: true } })));
     expect(results.filter((r) => !r.isError)).toHaveLength(1);
     expect(results.filter((r) => r.isError)).toHaveLength(2);
     expect(invoiceRow(open.id).status).toBe('refunded');
   });
 
-  test('an unknown id is a tool error and writes nothing', async () => {
+  test('an unknown id is a tool error, raised without asking, and writes nothing', async () => {
     const before = disk.prepare("SELECT COUNT(*) FROM invoices WHERE status = 'refunded'").pluck().get();
-    const result = await app.callTool('billing.refund', { id: 4242 });
+    const questions = recordQuestions(() => ({ action: 'accept', content: { confirm: true } }));
+    const result = await app.callTool('billing.refund', { id: 4242 }, { onInput: questions.onInput });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe('Invoice 4242 does not exist. Call billing.list to find invoice ids.');
+    expect(questions.asked).toEqual([]);
     expect(disk.prepare("SELECT COUNT(*) FROM invoices WHERE status = 'refunded'").pluck().get()).toBe(before);
   });
 
-  test.each(ERAS)('works through a real client (%s)', async (era) => {
-    const { client, close } = await connectTestClient(app, { era });
+  test.each(ERAS)('works through a real client that confirms (%s)', async (era) => {
+    const { client, close } = await connectTestClient(app, { era, answers: { confirm: true } });
     try {
       const paid = firstWithStatus('paid');
       const first = await client.callTool({ name: 'billing.refund', arguments: { id: paid.id } });
       expect(first.isError).toBeFalsy();
+      expect(first.structuredContent).toMatchObject({ id: paid.id, status: 'refunded' });
+      expect(invoiceRow(paid.id).status).toBe('refunded');
       const second = await client.callTool({ name: 'billing.refund', arguments: { id: paid.id } });
       expect(second.isError).toBe(true);
       expect(textOf(second)).toContain('already refunded');
@@ -316,7 +340,7 @@ describe('report.generate', () => {
       id: number;
       amount_cents: number;
     };
-    expect((await app.callTool('billing.refund', { id: paid.id })).isError).toBeFalsy();
+    expect((await app.callTool('billing.refund', { id: paid.id }, { answers: { confirm: true } })).isError).toBeFalsy();
     const after = (await app.callTool('report.generate', { year: 2025, quarter: 1 })).structuredContent as { totals: Totals };
     expect(after.totals.paidCents).toBe(before.totals.paidCents - paid.amount_cents);
     expect(after.totals.refundedCents).toBe(before.totals.refundedCents + paid.amount_cents);

@@ -1,7 +1,11 @@
 import SqliteDatabase from 'better-sqlite3';
+import type { HarnessInputAnswer, HarnessInputRequest } from '@mcpfusion/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+/** A fixed state key for tests (at least 32 bytes), so no app warns about a random one. */
+export const TEST_STATE_KEY = 'billing-desk-test-state-key-of-32-bytes-or-more';
 
 /** A fresh database location in a temp folder of its own, and its removal (WAL and SHM files included). */
 export interface TempDb {
@@ -58,4 +62,22 @@ export function textOf(result: { content?: unknown }): string {
     .filter((block) => block.type === 'text')
     .map((block) => block.text ?? '')
     .join('\n');
+}
+
+/** Requests for input as a test saw them, and the `onInput` that records them. */
+export interface QuestionLog {
+  readonly asked: HarnessInputRequest[];
+  readonly onInput: (request: HarnessInputRequest) => HarnessInputAnswer;
+}
+
+/** An `onInput` that records every request and answers it with `answer` (declining by default). */
+export function recordQuestions(answer: (request: HarnessInputRequest) => HarnessInputAnswer = () => ({ action: 'decline' })): QuestionLog {
+  const asked: HarnessInputRequest[] = [];
+  return {
+    asked,
+    onInput: (request) => {
+      asked.push(request);
+      return answer(request);
+    }
+  };
 }

@@ -38,3 +38,11 @@ export class RefundRequest {
   @Min(1)
   id!: number;
 }
+
+/** Input of `billing.adjust`: only the invoice; the reason and the amount are asked of the user. */
+export class AdjustmentRequest {
+  @JSONSchema({ description: 'The id of the invoice to adjust (from billing.list). A refunded invoice cannot be adjusted.' })
+  @IsInt()
+  @Min(1)
+  id!: number;
+}

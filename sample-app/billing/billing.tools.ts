@@ -1,11 +1,28 @@
-import { Action, cappedList, Input, Mutation, ToolProvider } from '@mcpfusion/core';
+import {
+  Action,
+  ask,
+  cappedList,
+  Input,
+  Interactive,
+  Mutation,
+  readInput,
+  requireInput,
+  ToolProvider,
+  type InputRound
+} from '@mcpfusion/core';
 import { InvoiceFilter, InvoiceLookup, RefundRequest } from './billing.inputs';
 import { InvoiceSummary, InvoiceView } from './billing.views';
+import { alreadyRefunded, invoiceNotFound } from './invoice-errors';
 import { InvoiceRepository, type InvoiceListing, type InvoiceRecord } from './invoice-repository';
+import { InvoiceStatus } from './invoice-status';
+import { formatDollars } from './money';
 
 const DEFAULT_LIST_LIMIT = 100;
 
-/** Invoice tools: look one up, list them, refund one. */
+/** What a declined (or unconfirmed) refund answers. */
+export const REFUND_CANCELLED = 'Refund cancelled';
+
+/** Invoice tools: look one up, list them, refund one (after the user confirms). */
 @ToolProvider()
 export class BillingTools {
   constructor(private readonly invoices: InvoiceRepository) {}
@@ -18,7 +35,7 @@ export class BillingTools {
   })
   invoice(@Input() query: InvoiceLookup): InvoiceRecord {
     const found = this.invoices.find(query.id);
-    if (!found) throw new Error(notFound(query.id));
+    if (!found) throw new Error(invoiceNotFound(query.id));
     return found;
   }
 
@@ -34,22 +51,35 @@ export class BillingTools {
     return this.invoices.list({ status: filter.status, customerId: filter.customer, limit: filter.limit ?? DEFAULT_LIST_LIMIT });
   }
 
-  /** Refunds an invoice exactly once; a repeat is an error that says when the first refund happened. */
+  /**
+   * Refunds an invoice exactly once, after the user confirms. An unknown or already
+   * refunded invoice fails before anything is asked. Every round re-reads the invoice (no
+   * lock is held while the user answers) and the write keeps the guarded UPDATE, so a
+   * refund made elsewhere between the rounds is refused rather than repeated.
+   */
+  @Interactive()
   @Mutation('billing.refund', {
     title: 'Refund invoice',
-    description: 'Refund an invoice in full and mark it refunded. An invoice can be refunded only once; refunding it again is an error.',
+    description:
+      'Refund an invoice in full and mark it refunded, after the user confirms. An invoice can be refunded only once; refunding it again is an error.',
     output: InvoiceView
   })
-  refund(@Input() request: RefundRequest): InvoiceRecord {
-    const outcome = this.invoices.markRefunded(request.id, new Date());
-    if (outcome.kind === 'not-found') throw new Error(notFound(request.id));
-    if (outcome.kind === 'already-refunded') {
-      throw new Error(`Invoice ${request.id} was already refunded at ${outcome.refundedAt}; nothing was changed.`);
+  refund(@Input() request: RefundRequest): InvoiceRecord | InputRound | string {
+    const invoice = this.invoices.find(request.id);
+    if (!invoice) throw new Error(invoiceNotFound(request.id));
+    if (invoice.status === InvoiceStatus.Refunded) throw new Error(alreadyRefunded(request.id, invoice.refundedAt));
+    const confirm = readInput<boolean>('confirm');
+    if (confirm === undefined) {
+      return requireInput.elicit(
+        `Refund ${formatDollars(invoice.amountCents)} to ${invoice.customer.name}?`,
+        { confirm: ask.boolean('Approve the refund') },
+        { onDecline: REFUND_CANCELLED }
+      );
     }
+    if (!confirm) return REFUND_CANCELLED;
+    const outcome = this.invoices.markRefunded(request.id, new Date());
+    if (outcome.kind === 'not-found') throw new Error(invoiceNotFound(request.id));
+    if (outcome.kind === 'already-refunded') throw new Error(alreadyRefunded(request.id, outcome.refundedAt));
     return this.invoices.find(request.id)!;
   }
-}
-
-function notFound(id: number): string {
-  return `Invoice ${id} does not exist. Call billing.list to find invoice ids.`;
 }

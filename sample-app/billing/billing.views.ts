@@ -1,6 +1,7 @@
 import { JSONSchema } from '@mcpfusion/core';
 import { Type } from 'class-transformer';
 import { IsEnum, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { AdjustmentReason } from './adjustment-reason';
 import { InvoiceStatus } from './invoice-status';
 
 /*
@@ -75,4 +76,24 @@ export class InvoiceSummary {
   @JSONSchema({ description: 'Issue date, YYYY-MM-DD.' })
   @IsString()
   issuedOn!: string;
+}
+
+/** One recorded adjustment, the output of `billing.adjust`. */
+export class AdjustmentView {
+  @IsInt()
+  id!: number;
+
+  @IsInt()
+  invoiceId!: number;
+
+  @IsEnum(AdjustmentReason)
+  reason!: AdjustmentReason;
+
+  @JSONSchema({ description: 'Amount credited, in cents of the invoice currency.' })
+  @IsInt()
+  amountCents!: number;
+
+  @JSONSchema({ description: 'When it was recorded (ISO timestamp).' })
+  @IsString()
+  createdAt!: string;
 }

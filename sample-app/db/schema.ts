@@ -38,4 +38,24 @@ CREATE TABLE IF NOT EXISTS monthly_aggregates (
   refunded_cents INTEGER NOT NULL,
   rebuilt_at     TEXT    NOT NULL
 );
+
+-- Partial credits recorded by billing.adjust. request_key is the id the tool minted at its
+-- first round and carried in the continuation state: a replayed final round finds its row
+-- already there instead of adding a second one.
+CREATE TABLE IF NOT EXISTS adjustments (
+  id           INTEGER PRIMARY KEY,
+  invoice_id   INTEGER NOT NULL REFERENCES invoices(id),
+  reason       TEXT    NOT NULL CHECK (reason IN ('discount', 'billing-error', 'goodwill')),
+  amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+  created_at   TEXT    NOT NULL,
+  request_key  TEXT    NOT NULL UNIQUE
+);
+
+CREATE INDEX IF NOT EXISTS adjustments_invoice ON adjustments (invoice_id);
+
+-- Third-party accounts linked by account.connect, one per provider.
+CREATE TABLE IF NOT EXISTS connected_accounts (
+  provider     TEXT PRIMARY KEY CHECK (provider IN ('github', 'google', 'stripe')),
+  connected_at TEXT NOT NULL
+);
 `;

@@ -73,7 +73,18 @@ export class NumberField extends FieldDescriptor<number> {
 export class BooleanField extends FieldDescriptor<boolean> {}
 
 /** A single choice among values. */
-export class EnumField<V extends string> extends FieldDescriptor<V> {}
+export class EnumField<V extends string> extends FieldDescriptor<V> {
+  /**
+   * Display names in the deprecated `enumNames` form (2025-era clients that predate titled
+   * `oneOf` options); one per value, in order. Prefer `ask.enum({ value: 'Title' }, …)`.
+   */
+  enumNames(names: readonly string[]): this {
+    const values = this.spec.enum as unknown[] | undefined;
+    if (!values || values.length !== names.length) throw new TypeError('enumNames needs plain enum values and one name per value.');
+    this.spec.enumNames = [...names];
+    return this;
+  }
+}
 
 /** Several choices among values. */
 export class MultiSelectField<V extends string> extends FieldDescriptor<V[]> {

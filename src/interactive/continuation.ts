@@ -103,7 +103,9 @@ export async function resume(
     const outcome = readResponse(request, responses?.[request.key], progress);
     if (outcome === 'again') again.push(request);
     else if (typeof outcome === 'object') again.push(outcome);
-    else if (outcome !== 'ok') return { kind: 'end', result: { content: [{ type: 'text', text: outcome.slice(4) }] } };
+    // A declined request is an error result: the tool did not do what was asked, and an error
+    // result is exempt from the tool's output schema.
+    else if (outcome !== 'ok') return { kind: 'end', result: { isError: true, content: [{ type: 'text', text: outcome.slice(4) }] } };
   }
   return again.length > 0 ? { kind: 'reask', progress, round: createInputRound(again, payload.s) } : { kind: 'run', progress };
 }

@@ -8,13 +8,17 @@ import {
   Input,
   Interactive,
   JSONSchema,
+  Prompt,
+  Resource,
+  ResourceTemplate,
   ToolProvider,
   ask,
   progress,
   readInput,
   readRequestState,
   requireInput,
-  type CallContext
+  type CallContext,
+  type InputRound
 } from '../../src';
 
 /**
@@ -23,12 +27,10 @@ import {
  * `examples/servers/typescript/everything-server.ts`) that the framework can serve today,
  * built with the public API only. Started by `scripts/conformance/run.sh`.
  *
- * Interactive (elicitation) tools use the framework's `@Interactive()` + `requireInput.elicit`:
- * real `elicitation/create` requests on 2025-era sessions, `input_required` results (MRTR) on
- * 2026-07-28 requests. What the suite expects and the framework cannot do yet (resources,
- * prompts, completions, logging, sampling, roots, named/multiple input requests, …) is listed
- * in `scripts/conformance/GAPS.md`; the fixtures for it are deliberately absent here rather
- * than faked.
+ * Interactive tools use the framework's `@Interactive()` + `requireInput.*`: real
+ * `elicitation/create` / `sampling/createMessage` requests on 2025-era sessions, `input_required`
+ * results (MRTR) on 2026-07-28 requests. Resources, prompts, completions and logging use
+ * `@Resource`, `@ResourceTemplate`, `@Prompt` and the context logger.
  *
  * Environment: PORT (default 0: a free port). The URL goes to stderr as `listening <url>`;
  * nothing is ever written to stdout.
@@ -171,9 +173,25 @@ class ElicitationInput {
   @IsString() message!: string;
 }
 
+class SamplingInput {
+  @IsString() prompt!: string;
+}
+
+/** A client's `sampling/createMessage` result, as `readInput` returns it. */
+interface SamplingAnswer {
+  role: string;
+  content: { type: string; text?: string } | Array<{ type: string; text?: string }>;
+  model?: string;
+}
+
+function textOf(answer: SamplingAnswer): string {
+  const blocks = Array.isArray(answer.content) ? answer.content : [answer.content];
+  return blocks.map((b) => b.text ?? `[${b.type}]`).join(' ');
+}
+
 /**
- * Tools that ask the user mid-call. On 2025-era sessions (the `tools-call-elicitation` and
- * `elicitation-sep1034/1330` scenarios) the framework sends `elicitation/create` over the
+ * Tools that ask the user (or the client) mid-call. On 2025-era sessions (`tools-call-elicitation`,
+ * `tools-call-sampling`, `elicitation-sep1034/1330`) the framework sends the request over the
  * session; on 2026-07-28 (`input-required-result-*`) it answers `input_required`.
  */
 @ToolProvider()
@@ -210,10 +228,7 @@ class ConformanceInteractiveTools {
     return `Elicitation completed: action=accept, content=${JSON.stringify(content)}`;
   }
 
-  /**
-   * Scenario `elicitation-sep1330-enums` (2025). `ask` has no legacy `enumNames` form, so
-   * `legacyEnum` is a plain enum here (check `elicitation-sep1330-legacy-enumnames` fails: GAPS.md).
-   */
+  /** Scenario `elicitation-sep1330-enums` (2025): plain, titled, legacy `enumNames`, and multi-select enums. */
   @Interactive()
   @Action('test_elicitation_sep1330_enums', { description: 'Tests elicitation with enum schema improvements per SEP-1330' })
   elicitationEnums() {
@@ -224,7 +239,10 @@ class ConformanceInteractiveTools {
         titledSingle: ask
           .enum({ value1: 'First Option', value2: 'Second Option', value3: 'Third Option' }, 'Select one option with titles')
           .optional(),
-        legacyEnum: ask.enum(['opt1', 'opt2', 'opt3'], 'Select one option (legacy)').optional(),
+        legacyEnum: ask
+          .enum(['opt1', 'opt2', 'opt3'], 'Select one option (legacy)')
+          .enumNames(['Option One', 'Option Two', 'Option Three'])
+          .optional(),
         untitledMulti: ask.multiSelect(['option1', 'option2', 'option3'], 'Select multiple options').minItems(1).maxItems(3).optional(),
         titledMulti: ask
           .multiSelect({ value1: 'First Choice', value2: 'Second Choice', value3: 'Third Choice' }, 'Select multiple options with titles')
@@ -239,14 +257,13 @@ class ConformanceInteractiveTools {
 
   /**
    * Scenarios `input-required-result-basic-elicitation`, `-result-type`, `-missing-input-response`,
-   * `-ignore-extra-params`, `-validate-input` (2026). The suite wants the request under the
-   * key `user_name`; the framework names its one request per round `input` (GAPS.md, F).
+   * `-ignore-extra-params`, `-validate-input` (2026): the request goes under the key `user_name`.
    */
   @Interactive()
   @Action('test_input_required_result_elicitation', { description: 'MRTR: returns InputRequiredResult with elicitation request' })
   mrtrElicitation() {
     const name = readInput<string>('name');
-    if (name === undefined) return requireInput.elicit('What is your name?', { name: ask.string('Your name') });
+    if (name === undefined) return requireInput.elicit('What is your name?', { name: ask.string('Your name') }, { key: 'user_name' });
     return `Hello, ${name}!`;
   }
 
@@ -278,21 +295,233 @@ class ConformanceInteractiveTools {
   @Action('test_input_required_result_tampered_state', { description: 'MRTR: HMAC-signed requestState integrity test' })
   mrtrTamperedState() {
     const ok = readInput<boolean>('ok');
-    if (ok === undefined) return requireInput.elicit('Please confirm', { ok: ask.boolean('Confirm') }, { state: { kind: 'tamper-test' } });
+    if (ok === undefined)
+      return requireInput.elicit('Please confirm', { ok: ask.boolean('Confirm') }, { key: 'confirm', state: { kind: 'tamper-test' } });
     return readRequestState<{ kind?: string }>()?.kind === 'tamper-test' ? 'integrity-ok: state verified' : 'state not verified';
   }
 
-  /**
-   * `server-stateless` check `sep-2575-http-server-no-independent-requests-on-stream` (2026):
-   * an elicitation on a 2026-07-28 request must come back as `input_required`, never as a
-   * standalone `elicitation/create` request on the response stream.
-   */
+  /** Scenario `tools-call-sampling` (2025): a real `sampling/createMessage` over the session. */
   @Interactive()
+  @Action('test_sampling', { description: 'Tests server-initiated sampling (LLM completion request)' })
+  sampling(@Input() input: SamplingInput) {
+    const answer = readInput<SamplingAnswer>('llm');
+    if (answer === undefined) {
+      return requireInput.sample(
+        { messages: [{ role: 'user', content: { type: 'text', text: input.prompt } }], maxTokens: 100 },
+        { key: 'llm' }
+      );
+    }
+    return `LLM response: ${textOf(answer)}`;
+  }
+
+  /** Scenario `input-required-result-basic-sampling` (2026). */
+  @Interactive()
+  @Action('test_input_required_result_sampling', { description: 'MRTR: returns InputRequiredResult with sampling request' })
+  mrtrSampling() {
+    const answer = readInput<SamplingAnswer>('capital_question');
+    if (answer === undefined) {
+      return requireInput.sample(
+        { messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 },
+        { key: 'capital_question' }
+      );
+    }
+    return `Sampling result: ${textOf(answer)}`;
+  }
+
+  /** Scenario `input-required-result-basic-list-roots` (2026). */
+  @Interactive()
+  @Action('test_input_required_result_list_roots', { description: 'MRTR: returns InputRequiredResult with roots/list request' })
+  mrtrListRoots() {
+    const roots = readInput<Array<{ uri: string }>>('client_roots');
+    if (roots === undefined) return requireInput.roots({ key: 'client_roots' });
+    return `Found ${roots.length} root(s): ${roots.map((r) => r.uri).join(', ')}`;
+  }
+
+  /** Scenario `input-required-result-multiple-input-requests` (2026): elicitation, sampling and roots in one round. */
+  @Interactive()
+  @Action('test_input_required_result_multiple_inputs', { description: 'MRTR: returns InputRequiredResult with multiple input requests' })
+  mrtrMultipleInputs() {
+    const name = readInput<string>('name');
+    const greeting = readInput<SamplingAnswer>('greeting');
+    const roots = readInput<Array<{ uri: string }>>('client_roots');
+    if (name === undefined || greeting === undefined || roots === undefined) {
+      return requireInput.all([
+        requireInput.elicit('What is your name?', { name: ask.string('Your name') }, { key: 'user_name' }),
+        requireInput.sample(
+          { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 },
+          { key: 'greeting' }
+        ),
+        requireInput.roots({ key: 'client_roots' })
+      ]);
+    }
+    return `Name: ${name}; Greeting: ${textOf(greeting)}; Roots: ${roots.length}`;
+  }
+
+  /**
+   * `server-stateless` check `sep-2575-http-server-no-independent-requests-on-stream` (2026): the
+   * response stream carries notifications and the result, never a standalone request.
+   */
   @Action('test_streaming_elicitation', { description: 'Diagnostic tool validating response progress streams' })
-  streamingElicitation() {
-    const ok = readInput<boolean>('ok');
-    if (ok === undefined) return requireInput.elicit('Continue?', { ok: ask.boolean('Continue') });
+  async *streamingElicitation() {
+    yield progress(50, 'halfway');
     return 'Streaming complete';
+  }
+
+  /** Scenario `input-required-result-capability-check` (2026): ask only for what the client declared. */
+  @Interactive()
+  @Action('test_input_required_result_capabilities', { description: 'MRTR: respects client capabilities' })
+  mrtrCapabilities(@Ctx() ctx: CallContext) {
+    const caps = ctx.clientCapabilities ?? {};
+    const wanted: InputRound[] = [];
+    if (caps.elicitation && readInput('answer') === undefined) {
+      wanted.push(requireInput.elicit('Elicitation request', { answer: ask.string('Answer') }, { key: 'elicit_input' }));
+    }
+    if (caps.sampling && readInput('sample_input') === undefined) {
+      wanted.push(
+        requireInput.sample(
+          { messages: [{ role: 'user', content: { type: 'text', text: 'Sample request' } }], maxTokens: 50 },
+          { key: 'sample_input' }
+        )
+      );
+    }
+    if (wanted.length > 0) return requireInput.all(wanted);
+    return `capabilities-ok: received ${Object.keys(caps).join(', ')}`;
+  }
+
+  /** `server-stateless` checks `sep-2575-server-rejects-undeclared-capability` / `-missing-capability-http-400` (2026). */
+  @Action('test_missing_capability', { description: 'Test tool requiring sampling', requires: { sampling: {} } })
+  missingCapability() {
+    return 'Success';
+  }
+}
+
+class TemplateVars {
+  @IsString() id!: string;
+}
+
+/** Resources of scenarios `resources-*` and `sep-2164-resource-not-found`. */
+@ToolProvider()
+class ConformanceResources {
+  @Resource('test://static-text', {
+    name: 'static-text',
+    title: 'Static Text Resource',
+    description: 'A static text resource for testing',
+    mimeType: 'text/plain'
+  })
+  staticText() {
+    return 'This is the content of the static text resource.';
+  }
+
+  @Resource('test://static-binary', {
+    name: 'static-binary',
+    title: 'Static Binary Resource',
+    description: 'A static binary resource (image) for testing',
+    mimeType: 'image/png'
+  })
+  staticBinary() {
+    return Buffer.from(TEST_IMAGE_BASE64, 'base64');
+  }
+
+  @Resource('test://watched-resource', {
+    name: 'watched-resource',
+    title: 'Watched Resource',
+    description: 'A resource that can be subscribed to',
+    mimeType: 'text/plain'
+  })
+  watched() {
+    return 'Watched resource content';
+  }
+
+  @ResourceTemplate('test://template/{id}/data', {
+    name: 'template',
+    title: 'Resource Template',
+    description: 'A resource template with parameter substitution',
+    mimeType: 'application/json'
+  })
+  template(@Input() vars: TemplateVars) {
+    return { id: vars.id, templateTest: true, data: `Data for ID: ${vars.id}` };
+  }
+}
+
+class PromptArgs {
+  @JSONSchema({ description: 'First test argument' }) @IsString() arg1!: string;
+  @JSONSchema({ description: 'Second test argument' }) @IsString() arg2!: string;
+}
+
+class EmbeddedArgs {
+  @JSONSchema({ description: 'URI of the resource to embed' }) @IsString() resourceUri!: string;
+}
+
+/** Prompts of scenarios `prompts-*`, `completion-complete` and `input-required-result-non-tool-request`. */
+@ToolProvider()
+class ConformancePrompts {
+  @Prompt('test_simple_prompt', { title: 'Simple Test Prompt', description: 'A simple prompt without arguments' })
+  simple() {
+    return 'This is a simple prompt for testing.';
+  }
+
+  @Prompt('test_prompt_with_arguments', {
+    title: 'Prompt With Arguments',
+    description: 'A prompt with required arguments',
+    complete: { arg1: (value) => ['test1', 'test2', 'testValue1'].filter((v) => v.startsWith(value)) }
+  })
+  withArguments(@Input() args: PromptArgs) {
+    return `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'`;
+  }
+
+  @Prompt('test_prompt_with_embedded_resource', {
+    title: 'Prompt With Embedded Resource',
+    description: 'A prompt that includes an embedded resource'
+  })
+  embedded(@Input() args: EmbeddedArgs) {
+    return [
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' }
+        }
+      },
+      { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } }
+    ];
+  }
+
+  @Prompt('test_prompt_with_image', { title: 'Prompt With Image', description: 'A prompt that includes image content' })
+  image() {
+    return [
+      { role: 'user', content: { type: 'image', data: TEST_IMAGE_BASE64, mimeType: 'image/png' } },
+      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } }
+    ];
+  }
+
+  @Interactive()
+  @Prompt('test_input_required_result_prompt', { description: 'MRTR: prompt that requires elicitation input' })
+  mrtrPrompt() {
+    const context = readInput<string>('context');
+    if (context === undefined) {
+      return requireInput.elicit('What context should the prompt use?', { context: ask.string('Context') }, { key: 'user_context' });
+    }
+    return `Prompt with context: ${context}`;
+  }
+}
+
+/** Logging tools of scenarios `tools-call-with-logging` (2025) and `server-stateless` (2026). */
+@ToolProvider()
+class ConformanceLogging {
+  @Action('test_tool_with_logging', { description: 'Tests tool that emits log messages during execution' })
+  async withLogging(@Ctx() ctx: CallContext) {
+    ctx.log.info('Tool execution started');
+    await sleep(50, ctx.signal);
+    ctx.log.info('Tool processing data');
+    await sleep(50, ctx.signal);
+    ctx.log.info('Tool execution completed');
+    return 'Tool with logging executed successfully';
+  }
+
+  @Action('test_logging_tool', { description: 'Diagnostic logging validator tool' })
+  logging(@Ctx() ctx: CallContext) {
+    ctx.log.info('Logging evaluated');
+    return 'Logging evaluated';
   }
 }
 
@@ -300,7 +529,7 @@ async function main(): Promise<void> {
   const app = FusionApp.create({
     name: 'mcpfusion-conformance-server',
     version: '1.0.0',
-    tools: [ConformanceTools, ConformanceInteractiveTools],
+    tools: [ConformanceTools, ConformanceInteractiveTools, ConformanceResources, ConformancePrompts, ConformanceLogging],
     // A per-process key for the signed continuation state (one process: nothing to share).
     stateKey: process.env.FUSION_STATE_KEY ?? randomBytes(32),
     logger: (message) => process.stderr.write(`[conformance-server] ${message}\n`)

@@ -1,0 +1,85 @@
+import type SqliteDatabase from 'better-sqlite3';
+import type { FusionApp } from '@mcpfusion/core';
+import { connectTestClient } from '@mcpfusion/core/testing';
+import { createBillingApp } from './app';
+import { inspect, recordQuestions, tempDb, TEST_STATE_KEY, textOf, type TempDb } from './test-helpers';
+
+const CONSENT_URL = 'https://accounts.example.com/github/consent?client_id=billing-desk&scope=read';
+
+let temp: TempDb;
+let app: FusionApp;
+let disk: SqliteDatabase.Database;
+
+beforeEach(() => {
+  temp = tempDb();
+  app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
+  disk = inspect(temp.path);
+});
+
+afterEach(async () => {
+  await app.close();
+  disk.close();
+  temp.remove();
+});
+
+function connections(): Array<{ provider: string; connected_at: string }> {
+  return disk.prepare('SELECT * FROM connected_accounts ORDER BY provider').all() as Array<{ provider: string; connected_at: string }>;
+}
+
+test('asks for a visit to the consent page, keyed "consent", and connects once it is accepted', async () => {
+  const questions = recordQuestions(() => ({ action: 'accept' }));
+  const result = await app.callTool('account.connect', { provider: 'github' }, { onInput: questions.onInput });
+
+  expect(result.isError).toBeFalsy();
+  const rows = connections();
+  expect(rows).toEqual([{ provider: 'github', connected_at: expect.any(String) }]);
+  expect(textOf(result)).toBe(`Your github account is connected (since ${rows[0].connected_at}).`);
+  expect(questions.asked).toEqual([
+    expect.objectContaining({ kind: 'url', key: 'consent', message: 'Connect your github account', url: CONSENT_URL })
+  ]);
+});
+
+test('declined by key with the answers map: not connected', async () => {
+  const result = await app.callTool('account.connect', { provider: 'stripe' }, { answers: { consent: false } });
+  expect(result.isError).toBe(true); // a declined request ends the call as an error result
+  expect(textOf(result)).toBe('Your stripe account was not connected.');
+  expect(connections()).toEqual([]);
+});
+
+test('an unknown provider is refused before anything is asked', async () => {
+  const questions = recordQuestions(() => ({ action: 'accept' }));
+  const result = await app.callTool('account.connect', { provider: 'myspace' }, { onInput: questions.onInput });
+  expect(result.isError).toBe(true);
+  expect(textOf(result)).toMatch(/provider must be one of the following values: github, google, stripe/);
+  expect(questions.asked).toEqual([]);
+});
+
+describe.each(['modern', 'legacy-http', 'legacy-memory'] as const)('through a real client (%s)', (era) => {
+  test('accepted: connected', async () => {
+    const questions = recordQuestions(() => ({ action: 'accept' }));
+    const { client, close } = await connectTestClient(app, { era, onInput: questions.onInput });
+    try {
+      await client.listTools(); // as a host would: the result must also satisfy the (absent) output schema
+      const result = await client.callTool({ name: 'account.connect', arguments: { provider: 'google' } });
+      expect(result.isError).toBeFalsy();
+      expect(textOf(result)).toMatch(/^Your google account is connected \(since .+\)\.$/);
+      expect(questions.asked.map((q) => [q.kind, q.url])).toEqual([['url', CONSENT_URL.replace('github', 'google')]]);
+      expect(connections().map((c) => c.provider)).toEqual(['google']);
+    } finally {
+      await close();
+    }
+  });
+
+  test('declined: not connected', async () => {
+    const { client, close } = await connectTestClient(app, { era, onInput: () => ({ action: 'decline' }) });
+    try {
+      await client.listTools();
+      const result = await client.callTool({ name: 'account.connect', arguments: { provider: 'github' } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe('Your github account was not connected.');
+      expect(connections()).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ask,
+  Input,
+  Interactive,
+  Mutation,
+  readInput,
+  readRequestState,
+  requireInput,
+  ToolProvider,
+  type InputRound
+} from '@mcpfusion/core';
+import { ADJUSTMENT_REASON_TITLES, type AdjustmentReason } from './adjustment-reason';
+import { AdjustmentRepository, type AdjustmentRecord } from './adjustment-repository';
+import { AdjustmentRequest } from './billing.inputs';
+import { AdjustmentView } from './billing.views';
+import { alreadyRefunded, invoiceNotFound } from './invoice-errors';
+import { InvoiceRepository, type InvoiceRecord } from './invoice-repository';
+import { InvoiceStatus } from './invoice-status';
+import { centsToDollars, dollarsToCents, formatDollars } from './money';
+
+/** What a declined adjustment answers. */
+export const ADJUSTMENT_CANCELLED = 'Adjustment cancelled';
+
+/**
+ * What each request for input carries to the next round (signed by the framework, not
+ * encrypted): the key that makes the final write idempotent, and the total the user saw.
+ */
+interface AdjustmentState {
+  readonly requestKey: string;
+  readonly totalCents: number;
+}
+
+/** Partial credits on an invoice, entered step by step. */
+@ToolProvider()
+export class AdjustmentTools {
+  constructor(
+    private readonly invoices: InvoiceRepository,
+    private readonly adjustments: AdjustmentRepository
+  ) {}
+
+  /**
+   * Round 1 asks the reason, round 2 the amount (bounded by the invoice total), round 3
+   * records it. The total seen at round 1 travels in the request state; if the invoice
+   * changed meanwhile, the call is refused and nothing is written.
+   */
+  @Interactive()
+  @Mutation('billing.adjust', {
+    title: 'Adjust invoice',
+    description:
+      'Credit part of an invoice. Asks the user for the reason (discount, billing error, goodwill), then the amount in dollars (at most the invoice total), and records one adjustment.',
+    output: AdjustmentView
+  })
+  adjust(@Input() request: AdjustmentRequest): AdjustmentRecord | InputRound {
+    const invoice = this.invoices.find(request.id);
+    if (!invoice) throw new Error(invoiceNotFound(request.id));
+    if (invoice.status === InvoiceStatus.Refunded) throw new Error(alreadyRefunded(request.id, invoice.refundedAt));
+
+    const reason = readInput<AdjustmentReason>('reason');
+    if (reason === undefined) {
+      const state: AdjustmentState = { requestKey: randomUUID(), totalCents: invoice.amountCents };
+      return requireInput.elicit(
+        `Adjust invoice ${invoice.id} of ${invoice.customer.name} (${formatDollars(invoice.amountCents)}): why?`,
+        { reason: ask.enum(ADJUSTMENT_REASON_TITLES, 'Reason for the adjustment') },
+        { state, onDecline: ADJUSTMENT_CANCELLED }
+      );
+    }
+    const state = unchangedSinceFirstRound(invoice);
+    // Answers accumulate: on this later round the reason is still there.
+    const amount = readInput<number>('amount');
+    if (amount === undefined) {
+      return requireInput.elicit(
+        `How much of ${formatDollars(invoice.amountCents)} to credit on invoice ${invoice.id} (${ADJUSTMENT_REASON_TITLES[reason]})?`,
+        { amount: ask.number('Amount in dollars').min(0.01).max(centsToDollars(invoice.amountCents)) },
+        { state, onDecline: ADJUSTMENT_CANCELLED }
+      );
+    }
+    return this.adjustments.record({
+      invoiceId: invoice.id,
+      reason,
+      amountCents: dollarsToCents(amount),
+      at: new Date(),
+      requestKey: state.requestKey
+    });
+  }
+}
+
+/** The state carried from round 1, after checking the invoice total is still the one the user saw. */
+function unchangedSinceFirstRound(invoice: InvoiceRecord): AdjustmentState {
+  const state = readRequestState<AdjustmentState>();
+  if (!state) throw new Error(`The adjustment of invoice ${invoice.id} lost its state; nothing was recorded. Start again.`);
+  if (state.totalCents !== invoice.amountCents) {
+    throw new Error(
+      `Invoice ${invoice.id} changed while the adjustment was entered (its total was ${formatDollars(state.totalCents)}, ` +
+        `now ${formatDollars(invoice.amountCents)}); nothing was recorded. Start again.`
+    );
+  }
+  return state;
+}

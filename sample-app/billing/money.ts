@@ -1,0 +1,16 @@
+const DOLLARS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Cents as a dollar amount for people: `167500` → `$1,675.00`. */
+export function formatDollars(cents: number): string {
+  return `$${DOLLARS.format(cents / 100)}`;
+}
+
+/** Cents as a plain number of dollars (a form field's bound): `167500` → `1675`. */
+export function centsToDollars(cents: number): number {
+  return cents / 100;
+}
+
+/** A dollar answer in whole cents, rounded to the nearest cent: `12.34` → `1234`. */
+export function dollarsToCents(dollars: number): number {
+  return Math.round(dollars * 100);
+}

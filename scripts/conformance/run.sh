@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (npm @modelcontextprotocol/conformance) against
+# the conformance server in test/conformance/server.ts, served on 127.0.0.1.
+#
+#   npm run compile && bash scripts/conformance/run.sh
+#
+# Three runs, each with its own -o directory under .conformance/results/:
+#   1. conformance@0.1.16          server --suite active          (every check must pass)
+#   2. conformance@0.2.0-alpha.12  server --requirements 2025-11-25  (must exit 0)
+#   3. conformance@0.2.0-alpha.12  server --requirements 2026-07-28  (must exit 0)
+#
+# The suite needs Node >= 22; the npm package node@22 is installed into a tool folder of
+# its own so the project itself keeps running on the system Node (20). Everything the
+# script installs lives in .conformance/tools/<name> (gitignored) and is installed once.
+#
+# Environment:
+#   CONFORMANCE_PORT     port for the server (default 0: a free port)
+#   CONFORMANCE_VERBOSE  1 = stream the suites' full output (default: kept in console.log files)
+#   CONFORMANCE_RUNS     space-separated subset of: v0.1.16 2025-11-25 2026-07-28 (default: all)
+#
+# Exit status: 0 only if every run exited 0.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+TOOLS="$ROOT/.conformance/tools"
+RESULTS="$ROOT/.conformance/results"
+SERVER_JS="$ROOT/build/test/conformance/server.js"
+REPORT_JS="$ROOT/scripts/conformance/report.js"
+
+NODE_PKG_SPEC="node@22"
+SUITE_STABLE="0.1.16"
+SUITE_ALPHA="0.2.0-alpha.12"
+RUNS="${CONFORMANCE_RUNS:-v0.1.16 2025-11-25 2026-07-28}"
+
+log() { printf '[conformance] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 2; }
+
+# ---------------------------------------------------------------- tools (idempotent)
+
+NODE22_DIR="$TOOLS/node22"
+NODE22="$NODE22_DIR/node_modules/node/bin/node"
+
+node22_ok() { [[ -x "$NODE22" ]] && [[ "$("$NODE22" --version 2>/dev/null)" == v22.* ]]; }
+
+ensure_node22() {
+  if node22_ok; then return; fi
+  log "installing $NODE_PKG_SPEC into ${NODE22_DIR#"$ROOT"/}"
+  mkdir -p "$NODE22_DIR"
+  npm install --prefix "$NODE22_DIR" --save-exact --no-audit --no-fund --loglevel=error "$NODE_PKG_SPEC" >&2
+  node22_ok || die "the npm package $NODE_PKG_SPEC did not provide a Node 22 binary at $NODE22 (its preinstall script downloads it; was it blocked?)"
+}
+
+# conformance_dir <version>: the tool folder of one suite version.
+conformance_dir() { printf '%s/conformance-%s' "$TOOLS" "$1"; }
+conformance_cli() { printf '%s/node_modules/@modelcontextprotocol/conformance/dist/index.js' "$(conformance_dir "$1")"; }
+
+ensure_conformance() {
+  local version="$1" dir pkg installed=""
+  dir="$(conformance_dir "$version")"
+  pkg="$dir/node_modules/@modelcontextprotocol/conformance/package.json"
+  if [[ -f "$pkg" ]]; then
+    installed="$("$NODE22" -p "require(process.argv[1]).version" "$pkg" 2>/dev/null || true)"
+  fi
+  if [[ "$installed" == "$version" && -f "$(conformance_cli "$version")" ]]; then return; fi
+  log "installing @modelcontextprotocol/conformance@$version into ${dir#"$ROOT"/}"
+  mkdir -p "$dir"
+  # npm runs under Node 22 here, so the package's engines (node >= 22) are satisfied.
+  PATH="$(dirname "$NODE22"):$PATH" npm install --prefix "$dir" --save-exact --no-audit --no-fund --loglevel=error \
+    "@modelcontextprotocol/conformance@$version" >&2
+  [[ -f "$(conformance_cli "$version")" ]] || die "@modelcontextprotocol/conformance@$version did not install its CLI"
+}
+
+ensure_node22
+ensure_conformance "$SUITE_STABLE"
+ensure_conformance "$SUITE_ALPHA"
+
+# ---------------------------------------------------------------- server
+
+[[ -f "$SERVER_JS" ]] || die "${SERVER_JS#"$ROOT"/} is missing: run \`npm run compile\` first (it compiles test/conformance/server.ts)"
+
+mkdir -p "$RESULTS"
+SERVER_LOG="$RESULTS/server.log"
+SERVER_PID=""
+SERVER_URL=""
+
+stop_server() {
+  if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$SERVER_PID" 2>/dev/null && kill -KILL "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  SERVER_PID=""
+}
+trap stop_server EXIT
+trap 'exit 130' INT TERM
+
+start_server() {
+  # Only lines written by this start count (after a restart the log holds the previous server's lines).
+  local from=$(($(wc -l <"$SERVER_LOG") + 1))
+  # The server never writes to stdout; anything that shows up there is a bug worth seeing.
+  (cd "$ROOT" && PORT="${CONFORMANCE_PORT:-0}" exec node "$SERVER_JS") >>"$RESULTS/server.stdout" 2>>"$SERVER_LOG" &
+  SERVER_PID=$!
+  local deadline=$((SECONDS + 30))
+  while [[ -z "$SERVER_URL" ]]; do
+    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$SERVER_LOG" >&2; die "the conformance server exited during startup"; }
+    ((SECONDS < deadline)) || { cat "$SERVER_LOG" >&2; die "the conformance server printed no 'listening <url>' line within 30 s"; }
+    SERVER_URL="$(tail -n "+$from" "$SERVER_LOG" | sed -n 's/^listening \(http[^ ]*\)$/\1/p' | head -n 1)"
+    [[ -n "$SERVER_URL" ]] || sleep 0.1
+  done
+  # Wait until it answers HTTP at all (any status will do: a bare GET has no session).
+  "$NODE22" -e '
+    const url = process.argv[1];
+    const deadline = Date.now() + 30000;
+    (async () => {
+      for (;;) {
+        try { const r = await fetch(url, { method: "GET", headers: { accept: "text/event-stream" }, signal: AbortSignal.timeout(2000) }); await r.body?.cancel(); return; }
+        catch (e) { if (Date.now() > deadline) { console.error("server not answering: " + e.message); process.exit(1); } await new Promise((r) => setTimeout(r, 100)); }
+      }
+    })();' "$SERVER_URL" || die "the conformance server at $SERVER_URL does not answer"
+  log "server up at $SERVER_URL (pid $SERVER_PID, log ${SERVER_LOG#"$ROOT"/})"
+}
+
+: >"$SERVER_LOG"
+: >"$RESULTS/server.stdout"
+start_server
+
+# ---------------------------------------------------------------- suite runs
+
+REPORT_ARGS=()
+OVERALL=0
+
+# run_suite <label> <version> <requirements-revision or ""> <cli args...>
+run_suite() {
+  local label="$1" version="$2" revision="$3"
+  shift 3
+  local out="$RESULTS/$label" code=0
+  rm -rf "$out"
+  mkdir -p "$out"
+  log "run $label: conformance@$version server --url $SERVER_URL $* -o ${out#"$ROOT"/}"
+  if [[ "${CONFORMANCE_VERBOSE:-0}" == "1" ]]; then
+    # tee would hide the suite's status: record it inside the pipeline.
+    { "$NODE22" "$(conformance_cli "$version")" server --url "$SERVER_URL" "$@" -o "$out" 2>&1 && echo 0 >"$out/.exit" || echo $? >"$out/.exit"; } |
+      tee "$out/console.log"
+    code="$(cat "$out/.exit")"
+  else
+    "$NODE22" "$(conformance_cli "$version")" server --url "$SERVER_URL" "$@" -o "$out" >"$out/console.log" 2>&1 || code=$?
+  fi
+  log "run $label: exit $code"
+  ((code == 0)) || OVERALL=1
+  local req=()
+  if [[ -n "$revision" ]]; then
+    req=(--requirements "$(dirname "$(dirname "$(conformance_cli "$version")")")/requirements/$revision.yaml")
+  fi
+  REPORT_ARGS+=(--run "$label" --command "conformance@$version server $*" --dir "$out" --exit "$code" "${req[@]}")
+  if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+    log "the conformance server died during run $label; restarting it for the next run"
+    SERVER_PID=""
+    SERVER_URL=""
+    start_server
+  fi
+}
+
+for run in $RUNS; do
+  case "$run" in
+    v0.1.16) run_suite "v0.1.16-active" "$SUITE_STABLE" "" --suite active ;;
+    2025-11-25) run_suite "v0.2.0-alpha.12-req-2025-11-25" "$SUITE_ALPHA" 2025-11-25 --requirements 2025-11-25 ;;
+    2026-07-28) run_suite "v0.2.0-alpha.12-req-2026-07-28" "$SUITE_ALPHA" 2026-07-28 --requirements 2026-07-28 ;;
+    *) die "unknown run '$run' in CONFORMANCE_RUNS (use v0.1.16, 2025-11-25, 2026-07-28)" ;;
+  esac
+done
+
+stop_server
+
+if [[ -s "$RESULTS/server.stdout" ]]; then
+  log "warning: the server wrote to stdout (see ${RESULTS#"$ROOT"/}/server.stdout)"
+  OVERALL=1
+fi
+
+# ---------------------------------------------------------------- report
+
+"$NODE22" "$REPORT_JS" "${REPORT_ARGS[@]}" || OVERALL=1
+exit "$OVERALL"
