@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 
 export { FusionApp } from './app/fusion-app';
-export type { DirectCallOptions, HarnessInputAnswer, HarnessInputRequest, Listening } from './app/fusion-app';
+export type { DirectCallOptions, Listening } from './app/fusion-app';
+export type { HarnessInputAnswer, HarnessInputRequest } from './app/harness-answers';
 export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
 export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';
 export { CALL_CONTEXT, CALL_SIGNAL } from './di/tokens';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isInputRequiredResult, type CallToolResult, type McpServerFactory, type Tool, type Transport } from '@modelcontextprotocol/server';
-import { container as rootContainer, Lifecycle, type DependencyContainer } from 'tsyringe';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { InProcessCallQueue } from '../concurrency/call-queue';
 import { FifoMutex } from '../concurrency/fifo-mutex';
 import { ConfigurationError } from '../errors';
@@ -20,25 +20,11 @@ import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOption
 import { listenHttp, type HttpListener } from '../transports/http/http-listener';
 import { createServerFactory, type ServedSurfaces } from '../transports/server-factory';
 import { listenStdio, type StdioListener } from '../transports/stdio-listener';
-import type { FusionAppOptions, ListenOptions, ProviderSpec } from './app-options';
+import type { FusionAppOptions, ListenOptions } from './app-options';
 import { compileTools } from './compile-tools';
+import { answerFromMap, harnessView, type HarnessInputAnswer, type HarnessInputRequest } from './harness-answers';
+import { registerProvider } from './providers';
 import { ToolEngine } from './tool-engine';
-
-/** A request for input as the test harness shows it to `onInput`. */
-export interface HarnessInputRequest {
-  readonly kind: 'form' | 'url' | 'sampling' | 'roots';
-  /** The key the answer goes under. */
-  readonly key: string;
-  readonly message?: string;
-  readonly requestedSchema?: Record<string, unknown>;
-  readonly url?: string;
-  /** The embedded request's params as sent. */
-  readonly params: Record<string, unknown>;
-}
-
-/** An answer: an elicitation result (`{ action, content? }`), a sampling result, or `{ roots }`. */
-export type HarnessInputAnswer =
-  { readonly action: 'accept' | 'decline' | 'cancel'; readonly content?: Record<string, unknown> } | Record<string, unknown>;
 
 /** Options of the test entry point `app.callTool`. */
 export interface DirectCallOptions {
@@ -306,63 +292,5 @@ export class FusionApp {
 
   private log(message: string): void {
     (this.options.logger ?? ((m: string) => process.stderr.write(`[mcpfusion] ${m}\n`)))(message);
-  }
-}
-
-/** How the harness shows an embedded request to `onInput`. */
-export function harnessView(key: string, embedded: { method: string; params?: Record<string, unknown> }): HarnessInputRequest {
-  const params = embedded.params ?? {};
-  const kind =
-    embedded.method === 'sampling/createMessage'
-      ? 'sampling'
-      : embedded.method === 'roots/list'
-        ? 'roots'
-        : params.mode === 'url'
-          ? 'url'
-          : 'form';
-  return {
-    kind,
-    key,
-    params,
-    ...(typeof params.message === 'string' ? { message: params.message } : {}),
-    ...(params.requestedSchema ? { requestedSchema: params.requestedSchema as Record<string, unknown> } : {}),
-    ...(typeof params.url === 'string' ? { url: params.url } : {})
-  };
-}
-
-/** The harness's answer to a request for input, from a map of answers. */
-export function answerFromMap(request: HarnessInputRequest, answers: Record<string, unknown>): HarnessInputAnswer {
-  switch (request.kind) {
-    case 'url':
-      return { action: answers[request.key] === false ? 'decline' : 'accept' };
-    case 'sampling':
-      return (answers[request.key] as Record<string, unknown> | undefined) ?? { action: 'decline' };
-    case 'roots':
-      return { roots: answers[request.key] ?? [] };
-    case 'form': {
-      const fields = Object.keys((request.requestedSchema?.properties as Record<string, unknown> | undefined) ?? {});
-      const content = Object.fromEntries(fields.filter((f) => f in answers).map((f) => [f, answers[f]]));
-      return Object.keys(content).length > 0 ? { action: 'accept', content } : { action: 'decline' };
-    }
-  }
-}
-
-function registerProvider(container: DependencyContainer, provider: ProviderSpec): void {
-  if (typeof provider === 'function') {
-    container.register(provider, { useClass: provider }, { lifecycle: Lifecycle.Singleton });
-  } else if ('useValue' in provider) {
-    container.register(provider.provide, { useValue: provider.useValue });
-  } else if ('useClass' in provider) {
-    container.register(
-      provider.provide,
-      { useClass: provider.useClass },
-      { lifecycle: provider.singleton === false ? Lifecycle.Transient : Lifecycle.Singleton }
-    );
-  } else if ('useFactory' in provider) {
-    container.register(provider.provide, { useFactory: provider.useFactory });
-  } else {
-    throw new ConfigurationError(
-      `Unrecognized provider ${JSON.stringify(provider)}: use a class, or { provide, useValue | useClass | useFactory }.`
-    );
   }
 }

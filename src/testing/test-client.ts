@@ -1,5 +1,6 @@
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { answerFromMap, harnessView, type FusionApp, type HarnessInputAnswer, type HarnessInputRequest } from '../app/fusion-app';
+import type { FusionApp } from '../app/fusion-app';
+import { answerFromMap, harnessView, type HarnessInputAnswer, type HarnessInputRequest } from '../app/harness-answers';
 import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 
 /** Options of {@link connectTestClient}. */

@@ -1,0 +1,53 @@
+/** A request for input as the test harness shows it to `onInput`. */
+export interface HarnessInputRequest {
+  readonly kind: 'form' | 'url' | 'sampling' | 'roots';
+  /** The key the answer goes under. */
+  readonly key: string;
+  readonly message?: string;
+  readonly requestedSchema?: Record<string, unknown>;
+  readonly url?: string;
+  /** The embedded request's params as sent. */
+  readonly params: Record<string, unknown>;
+}
+
+/** An answer: an elicitation result (`{ action, content? }`), a sampling result, or `{ roots }`. */
+export type HarnessInputAnswer =
+  { readonly action: 'accept' | 'decline' | 'cancel'; readonly content?: Record<string, unknown> } | Record<string, unknown>;
+
+/** How the harness shows an embedded request to `onInput`. */
+export function harnessView(key: string, embedded: { method: string; params?: Record<string, unknown> }): HarnessInputRequest {
+  const params = embedded.params ?? {};
+  const kind =
+    embedded.method === 'sampling/createMessage'
+      ? 'sampling'
+      : embedded.method === 'roots/list'
+        ? 'roots'
+        : params.mode === 'url'
+          ? 'url'
+          : 'form';
+  return {
+    kind,
+    key,
+    params,
+    ...(typeof params.message === 'string' ? { message: params.message } : {}),
+    ...(params.requestedSchema ? { requestedSchema: params.requestedSchema as Record<string, unknown> } : {}),
+    ...(typeof params.url === 'string' ? { url: params.url } : {})
+  };
+}
+
+/** The harness's answer to a request for input, from a map of answers. */
+export function answerFromMap(request: HarnessInputRequest, answers: Record<string, unknown>): HarnessInputAnswer {
+  switch (request.kind) {
+    case 'url':
+      return { action: answers[request.key] === false ? 'decline' : 'accept' };
+    case 'sampling':
+      return (answers[request.key] as Record<string, unknown> | undefined) ?? { action: 'decline' };
+    case 'roots':
+      return { roots: answers[request.key] ?? [] };
+    case 'form': {
+      const fields = Object.keys((request.requestedSchema?.properties as Record<string, unknown> | undefined) ?? {});
+      const content = Object.fromEntries(fields.filter((f) => f in answers).map((f) => [f, answers[f]]));
+      return Object.keys(content).length > 0 ? { action: 'accept', content } : { action: 'decline' };
+    }
+  }
+}
