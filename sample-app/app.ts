@@ -2,6 +2,9 @@ import { FusionApp } from '@mcpfusion/core';
 import { AccountTools } from './accounts/account.tools';
 import { AdjustmentTools } from './billing/adjustment.tools';
 import { BillingTools } from './billing/billing.tools';
+import { CollectionsPrompts } from './billing/collections.prompts';
+import { InvoiceResources } from './billing/invoice.resources';
+import { ResourceEvents } from './billing/resource-events';
 import { Database } from './db/database';
 import { ReportTools } from './reports/report.tools';
 
@@ -34,18 +37,29 @@ export interface BillingAppOptions {
  */
 export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
   const db = new Database(options.dbPath);
+  // Tools announce invoice changes through this; it is bound to the app below, once the app exists.
+  const events = new ResourceEvents();
   try {
-    return FusionApp.create({
+    const app = FusionApp.create({
       name: 'billing-desk',
       version: BILLING_DESK_VERSION,
       instructions:
         'Billing and reports desk. Amounts are integers in cents. Find invoices with billing.list, read one with billing.invoice; ' +
-        'refunds are final and ask the user to confirm. billing.adjust and account.connect ask the user for what they need.',
-      tools: [BillingTools, AdjustmentTools, ReportTools, AccountTools],
+        'refunds are final and ask the user to confirm. billing.adjust and account.connect ask the user for what they need. ' +
+        'Each invoice is also the resource billing://invoices/{id}; the billing.collections_letter prompt drafts a payment reminder.',
+      tools: [BillingTools, AdjustmentTools, ReportTools, AccountTools, InvoiceResources, CollectionsPrompts],
       stateKey: options.stateKey,
-      providers: [{ provide: Database, useValue: db }],
+      providers: [
+        { provide: Database, useValue: db },
+        { provide: ResourceEvents, useValue: events }
+      ],
       onClose: () => db.close()
     });
+    // Late binding: the providers above are an argument of create(), so they exist before the
+    // app does, and the app is not in its own container; the one shared instance learns here
+    // where to send changes. Nothing can be subscribed before this line runs.
+    events.bind((uri) => app.notifyResourceUpdated(uri));
+    return app;
   } catch (error) {
     // A startup error (misdeclared tool) must not leave the file open.
     db.close();

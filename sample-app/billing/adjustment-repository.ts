@@ -57,4 +57,14 @@ export class AdjustmentRepository {
       )
       .get(adjustment.requestKey) as AdjustmentRecord;
   }
+
+  /** The adjustments of one invoice, oldest first, idempotency keys included. */
+  forInvoice(invoiceId: number): AdjustmentRecord[] {
+    return this.db
+      .prepare(
+        `SELECT id, invoice_id AS invoiceId, reason, amount_cents AS amountCents, created_at AS createdAt, request_key AS requestKey
+           FROM adjustments WHERE invoice_id = ? ORDER BY id`
+      )
+      .all(invoiceId) as AdjustmentRecord[];
+  }
 }

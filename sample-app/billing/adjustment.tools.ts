@@ -18,6 +18,7 @@ import { alreadyRefunded, invoiceNotFound } from './invoice-errors';
 import { InvoiceRepository, type InvoiceRecord } from './invoice-repository';
 import { InvoiceStatus } from './invoice-status';
 import { centsToDollars, dollarsToCents, formatDollars } from './money';
+import { ResourceEvents } from './resource-events';
 
 /** What a declined adjustment answers. */
 export const ADJUSTMENT_CANCELLED = 'Adjustment cancelled';
@@ -36,13 +37,15 @@ interface AdjustmentState {
 export class AdjustmentTools {
   constructor(
     private readonly invoices: InvoiceRepository,
-    private readonly adjustments: AdjustmentRepository
+    private readonly adjustments: AdjustmentRepository,
+    private readonly events: ResourceEvents
   ) {}
 
   /**
    * Round 1 asks the reason, round 2 the amount (bounded by the invoice total), round 3
    * records it. The total seen at round 1 travels in the request state; if the invoice
-   * changed meanwhile, the call is refused and nothing is written.
+   * changed meanwhile, the call is refused and nothing is written. Once recorded,
+   * subscribers of `billing://invoices/<id>` are told (its adjustments changed).
    */
   @Interactive()
   @Mutation('billing.adjust', {
@@ -75,13 +78,15 @@ export class AdjustmentTools {
         { state, onDecline: ADJUSTMENT_CANCELLED }
       );
     }
-    return this.adjustments.record({
+    const recorded = this.adjustments.record({
       invoiceId: invoice.id,
       reason,
       amountCents: dollarsToCents(amount),
       at: new Date(),
       requestKey: state.requestKey
     });
+    this.events.invoiceChanged(invoice.id);
+    return recorded;
   }
 }
 

@@ -1,5 +1,5 @@
 import { JSONSchema } from '@mcpfusion/core';
-import { IsEnum, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsEnum, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { InvoiceStatus } from './invoice-status';
 
 /** Input of `billing.invoice`. */
@@ -45,4 +45,29 @@ export class AdjustmentRequest {
   @IsInt()
   @Min(1)
   id!: number;
+}
+
+/** The variables of `billing://invoices/{id}` (URI variables are strings). */
+export class InvoiceUriVariables {
+  @JSONSchema({ description: 'The invoice id, in digits.' })
+  @Matches(/^\d+$/, { message: 'id must be digits' })
+  id!: string;
+}
+
+/** The tones of a collections letter. */
+export const LETTER_TONES = ['friendly', 'firm'] as const;
+
+/** How a collections letter sounds. */
+export type LetterTone = (typeof LETTER_TONES)[number];
+
+/** Arguments of the `billing.collections_letter` prompt (prompt arguments are strings). */
+export class CollectionsLetterArgs {
+  @JSONSchema({ description: 'The customer id, in digits (complete it to see the ids).' })
+  @Matches(/^\d+$/, { message: 'customer must be a customer id in digits' })
+  customer!: string;
+
+  @JSONSchema({ description: 'friendly (the default) or firm.' })
+  @IsOptional()
+  @IsIn(LETTER_TONES)
+  tone?: LetterTone;
 }

@@ -16,6 +16,7 @@ import { alreadyRefunded, invoiceNotFound } from './invoice-errors';
 import { InvoiceRepository, type InvoiceListing, type InvoiceRecord } from './invoice-repository';
 import { InvoiceStatus } from './invoice-status';
 import { formatDollars } from './money';
+import { ResourceEvents } from './resource-events';
 
 const DEFAULT_LIST_LIMIT = 100;
 
@@ -25,7 +26,10 @@ export const REFUND_CANCELLED = 'Refund cancelled';
 /** Invoice tools: look one up, list them, refund one (after the user confirms). */
 @ToolProvider()
 export class BillingTools {
-  constructor(private readonly invoices: InvoiceRepository) {}
+  constructor(
+    private readonly invoices: InvoiceRepository,
+    private readonly events: ResourceEvents
+  ) {}
 
   /** One invoice with its customer; returns the full record and lets `InvoiceView` decide what leaves. */
   @Action('billing.invoice', {
@@ -55,7 +59,8 @@ export class BillingTools {
    * Refunds an invoice exactly once, after the user confirms. An unknown or already
    * refunded invoice fails before anything is asked. Every round re-reads the invoice (no
    * lock is held while the user answers) and the write keeps the guarded UPDATE, so a
-   * refund made elsewhere between the rounds is refused rather than repeated.
+   * refund made elsewhere between the rounds is refused rather than repeated. Subscribers
+   * of `billing://invoices/<id>` are told once the refund is written.
    */
   @Interactive()
   @Mutation('billing.refund', {
@@ -80,6 +85,7 @@ export class BillingTools {
     const outcome = this.invoices.markRefunded(request.id, new Date());
     if (outcome.kind === 'not-found') throw new Error(invoiceNotFound(request.id));
     if (outcome.kind === 'already-refunded') throw new Error(alreadyRefunded(request.id, outcome.refundedAt));
+    // removed
     return this.invoices.find(request.id)!;
   }
 }

@@ -99,6 +99,17 @@ export class InvoiceRepository {
   }
 
   /**
+   * Invoice ids whose decimal spelling starts with `prefix` (digits only), in id order, at
+   * most `limit`. A string comparison, not LIKE, so no character of the prefix is a wildcard.
+   */
+  idsStartingWith(prefix: string, limit: number): number[] {
+    return this.db
+      .prepare('SELECT id FROM invoices WHERE substr(CAST(id AS TEXT), 1, length(@prefix)) = @prefix ORDER BY id LIMIT @limit')
+      .pluck()
+      .all({ prefix, limit }) as number[];
+  }
+
+  /**
    * Marks the invoice refunded unless it already is. The guard is in the UPDATE itself,
    * so even two connections racing cannot refund twice: exactly one sees a changed row.
    */

@@ -14,3 +14,11 @@ export function centsToDollars(cents: number): number {
 export function dollarsToCents(dollars: number): number {
   return Math.round(dollars * 100);
 }
+
+/**
+ * Cents in the invoice's own currency, for people: `(152500, 'EUR')` → `€1,525.00`. Unlike
+ * {@link formatDollars}, the symbol is the currency's (the seeded invoices are in EUR).
+ */
+export function formatMoney(cents: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
+}
