@@ -85,7 +85,7 @@ export class BillingTools {
     const outcome = this.invoices.markRefunded(request.id, new Date());
     if (outcome.kind === 'not-found') throw new Error(invoiceNotFound(request.id));
     if (outcome.kind === 'already-refunded') throw new Error(alreadyRefunded(request.id, outcome.refundedAt));
-    // removed
+    this.events.invoiceChanged(request.id);
     return this.invoices.find(request.id)!;
   }
 }
