@@ -1,0 +1,68 @@
+import { Input, ResourceTemplate, ToolProvider } from '@mcpfusion/core';
+import { AdjustmentRepository } from './adjustment-repository';
+import { InvoiceUriVariables } from './billing.inputs';
+import { toInvoiceDocument, type InvoiceDocument } from './invoice-document';
+import { InvoiceRepository } from './invoice-repository';
+import { formatMoney } from './money';
+import { INVOICE_URI_TEMPLATE, invoiceUri } from './resource-events';
+
+/** How many recent invoices `resources/list` shows. */
+const LISTED_INVOICES = 10;
+
+/** The most ids a completion returns (the protocol's cap). */
+const MAX_COMPLETIONS = 100;
+
+/** A concrete resource of the template, as `resources/list` shows it. */
+export interface ListedInvoice {
+  uri: string;
+  name: string;
+  title: string;
+  mimeType: string;
+}
+
+/** Invoices as resources: `billing://invoices/{id}`, updated when an invoice is refunded or adjusted. */
+@ToolProvider()
+export class InvoiceResources {
+  constructor(
+    private readonly invoices: InvoiceRepository,
+    private readonly adjustments: AdjustmentRepository
+  ) {}
+
+  /**
+   * The invoice with its customer and adjustments, as JSON (see {@link toInvoiceDocument}
+   * for what is left out). Undefined for an unknown id, which the framework answers with
+   * -32602 and `data.uri`. Only the canonical spelling is the resource (`/4`, not `/04`):
+   * notifications name that one, so a subscription to another spelling would never fire.
+   */
+  @ResourceTemplate(INVOICE_URI_TEMPLATE, {
+    name: 'invoice',
+    title: 'Invoice',
+    description:
+      'One invoice with its customer and adjustments: amount (in cents), currency, status, issue date, refund time. Subscribe to hear of refunds and adjustments.',
+    mimeType: 'application/json',
+    list: 'recent',
+    complete: { id: 'completeId' }
+  })
+  invoice(@Input() variables: InvoiceUriVariables): InvoiceDocument | undefined {
+    const id = Number(variables.id);
+    if (!Number.isSafeInteger(id) || String(id) !== variables.id) return undefined;
+    const found = this.invoices.find(id);
+    return found && toInvoiceDocument(found, this.adjustments.forInvoice(id));
+  }
+
+  /** The most recent invoices, for `resources/list` (the template reaches the others). */
+  recent(): ListedInvoice[] {
+    return this.invoices.list({ limit: LISTED_INVOICES }).map((invoice) => ({
+      uri: invoiceUri(invoice.id),
+      name: `invoice-${invoice.id}`,
+      title: `Invoice ${invoice.id}: ${invoice.customerName}, ${formatMoney(invoice.amountCents, invoice.currency)} (${invoice.status})`,
+      mimeType: 'application/json'
+    }));
+  }
+
+  /** Completes the `id` variable: invoice ids starting with what was typed. */
+  completeId(value: string): string[] {
+    if (!/^\d*$/.test(value)) return [];
+    return this.invoices.idsStartingWith(value, MAX_COMPLETIONS).map(String);
+  }
+}
