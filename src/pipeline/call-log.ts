@@ -5,38 +5,49 @@ export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'crit
 export type LogSend = (level: LogLevel, data: unknown, logger?: string) => Promise<void>;
 
 /**
- * The context logger: sends `notifications/message` to the client that made the call. The
- * client's level applies (`logging/setLevel` on 2025-era sessions; the per-request `logLevel`
- * on 2026-07-28, where no level means no messages). Messages are written before the
- * response. For the server's own diagnostics use stderr (the app's `logger` option).
+ * The context logger (`ctx.log`): sends `notifications/message` to the client that made the
+ * call. The client's level applies (`logging/setLevel` on 2025-era sessions; the per-request
+ * `logLevel` on 2026-07-28, where no level means no messages). Messages are written before
+ * the response. For the server's own diagnostics use stderr (the app's `logger` option).
  */
 export interface CallLogger {
-  (level: LogLevel, data: unknown, logger?: string): void;
+  /** A message at any level, optionally naming the logger. */
+  message(level: LogLevel, data: unknown, logger?: string): void;
   debug(data: unknown): void;
   info(data: unknown): void;
   warning(data: unknown): void;
   error(data: unknown): void;
 }
 
-/** Collects a call's log writes so the response can wait for them. */
-export class LogChannel {
-  private readonly pending: Promise<void>[] = [];
+/** A call's logger; it keeps the writes so the response can wait for them. One object per call. */
+export class LogChannel implements CallLogger {
+  private pending: Promise<void>[] | undefined;
+
   constructor(private readonly send: LogSend | undefined) {}
 
-  readonly logger: CallLogger = Object.assign(
-    (level: LogLevel, data: unknown, logger?: string) => {
-      if (this.send) this.pending.push(this.send(level, data, logger).catch(() => undefined));
-    },
-    {
-      debug: (data: unknown) => this.logger('debug', data),
-      info: (data: unknown) => this.logger('info', data),
-      warning: (data: unknown) => this.logger('warning', data),
-      error: (data: unknown) => this.logger('error', data)
-    }
-  );
+  message(level: LogLevel, data: unknown, logger?: string): void {
+    if (!this.send) return;
+    (this.pending ??= []).push(this.send(level, data, logger).catch(() => undefined));
+  }
+
+  debug(data: unknown): void {
+    this.message('debug', data);
+  }
+
+  info(data: unknown): void {
+    this.message('info', data);
+  }
+
+  warning(data: unknown): void {
+    this.message('warning', data);
+  }
+
+  error(data: unknown): void {
+    this.message('error', data);
+  }
 
   /** Resolves when every message logged so far is written. */
   async flush(): Promise<void> {
-    while (this.pending.length > 0) await Promise.all(this.pending.splice(0));
+    while (this.pending && this.pending.length > 0) await Promise.all(this.pending.splice(0));
   }
 }

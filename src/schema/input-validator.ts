@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { validate, type ValidationError } from 'class-validator';
+import { validateSync, type ValidationError } from 'class-validator';
 import type { Violation } from '../errors';
 import type { Constructor } from '../metadata/types';
 
@@ -25,7 +25,9 @@ export async function validateInput(
     return extra.length > 0 ? { violations: extra } : { value: {} };
   }
   const instance = plainToInstance(type, raw, { enableImplicitConversion: false }) as object;
-  const errors = await validate(instance, {
+  // Synchronous: class-validator's async form only adds promise overhead for the built-in
+  // constraints. (Custom async constraints are not supported on input classes; see the README.)
+  const errors = validateSync(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,

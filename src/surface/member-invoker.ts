@@ -71,7 +71,7 @@ export async function invokeMember(
     clientCapabilities: call.clientCapabilities
   };
   const log = new LogChannel(call.sendLog);
-  const { ctx, container } = await createCallContext(deps.container, deps.contextFactory, extra, info, undefined, log.logger);
+  const { ctx, container } = await createCallContext(deps.container, deps.contextFactory, extra, info, undefined, log);
   const run = async (): Promise<unknown> => {
     const instance = container.resolve(member.target) as Record<string, (...a: unknown[]) => unknown>;
     const values = member.params.map((kind) => (kind === 'input' ? input : kind === 'signal' ? call.signal : ctx));
