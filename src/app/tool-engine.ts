@@ -15,7 +15,8 @@ import type { ContinuationStore } from '../interactive/continuation-store';
 import { emptyInputScope, withInputScope } from '../interactive/input-scope';
 import { assertDeliverable, toInputRequiredResult, type InputChannel } from '../interactive/input-required';
 import { isInputRound, type InputRound } from '../interactive/require-input';
-import { LogChannel, type LogSend } from '../pipeline/call-log';
+import { LogChannel } from '../pipeline/call-log';
+import { requestExtra, type SurfaceCall } from '../surface/member-invoker';
 import { EndOfCall } from '../pipeline/end-of-call';
 import type { RequestExtra } from '../pipeline/call-context';
 import type { CallState } from '../pipeline/call-state';
@@ -27,29 +28,13 @@ import type { PresentationContext, Presenter } from '../presenters/presenter';
 export type { InputChannel } from '../interactive/input-required';
 
 /** One tool call as the engine receives it, from a transport or from the test harness. */
-export interface CallRequest {
+export interface CallRequest extends Omit<SurfaceCall, 'signal'> {
   readonly name: string;
   readonly arguments?: Readonly<Record<string, unknown>>;
   /** The request's own signal (client cancellation, disconnect). */
   readonly signal?: AbortSignal;
-  readonly requestId?: string | number;
-  readonly meta?: Readonly<Record<string, unknown>>;
-  readonly authInfo?: RequestExtra['authInfo'];
-  readonly httpRequest?: Request;
-  readonly sessionId?: string;
   /** Present only when the call carried a progress token and there is a channel for it. */
   readonly sendProgress?: ProgressSend;
-  /** Present when the connection can carry log messages. */
-  readonly sendLog?: LogSend;
-  readonly era?: 'legacy' | 'modern';
-  /** What the client declared it can do, when known. */
-  readonly clientCapabilities?: ClientCapabilities;
-  /** The continuation echoed by the client (MRTR `requestState`), raw and untrusted. */
-  readonly requestState?: string;
-  /** Answers to the previous round's requests for input, raw and untrusted. */
-  readonly inputResponses?: Readonly<Record<string, unknown>>;
-  /** What this connection can deliver; absent: nothing (why, in `reason`). */
-  readonly inputChannel?: InputChannel;
 }
 
 /** Engine-wide settings for interactive tools. */
@@ -121,18 +106,7 @@ export class ToolEngine {
     this.inFlight.add(controller);
 
     const progress = request.sendProgress ? new ProgressChannel(request.sendProgress) : undefined;
-    const extra: RequestExtra = {
-      signal: controller.signal,
-      toolName: request.name,
-      arguments: request.arguments ?? EMPTY_ARGS,
-      requestId: request.requestId,
-      meta: request.meta,
-      authInfo: request.authInfo,
-      httpRequest: request.httpRequest,
-      sessionId: request.sessionId,
-      era: request.era,
-      clientCapabilities: request.clientCapabilities
-    };
+    const extra = requestExtra(request, controller.signal, request.name, request.arguments ?? EMPTY_ARGS);
     const log = new LogChannel(request.sendLog);
     const interactive = tool.descriptor.interactive;
     const state: CallState = {

@@ -1,13 +1,5 @@
-import { metadataStorage } from '../metadata/metadata-storage';
-import type { MemberKind, PromptOptions, ResourceOptions, ResourceTemplateOptions } from '../metadata/types';
-import { recordMethodTarget } from './member-target';
-
-function memberDecorator(kind: MemberKind, decorator: string, name: string, options: unknown): MethodDecorator {
-  return (target, key, descriptor) => {
-    if (!recordMethodTarget(decorator, target, key, descriptor)) return;
-    metadataStorage.methodRecord(target.constructor, key).kinds.push({ kind, name, options });
-  };
-}
+import type { PromptOptions, ResourceOptions, ResourceTemplateOptions } from '../metadata/types';
+import { memberDecorator } from './member.decorator';
 
 /**
  * Serves a resource at a fixed URI. The method returns the contents: a string (text), bytes

@@ -1,13 +1,7 @@
 import { metadataStorage } from '../metadata/metadata-storage';
-import type { ToolKind, ToolOptions } from '../metadata/types';
+import type { ToolOptions } from '../metadata/types';
+import { memberDecorator } from './member.decorator';
 import { recordMethodTarget } from './member-target';
-
-function kindDecorator(kind: ToolKind, decorator: string, name: string, options: ToolOptions): MethodDecorator {
-  return (target, key, descriptor) => {
-    if (!recordMethodTarget(decorator, target, key, descriptor)) return;
-    metadataStorage.methodRecord(target.constructor, key).kinds.push({ kind, name, options });
-  };
-}
 
 /**
  * Marks a method as a read-only tool (`readOnlyHint: true`).
@@ -19,7 +13,7 @@ function kindDecorator(kind: ToolKind, decorator: string, name: string, options:
  * ```
  */
 export function Action(name: string, options: ToolOptions): MethodDecorator {
-  return kindDecorator('action', '@Action', name, options);
+  return memberDecorator('action', '@Action', name, options);
 }
 
 /**
@@ -27,7 +21,7 @@ export function Action(name: string, options: ToolOptions): MethodDecorator {
  * run one at a time, in arrival order, through a FIFO serializer.
  */
 export function Mutation(name: string, options: ToolOptions): MethodDecorator {
-  return kindDecorator('mutation', '@Mutation', name, options);
+  return memberDecorator('mutation', '@Mutation', name, options);
 }
 
 /** Marks a tool that may ask the user for input mid-call. Combine with `@Action` or `@Mutation`. */

@@ -2,9 +2,10 @@ import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { ConfigurationError } from '../errors';
 import { metadataStorage } from './metadata-storage';
 import type { ToolDescriptor } from './tool-descriptor';
+import { describeParams } from './param-describer';
 import { describeSurfaceMember } from './surface-builder';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
-import type { ClassRecord, Constructor, MemberKind, MethodRecord, ParamKind, ToolKind, ToolOptions } from './types';
+import type { ClassRecord, Constructor, MemberKind, MethodRecord, ToolKind, ToolOptions } from './types';
 
 /** Tool names the protocol allows: 1–128 of A–Z a–z 0–9 _ - . */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -24,8 +25,6 @@ export interface Registry {
   readonly templates: ResourceTemplateDescriptor[];
   readonly prompts: PromptDescriptor[];
 }
-
-const NOT_INPUT_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt, Date, undefined]);
 
 /**
  * Builds frozen tool descriptors from what the decorators recorded, validating
@@ -55,7 +54,7 @@ export function buildRegistry(classes: readonly Constructor[]): Registry {
     for (const [key, method] of record.methods) {
       const kind = method.kinds[0]?.kind;
       if (method.kinds.length === 1 && kind !== 'action' && kind !== 'mutation') {
-        const member = describeSurfaceMember(target, key, method, problems, (t, k, fn, m, w, p) => describeParams(t, k, fn, m, w, p));
+        const member = describeSurfaceMember(target, key, method, problems);
         if (!member) continue;
         const id = `${member.kind === 'prompt' ? 'prompt' : 'resource'} "${member.kind === 'resource-template' ? member.uriTemplate : member.kind === 'resource' ? member.uri : member.name}"`;
         const where = `${member.className}.${member.methodName}`;
@@ -156,58 +155,4 @@ function describeMethod(
     requires: options.requires,
     isGenerator: fnKind === 'AsyncGeneratorFunction' || fnKind === 'GeneratorFunction'
   });
-}
-
-export function describeParams(
-  target: Constructor,
-  key: string | symbol,
-  fn: (...args: unknown[]) => unknown,
-  method: MethodRecord,
-  where: string,
-  problems: string[]
-): { kinds: ParamKind[]; inputType?: Constructor } | undefined {
-  const types = Reflect.getMetadata('design:paramtypes', target.prototype, key) as unknown[] | undefined;
-  const count = Math.max(fn.length, types?.length ?? 0, ...[...method.params.keys()].map((i) => i + 1));
-  const kinds: ParamKind[] = [];
-  let inputType: Constructor | undefined;
-  let ok = true;
-  for (let i = 0; i < count; i++) {
-    const marks = method.params.get(i) ?? [];
-    if (marks.length !== 1) {
-      problems.push(
-        marks.length === 0
-          ? `${where}: parameter ${i + 1} has no decorator: mark it @Input(), @Ctx() or @Signal().`
-          : `${where}: parameter ${i + 1} has ${marks.length} parameter decorators: keep exactly one.`
-      );
-      ok = false;
-      continue;
-    }
-    const mark = marks[0];
-    if (mark === 'input') {
-      if (inputType) {
-        problems.push(`${where}: more than one @Input() parameter: a tool takes one input class.`);
-        ok = false;
-        continue;
-      }
-      if (!types) {
-        problems.push(
-          `${where}: no type metadata for @Input(): enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig (and do not build with esbuild, which drops it).`
-        );
-        ok = false;
-        continue;
-      }
-      const type = types[i];
-      if (typeof type !== 'function' || NOT_INPUT_TYPES.has(type)) {
-        const shown = typeof type === 'function' ? type.name : String(type);
-        problems.push(
-          `${where}: the @Input() parameter's type (${shown}) is not a class: declare a class with class-validator decorators and use it as the type.`
-        );
-        ok = false;
-        continue;
-      }
-      inputType = type as Constructor;
-    }
-    kinds.push(mark);
-  }
-  return ok ? { kinds, inputType } : undefined;
 }

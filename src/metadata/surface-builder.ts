@@ -1,23 +1,14 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
-import type { CompleterRef, Constructor, MethodRecord, ParamKind, PromptOptions, ResourceTemplateOptions } from './types';
-
-type ParamsDescriber = (
-  target: Constructor,
-  key: string | symbol,
-  fn: (...args: unknown[]) => unknown,
-  method: MethodRecord,
-  where: string,
-  problems: string[]
-) => { kinds: ParamKind[]; inputType?: Constructor } | undefined;
+import { describeParams } from './param-describer';
+import type { CompleterRef, Constructor, MethodRecord, PromptOptions, ResourceTemplateOptions } from './types';
 
 /** Builds the descriptor of a `@Resource`, `@ResourceTemplate` or `@Prompt` method, collecting misuse. */
 export function describeSurfaceMember(
   target: Constructor,
   key: string | symbol,
   method: MethodRecord,
-  problems: string[],
-  describeParams: ParamsDescriber
+  problems: string[]
 ): ResourceDescriptor | ResourceTemplateDescriptor | PromptDescriptor | undefined {
   const where = `${target.name}.${String(key)}`;
   const [{ kind, name: id, options: raw }] = method.kinds;

@@ -13,13 +13,8 @@ export interface ToolInfo {
   readonly methodName: string;
 }
 
-/** The raw request a call came from, handed to `contextFactory(extra)`. */
-export interface RequestExtra {
-  /** The call's signal: aborted on client cancellation, disconnect, timeout or shutdown. */
-  readonly signal: AbortSignal;
-  readonly toolName: string;
-  /** Raw, unvalidated arguments as received. */
-  readonly arguments: Readonly<Record<string, unknown>>;
+/** What is known about the request behind a call. */
+export interface RequestFacts {
   /** JSON-RPC id (absent for calls made through the test harness). */
   readonly requestId?: string | number;
   /** The request's `_meta` (progress token and so on), envelope keys lifted out. */
@@ -34,6 +29,15 @@ export interface RequestExtra {
   readonly era?: 'legacy' | 'modern';
   /** What the client declared it can do (per request on 2026-07-28; from `initialize` on 2025-era connections). */
   readonly clientCapabilities?: ClientCapabilities;
+}
+
+/** The raw request a call came from, handed to `contextFactory(extra)`. */
+export interface RequestExtra extends RequestFacts {
+  /** The call's signal: aborted on client cancellation, disconnect, timeout or shutdown. */
+  readonly signal: AbortSignal;
+  readonly toolName: string;
+  /** Raw, unvalidated arguments as received. */
+  readonly arguments: Readonly<Record<string, unknown>>;
 }
 
 /**

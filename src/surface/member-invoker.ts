@@ -1,4 +1,4 @@
-import type { AuthInfo, ClientCapabilities, InputRequiredResult } from '@modelcontextprotocol/server';
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
 import { raceAbort } from '../concurrency/abort';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
@@ -8,23 +8,20 @@ import { assertDeliverable, toInputRequiredResult, type InputChannel } from '../
 import { emptyInputScope, withInputScope } from '../interactive/input-scope';
 import { isInputRound } from '../interactive/require-input';
 import type { Constructor, ParamKind } from '../metadata/types';
-import type { RequestExtra, ToolInfo } from '../pipeline/call-context';
+import type { RequestExtra, RequestFacts, ToolInfo } from '../pipeline/call-context';
 import { createCallContext, type ContextFactory } from '../pipeline/call-context-factory';
 import { LogChannel, type LogSend } from '../pipeline/call-log';
 
-/** One request to a resource, template or prompt, as a transport hands it over. */
-export interface SurfaceCall {
+/** One request to a resource, template, prompt (or tool), as a transport hands it over. */
+export interface SurfaceCall extends RequestFacts {
   readonly signal: AbortSignal;
-  readonly requestId?: string | number;
-  readonly meta?: Readonly<Record<string, unknown>>;
-  readonly authInfo?: AuthInfo;
-  readonly httpRequest?: Request;
-  readonly sessionId?: string;
-  readonly era?: 'legacy' | 'modern';
-  readonly clientCapabilities?: ClientCapabilities;
+  /** Present when the connection can carry log messages. */
   readonly sendLog?: LogSend;
+  /** The continuation echoed by the client (MRTR `requestState`), raw and untrusted. */
   readonly requestState?: string;
+  /** Answers to the previous round's requests for input, raw and untrusted. */
   readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** What this connection can deliver; absent: nothing. */
   readonly inputChannel?: InputChannel;
 }
 
@@ -58,18 +55,7 @@ export async function invokeMember(
   input: unknown,
   call: SurfaceCall
 ): Promise<{ value: unknown } | { inputRequired: InputRequiredResult }> {
-  const extra: RequestExtra = {
-    signal: call.signal,
-    toolName: info.name,
-    arguments: args,
-    requestId: call.requestId,
-    meta: call.meta,
-    authInfo: call.authInfo,
-    httpRequest: call.httpRequest,
-    sessionId: call.sessionId,
-    era: call.era,
-    clientCapabilities: call.clientCapabilities
-  };
+  const extra = requestExtra(call, call.signal, info.name, args);
   const log = new LogChannel(call.sendLog);
   const { ctx, container } = await createCallContext(deps.container, deps.contextFactory, extra, info, undefined, log);
   const run = async (): Promise<unknown> => {
@@ -100,4 +86,25 @@ export async function invokeMember(
   } finally {
     await log.flush();
   }
+}
+
+/** The `extra` handed to `contextFactory`, from what the transport said about the request. */
+export function requestExtra(
+  facts: RequestFacts,
+  signal: AbortSignal,
+  toolName: string,
+  args: Readonly<Record<string, unknown>>
+): RequestExtra {
+  return {
+    signal,
+    toolName,
+    arguments: args,
+    requestId: facts.requestId,
+    meta: facts.meta,
+    authInfo: facts.authInfo,
+    httpRequest: facts.httpRequest,
+    sessionId: facts.sessionId,
+    era: facts.era,
+    clientCapabilities: facts.clientCapabilities
+  };
 }

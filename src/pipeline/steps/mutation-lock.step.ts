@@ -1,14 +1,8 @@
 import type { MutationLock } from '../../concurrency/fifo-mutex';
-import { named, type NamedStep } from './named-step';
+import type { NamedStep } from './named-step';
+import { slotStep } from './slot.step';
 
 /** Serializes mutations through the app's FIFO lock; released in `finally` (return, throw or abort). */
 export function mutationLockStep(lock: MutationLock): NamedStep {
-  return named('mutation-lock', async (state, next) => {
-    const release = await lock.acquire(state.signal);
-    try {
-      return await next();
-    } finally {
-      release();
-    }
-  });
+  return slotStep('mutation-lock', (signal) => lock.acquire(signal));
 }
