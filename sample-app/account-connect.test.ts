@@ -1,34 +1,17 @@
-import type SqliteDatabase from 'better-sqlite3';
-import type { FusionApp } from '@mcpfusion/core';
 import { connectTestClient } from '@mcpfusion/core/testing';
-import { createBillingApp } from './app';
-import { inspect, recordQuestions, tempDb, TEST_STATE_KEY, textOf, type TempDb } from './test-helpers';
+import { recordQuestions, textOf, useBillingApp } from './test-helpers';
 
 const CONSENT_URL = 'https://accounts.example.com/github/consent?client_id=billing-desk&scope=read';
 
-let temp: TempDb;
-let app: FusionApp;
-let disk: SqliteDatabase.Database;
-
-beforeEach(() => {
-  temp = tempDb();
-  app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
-  disk = inspect(temp.path);
-});
-
-afterEach(async () => {
-  await app.close();
-  disk.close();
-  temp.remove();
-});
+const desk = useBillingApp();
 
 function connections(): Array<{ provider: string; connected_at: string }> {
-  return disk.prepare('SELECT * FROM connected_accounts ORDER BY provider').all() as Array<{ provider: string; connected_at: string }>;
+  return desk.disk.prepare('SELECT * FROM connected_accounts ORDER BY provider').all() as Array<{ provider: string; connected_at: string }>;
 }
 
 test('asks for a visit to the consent page, keyed "consent", and connects once it is accepted', async () => {
   const questions = recordQuestions(() => ({ action: 'accept' }));
-  const result = await app.callTool('account.connect', { provider: 'github' }, { onInput: questions.onInput });
+  const result = await desk.app.callTool('account.connect', { provider: 'github' }, { onInput: questions.onInput });
 
   expect(result.isError).toBeFalsy();
   const rows = connections();
@@ -40,7 +23,7 @@ test('asks for a visit to the consent page, keyed "consent", and connects once i
 });
 
 test('declined by key with the answers map: not connected', async () => {
-  const result = await app.callTool('account.connect', { provider: 'stripe' }, { answers: { consent: false } });
+  const result = await desk.app.callTool('account.connect', { provider: 'stripe' }, { answers: { consent: false } });
   expect(result.isError).toBe(true); // a declined request ends the call as an error result
   expect(textOf(result)).toBe('Your stripe account was not connected.');
   expect(connections()).toEqual([]);
@@ -48,7 +31,7 @@ test('declined by key with the answers map: not connected', async () => {
 
 test('an unknown provider is refused before anything is asked', async () => {
   const questions = recordQuestions(() => ({ action: 'accept' }));
-  const result = await app.callTool('account.connect', { provider: 'myspace' }, { onInput: questions.onInput });
+  const result = await desk.app.callTool('account.connect', { provider: 'myspace' }, { onInput: questions.onInput });
   expect(result.isError).toBe(true);
   expect(textOf(result)).toMatch(/provider must be one of the following values: github, google, stripe/);
   expect(questions.asked).toEqual([]);
@@ -57,7 +40,7 @@ test('an unknown provider is refused before anything is asked', async () => {
 describe.each(['modern', 'legacy-http', 'legacy-memory'] as const)('through a real client (%s)', (era) => {
   test('accepted: connected', async () => {
     const questions = recordQuestions(() => ({ action: 'accept' }));
-    const { client, close } = await connectTestClient(app, { era, onInput: questions.onInput });
+    const { client, close } = await connectTestClient(desk.app, { era, onInput: questions.onInput });
     try {
       await client.listTools(); // as a host would: the result must also satisfy the (absent) output schema
       const result = await client.callTool({ name: 'account.connect', arguments: { provider: 'google' } });
@@ -71,7 +54,7 @@ describe.each(['modern', 'legacy-http', 'legacy-memory'] as const)('through a re
   });
 
   test('declined: not connected', async () => {
-    const { client, close } = await connectTestClient(app, { era, onInput: () => ({ action: 'decline' }) });
+    const { client, close } = await connectTestClient(desk.app, { era, onInput: () => ({ action: 'decline' }) });
     try {
       await client.listTools();
       const result = await client.callTool({ name: 'account.connect', arguments: { provider: 'github' } });

@@ -1,10 +1,8 @@
-import type SqliteDatabase from 'better-sqlite3';
-import type { FusionApp, HarnessInputAnswer, HarnessInputRequest } from '@mcpfusion/core';
+import type { HarnessInputAnswer, HarnessInputRequest } from '@mcpfusion/core';
 import { connectTestClient } from '@mcpfusion/core/testing';
-import { createBillingApp } from './app';
 import { AdjustmentReason } from './billing/adjustment-reason';
 import { AdjustmentRepository } from './billing/adjustment-repository';
-import { inspect, recordQuestions, tempDb, TEST_STATE_KEY, textOf, type TempDb } from './test-helpers';
+import { recordQuestions, textOf, useBillingApp } from './test-helpers';
 
 /** Seed invoice 2: open, 1,525.00 (152500 cents), Umbrella Health. */
 const INVOICE = 2;
@@ -18,24 +16,10 @@ interface AdjustmentRow {
   request_key: string;
 }
 
-let temp: TempDb;
-let app: FusionApp;
-let disk: SqliteDatabase.Database;
-
-beforeEach(() => {
-  temp = tempDb();
-  app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
-  disk = inspect(temp.path);
-});
-
-afterEach(async () => {
-  await app.close();
-  disk.close();
-  temp.remove();
-});
+const desk = useBillingApp();
 
 function adjustmentRows(): AdjustmentRow[] {
-  return disk.prepare('SELECT * FROM adjustments ORDER BY id').all() as AdjustmentRow[];
+  return desk.disk.prepare('SELECT * FROM adjustments ORDER BY id').all() as AdjustmentRow[];
 }
 
 /** Answers the reason question with `reason`, then each amount question with the next of `amounts`. */
@@ -50,7 +34,7 @@ function answering(reason: string, amounts: number[]): (request: HarnessInputReq
 
 test('reason, then amount: one adjustment row with the amount in cents, returned without internal columns', async () => {
   const questions = recordQuestions(answering('billing-error', [12.34]));
-  const result = await app.callTool('billing.adjust', { id: INVOICE }, { onInput: questions.onInput });
+  const result = await desk.app.callTool('billing.adjust', { id: INVOICE }, { onInput: questions.onInput });
 
   expect(result.isError).toBeFalsy();
   const rows = adjustmentRows();
@@ -88,14 +72,14 @@ test('reason, then amount: one adjustment row with the amount in cents, returned
 });
 
 test('answers by name work too: the reason answered in round 1 is still read in round 3', async () => {
-  const result = await app.callTool('billing.adjust', { id: INVOICE }, { answers: { reason: 'goodwill', amount: 1525 } });
+  const result = await desk.app.callTool('billing.adjust', { id: INVOICE }, { answers: { reason: 'goodwill', amount: 1525 } });
   expect(result.structuredContent).toMatchObject({ reason: 'goodwill', amountCents: 152_500 });
   expect(adjustmentRows()).toHaveLength(1);
 });
 
 test('an amount above the invoice total is asked again, saying the previous answer was invalid', async () => {
   const questions = recordQuestions(answering('discount', [1525.01, 25]));
-  const result = await app.callTool('billing.adjust', { id: INVOICE }, { onInput: questions.onInput });
+  const result = await desk.app.callTool('billing.adjust', { id: INVOICE }, { onInput: questions.onInput });
 
   expect(result.structuredContent).toMatchObject({ reason: 'discount', amountCents: 2500 });
   expect(questions.asked).toHaveLength(3);
@@ -111,7 +95,7 @@ test.each([
   ['at the amount', 1]
 ])('declined %s: "Adjustment cancelled", nothing written', async (_when, declineAt) => {
   let asked = 0;
-  const result = await app.callTool(
+  const result = await desk.app.callTool(
     'billing.adjust',
     { id: INVOICE },
     { onInput: (request) => (asked++ === declineAt ? { action: 'decline' } : answering('goodwill', [10])(request)) }
@@ -123,14 +107,14 @@ test.each([
 });
 
 test('the total seen at round 1 travels in the request state: a changed invoice is refused, nothing written', async () => {
-  const result = await app.callTool(
+  const result = await desk.app.callTool(
     'billing.adjust',
     { id: INVOICE },
     {
       onInput: (request) => {
         // Between the rounds (no lock is held while the user answers) the invoice total changes.
         if (request.requestedSchema && 'reason' in (request.requestedSchema.properties as object)) {
-          disk.prepare('UPDATE invoices SET amount_cents = 100000 WHERE id = ?').run(INVOICE);
+          desk.disk.prepare('UPDATE invoices SET amount_cents = 100000 WHERE id = ?').run(INVOICE);
         }
         return answering('discount', [5])(request);
       }
@@ -145,10 +129,10 @@ test('the total seen at round 1 travels in the request state: a changed invoice 
 
 test('an unknown or refunded invoice fails before anything is asked', async () => {
   const questions = recordQuestions(answering('discount', [5]));
-  const unknown = await app.callTool('billing.adjust', { id: 4242 }, { onInput: questions.onInput });
+  const unknown = await desk.app.callTool('billing.adjust', { id: 4242 }, { onInput: questions.onInput });
   expect(textOf(unknown)).toBe('Invoice 4242 does not exist. Call billing.list to find invoice ids.');
-  const refunded = disk.prepare("SELECT id FROM invoices WHERE status = 'refunded' ORDER BY id LIMIT 1").pluck().get() as number;
-  const result = await app.callTool('billing.adjust', { id: refunded }, { onInput: questions.onInput });
+  const refunded = desk.disk.prepare("SELECT id FROM invoices WHERE status = 'refunded' ORDER BY id LIMIT 1").pluck().get() as number;
+  const result = await desk.app.callTool('billing.adjust', { id: refunded }, { onInput: questions.onInput });
   expect(result.isError).toBe(true);
   expect(textOf(result)).toContain(`Invoice ${refunded} was already refunded at`);
   expect(questions.asked).toEqual([]);
@@ -156,7 +140,7 @@ test('an unknown or refunded invoice fails before anything is asked', async () =
 });
 
 test('recording the same request key twice (a replayed final round) writes one row', () => {
-  const repository = app.container.resolve(AdjustmentRepository);
+  const repository = desk.app.container.resolve(AdjustmentRepository);
   const adjustment = { invoiceId: INVOICE, reason: AdjustmentReason.Discount, amountCents: 500, at: new Date(), requestKey: 'replayed' };
   const first = repository.record(adjustment);
   const second = repository.record({ ...adjustment, at: new Date(Date.now() + 1000) });
@@ -165,7 +149,7 @@ test('recording the same request key twice (a replayed final round) writes one r
 });
 
 test.each(['modern', 'legacy-http', 'legacy-memory'] as const)('through a real client (%s): both rounds, one row', async (era) => {
-  const { client, close } = await connectTestClient(app, { era, answers: { reason: 'discount', amount: 99.99 } });
+  const { client, close } = await connectTestClient(desk.app, { era, answers: { reason: 'discount', amount: 99.99 } });
   try {
     const result = await client.callTool({ name: 'billing.adjust', arguments: { id: INVOICE } });
     expect(result.isError).toBeFalsy();

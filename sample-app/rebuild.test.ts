@@ -3,26 +3,12 @@ import type { FusionApp } from '@mcpfusion/core';
 import { connectTestClient } from '@mcpfusion/core/testing';
 import { createBillingApp } from './app';
 import { Database } from './db/database';
-import { aggregates, inspect, tempDb, TEST_STATE_KEY, textOf, writeLockIsFree, type AggregateRow, type TempDb } from './test-helpers';
+import { aggregates, TEST_STATE_KEY, textOf, useBillingApp, writeLockIsFree, type AggregateRow } from './test-helpers';
 
 /** billing.refund asks the user to confirm; these tests always do. */
 const CONFIRM = { answers: { confirm: true } };
 
-let temp: TempDb;
-let app: FusionApp;
-let disk: SqliteDatabase.Database;
-
-beforeEach(() => {
-  temp = tempDb();
-  app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
-  disk = inspect(temp.path);
-});
-
-afterEach(async () => {
-  await app.close();
-  disk.close();
-  temp.remove();
-});
+const desk = useBillingApp();
 
 /** What a correct rebuild must produce, computed by the test from the invoices. */
 function expectedAggregates(db: SqliteDatabase.Database): Array<Omit<AggregateRow, 'rebuilt_at'>> {
@@ -52,51 +38,51 @@ function withoutTimestamp(rows: AggregateRow[]): Array<Omit<AggregateRow, 'rebui
 
 /** A full rebuild, then a refund, so the table holds a known state that a new rebuild would change. */
 async function staleAggregates(): Promise<{ before: AggregateRow[]; refundedId: number }> {
-  expect((await app.callTool('reports.rebuild', {})).isError).toBeFalsy();
-  const paid = disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id LIMIT 1").pluck().get() as number;
-  expect((await app.callTool('billing.refund', { id: paid }, CONFIRM)).isError).toBeFalsy();
-  const before = aggregates(disk);
-  expect(withoutTimestamp(before)).not.toEqual(expectedAggregates(disk));
+  expect((await desk.app.callTool('reports.rebuild', {})).isError).toBeFalsy();
+  const paid = desk.disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id LIMIT 1").pluck().get() as number;
+  expect((await desk.app.callTool('billing.refund', { id: paid }, CONFIRM)).isError).toBeFalsy();
+  const before = aggregates(desk.disk);
+  expect(withoutTimestamp(before)).not.toEqual(expectedAggregates(desk.disk));
   return { before, refundedId: paid };
 }
 
 test('the seed leaves monthly_aggregates empty until the first rebuild', () => {
-  expect(aggregates(disk)).toEqual([]);
+  expect(aggregates(desk.disk)).toEqual([]);
 });
 
 test('reports.rebuild fills monthly_aggregates with the totals of every month, reporting each month', async () => {
   const seen: Array<[number, string | undefined]> = [];
-  const result = await app.callTool('reports.rebuild', {}, { onProgress: (p, m) => seen.push([p, m]) });
+  const result = await desk.app.callTool('reports.rebuild', {}, { onProgress: (p, m) => seen.push([p, m]) });
 
   expect(result.isError).toBeFalsy();
   const summary = result.structuredContent as { months: number; invoices: number; rebuiltAt: string };
   expect(summary).toEqual({ months: 24, invoices: 40, rebuiltAt: expect.any(String) });
-  const rows = aggregates(disk);
+  const rows = aggregates(desk.disk);
   expect(rows).toHaveLength(24);
-  expect(withoutTimestamp(rows)).toEqual(expectedAggregates(disk));
+  expect(withoutTimestamp(rows)).toEqual(expectedAggregates(desk.disk));
   expect(new Set(rows.map((r) => r.rebuilt_at))).toEqual(new Set([summary.rebuiltAt]));
 
   expect(seen[0]).toEqual([expect.any(Number), 'month 1 of 24']);
   expect(seen[seen.length - 1]).toEqual([95, 'month 24 of 24']);
   const percents = seen.map(([p]) => p);
   expect(percents).toEqual([...percents].sort((a, b) => a - b));
-  expect(writeLockIsFree(disk)).toBe(true);
+  expect(writeLockIsFree(desk.disk)).toBe(true);
 });
 
 test('a second rebuild replaces the table and picks up refunds made since', async () => {
   const { refundedId } = await staleAggregates();
-  const result = await app.callTool('reports.rebuild', {});
+  const result = await desk.app.callTool('reports.rebuild', {});
   expect(result.isError).toBeFalsy();
-  expect(withoutTimestamp(aggregates(disk))).toEqual(expectedAggregates(disk));
-  expect(disk.prepare('SELECT status FROM invoices WHERE id = ?').pluck().get(refundedId)).toBe('refunded');
+  expect(withoutTimestamp(aggregates(desk.disk))).toEqual(expectedAggregates(desk.disk));
+  expect(desk.disk.prepare('SELECT status FROM invoices WHERE id = ?').pluck().get(refundedId)).toBe('refunded');
 });
 
 test('readers never see the half-built table while the rebuild runs', async () => {
   const { before } = await staleAggregates();
-  const mainConnection = app.container.resolve(Database).connection;
+  const mainConnection = desk.app.container.resolve(Database).connection;
   const midway: AggregateRow[][] = [];
 
-  const result = await app.callTool(
+  const result = await desk.app.callTool(
     'reports.rebuild',
     {},
     {
@@ -104,7 +90,7 @@ test('readers never see the half-built table while the rebuild runs', async () =
         if (message === 'month 3 of 24') {
           // The rebuild has deleted every row and written three, uncommitted: both the
           // app's own connection and an outside one still see the old table in full.
-          midway.push(aggregates(mainConnection as SqliteDatabase.Database), aggregates(disk));
+          midway.push(aggregates(mainConnection as SqliteDatabase.Database), aggregates(desk.disk));
         }
       }
     }
@@ -112,7 +98,7 @@ test('readers never see the half-built table while the rebuild runs', async () =
 
   expect(result.isError).toBeFalsy();
   expect(midway).toEqual([before, before]);
-  expect(withoutTimestamp(aggregates(disk))).toEqual(expectedAggregates(disk));
+  expect(withoutTimestamp(aggregates(desk.disk))).toEqual(expectedAggregates(desk.disk));
 });
 
 test('a rebuild cancelled after its first month leaves the previous table intact, and the next mutation runs at once', async () => {
@@ -120,7 +106,7 @@ test('a rebuild cancelled after its first month leaves the previous table intact
   const controller = new AbortController();
   const seen: Array<string | undefined> = [];
 
-  const result = await app.callTool(
+  const result = await desk.app.callTool(
     'reports.rebuild',
     {},
     {
@@ -135,34 +121,34 @@ test('a rebuild cancelled after its first month leaves the previous table intact
   expect(result.isError).toBe(true);
   expect(textOf(result)).toMatch(/cancelled/i);
   expect(seen).toEqual(['month 1 of 24']);
-  expect(aggregates(disk)).toEqual(before);
-  expect(writeLockIsFree(disk)).toBe(true);
+  expect(aggregates(desk.disk)).toEqual(before);
+  expect(writeLockIsFree(desk.disk)).toBe(true);
 
   // With the write lock still held, this refund would wait out the 5 s busy timeout and fail.
-  const next = disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id DESC LIMIT 1").pluck().get() as number;
+  const next = desk.disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id DESC LIMIT 1").pluck().get() as number;
   const started = performance.now();
-  const refund = await app.callTool('billing.refund', { id: next }, CONFIRM);
+  const refund = await desk.app.callTool('billing.refund', { id: next }, CONFIRM);
   expect(refund.isError).toBeFalsy();
   expect(performance.now() - started).toBeLessThan(1_000);
-  expect(disk.prepare('SELECT status FROM invoices WHERE id = ?').pluck().get(next)).toBe('refunded');
-  expect(aggregates(disk)).toEqual(before);
+  expect(desk.disk.prepare('SELECT status FROM invoices WHERE id = ?').pluck().get(next)).toBe('refunded');
+  expect(aggregates(desk.disk)).toEqual(before);
 });
 
 test('a refund already queued behind a rebuild runs as soon as the rebuild is cancelled', async () => {
   const { before } = await staleAggregates();
   const controller = new AbortController();
-  const paid = disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id DESC LIMIT 1").pluck().get() as number;
+  const paid = desk.disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id DESC LIMIT 1").pluck().get() as number;
   let refund: Promise<{ isError?: boolean; ms: number }> | undefined;
   const started = performance.now();
 
-  const rebuild = await app.callTool(
+  const rebuild = await desk.app.callTool(
     'reports.rebuild',
     {},
     {
       signal: controller.signal,
       onProgress: () => {
         // Queued on the mutation lock first, so it is granted the lock the moment the rebuild lets go.
-        refund = app
+        refund = desk.app
           .callTool('billing.refund', { id: paid }, CONFIRM)
           .then((r) => ({ isError: r.isError, ms: performance.now() - started }));
         controller.abort();
@@ -174,15 +160,15 @@ test('a refund already queued behind a rebuild runs as soon as the rebuild is ca
   const outcome = await refund!;
   expect(outcome.isError).toBeFalsy();
   expect(outcome.ms).toBeLessThan(1_000);
-  expect(aggregates(disk)).toEqual(before);
-  expect(disk.prepare('SELECT status FROM invoices WHERE id = ?').pluck().get(paid)).toBe('refunded');
+  expect(aggregates(desk.disk)).toEqual(before);
+  expect(desk.disk.prepare('SELECT status FROM invoices WHERE id = ?').pluck().get(paid)).toBe('refunded');
 });
 
 test('a rebuild cancelled during its throttle wait rolls back too', async () => {
   const { before } = await staleAggregates();
   const controller = new AbortController();
 
-  const result = await app.callTool(
+  const result = await desk.app.callTool(
     'reports.rebuild',
     { throttleMs: 1000 },
     {
@@ -194,9 +180,9 @@ test('a rebuild cancelled during its throttle wait rolls back too', async () => 
 
   expect(result.isError).toBe(true);
   expect(textOf(result)).toMatch(/cancelled/i);
-  expect(aggregates(disk)).toEqual(before);
-  expect(writeLockIsFree(disk)).toBe(true);
-  expect((await app.callTool('billing.refund', { id: 2 }, CONFIRM)).isError).toBeFalsy();
+  expect(aggregates(desk.disk)).toEqual(before);
+  expect(writeLockIsFree(desk.disk)).toBe(true);
+  expect((await desk.app.callTool('billing.refund', { id: 2 }, CONFIRM)).isError).toBeFalsy();
 });
 
 test('during a throttled rebuild, reads run at once and mutations wait their turn', async () => {
@@ -204,17 +190,21 @@ test('during a throttled rebuild, reads run at once and mutations wait their tur
   const order: string[] = [];
   let read: Promise<unknown> | undefined;
   let refund: Promise<unknown> | undefined;
-  const paid = disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id DESC LIMIT 1").pluck().get() as number;
+  const paid = desk.disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id DESC LIMIT 1").pluck().get() as number;
 
-  const rebuild = app
+  const rebuild = desk.app
     .callTool(
       'reports.rebuild',
       { throttleMs: 5 },
       {
         onProgress: (_p, message) => {
           if (message !== 'month 1 of 24') return;
-          read = app.callTool('report.generate', { year: 2025, quarter: 1 }).then((r) => order.push(r.isError ? 'read failed' : 'read'));
-          refund = app.callTool('billing.refund', { id: paid }, CONFIRM).then((r) => order.push(r.isError ? 'refund failed' : 'refund'));
+          read = desk.app
+            .callTool('report.generate', { year: 2025, quarter: 1 })
+            .then((r) => order.push(r.isError ? 'read failed' : 'read'));
+          refund = desk.app
+            .callTool('billing.refund', { id: paid }, CONFIRM)
+            .then((r) => order.push(r.isError ? 'refund failed' : 'refund'));
         }
       }
     )
@@ -225,19 +215,19 @@ test('during a throttled rebuild, reads run at once and mutations wait their tur
   await Promise.all([read, refund]);
   expect(order).toEqual(['read', 'rebuild', 'refund']);
   // The refund ran after the rebuild committed, so the table is stale by exactly that invoice.
-  expect(withoutTimestamp(aggregates(disk))).not.toEqual(expectedAggregates(disk));
+  expect(withoutTimestamp(aggregates(desk.disk))).not.toEqual(expectedAggregates(desk.disk));
 });
 
 test('closing the app during a rebuild rolls it back and releases the file', async () => {
   const { before } = await staleAggregates();
   let closing: Promise<void> | undefined;
 
-  const result = await app.callTool(
+  const result = await desk.app.callTool(
     'reports.rebuild',
     { throttleMs: 1000 },
     {
       onProgress: () => {
-        closing ??= app.close();
+        closing ??= desk.app.close();
       }
     }
   );
@@ -245,12 +235,12 @@ test('closing the app during a rebuild rolls it back and releases the file', asy
 
   expect(result.isError).toBe(true);
   expect(textOf(result)).toMatch(/shutting down/);
-  expect(aggregates(disk)).toEqual(before);
-  expect(writeLockIsFree(disk)).toBe(true);
+  expect(aggregates(desk.disk)).toEqual(before);
+  expect(writeLockIsFree(desk.disk)).toBe(true);
 });
 
 test.each(['modern', 'legacy-memory'] as const)('a real client sees the rebuild progress and result (%s)', async (era) => {
-  const { client, close } = await connectTestClient(app, { era });
+  const { client, close } = await connectTestClient(desk.app, { era });
   try {
     const messages: string[] = [];
     const result = await client.callTool({ name: 'reports.rebuild', arguments: {} }, { onprogress: (p) => messages.push(p.message ?? '') });
@@ -258,7 +248,7 @@ test.each(['modern', 'legacy-memory'] as const)('a real client sees the rebuild 
     expect(result.structuredContent).toMatchObject({ months: 24, invoices: 40 });
     expect(messages.length).toBeGreaterThanOrEqual(1);
     expect(messages[0]).toBe('month 1 of 24');
-    expect(aggregates(disk)).toHaveLength(24);
+    expect(aggregates(desk.disk)).toHaveLength(24);
   } finally {
     await close();
   }

@@ -1,37 +1,20 @@
-import type SqliteDatabase from 'better-sqlite3';
-import type { FusionApp } from '@mcpfusion/core';
 import { connectTestClient } from '@mcpfusion/core/testing';
-import { createBillingApp } from './app';
-import { inspect, recordQuestions, tempDb, TEST_STATE_KEY, textOf, type TempDb } from './test-helpers';
+import { recordQuestions, textOf, useBillingApp } from './test-helpers';
 
 const ERAS = ['modern', 'legacy-http', 'legacy-memory'] as const;
 
 /** Seed invoice 2: open, 1,525.00, Umbrella Health. */
 const INVOICE = 2;
 
-let temp: TempDb;
-let app: FusionApp;
-let disk: SqliteDatabase.Database;
-
-beforeEach(() => {
-  temp = tempDb();
-  app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
-  disk = inspect(temp.path);
-});
-
-afterEach(async () => {
-  await app.close();
-  disk.close();
-  temp.remove();
-});
+const desk = useBillingApp();
 
 function allInvoices(): unknown[] {
-  return disk.prepare('SELECT * FROM invoices ORDER BY id').all();
+  return desk.disk.prepare('SELECT * FROM invoices ORDER BY id').all();
 }
 
 test('asks once, in dollars and by customer name, with one yes/no field, then refunds', async () => {
   const questions = recordQuestions(() => ({ action: 'accept', content: { confirm: true } }));
-  const result = await app.callTool('billing.refund', { id: INVOICE }, { onInput: questions.onInput });
+  const result = await desk.app.callTool('billing.refund', { id: INVOICE }, { onInput: questions.onInput });
 
   expect(result.isError).toBeFalsy();
   expect(result.structuredContent).toMatchObject({ id: INVOICE, status: 'refunded' });
@@ -50,7 +33,7 @@ test('asks once, in dollars and by customer name, with one yes/no field, then re
 test('declined: "Refund cancelled" and the database is unchanged', async () => {
   const before = allInvoices();
   const questions = recordQuestions();
-  const result = await app.callTool('billing.refund', { id: INVOICE }, { onInput: questions.onInput });
+  const result = await desk.app.callTool('billing.refund', { id: INVOICE }, { onInput: questions.onInput });
 
   expect(result.isError).toBe(true); // a declined request ends the call as an error result
   expect(textOf(result)).toBe('Refund cancelled');
@@ -60,46 +43,46 @@ test('declined: "Refund cancelled" and the database is unchanged', async () => {
 
 test('cancelled, or answered "no": "Refund cancelled" too, and nothing is written', async () => {
   const before = allInvoices();
-  const cancelled = await app.callTool('billing.refund', { id: INVOICE }, { onInput: () => ({ action: 'cancel' }) });
+  const cancelled = await desk.app.callTool('billing.refund', { id: INVOICE }, { onInput: () => ({ action: 'cancel' }) });
   expect(textOf(cancelled)).toBe('Refund cancelled');
-  const no = await app.callTool('billing.refund', { id: INVOICE }, { answers: { confirm: false } });
+  const no = await desk.app.callTool('billing.refund', { id: INVOICE }, { answers: { confirm: false } });
   expect(no.isError).toBeFalsy();
   expect(textOf(no)).toBe('Refund cancelled');
   expect(allInvoices()).toEqual(before);
 });
 
 test('an invoice refunded earlier fails before anything is asked', async () => {
-  const refunded = disk.prepare("SELECT id, refunded_at FROM invoices WHERE status = 'refunded' ORDER BY id LIMIT 1").get() as {
+  const refunded = desk.disk.prepare("SELECT id, refunded_at FROM invoices WHERE status = 'refunded' ORDER BY id LIMIT 1").get() as {
     id: number;
     refunded_at: string;
   };
   const questions = recordQuestions(() => ({ action: 'accept', content: { confirm: true } }));
-  const result = await app.callTool('billing.refund', { id: refunded.id }, { onInput: questions.onInput });
+  const result = await desk.app.callTool('billing.refund', { id: refunded.id }, { onInput: questions.onInput });
   expect(result.isError).toBe(true);
   expect(textOf(result)).toBe(`Invoice ${refunded.id} was already refunded at ${refunded.refunded_at}; nothing was changed.`);
   expect(questions.asked).toEqual([]);
 });
 
 test('refunded by another call while the question was open: the confirmed round refuses', async () => {
-  const result = await app.callTool(
+  const result = await desk.app.callTool(
     'billing.refund',
     { id: INVOICE },
     {
       onInput: async () => {
         // The question holds no lock: another refund of the same invoice completes meanwhile.
-        expect((await app.callTool('billing.refund', { id: INVOICE }, { answers: { confirm: true } })).isError).toBeFalsy();
+        expect((await desk.app.callTool('billing.refund', { id: INVOICE }, { answers: { confirm: true } })).isError).toBeFalsy();
         return { action: 'accept', content: { confirm: true } };
       }
     }
   );
   expect(result.isError).toBe(true);
   expect(textOf(result)).toContain(`Invoice ${INVOICE} was already refunded at`);
-  expect(disk.prepare('SELECT status FROM invoices WHERE id = ?').pluck().get(INVOICE)).toBe('refunded');
+  expect(desk.disk.prepare('SELECT status FROM invoices WHERE id = ?').pluck().get(INVOICE)).toBe('refunded');
 });
 
 test('no way to ask (direct call without answers): ELICITATION_UNSUPPORTED, nothing written', async () => {
   const before = allInvoices();
-  const result = await app.callTool('billing.refund', { id: INVOICE });
+  const result = await desk.app.callTool('billing.refund', { id: INVOICE });
   expect(result.isError).toBe(true);
   expect(textOf(result)).toContain('ELICITATION_UNSUPPORTED');
   expect(allInvoices()).toEqual(before);
@@ -107,14 +90,14 @@ test('no way to ask (direct call without answers): ELICITATION_UNSUPPORTED, noth
 
 describe.each(ERAS)('through a real client (%s)', (era) => {
   test('confirmed: refunded exactly once', async () => {
-    const { client, close } = await connectTestClient(app, { era, answers: { confirm: true } });
+    const { client, close } = await connectTestClient(desk.app, { era, answers: { confirm: true } });
     try {
       const result = await client.callTool({ name: 'billing.refund', arguments: { id: INVOICE } });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ id: INVOICE, status: 'refunded', refundedAt: expect.any(String) });
       const again = await client.callTool({ name: 'billing.refund', arguments: { id: INVOICE } });
       expect(again.isError).toBe(true);
-      expect(disk.prepare('SELECT refunded_at FROM invoices WHERE id = ?').pluck().get(INVOICE)).toBe(
+      expect(desk.disk.prepare('SELECT refunded_at FROM invoices WHERE id = ?').pluck().get(INVOICE)).toBe(
         (result.structuredContent as { refundedAt: string }).refundedAt
       );
     } finally {
@@ -124,7 +107,7 @@ describe.each(ERAS)('through a real client (%s)', (era) => {
 
   test('a client that cannot answer: ELICITATION_UNSUPPORTED, nothing written', async () => {
     const before = allInvoices();
-    const { client, close } = await connectTestClient(app, { era });
+    const { client, close } = await connectTestClient(desk.app, { era });
     try {
       const result = await client.callTool({ name: 'billing.refund', arguments: { id: INVOICE } });
       expect(result.isError).toBe(true);

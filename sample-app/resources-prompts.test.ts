@@ -1,9 +1,6 @@
-import type SqliteDatabase from 'better-sqlite3';
-import type { FusionApp } from '@mcpfusion/core';
 import { connectTestClient } from '@mcpfusion/core/testing';
 import { recordWire, until, type WireMessage } from '../test/helpers/wire-log';
-import { createBillingApp } from './app';
-import { inspect, tempDb, TEST_STATE_KEY, type TempDb } from './test-helpers';
+import { invoiceRow, useBillingApp, type InvoiceRow } from './test-helpers';
 
 const ERAS = ['modern', 'legacy-http', 'legacy-memory'] as const;
 const PROMPT = 'billing.collections_letter';
@@ -14,38 +11,10 @@ const INVOICE = 2;
 /** Seed customer 4, Umbrella Health: open invoices 2 and 22. */
 const CUSTOMER = 4;
 
-interface InvoiceRow {
-  id: number;
-  customer_id: number;
-  amount_cents: number;
-  status: string;
-  issued_on: string;
-  refunded_at: string | null;
-  internal_note: string | null;
-}
-
-let temp: TempDb;
-let app: FusionApp;
-let disk: SqliteDatabase.Database;
-
-beforeEach(() => {
-  temp = tempDb();
-  app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
-  disk = inspect(temp.path);
-});
-
-afterEach(async () => {
-  await app.close();
-  disk.close();
-  temp.remove();
-});
-
-function invoiceRow(id: number): InvoiceRow {
-  return disk.prepare('SELECT * FROM invoices WHERE id = ?').get(id) as InvoiceRow;
-}
+const desk = useBillingApp();
 
 function openInvoicesOf(customer: number): InvoiceRow[] {
-  return disk
+  return desk.disk
     .prepare("SELECT * FROM invoices WHERE customer_id = ? AND status = 'open' ORDER BY issued_on, id")
     .all(customer) as InvoiceRow[];
 }
@@ -63,10 +32,10 @@ function updatesIn(log: WireMessage[]): unknown[] {
 
 describe('the invoice resource', () => {
   test('resources/list shows the ten most recent invoices as billing://invoices/<id>', async () => {
-    const { client, close } = await connectTestClient(app);
+    const { client, close } = await connectTestClient(desk.app);
     try {
       const { resources } = await client.listResources();
-      const recent = disk.prepare('SELECT id FROM invoices ORDER BY issued_on DESC, id DESC LIMIT 10').pluck().all() as number[];
+      const recent = desk.disk.prepare('SELECT id FROM invoices ORDER BY issued_on DESC, id DESC LIMIT 10').pluck().all() as number[];
       expect(resources.map((r) => r.uri)).toEqual(recent.map((id) => `billing://invoices/${id}`));
       expect(resources[0]).toEqual({
         uri: `billing://invoices/${recent[0]}`,
@@ -80,7 +49,7 @@ describe('the invoice resource', () => {
   });
 
   test('resources/templates/list shows billing://invoices/{id}', async () => {
-    const { client, close } = await connectTestClient(app);
+    const { client, close } = await connectTestClient(desk.app);
     try {
       const { resourceTemplates } = await client.listResourceTemplates();
       expect(resourceTemplates).toEqual([
@@ -98,9 +67,9 @@ describe('the invoice resource', () => {
   });
 
   test.each(ERAS)('reads an invoice with its customer as JSON, without internal fields (%s)', async (era) => {
-    const row = invoiceRow(4);
+    const row = invoiceRow(desk.disk, 4);
     expect(row.internal_note).toBeTruthy();
-    const { client, close } = await connectTestClient(app, { era });
+    const { client, close } = await connectTestClient(desk.app, { era });
     try {
       const result = await client.readResource({ uri: 'billing://invoices/4' });
       expect(result.contents[0].uri).toBe('billing://invoices/4');
@@ -123,7 +92,7 @@ describe('the invoice resource', () => {
   });
 
   test.each(ERAS)('an unknown id, or one not in digits, is refused with -32602 (%s)', async (era) => {
-    const { client, close } = await connectTestClient(app, { era });
+    const { client, close } = await connectTestClient(desk.app, { era });
     try {
       await expect(client.readResource({ uri: 'billing://invoices/999' })).rejects.toMatchObject({
         code: -32602,
@@ -138,8 +107,10 @@ describe('the invoice resource', () => {
   });
 
   test('shows the adjustments, without their idempotency keys', async () => {
-    expect((await app.callTool('billing.adjust', { id: INVOICE }, { answers: { reason: 'goodwill', amount: 10 } })).isError).toBeFalsy();
-    const { client, close } = await connectTestClient(app);
+    expect(
+      (await desk.app.callTool('billing.adjust', { id: INVOICE }, { answers: { reason: 'goodwill', amount: 10 } })).isError
+    ).toBeFalsy();
+    const { client, close } = await connectTestClient(desk.app);
     try {
       const invoice = jsonOf(await client.readResource({ uri: `billing://invoices/${INVOICE}` }));
       expect(invoice.adjustments).toEqual([{ id: 1, reason: 'goodwill', amountCents: 1000, createdAt: expect.any(String) }]);
@@ -151,7 +122,7 @@ describe('the invoice resource', () => {
 
 describe('resource update notifications (2025-era subscription)', () => {
   test('a subscriber hears of a confirmed refund, for that invoice only, and reads it refunded', async () => {
-    const { client, close } = await connectTestClient(app, { era: 'legacy-memory', answers: { confirm: true } });
+    const { client, close } = await connectTestClient(desk.app, { era: 'legacy-memory', answers: { confirm: true } });
     try {
       const log = recordWire(client);
       await client.subscribeResource({ uri: `billing://invoices/${INVOICE}` });
@@ -163,14 +134,14 @@ describe('resource update notifications (2025-era subscription)', () => {
       await client.listTools(); // a round trip after the second refund
       expect(updatesIn(log)).toEqual([{ uri: `billing://invoices/${INVOICE}` }]);
       const invoice = jsonOf(await client.readResource({ uri: `billing://invoices/${INVOICE}` }));
-      expect(invoice).toMatchObject({ id: INVOICE, status: 'refunded', refundedAt: invoiceRow(INVOICE).refunded_at });
+      expect(invoice).toMatchObject({ id: INVOICE, status: 'refunded', refundedAt: invoiceRow(desk.disk, INVOICE).refunded_at });
     } finally {
       await close();
     }
   });
 
   test('a recorded adjustment notifies too; a declined refund does not', async () => {
-    const { client, close } = await connectTestClient(app, { era: 'legacy-memory', answers: { reason: 'discount', amount: 25 } });
+    const { client, close } = await connectTestClient(desk.app, { era: 'legacy-memory', answers: { reason: 'discount', amount: 25 } });
     try {
       const log = recordWire(client);
       await client.subscribeResource({ uri: `billing://invoices/${INVOICE}` });
@@ -190,7 +161,7 @@ describe('resource update notifications (2025-era subscription)', () => {
 
 describe('the collections letter prompt', () => {
   test('prompts/list shows it with its arguments: customer required, tone optional', async () => {
-    const { client, close } = await connectTestClient(app);
+    const { client, close } = await connectTestClient(desk.app);
     try {
       const { prompts } = await client.listPrompts();
       expect(prompts).toEqual([
@@ -212,7 +183,7 @@ describe('the collections letter prompt', () => {
   test.each(ERAS)('renders a letter request naming the customer and listing its open invoices (%s)', async (era) => {
     const open = openInvoicesOf(CUSTOMER);
     expect(open.map((i) => i.id)).toContain(INVOICE);
-    const { client, close } = await connectTestClient(app, { era });
+    const { client, close } = await connectTestClient(desk.app, { era });
     try {
       const result = await client.getPrompt({ name: PROMPT, arguments: { customer: String(CUSTOMER), tone: 'firm' } });
       expect(result.messages).toHaveLength(1);
@@ -234,7 +205,7 @@ describe('the collections letter prompt', () => {
   });
 
   test('tone defaults to friendly; paid and refunded invoices are left out', async () => {
-    const { client, close } = await connectTestClient(app);
+    const { client, close } = await connectTestClient(desk.app);
     try {
       const text = ((await client.getPrompt({ name: PROMPT, arguments: { customer: '1' } })).messages[0].content as { text: string }).text;
       expect(text).toContain('Tone: friendly.');
@@ -250,7 +221,7 @@ describe('the collections letter prompt', () => {
   });
 
   test('an unknown customer, an invalid argument, or nothing to collect: the request is refused', async () => {
-    const { client, close } = await connectTestClient(app);
+    const { client, close } = await connectTestClient(desk.app);
     try {
       await expect(client.getPrompt({ name: PROMPT, arguments: { customer: '99' } })).rejects.toThrow(/Customer 99 does not exist/);
       await expect(client.getPrompt({ name: PROMPT, arguments: { customer: 'acme' } })).rejects.toMatchObject({
@@ -263,7 +234,7 @@ describe('the collections letter prompt', () => {
       });
       await expect(client.getPrompt({ name: PROMPT, arguments: {} })).rejects.toMatchObject({ code: -32602 });
       for (const invoice of openInvoicesOf(2)) {
-        expect((await app.callTool('billing.refund', { id: invoice.id }, { answers: { confirm: true } })).isError).toBeFalsy();
+        expect((await desk.app.callTool('billing.refund', { id: invoice.id }, { answers: { confirm: true } })).isError).toBeFalsy();
       }
       await expect(client.getPrompt({ name: PROMPT, arguments: { customer: '2' } })).rejects.toThrow(
         /Customer 2 \(Globex Ltd\) has no open invoices/
@@ -276,7 +247,7 @@ describe('the collections letter prompt', () => {
 
 describe('completion', () => {
   test.each(ERAS)("completes the prompt's customer and the template's id by prefix (%s)", async (era) => {
-    const { client, close } = await connectTestClient(app, { era });
+    const { client, close } = await connectTestClient(desk.app, { era });
     try {
       const customers = await client.complete({ ref: { type: 'ref/prompt', name: PROMPT }, argument: { name: 'customer', value: '' } });
       expect(customers.completion).toEqual({ values: ['1', '2', '3', '4', '5'], total: 5, hasMore: false });

@@ -1,8 +1,5 @@
-import type SqliteDatabase from 'better-sqlite3';
-import type { FusionApp } from '@mcpfusion/core';
 import { connectTestClient } from '@mcpfusion/core/testing';
-import { createBillingApp } from './app';
-import { inspect, recordQuestions, tempDb, TEST_STATE_KEY, textOf, type TempDb } from './test-helpers';
+import { invoiceRow, recordQuestions, textOf, useBillingApp, type InvoiceRow } from './test-helpers';
 
 const ERAS = ['modern', 'legacy-http', 'legacy-memory'] as const;
 const TOOL_NAMES = [
@@ -17,42 +14,15 @@ const TOOL_NAMES = [
 /** Tools that answer a declined request with plain text, so they declare no output schema (see AccountTools). */
 const TEXT_TOOLS = ['account.connect'];
 
-interface InvoiceRow {
-  id: number;
-  status: string;
-  amount_cents: number;
-  issued_on: string;
-  refunded_at: string | null;
-  internal_note: string | null;
-}
-
-let temp: TempDb;
-let app: FusionApp;
-let disk: SqliteDatabase.Database;
-
-beforeEach(() => {
-  temp = tempDb();
-  app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
-  disk = inspect(temp.path);
-});
-
-afterEach(async () => {
-  await app.close();
-  disk.close();
-  temp.remove();
-});
-
-function invoiceRow(id: number): InvoiceRow {
-  return disk.prepare('SELECT * FROM invoices WHERE id = ?').get(id) as InvoiceRow;
-}
+const desk = useBillingApp();
 
 function firstWithStatus(status: string): InvoiceRow {
-  return disk.prepare('SELECT * FROM invoices WHERE status = ? ORDER BY id LIMIT 1').get(status) as InvoiceRow;
+  return desk.disk.prepare('SELECT * FROM invoices WHERE status = ? ORDER BY id LIMIT 1').get(status) as InvoiceRow;
 }
 
 describe('tools/list', () => {
   test.each(ERAS)('lists the seven tools with descriptions, schemas and annotations (%s)', async (era) => {
-    const { client, close } = await connectTestClient(app, { era });
+    const { client, close } = await connectTestClient(desk.app, { era });
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
@@ -107,10 +77,10 @@ describe('tools/list', () => {
 
 describe('billing.invoice', () => {
   test('returns the invoice with its customer, without internal fields', async () => {
-    const row = invoiceRow(4);
+    const row = invoiceRow(desk.disk, 4);
     expect(row.internal_note).toBeTruthy();
 
-    const result = await app.callTool('billing.invoice', { id: 4 });
+    const result = await desk.app.callTool('billing.invoice', { id: 4 });
 
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({
@@ -132,13 +102,13 @@ describe('billing.invoice', () => {
 
   test('omits refundedAt for an invoice that was not refunded', async () => {
     const paid = firstWithStatus('paid');
-    const result = await app.callTool('billing.invoice', { id: paid.id });
+    const result = await desk.app.callTool('billing.invoice', { id: paid.id });
     expect(result.structuredContent).toMatchObject({ id: paid.id, status: 'paid' });
     expect(result.structuredContent).not.toHaveProperty('refundedAt');
   });
 
   test.each(ERAS)('a real client gets the same allowlisted result, valid against the output schema (%s)', async (era) => {
-    const { client, close } = await connectTestClient(app, { era });
+    const { client, close } = await connectTestClient(desk.app, { era });
     try {
       const result = await client.callTool({ name: 'billing.invoice', arguments: { id: 7 } });
       expect(result.isError).toBeFalsy();
@@ -150,21 +120,21 @@ describe('billing.invoice', () => {
   });
 
   test('an unknown id is a tool error that says what to do', async () => {
-    const result = await app.callTool('billing.invoice', { id: 999 });
+    const result = await desk.app.callTool('billing.invoice', { id: 999 });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe('Invoice 999 does not exist. Call billing.list to find invoice ids.');
   });
 
   test('invalid arguments are refused before the handler runs', async () => {
-    const zero = await app.callTool('billing.invoice', { id: 0 });
+    const zero = await desk.app.callTool('billing.invoice', { id: 0 });
     expect(zero.isError).toBe(true);
     expect(textOf(zero)).toMatch(/id: id must not be less than 1/);
 
-    const text = await app.callTool('billing.invoice', { id: '4' });
+    const text = await desk.app.callTool('billing.invoice', { id: '4' });
     expect(text.isError).toBe(true);
     expect(textOf(text)).toMatch(/id must be an integer/);
 
-    const extra = await app.callTool('billing.invoice', { id: 4, internalNote: 'x' });
+    const extra = await desk.app.callTool('billing.invoice', { id: 4, internalNote: 'x' });
     expect(extra.isError).toBe(true);
     expect(textOf(extra)).toMatch(/property internalNote should not exist/);
   });
@@ -172,7 +142,7 @@ describe('billing.invoice', () => {
 
 describe('billing.list', () => {
   test('shows ten invoices newest first and says how many more there are', async () => {
-    const result = await app.callTool('billing.list', {});
+    const result = await desk.app.callTool('billing.list', {});
     const structured = result.structuredContent as { items: Array<{ id: number; issuedOn: string }>; total: number; omitted: number };
     expect(structured.total).toBe(40);
     expect(structured.omitted).toBe(30);
@@ -185,13 +155,13 @@ describe('billing.list', () => {
   });
 
   test('filters by status and customer, and a small limit needs no cap', async () => {
-    const refunded = await app.callTool('billing.list', { status: 'refunded' });
-    const expectedRefunded = disk.prepare("SELECT COUNT(*) FROM invoices WHERE status = 'refunded'").pluck().get() as number;
+    const refunded = await desk.app.callTool('billing.list', { status: 'refunded' });
+    const expectedRefunded = desk.disk.prepare("SELECT COUNT(*) FROM invoices WHERE status = 'refunded'").pluck().get() as number;
     const refundedItems = (refunded.structuredContent as { items: Array<{ status: string }>; total: number }).items;
     expect((refunded.structuredContent as { total: number }).total).toBe(expectedRefunded);
     expect(refundedItems.every((i) => i.status === 'refunded')).toBe(true);
 
-    const acme = await app.callTool('billing.list', { customer: 1, limit: 3 });
+    const acme = await desk.app.callTool('billing.list', { customer: 1, limit: 3 });
     const acmeContent = acme.structuredContent as {
       items: Array<{ customerId: number; customerName: string }>;
       total: number;
@@ -204,10 +174,10 @@ describe('billing.list', () => {
   });
 
   test('refuses a status outside the enum and a limit above 100', async () => {
-    const status = await app.callTool('billing.list', { status: 'void' });
+    const status = await desk.app.callTool('billing.list', { status: 'void' });
     expect(status.isError).toBe(true);
     expect(textOf(status)).toMatch(/status must be one of the following values: open, paid, refunded/);
-    const limit = await app.callTool('billing.list', { limit: 101 });
+    const limit = await desk.app.callTool('billing.list', { limit: 101 });
     expect(limit.isError).toBe(true);
     expect(textOf(limit)).toMatch(/limit must not be greater than 100/);
   });
@@ -217,47 +187,49 @@ describe('billing.refund', () => {
   test('refunds once when confirmed; a second refund is an error, raised without asking, that changes nothing', async () => {
     const paid = firstWithStatus('paid');
 
-    const first = await app.callTool('billing.refund', { id: paid.id }, { answers: { confirm: true } });
+    const first = await desk.app.callTool('billing.refund', { id: paid.id }, { answers: { confirm: true } });
     expect(first.isError).toBeFalsy();
     expect(first.structuredContent).toMatchObject({ id: paid.id, status: 'refunded', refundedAt: expect.any(String) });
-    const afterFirst = invoiceRow(paid.id);
+    const afterFirst = invoiceRow(desk.disk, paid.id);
     expect(afterFirst.status).toBe('refunded');
     expect(afterFirst.refunded_at).toBe((first.structuredContent as { refundedAt: string }).refundedAt);
 
     const questions = recordQuestions(() => ({ action: 'accept', content: { confirm: true } }));
-    const second = await app.callTool('billing.refund', { id: paid.id }, { onInput: questions.onInput });
+    const second = await desk.app.callTool('billing.refund', { id: paid.id }, { onInput: questions.onInput });
     expect(second.isError).toBe(true);
     expect(textOf(second)).toBe(`Invoice ${paid.id} was already refunded at ${afterFirst.refunded_at}; nothing was changed.`);
     expect(questions.asked).toEqual([]);
-    expect(invoiceRow(paid.id)).toEqual(afterFirst);
+    expect(invoiceRow(desk.disk, paid.id)).toEqual(afterFirst);
   });
 
   test('concurrent confirmed refunds of one invoice: exactly one succeeds', async () => {
     const open = firstWithStatus('open');
-    const results = await Promise.all([1, 2, 3].map(() => app.callTool('billing.refund', { id: open.id }, { answers: { confirm: true } })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => desk.app.callTool('billing.refund', { id: open.id }, { answers: { confirm: true } }))
+    );
     expect(results.filter((r) => !r.isError)).toHaveLength(1);
     expect(results.filter((r) => r.isError)).toHaveLength(2);
-    expect(invoiceRow(open.id).status).toBe('refunded');
+    expect(invoiceRow(desk.disk, open.id).status).toBe('refunded');
   });
 
   test('an unknown id is a tool error, raised without asking, and writes nothing', async () => {
-    const before = disk.prepare("SELECT COUNT(*) FROM invoices WHERE status = 'refunded'").pluck().get();
+    const before = desk.disk.prepare("SELECT COUNT(*) FROM invoices WHERE status = 'refunded'").pluck().get();
     const questions = recordQuestions(() => ({ action: 'accept', content: { confirm: true } }));
-    const result = await app.callTool('billing.refund', { id: 4242 }, { onInput: questions.onInput });
+    const result = await desk.app.callTool('billing.refund', { id: 4242 }, { onInput: questions.onInput });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe('Invoice 4242 does not exist. Call billing.list to find invoice ids.');
     expect(questions.asked).toEqual([]);
-    expect(disk.prepare("SELECT COUNT(*) FROM invoices WHERE status = 'refunded'").pluck().get()).toBe(before);
+    expect(desk.disk.prepare("SELECT COUNT(*) FROM invoices WHERE status = 'refunded'").pluck().get()).toBe(before);
   });
 
   test.each(ERAS)('works through a real client that confirms (%s)', async (era) => {
-    const { client, close } = await connectTestClient(app, { era, answers: { confirm: true } });
+    const { client, close } = await connectTestClient(desk.app, { era, answers: { confirm: true } });
     try {
       const paid = firstWithStatus('paid');
       const first = await client.callTool({ name: 'billing.refund', arguments: { id: paid.id } });
       expect(first.isError).toBeFalsy();
       expect(first.structuredContent).toMatchObject({ id: paid.id, status: 'refunded' });
-      expect(invoiceRow(paid.id).status).toBe('refunded');
+      expect(invoiceRow(desk.disk, paid.id).status).toBe('refunded');
       const second = await client.callTool({ name: 'billing.refund', arguments: { id: paid.id } });
       expect(second.isError).toBe(true);
       expect(textOf(second)).toContain('already refunded');
@@ -279,7 +251,7 @@ describe('report.generate', () => {
 
   /** Independent of the tool's SQL: every invoice, filtered and summed in plain JS. */
   function expectedMonth(month: string): Totals & { month: string } {
-    const rows = (disk.prepare('SELECT status, amount_cents, issued_on FROM invoices').all() as InvoiceRow[]).filter((r) =>
+    const rows = (desk.disk.prepare('SELECT status, amount_cents, issued_on FROM invoices').all() as InvoiceRow[]).filter((r) =>
       r.issued_on.startsWith(`${month}-`)
     );
     const by = (status: string): number => rows.filter((r) => r.status === status).reduce((s, r) => s + r.amount_cents, 0);
@@ -300,7 +272,7 @@ describe('report.generate', () => {
     [2025, 4, ['2025-10', '2025-11', '2025-12']],
     [2026, 3, ['2026-07', '2026-08', '2026-09']]
   ])('totals per month of %i Q%i match the invoices', async (year, quarter, months) => {
-    const result = await app.callTool('report.generate', { year, quarter });
+    const result = await desk.app.callTool('report.generate', { year, quarter });
     expect(result.isError).toBeFalsy();
     const report = result.structuredContent as { year: number; quarter: number; months: Totals[]; totals: Totals; chart: string };
     expect(report.year).toBe(year);
@@ -321,7 +293,7 @@ describe('report.generate', () => {
   });
 
   test('seed data is deterministic: Q1 2025 has known totals', async () => {
-    const result = await app.callTool('report.generate', { year: 2025, quarter: 1 });
+    const result = await desk.app.callTool('report.generate', { year: 2025, quarter: 1 });
     expect((result.structuredContent as { totals: Totals }).totals).toEqual({
       invoiceCount: 5,
       billedCents: 500_000,
@@ -333,21 +305,21 @@ describe('report.generate', () => {
   });
 
   test('a refund moves money from paid to refunded in the report', async () => {
-    const before = (await app.callTool('report.generate', { year: 2025, quarter: 1 })).structuredContent as { totals: Totals };
-    const paid = disk
+    const before = (await desk.app.callTool('report.generate', { year: 2025, quarter: 1 })).structuredContent as { totals: Totals };
+    const paid = desk.disk
       .prepare("SELECT id, amount_cents FROM invoices WHERE status = 'paid' AND issued_on LIKE '2025-0%' ORDER BY id LIMIT 1")
       .get() as {
       id: number;
       amount_cents: number;
     };
-    expect((await app.callTool('billing.refund', { id: paid.id }, { answers: { confirm: true } })).isError).toBeFalsy();
-    const after = (await app.callTool('report.generate', { year: 2025, quarter: 1 })).structuredContent as { totals: Totals };
+    expect((await desk.app.callTool('billing.refund', { id: paid.id }, { answers: { confirm: true } })).isError).toBeFalsy();
+    const after = (await desk.app.callTool('report.generate', { year: 2025, quarter: 1 })).structuredContent as { totals: Totals };
     expect(after.totals.paidCents).toBe(before.totals.paidCents - paid.amount_cents);
     expect(after.totals.refundedCents).toBe(before.totals.refundedCents + paid.amount_cents);
   });
 
   test('an empty quarter reports zeros for each month', async () => {
-    const result = await app.callTool('report.generate', { year: 2030, quarter: 2 });
+    const result = await desk.app.callTool('report.generate', { year: 2030, quarter: 2 });
     const report = result.structuredContent as { months: Totals[]; totals: Totals };
     expect(report.months).toHaveLength(3);
     expect(report.totals.invoiceCount).toBe(0);
@@ -355,17 +327,17 @@ describe('report.generate', () => {
   });
 
   test('refuses quarter 5 and a year out of bounds', async () => {
-    const q5 = await app.callTool('report.generate', { year: 2025, quarter: 5 });
+    const q5 = await desk.app.callTool('report.generate', { year: 2025, quarter: 5 });
     expect(q5.isError).toBe(true);
     expect(textOf(q5)).toMatch(/quarter must not be greater than 4/);
-    const y = await app.callTool('report.generate', { year: 1999, quarter: 1 });
+    const y = await desk.app.callTool('report.generate', { year: 1999, quarter: 1 });
     expect(y.isError).toBe(true);
     expect(textOf(y)).toMatch(/year must not be less than 2000/);
   });
 
   test('reports progress in stages to a direct caller', async () => {
     const seen: Array<[number, string | undefined]> = [];
-    const result = await app.callTool('report.generate', { year: 2025, quarter: 2 }, { onProgress: (p, m) => seen.push([p, m]) });
+    const result = await desk.app.callTool('report.generate', { year: 2025, quarter: 2 }, { onProgress: (p, m) => seen.push([p, m]) });
     expect(result.isError).toBeFalsy();
     expect(seen[0]).toEqual([30, 'rows loaded']);
     // Reports made while one is being written coalesce into the latest, and the latest is always delivered.
@@ -381,7 +353,7 @@ describe('report.generate', () => {
   });
 
   test.each(ERAS)('a real client with a progress token receives progress (%s)', async (era) => {
-    const { client, close } = await connectTestClient(app, { era });
+    const { client, close } = await connectTestClient(desk.app, { era });
     try {
       const seen: Array<{ progress: number; total?: number; message?: string }> = [];
       const result = await client.callTool(
@@ -406,7 +378,7 @@ describe('report.generate', () => {
   test('a call cancelled between stages ends as a cancelled tool error', async () => {
     const controller = new AbortController();
     const seen: number[] = [];
-    const result = await app.callTool(
+    const result = await desk.app.callTool(
       'report.generate',
       { year: 2025, quarter: 1 },
       {

@@ -1,6 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { injectable } from 'tsyringe';
 import { Database } from '../db/database';
+import { idsStartingWith } from '../db/ids';
 
 /** A customer as letters address it: no internal columns (the risk data is not even loaded). */
 export interface CustomerContact {
@@ -25,9 +26,6 @@ export class CustomerRepository {
 
   /** Customer ids whose decimal spelling starts with `prefix` (digits only), in id order, at most `limit`. */
   idsStartingWith(prefix: string, limit: number): number[] {
-    return this.db
-      .prepare('SELECT id FROM customers WHERE substr(CAST(id AS TEXT), 1, length(@prefix)) = @prefix ORDER BY id LIMIT @limit')
-      .pluck()
-      .all({ prefix, limit }) as number[];
+    return idsStartingWith(this.db, 'customers', prefix, limit);
   }
 }

@@ -1,25 +1,15 @@
-import type { AdjustmentReason } from './adjustment-reason';
 import type { AdjustmentRecord } from './adjustment-repository';
-import type { InvoiceRecord } from './invoice-repository';
-import type { InvoiceStatus } from './invoice-status';
+import type { CustomerRecord, InvoiceRecord } from './invoice-repository';
 
 /** One adjustment as the invoice resource shows it (no idempotency key). */
-export interface AdjustmentEntry {
-  id: number;
-  reason: AdjustmentReason;
-  amountCents: number;
-  createdAt: string;
-}
+export type AdjustmentEntry = Pick<AdjustmentRecord, 'id' | 'reason' | 'amountCents' | 'createdAt'>;
 
-/** The JSON of the `billing://invoices/{id}` resource: the fields of `InvoiceView`, plus the adjustments. */
-export interface InvoiceDocument {
-  id: number;
-  amountCents: number;
-  currency: string;
-  status: InvoiceStatus;
-  issuedOn: string;
-  refundedAt?: string;
-  customer: { id: number; name: string; email: string };
+/**
+ * The JSON of the `billing://invoices/{id}` resource: the fields of `InvoiceView`, plus the
+ * adjustments. Picked (never omitted) from the records, so a new internal column stays out.
+ */
+export interface InvoiceDocument extends Pick<InvoiceRecord, 'id' | 'amountCents' | 'currency' | 'status' | 'issuedOn' | 'refundedAt'> {
+  customer: Pick<CustomerRecord, 'id' | 'name' | 'email'>;
   adjustments: AdjustmentEntry[];
 }
 

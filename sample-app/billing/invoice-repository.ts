@@ -1,6 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { injectable } from 'tsyringe';
 import { Database } from '../db/database';
+import { idsStartingWith } from '../db/ids';
 import { InvoiceStatus } from './invoice-status';
 
 /** A customer row, internal columns included. */
@@ -98,15 +99,9 @@ export class InvoiceRepository {
       .all({ status: criteria.status ?? null, customerId: criteria.customerId ?? null, limit: criteria.limit }) as InvoiceListing[];
   }
 
-  /**
-   * Invoice ids whose decimal spelling starts with `prefix` (digits only), in id order, at
-   * most `limit`. A string comparison, not LIKE, so no character of the prefix is a wildcard.
-   */
+  /** Invoice ids whose decimal spelling starts with `prefix` (digits only), in id order, at most `limit`. */
   idsStartingWith(prefix: string, limit: number): number[] {
-    return this.db
-      .prepare('SELECT id FROM invoices WHERE substr(CAST(id AS TEXT), 1, length(@prefix)) = @prefix ORDER BY id LIMIT @limit')
-      .pluck()
-      .all({ prefix, limit }) as number[];
+    return idsStartingWith(this.db, 'invoices', prefix, limit);
   }
 
   /**
