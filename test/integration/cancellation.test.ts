@@ -219,4 +219,31 @@ describe('sources of abort', () => {
     expect(code).toBe(0);
     expect(out).not.toContain('"id":2');
   }, 30_000);
+
+  it('notifications/cancelled over stdio: the call stops and gets no response', async () => {
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'test/fixtures/stdio-server.ts'], {
+      stdio: ['pipe', 'pipe', 'pipe']
+    });
+    let err = '';
+    let out = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const send = (m: object) => child.stdin.write(JSON.stringify(m) + '\n');
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'hang', arguments: {} } });
+    await until(() => err.includes('hang: entered'), 'the call to start', 10_000_000);
+    send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'user stopped it' } });
+    await until(() => err.includes('hang: aborted'), 'the call to stop', 10_000_000);
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    await until(() => out.includes('"id":3'), 'the next answer', 10_000_000);
+    child.stdin.end();
+    await new Promise((resolve) => child.on('exit', resolve));
+    expect(out).not.toContain('"id":2');
+  }, 30_000);
 });
