@@ -41,22 +41,23 @@ export function checkProgress(percent: number): boolean {
   throw new InvalidProgressError(percent);
 }
 
-/** Notifications sent back to back before coalescing starts. */
+/** Notifications delivered one for one before coalescing starts. */
 const BURST = 16;
 
 /**
  * Delivers progress for one call that carried a progress token. Strictly increasing
- * values only. The first {@link BURST} notifications go out as reported; after that at
- * most one per event-loop turn, newer reports coalescing into the latest one, so a tight
- * loop of yields cannot flood the client, and the latest state is always delivered.
- * `flush()` resolves when everything reported has been written: the call awaits it
- * before its response, so no progress ever follows the response.
+ * values only. The first {@link BURST} reports are each delivered, in order (queued while a
+ * write is in flight). After that at most one notification per event-loop turn: newer
+ * reports coalesce into the latest, so a tight loop of yields cannot flood the client, and
+ * the latest state is always delivered. `flush()` resolves when everything reported has
+ * been written: the call awaits it before its response, so no progress ever follows it.
  */
 export class ProgressChannel {
   private last = -Infinity;
-  private pending: { progress: number; message: string | undefined } | undefined;
+  private readonly queue: Array<{ progress: number; message: string | undefined }> = [];
   private inFlight: Promise<void> | undefined;
   private closed = false;
+  private accepted = 0;
   private sent = 0;
 
   constructor(private readonly send: ProgressSend) {}
@@ -64,7 +65,10 @@ export class ProgressChannel {
   report(percent: number, message?: string): void {
     if (this.closed || !checkProgress(percent) || percent <= this.last) return;
     this.last = percent;
-    this.pending = { progress: percent, message };
+    const next = { progress: percent, message };
+    // Within the burst every report is kept; past it, a report not yet written is replaced.
+    if (++this.accepted > BURST && this.queue.length > 0) this.queue[this.queue.length - 1] = next;
+    else this.queue.push(next);
     if (!this.inFlight) this.inFlight = this.pump();
   }
 
@@ -77,14 +81,13 @@ export class ProgressChannel {
   /** Drops what has not been written (the call was cancelled: nothing may follow). */
   discard(): void {
     this.closed = true;
-    this.pending = undefined;
+    this.queue.length = 0;
   }
 
   private async pump(): Promise<void> {
     try {
-      while (this.pending) {
-        const next = this.pending;
-        this.pending = undefined;
+      while (this.queue.length > 0) {
+        const next = this.queue.shift()!;
         await this.send(next.progress, next.message).catch(() => undefined);
         // Past the burst, let the producer run for a turn: what it reports meanwhile coalesces.
         if (++this.sent >= BURST) await new Promise((resolve) => setImmediate(resolve));

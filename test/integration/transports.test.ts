@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { FusionApp } from '../../src';
 import { connectTestClient } from '../../src/testing';
 import { DeskTools, Probe } from '../fixtures/desk-tools';
+import { recordWire } from '../helpers/wire-log';
 
 function makeApp() {
   return FusionApp.create({ name: 'desk', version: '1.0.0', tools: [DeskTools], providers: [{ provide: Probe, useValue: new Probe() }] });
@@ -211,6 +212,18 @@ describe('stdio to a child process', () => {
       await client.close();
     }, 30_000);
   }
+
+  it('delivers every progress notification before the response over stdio', async () => {
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(new StdioClientTransport({ command, args, stderr: 'pipe' }));
+    const log = recordWire(client);
+    const result = await client.callTool({ name: 'count', arguments: { steps: 4 } }, { onprogress: () => undefined });
+    expect(text(result)).toBe('counted 4');
+    const progress = log.filter((m) => m.method === 'notifications/progress').map((m) => m.params!.progress);
+    expect(progress).toEqual([25, 50, 75, 100]);
+    expect(log.map((m) => m.method).lastIndexOf('notifications/progress')).toBeLessThan(log.findIndex((m) => m.result !== undefined));
+    await client.close();
+  }, 30_000);
 
   it('writes nothing but protocol messages to stdout, and exits at end of input', async () => {
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
