@@ -5,7 +5,7 @@ export type { DirectCallOptions, Listening } from './app/fusion-app';
 export type { HarnessInputAnswer, HarnessInputRequest } from './app/harness-answers';
 export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
 export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';
-export { CALL_CONTEXT, CALL_SIGNAL } from './di/tokens';
+export { CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';
 export * from './errors';
 export { FifoMutex, InProcessCallQueue, raceAbort } from './concurrency';
 export type { CallQueue, CallQueueOptions, MutationLock, Release } from './concurrency';

@@ -3,6 +3,7 @@ import { isInputRequiredResult, type CallToolResult, type McpServerFactory, type
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { InProcessCallQueue } from '../concurrency/call-queue';
 import { FifoMutex } from '../concurrency/fifo-mutex';
+import { FUSION_APP } from '../di/tokens';
 import { ConfigurationError } from '../errors';
 import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
 import { noInputChannel } from '../interactive/input-required';
@@ -85,6 +86,7 @@ export class FusionApp {
   private constructor(private readonly options: FusionAppOptions<object>) {
     this.container = (options.parentContainer ?? rootContainer).createChildContainer();
     for (const provider of options.providers ?? []) registerProvider(this.container, provider);
+    this.container.register(FUSION_APP, { useValue: this });
     this.classes = [...options.tools];
     const registry = buildRegistry(this.classes);
     const interactive = [...registry.tools, ...registry.prompts, ...registry.templates].some((m) => m.interactive);
@@ -134,6 +136,11 @@ export class FusionApp {
    */
   addProviders(...classes: Constructor[]): void {
     this.replaceProviders([...this.classes, ...classes.filter((c) => !this.classes.includes(c))]);
+  }
+
+  /** Whether a tool class is one of the app's providers now. */
+  hasProvider(provider: Constructor): boolean {
+    return this.classes.includes(provider);
   }
 
   /** Removes tool classes at run time; connected clients get `list_changed` notifications. */

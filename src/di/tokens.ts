@@ -13,3 +13,9 @@ export const CALL_CONTEXT = Symbol.for('mcpfusion:call-context');
 
 /** The call's `AbortSignal` (the same object as `ctx.signal`). */
 export const CALL_SIGNAL = Symbol.for('mcpfusion:call-signal');
+
+/**
+ * The app itself, registered in its own container: a tool can inject it to add or remove
+ * providers at run time, or to call `notifyResourceUpdated`.
+ */
+export const FUSION_APP = Symbol.for('mcpfusion:app');

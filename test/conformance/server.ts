@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
+import { inject } from 'tsyringe';
 import {
   Action,
   Ctx,
+  FUSION_APP,
   FusionApp,
   Input,
   Interactive,
@@ -505,6 +507,47 @@ class ConformancePrompts {
   }
 }
 
+/** A tool that comes and goes, for the list-changed checks. */
+@ToolProvider()
+class DynamicTool {
+  @Action('test_dynamic_tool', { description: 'A tool added and removed at run time' })
+  dynamic() {
+    return 'dynamic';
+  }
+}
+
+/** A prompt that comes and goes, for the list-changed checks. */
+@ToolProvider()
+class DynamicPrompt {
+  @Prompt('test_dynamic_prompt', { description: 'A prompt added and removed at run time' })
+  dynamic() {
+    return 'dynamic';
+  }
+}
+
+/** `server-stateless` checks `sep-2575-server-sends-*-list-changed-on-subscription` (2026): change the lists at run time. */
+@ToolProvider()
+class ConformanceTriggers {
+  constructor(@inject(FUSION_APP) private readonly app: FusionApp) {}
+
+  @Action('test_trigger_tool_change', { description: 'Adds or removes a tool (list_changed diagnostic)' })
+  triggerToolChange() {
+    this.toggle(DynamicTool);
+    return 'Mutation triggered';
+  }
+
+  @Action('test_trigger_prompt_change', { description: 'Adds or removes a prompt (list_changed diagnostic)' })
+  triggerPromptChange() {
+    this.toggle(DynamicPrompt);
+    return 'Mutation triggered';
+  }
+
+  private toggle(provider: new () => unknown): void {
+    if (this.app.hasProvider(provider)) this.app.removeProviders(provider);
+    else this.app.addProviders(provider);
+  }
+}
+
 /** Logging tools of scenarios `tools-call-with-logging` (2025) and `server-stateless` (2026). */
 @ToolProvider()
 class ConformanceLogging {
@@ -529,7 +572,7 @@ async function main(): Promise<void> {
   const app = FusionApp.create({
     name: 'mcpfusion-conformance-server',
     version: '1.0.0',
-    tools: [ConformanceTools, ConformanceInteractiveTools, ConformanceResources, ConformancePrompts, ConformanceLogging],
+    tools: [ConformanceTools, ConformanceInteractiveTools, ConformanceResources, ConformancePrompts, ConformanceLogging, ConformanceTriggers],
     // A per-process key for the signed continuation state (one process: nothing to share).
     stateKey: process.env.FUSION_STATE_KEY ?? randomBytes(32),
     logger: (message) => process.stderr.write(`[conformance-server] ${message}\n`)
