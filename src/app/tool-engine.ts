@@ -35,6 +35,8 @@ export interface CallRequest extends Omit<SurfaceCall, 'signal'> {
   readonly signal?: AbortSignal;
   /** Present only when the call carried a progress token and there is a channel for it. */
   readonly sendProgress?: ProgressSend;
+  /** Internal: the first-call answers have been read once already. */
+  readonly answersReplayed?: boolean;
 }
 
 /** Engine-wide settings for interactive tools. */
@@ -138,6 +140,11 @@ export class ToolEngine {
             ? await this.ask(state, value, request.inputChannel)
             : await this.present(tool, state, value);
       await Promise.all([progress?.flush(), log.flush()]);
+      if (isInputRound(value) && answersAlreadyGiven(request, value)) {
+        // The client sent answers with its first call (no state yet): read them against the
+        // requests just made, exactly as on a retry. Once only.
+        return await this.call({ ...request, requestState: (result as InputRequiredResult).requestState, answersReplayed: true });
+      }
       return result;
     } catch (error) {
       // Forged, expired or foreign continuation state is a protocol error (-32602), not a tool result.
@@ -203,4 +210,11 @@ function assertCapabilities(tool: CompiledTool, declared: ClientCapabilities | u
       Object.fromEntries(missing.map((key) => [key, (required as Record<string, unknown>)[key]])) as ClientCapabilities
     );
   }
+}
+
+/** Whether a first call (no continuation yet) already carries answers to requests the handler just made. */
+function answersAlreadyGiven(request: CallRequest, round: InputRound): boolean {
+  if (request.requestState !== undefined || request.answersReplayed || !request.inputResponses) return false;
+  const responses = request.inputResponses;
+  return round.requests.some((r) => responses[r.key] !== undefined && responses[r.key] !== null);
 }

@@ -572,7 +572,14 @@ async function main(): Promise<void> {
   const app = FusionApp.create({
     name: 'mcpfusion-conformance-server',
     version: '1.0.0',
-    tools: [ConformanceTools, ConformanceInteractiveTools, ConformanceResources, ConformancePrompts, ConformanceLogging, ConformanceTriggers],
+    tools: [
+      ConformanceTools,
+      ConformanceInteractiveTools,
+      ConformanceResources,
+      ConformancePrompts,
+      ConformanceLogging,
+      ConformanceTriggers
+    ],
     // A per-process key for the signed continuation state (one process: nothing to share).
     stateKey: process.env.FUSION_STATE_KEY ?? randomBytes(32),
     logger: (message) => process.stderr.write(`[conformance-server] ${message}\n`)

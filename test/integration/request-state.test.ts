@@ -138,3 +138,28 @@ describe('requestState is untrusted', () => {
     await client.close();
   });
 });
+
+describe('answers sent with the first call', () => {
+  it('are read against the request the handler makes (validated, unknown keys ignored)', async () => {
+    const ledger = new Ledger();
+    const app = FusionApp.create({ tools: [InteractiveTools], providers: [{ provide: Ledger, useValue: ledger }], stateKey: KEY });
+    const handler = app.createHttpHandler();
+    const { client, call } = await manualClient(handler);
+    const done = await call({
+      name: 'refund',
+      arguments: { amount: 4 },
+      inputResponses: { input: { action: 'accept', content: { confirm: true } }, unknown_extra: { action: 'accept', content: { x: 1 } } }
+    });
+    expect(done.content).toEqual([{ type: 'text', text: 'Refunded $4' }]);
+    const invalid = await call({
+      name: 'refund',
+      arguments: { amount: 5 },
+      inputResponses: { input: { action: 'accept', content: { confirm: 'yes' } } }
+    });
+    expect(invalid.resultType).toBe('input_required');
+    expect(JSON.stringify(invalid.inputRequests)).toContain('The previous answer was invalid: confirm must be true or false');
+    expect(ledger.refunds).toEqual([4]);
+    await client.close();
+    await app.close();
+  });
+});
