@@ -15,6 +15,7 @@ import type { ContinuationStore } from '../interactive/continuation-store';
 import { emptyInputScope, withInputScope } from '../interactive/input-scope';
 import { assertDeliverable, toInputRequiredResult, type InputChannel } from '../interactive/input-required';
 import { isInputRound, type InputRound } from '../interactive/require-input';
+import { raceAbort } from '../concurrency/abort';
 import { LogChannel } from '../pipeline/call-log';
 import { requestExtra, type SurfaceCall } from '../surface/member-invoker';
 import { EndOfCall } from '../pipeline/end-of-call';
@@ -191,7 +192,8 @@ export class ToolEngine {
       outputSchema,
       shape: (shaped, notes) => shapeValue(shaped, outputSchema, notes)
     };
-    return presenter.present(value, context);
+    // A presenter is user code: it races the abort like everything else a call waits on.
+    return raceAbort(Promise.resolve(presenter.present(value, context)), state.signal);
   }
 }
 

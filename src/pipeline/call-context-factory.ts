@@ -1,4 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
+import { raceAbort } from '../concurrency/abort';
 import { CALL_CONTEXT, CALL_SIGNAL } from '../di/tokens';
 import type { CallContext, RequestExtra, ToolInfo } from './call-context';
 import type { CallLogger } from './call-log';
@@ -22,7 +23,7 @@ export async function createCallContext(
   log: CallLogger
 ): Promise<{ ctx: CallContext; container: DependencyContainer }> {
   const container = root.createChildContainer();
-  const made = factory ? await factory(extra) : undefined;
+  const made = factory ? await raceAbort(Promise.resolve(factory(extra)), extra.signal) : undefined;
   const ctx: CallContext = Object.assign(made && typeof made === 'object' ? { ...made } : {}, {
     signal: extra.signal,
     tool,

@@ -247,3 +247,52 @@ describe('sources of abort', () => {
     expect(out).not.toContain('"id":2');
   }, 30_000);
 });
+
+describe('nothing stuck holds a slot', () => {
+  it('a middleware that ignores the signal cannot keep the queue slot or the mutation lock after an abort', async () => {
+    let entered!: () => void;
+    const inMiddleware = new Promise<void>((resolve) => (entered = resolve));
+    const stuck: MiddlewareFn = async (ctx, next) => {
+      if (ctx.tool.name === 'lock.quick' && ctx.args.text === 'stuck') {
+        entered();
+        await new Promise<never>(() => undefined);
+      }
+      return next();
+    };
+    const { app } = makeApp({ maxActive: 1, middleware: [stuck] });
+    const controller = new AbortController();
+    const call = app.callTool('lock.quick', { text: 'stuck' }, { signal: controller.signal });
+    await inMiddleware;
+    controller.abort();
+    expect((await call).isError).toBe(true);
+    // The only slot is free again.
+    expect(text(await app.callTool('lock.quick', { text: 'next' }))).toBe('wrote next');
+    await app.close();
+  });
+
+  it('a context factory that hangs cannot keep the slot after an abort', async () => {
+    let entered!: () => void;
+    const inFactory = new Promise<void>((resolve) => (entered = resolve));
+    let first = true;
+    const app = FusionApp.create({
+      tools: [DeskTools],
+      providers: [{ provide: Probe, useValue: new Probe() }],
+      concurrency: { maxActive: 1, maxQueue: 1 },
+      contextFactory: async () => {
+        if (first) {
+          first = false;
+          entered();
+          await new Promise<never>(() => undefined);
+        }
+        return {};
+      }
+    });
+    const controller = new AbortController();
+    const call = app.callTool('echo', { text: 'a' }, { signal: controller.signal });
+    await inFactory;
+    controller.abort();
+    expect((await call).isError).toBe(true);
+    expect(text(await app.callTool('echo', { text: 'b' }))).toContain('b');
+    await app.close();
+  });
+});

@@ -1,12 +1,11 @@
-import { raceAbort } from '../../concurrency/abort';
 import type { ToolDescriptor } from '../../metadata/tool-descriptor';
 import type { CallState } from '../call-state';
 import { named, type NamedStep } from './named-step';
 
 /**
  * Resolves a fresh instance of the tool class from the call's container and calls the
- * method with its decorated parameters. A promise result races the abort, so a handler
- * that ignores its signal still cannot hold its queue slot or the mutation lock.
+ * method with its decorated parameters. (A handler that ignores its signal cannot hold the
+ * queue slot or the mutation lock: the slot steps race the abort.)
  */
 export function handlerStep(descriptor: ToolDescriptor): NamedStep {
   const { target, methodName, params } = descriptor;
@@ -15,7 +14,6 @@ export function handlerStep(descriptor: ToolDescriptor): NamedStep {
   );
   return named('handler', (state) => {
     const instance = state.container!.resolve(target) as Record<string, (...args: unknown[]) => unknown>;
-    const result = instance[methodName](...argumentFor.map((get) => get(state)));
-    return result instanceof Promise ? raceAbort(result, state.signal) : result;
+    return instance[methodName](...argumentFor.map((get) => get(state)));
   });
 }
