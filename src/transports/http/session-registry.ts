@@ -3,9 +3,11 @@ import {
   WebStandardStreamableHTTPServerTransport,
   isInitializeRequest,
   type AuthInfo,
+  type EventStore,
   type McpServerFactory
 } from '@modelcontextprotocol/server';
 import { jsonRpcErrorResponse } from './json-rpc-response';
+import { BoundedSessionEventStore } from './session-event-store';
 
 /** Limits of the 2025-era session registry. */
 export interface SessionOptions {
@@ -13,6 +15,13 @@ export interface SessionOptions {
   idleTimeoutMs?: number;
   /** Open sessions at most; a new one beyond that is refused with 503. Default 1000. */
   maxSessions?: number;
+  /**
+   * Makes the event store of a new session (resumable SSE: a client reconnects with
+   * `Last-Event-ID`). Default: the last 1000 messages in memory (`BoundedSessionEventStore`).
+   */
+  eventStore?: () => EventStore;
+  /** The reconnection delay suggested to clients in the SSE `retry` field. Default 1000 ms. */
+  retryIntervalMs?: number;
 }
 
 interface Session {
@@ -34,7 +43,7 @@ export class SessionRegistry {
 
   constructor(
     private readonly factory: McpServerFactory,
-    options: SessionOptions = {}
+    private readonly options: SessionOptions = {}
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 1000;
@@ -74,6 +83,8 @@ export class SessionRegistry {
     const server = await this.factory({ era: 'legacy', authInfo, requestInfo: request });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      eventStore: this.options.eventStore?.() ?? new BoundedSessionEventStore(),
+      retryInterval: this.options.retryIntervalMs ?? 1000,
       onsessioninitialized: (id) => {
         let closing: Promise<void> | undefined;
         const session: Session = {
