@@ -35,6 +35,7 @@ export { JSONSchema } from 'class-validator-jsonschema';
 export { createFusionHttpHandler } from './transports/http/fusion-http-handler';
 export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
 export type { SessionOptions } from './transports/http/session-registry';
+export { BoundedSessionEventStore } from './transports/http/session-event-store';
 export { ask } from './interactive/ask';
 export type { AnswersOf, Choices, FieldDescriptor, Fields, StringFormat } from './interactive/ask';
 export { requireInput, isInputRound } from './interactive/require-input';

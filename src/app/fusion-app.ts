@@ -77,7 +77,7 @@ export class FusionApp {
   private readonly schemas = new SchemaCatalog();
   private readonly chainDeps: ChainDependencies;
   private readonly surfaces: { -readonly [K in keyof ServedSurfaces]: ServedSurfaces[K] };
-  private readonly httpHandlers: FusionHttpHandler[] = [];
+  private readonly httpHandlers = new Set<FusionHttpHandler>();
   private classes: Constructor[];
   private readonly listeners: Array<{ close(): Promise<void> }> = [];
   private readonly signalHandlers: Array<[NodeJS.Signals, () => void]> = [];
@@ -241,9 +241,18 @@ export class FusionApp {
 
   /** A web-standard HTTP endpoint for both eras (mount it anywhere, or drive it in-process in tests). */
   createHttpHandler(options: HttpHandlerOptions = {}): FusionHttpHandler {
-    const handler = createFusionHttpHandler(this.serverFactory, { onerror: (e) => this.log(`http: ${e.message}`), ...options });
-    this.listeners.push(handler);
-    this.httpHandlers.push(handler);
+    return this.trackHandler(createFusionHttpHandler(this.serverFactory, { onerror: (e) => this.log(`http: ${e.message}`), ...options }));
+  }
+
+  /** Keeps a handler for change notifications and shutdown until it is closed. */
+  private trackHandler(handler: FusionHttpHandler): FusionHttpHandler {
+    this.httpHandlers.add(handler);
+    const close = handler.close.bind(handler);
+    let closing: Promise<void> | undefined;
+    handler.close = () => {
+      this.httpHandlers.delete(handler);
+      return (closing ??= close());
+    };
     return handler;
   }
 
@@ -265,8 +274,7 @@ export class FusionApp {
           `Binding to ${host} needs allowedHosts (the Host names clients use), to keep DNS rebinding protection.`
         );
       }
-      const handler = createFusionHttpHandler(this.serverFactory, { onerror: (e) => this.log(`http: ${e.message}`), ...options });
-      this.httpHandlers.push(handler);
+      const handler = this.createHttpHandler(options);
       const http: HttpListener = await listenHttp(handler, { host, port: options.port ?? 3000, path: options.path ?? '/mcp' });
       this.listeners.push(http);
       listening = { url: http.url };
@@ -280,7 +288,7 @@ export class FusionApp {
     this.closing ??= (async () => {
       for (const [signal, handler] of this.signalHandlers) process.off(signal, handler);
       this.engine.close();
-      await Promise.allSettled(this.listeners.map((listener) => listener.close()));
+      await Promise.allSettled([...this.listeners, ...this.httpHandlers].map((listener) => listener.close()));
       await this.options.onClose?.();
     })();
     return this.closing;

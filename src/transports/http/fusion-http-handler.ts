@@ -35,7 +35,7 @@ export interface HttpHandlerOptions {
 /** A web-standard MCP endpoint for an app (both eras), plus its shutdown. */
 export interface FusionHttpHandler {
   fetch(request: Request, options?: { authInfo?: AuthInfo }): Promise<Response>;
-  close(): Promise<void>;
+  close: () => Promise<void>;
   /** Open 2025-era sessions. */
   readonly sessionCount: number;
   /** Publishes change notifications to 2026-era `subscriptions/listen` streams. */

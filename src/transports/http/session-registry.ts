@@ -75,6 +75,7 @@ export class SessionRegistry {
   /** Closes every session. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const session of this.sessions.values()) clearTimeout(session.timer);
     await Promise.allSettled([...this.sessions.values()].map((session) => session.close()));
     this.sessions.clear();
   }
