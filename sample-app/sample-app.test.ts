@@ -33,9 +33,14 @@ describe('tools/list', () => {
         expect(tool.inputSchema.type).toBe('object');
         expect(tool.outputSchema?.type).toBe(TEXT_TOOLS.includes(tool.name) ? undefined : 'object');
       }
-      for (const name of ['billing.invoice', 'billing.list', 'report.generate', 'account.connect']) {
+      for (const name of ['billing.invoice', 'billing.list', 'report.generate']) {
         expect(byName.get(name)!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       }
+      expect(byName.get('account.connect')!.annotations).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true
+      });
       for (const name of ['billing.refund', 'billing.adjust', 'reports.rebuild']) {
         expect(byName.get(name)!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
       }

@@ -20,7 +20,9 @@ export class AccountTools {
   @Action('account.connect', {
     title: 'Connect an account',
     description:
-      'Connect the desk to a github, google or stripe account. The user approves access on the provider consent page; nothing is connected unless they do.'
+      'Connect the desk to a github, google or stripe account. The user approves access on the provider consent page; nothing is connected unless they do.',
+    // It records the connection, so it is not read-only; connecting twice changes nothing more, and nothing is destroyed.
+    annotations: { readOnlyHint: false, idempotentHint: true }
   })
   connect(@Input() request: ConnectRequest): string | InputRound {
     const { provider } = request;
