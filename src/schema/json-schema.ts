@@ -1,5 +1,5 @@
 import { getMetadataStorage } from 'class-validator';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { Constructor } from '../metadata/types';
 
@@ -10,53 +10,49 @@ const REF_PREFIX = '#/definitions/';
 const MAX_DEPTH = 16;
 
 /**
- * JSON Schemas of classes, derived from their class-validator (and class-transformer
- * `@Type`) metadata by class-validator-jsonschema. Nested classes are inlined, and every
- * object gets `additionalProperties: false`, because undeclared properties are refused.
- * Built once per app at startup.
+ * JSON Schemas of classes, derived from their class-validator metadata by
+ * class-validator-jsonschema. Nested classes (class-transformer's `@Type(() => Child)`) are
+ * inlined, resolved by constructor (two classes with the same name in different files do not
+ * mix), and every object gets `additionalProperties: false`, because undeclared properties are
+ * refused. Built once per class, at startup.
  */
 export class SchemaCatalog {
-  private readonly byName: Record<string, JsonSchema>;
   private readonly cache = new Map<Constructor, JsonSchema>();
 
-  constructor() {
-    this.byName = validationMetadatasToSchemas({
+  /** The inlined schema of a class: an object with the properties it declares. */
+  schemaOf(type: Constructor, depth = 0): JsonSchema {
+    const cached = this.cache.get(type);
+    if (cached) return cached;
+    if (depth > MAX_DEPTH) return { type: 'object' };
+    const raw = targetConstructorToSchema(type, {
       classValidatorMetadataStorage: getMetadataStorage(),
       classTransformerMetadataStorage: defaultMetadataStorage,
       refPointerPrefix: REF_PREFIX
-    }) as Record<string, JsonSchema>;
-  }
-
-  /** The inlined schema of a class: an object with the properties it declares. */
-  schemaOf(type: Constructor): JsonSchema {
-    let schema = this.cache.get(type);
-    if (!schema) {
-      schema = this.inline(this.byName[type.name] ?? { type: 'object', properties: {} }, 0);
-      this.cache.set(type, schema);
-    }
+    }) as JsonSchema;
+    const properties = (raw.properties ?? {}) as Record<string, JsonSchema>;
+    const schema: JsonSchema = {
+      ...raw,
+      type: 'object',
+      properties: Object.fromEntries(
+        Object.entries(properties).map(([name, property]) => [name, this.inlineNested(type, name, property, depth)])
+      )
+    };
+    if (schema.additionalProperties === undefined) schema.additionalProperties = false;
+    this.cache.set(type, schema);
     return schema;
   }
 
-  private inline(node: unknown, depth: number): JsonSchema {
-    if (depth > MAX_DEPTH) return { type: 'object' };
-    const source = node as JsonSchema;
-    const out: JsonSchema = {};
-    for (const [key, value] of Object.entries(source)) {
-      if (key === '$ref' && typeof value === 'string' && value.startsWith(REF_PREFIX)) {
-        Object.assign(out, this.inline(this.byName[value.slice(REF_PREFIX.length)] ?? { type: 'object' }, depth + 1));
-      } else if (key === 'properties' && value && typeof value === 'object') {
-        out.properties = Object.fromEntries(
-          Object.entries(value as JsonSchema).map(([name, prop]) => [name, this.inline(prop, depth + 1)])
-        );
-      } else if ((key === 'items' || key === 'additionalProperties') && value && typeof value === 'object') {
-        out[key] = this.inline(value, depth + 1);
-      } else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
-        out[key] = value.map((item) => this.inline(item, depth + 1));
-      } else {
-        out[key] = value;
-      }
-    }
-    if (out.type === 'object' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+  /** Replaces a `$ref` (in the property or its `items`) by the schema of the class `@Type` names. */
+  private inlineNested(owner: Constructor, property: string, node: JsonSchema, depth: number): JsonSchema {
+    const nested = () => defaultMetadataStorage.findTypeMetadata(owner, property)?.typeFunction() as Constructor | undefined;
+    const resolve = (schema: JsonSchema): JsonSchema => {
+      if (typeof schema.$ref !== 'string' || !schema.$ref.startsWith(REF_PREFIX)) return schema;
+      const type = nested();
+      const { $ref: _ref, ...rest } = schema;
+      return { ...(type ? this.schemaOf(type, depth + 1) : { type: 'object' }), ...rest };
+    };
+    const out = resolve(node);
+    if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) return { ...out, items: resolve(out.items as JsonSchema) };
     return out;
   }
 }

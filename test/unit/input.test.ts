@@ -126,3 +126,31 @@ describe('input schema and validation', () => {
     expect((result.content[0] as { text: string }).text).toContain('property x should not exist (this tool takes no arguments)');
   });
 });
+
+describe('schemas by class, not by name', () => {
+  it('keeps two input classes with the same name apart, nested ones too', () => {
+    const make = (field: string) => {
+      class Inner {
+        @IsString() [field]!: string;
+      }
+      class Query {
+        @ValidateNested() @Type(() => Inner) inner!: Inner;
+      }
+      return Query;
+    };
+    const A = make('alpha');
+    const B = make('beta');
+    @ToolProvider()
+    class Twins {
+      @Action('twin.a', { description: 'a' }) a(@Input() _q: InstanceType<typeof A>) {}
+      @Action('twin.b', { description: 'b' }) b(@Input() _q: InstanceType<typeof B>) {}
+    }
+    // Decorator metadata cannot see the parameter types of a factory-made class: set them as tsc would.
+    Reflect.defineMetadata('design:paramtypes', [A], Twins.prototype, 'a');
+    Reflect.defineMetadata('design:paramtypes', [B], Twins.prototype, 'b');
+    const app = FusionApp.create({ tools: [Twins] });
+    const [a, b] = app.listTools().map((t) => t.inputSchema as Record<string, any>);
+    expect(Object.keys(a.properties.inner.properties)).toEqual(['alpha']);
+    expect(Object.keys(b.properties.inner.properties)).toEqual(['beta']);
+  });
+});
