@@ -37,10 +37,8 @@ export interface BillingAppOptions {
  */
 export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
   const db = new Database(options.dbPath);
-  // Tools announce invoice changes through this; it is bound to the app below, once the app exists.
-  const events = new ResourceEvents();
   try {
-    const app = FusionApp.create({
+    return FusionApp.create({
       name: 'billing-desk',
       version: BILLING_DESK_VERSION,
       instructions:
@@ -51,15 +49,11 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
       stateKey: options.stateKey,
       providers: [
         { provide: Database, useValue: db },
-        { provide: ResourceEvents, useValue: events }
+        // Tells subscribers when an invoice changes; it reaches the app through the FUSION_APP token.
+        ResourceEvents
       ],
       onClose: () => db.close()
     });
-    // Late binding: the providers above are an argument of create(), so they exist before the
-    // app does, and the app is not in its own container; the one shared instance learns here
-    // where to send changes. Nothing can be subscribed before this line runs.
-    events.bind((uri) => app.notifyResourceUpdated(uri));
-    return app;
   } catch (error) {
     // A startup error (misdeclared tool) must not leave the file open.
     db.close();
