@@ -1,0 +1,51 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { FusionApp } from '../../src';
+import { DeskTools, Probe } from '../fixtures/desk-tools';
+
+/** Untrusted bytes off the wire get a clear error, and the server stays up. */
+describe('hostile input over HTTP', () => {
+  let app: FusionApp;
+  let url: URL;
+  beforeAll(async () => {
+    app = FusionApp.create({ tools: [DeskTools], providers: [{ provide: Probe, useValue: new Probe() }] });
+    ({ url: url! } = (await app.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL });
+  });
+  afterAll(() => app.close());
+
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body
+    });
+
+  it('answers malformed JSON, a non-JSON-RPC body and a wrong content type with 4xx and a JSON-RPC error', async () => {
+    for (const [body, headers] of [
+      ['{not json', {}],
+      ['[]', {}],
+      ['{"hello":"world"}', {}],
+      ['{"jsonrpc":"2.0","id":1,"method":"tools/list"}', { 'content-type': 'text/plain' }]
+    ] as Array<[string, Record<string, string>]>) {
+      const res = await post(body, headers);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      await res.body?.cancel();
+    }
+  });
+
+  it('answers bad tools/call params with a clear error, and the server stays up', async () => {
+    const client = new Client({ name: 't', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    await expect(client.callTool({ name: 'echo', arguments: 'nope' as never })).rejects.toThrow();
+    const wrongTypes = await client.callTool({ name: 'echo', arguments: { text: { $gt: '' } } });
+    expect(wrongTypes.isError).toBe(true);
+    expect((wrongTypes.content[0] as { text: string }).text).toContain('text must be a string');
+    const deep = JSON.parse('{"text":"x","a":' + '{"b":'.repeat(40) + '1' + '}'.repeat(40) + '}');
+    const tooDeep = await client.callTool({ name: 'echo', arguments: deep });
+    expect((tooDeep.content[0] as { text: string }).text).toMatch(/nesting deeper than 32 levels|property a should not exist/);
+    expect((await client.callTool({ name: 'echo', arguments: { text: 'still up' } })).structuredContent).toMatchObject({
+      text: 'still up'
+    });
+    await client.close();
+  });
+});
