@@ -146,10 +146,11 @@ describe('Streamable HTTP on 127.0.0.1', () => {
     const sessionId = opened.headers.get('mcp-session-id')!;
     await opened.body?.cancel();
     expect(sessionId).toBeTruthy();
-    // Poll until the idle timer has fired: deterministic, no fixed sleep.
+    // Each request resets the 1 ms idle timer, so let a timer turn pass before each look:
+    // a 2 ms timer set after the session's 1 ms one always fires after it.
     let status = 0;
     while (status !== 404) {
-      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setTimeout(r, 2));
       const res = await fetch(url, {
         method: 'POST',
         headers: { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
