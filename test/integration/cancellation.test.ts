@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FusionApp, type MiddlewareFn } from '../../src';
 import { connectTestClient } from '../../src/testing';
 import { DeskTools, Probe } from '../fixtures/desk-tools';
+import { startHangingStdioCall } from '../helpers/stdio-child';
 import { recordWire, until } from '../helpers/wire-log';
 
 const text = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
@@ -196,55 +196,21 @@ describe('sources of abort', () => {
   });
 
   it('stdio end of input aborts the call in flight', async () => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'test/fixtures/stdio-server.ts'], {
-      stdio: ['pipe', 'pipe', 'pipe']
-    });
-    let err = '';
-    let out = '';
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const send = (m: object) => child.stdin.write(JSON.stringify(m) + '\n');
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'hang', arguments: {} } });
-    await until(() => err.includes('hang: entered'), 'the call to start', 10_000_000);
-    child.stdin.end();
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(err).toContain('hang: aborted');
+    const stdio = await startHangingStdioCall();
+    const code = await stdio.end();
+    expect(stdio.err()).toContain('hang: aborted');
     expect(code).toBe(0);
-    expect(out).not.toContain('"id":2');
+    expect(stdio.out()).not.toContain('"id":2');
   }, 30_000);
 
   it('notifications/cancelled over stdio: the call stops and gets no response', async () => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'test/fixtures/stdio-server.ts'], {
-      stdio: ['pipe', 'pipe', 'pipe']
-    });
-    let err = '';
-    let out = '';
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const send = (m: object) => child.stdin.write(JSON.stringify(m) + '\n');
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'hang', arguments: {} } });
-    await until(() => err.includes('hang: entered'), 'the call to start', 10_000_000);
-    send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'user stopped it' } });
-    await until(() => err.includes('hang: aborted'), 'the call to stop', 10_000_000);
-    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: {} } });
-    await until(() => out.includes('"id":3'), 'the next answer', 10_000_000);
-    child.stdin.end();
-    await new Promise((resolve) => child.on('exit', resolve));
-    expect(out).not.toContain('"id":2');
+    const stdio = await startHangingStdioCall();
+    stdio.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'user stopped it' } });
+    await until(() => stdio.err().includes('hang: aborted'), 'the call to stop', 10_000_000);
+    stdio.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    await until(() => stdio.out().includes('"id":3'), 'the next answer', 10_000_000);
+    await stdio.end();
+    expect(stdio.out()).not.toContain('"id":2');
   }, 30_000);
 });
 
