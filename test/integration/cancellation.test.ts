@@ -203,6 +203,15 @@ describe('sources of abort', () => {
     expect(stdio.out()).not.toContain('"id":2');
   }, 30_000);
 
+  it('SIGTERM shuts down gracefully: the call in flight is aborted and the process exits 0', async () => {
+    const stdio = await startHangingStdioCall();
+    const exited = new Promise<number | null>((resolve) => stdio.child.on('exit', resolve));
+    stdio.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stdio.err()).toContain('hang: aborted');
+    expect(stdio.err()).toContain('SIGTERM: shutting down');
+  }, 30_000);
+
   it('notifications/cancelled over stdio: the call stops and gets no response', async () => {
     const stdio = await startHangingStdioCall();
     stdio.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'user stopped it' } });
