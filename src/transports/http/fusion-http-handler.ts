@@ -7,6 +7,7 @@ import {
   validateHostHeader,
   type AuthInfo,
   type McpServerFactory,
+  type ServerEventBus,
   type ServerNotifier
 } from '@modelcontextprotocol/server';
 import { jsonRpcErrorResponse } from './json-rpc-response';
@@ -30,6 +31,12 @@ export interface HttpHandlerOptions {
   sessions?: SessionOptions;
   /** Reports errors the SDK sees out of band (never written to stdout). */
   onerror?: (error: Error) => void;
+  /**
+   * The change-event bus behind 2026-era `subscriptions/listen` streams. Default: in process.
+   * Several instances share one (for example over Redis pub/sub) so a change on one reaches
+   * listeners on all.
+   */
+  bus?: ServerEventBus;
 }
 
 /** A web-standard MCP endpoint for an app (both eras), plus its shutdown. */
@@ -53,7 +60,12 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
   const allowedOrigins = options.allowedOrigins ?? localhostAllowedOrigins();
   const onerror = options.onerror;
   const json = options.responseMode === 'json';
-  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: json ? 'json' : 'auto', onerror });
+  const modern = createMcpHandler(factory, {
+    legacy: 'reject',
+    responseMode: json ? 'json' : 'auto',
+    onerror,
+    ...(options.bus ? { bus: options.bus } : {})
+  });
   const sessions = json ? undefined : new SessionRegistry(factory, options.sessions);
   const legacy = sessions ? sessions.handle.bind(sessions) : statelessJsonLegacy(factory);
 
