@@ -32,6 +32,7 @@ export async function createCallContext(
     progress: progress ? (percent: number, message?: string) => progress.report(percent, message) : noProgress,
     log,
     clientCapabilities: extra.clientCapabilities,
+    closeStream: extra.closeStream,
     container
   });
   container.register(CALL_CONTEXT, { useValue: ctx });

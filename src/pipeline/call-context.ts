@@ -29,6 +29,12 @@ export interface RequestFacts {
   readonly era?: 'legacy' | 'modern';
   /** What the client declared it can do (per request on 2026-07-28; from `initialize` on 2025-era connections). */
   readonly clientCapabilities?: ClientCapabilities;
+  /**
+   * Closes the SSE stream this request is answered on, where the transport can resume it
+   * (2025-era HTTP sessions, which keep an event store): the client reconnects with
+   * `Last-Event-ID` and receives the rest, the response included. Absent elsewhere.
+   */
+  readonly closeStream?: () => void;
 }
 
 /** The raw request a call came from, handed to `contextFactory(extra)`. */
@@ -57,6 +63,8 @@ export interface CallContextBase {
   readonly log: CallLogger;
   /** What the client declared it can do, when known. */
   readonly clientCapabilities?: ClientCapabilities;
+  /** Closes this call's resumable SSE stream (see {@link RequestFacts.closeStream}); absent where not supported. */
+  readonly closeStream?: () => void;
   /** The call's child container (holds CALL_CONTEXT and CALL_SIGNAL). */
   readonly container: DependencyContainer;
 }

@@ -105,6 +105,7 @@ export function requestExtra(
     httpRequest: facts.httpRequest,
     sessionId: facts.sessionId,
     era: facts.era,
-    clientCapabilities: facts.clientCapabilities
+    clientCapabilities: facts.clientCapabilities,
+    closeStream: facts.closeStream
   };
 }

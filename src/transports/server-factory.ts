@@ -132,7 +132,8 @@ function surfaceCall(server: Server, ctx: ServerContext, era: 'legacy' | 'modern
     sendLog,
     requestState: typeof requestState === 'string' ? requestState : undefined,
     inputResponses: ctx.mcpReq.inputResponses,
-    inputChannel: inputChannelOf(clientCapabilities, era)
+    inputChannel: inputChannelOf(clientCapabilities, era),
+    closeStream: ctx.http?.closeSSE
   };
 }
 

@@ -164,6 +164,18 @@ class ConformanceTools {
     return 'Progress test completed';
   }
 
+  /**
+   * Pending scenario `server-sse-polling` (2025, SEP-1699): closes its own SSE stream mid-call;
+   * the client reconnects with `Last-Event-ID` and gets the response from the session's event store.
+   */
+  @Action('test_reconnection', { description: 'Closes its SSE stream mid-call to test resumability' })
+  async reconnection(@Ctx() ctx: CallContext) {
+    await sleep(50, ctx.signal);
+    ctx.closeStream?.();
+    await sleep(200, ctx.signal);
+    return 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.';
+  }
+
   /** Pending scenario `json-schema-2020-12` (SEP-1613): the listed inputSchema keeps 2020-12 keywords. */
   @Action('json_schema_2020_12_tool', { description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)' })
   jsonSchema2020(@Input() input: JsonSchema2020Input) {

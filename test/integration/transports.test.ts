@@ -19,7 +19,7 @@ describe('both protocol eras over a real SDK client, in-process', () => {
       const { client, close } = await connectTestClient(app, { era });
       expect(client.getProtocolEra()).toBe(era === 'modern' ? 'modern' : 'legacy');
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['echo', 'count', 'hang', 'stuck', 'sleepy', 'lock.hold', 'lock.quick']);
+      expect(tools.map((t) => t.name)).toEqual(['echo', 'count', 'hang', 'stuck', 'sleepy', 'reconnect', 'lock.hold', 'lock.quick']);
       const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
       expect(result.structuredContent).toEqual({ text: 'hi', session: true });
       const invalid = await client.callTool({ name: 'echo', arguments: { text: 5 } });
@@ -40,7 +40,7 @@ describe('Streamable HTTP on 127.0.0.1', () => {
       transport: 'http',
       port: 0,
       handleSignals: false,
-      sessions: { maxSessions: 2, idleTimeoutMs: 60_000 }
+      sessions: { maxSessions: 2, idleTimeoutMs: 60_000, retryIntervalMs: 10 }
     })) as { url: URL });
   });
   afterEach(() => app.close());
@@ -85,6 +85,14 @@ describe('Streamable HTTP on 127.0.0.1', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' })
     });
     expect(unknown.status).toBe(404);
+    await client.close();
+  });
+
+  it('resumes a session stream the tool closed: the response arrives after the client reconnects', async () => {
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    const result = await client.callTool({ name: 'reconnect', arguments: {} }, { onprogress: () => undefined });
+    expect(text(result)).toBe('answered after the stream closed');
     await client.close();
   });
 
