@@ -1,5 +1,6 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  McpServer,
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
@@ -47,8 +48,8 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
   return ({ era, requestInfo }) => {
     // Read through `surfaces` on each request: the app may replace its catalogs at run time.
     const { live } = surfaces;
-    // The low-level Server (marked deprecated in favour of McpServer) is the documented layer for owning dispatch.
-    const server = new Server(
+    const mcp = new FusionMcpServer(
+      surfaces,
       { name: identity.name, version: identity.version },
       {
         capabilities: {
@@ -61,6 +62,10 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
         ...(identity.instructions ? { instructions: identity.instructions } : {})
       }
     );
+    // Every handler below replaces McpServer's own: the framework owns dispatch (the SDK's
+    // documented escape hatch); McpServer is the product only so that the HTTP entry applies its
+    // SEP-2243 `Mcp-Param-*` header validation, which reads `toolInputSchemaJson`.
+    const server = mcp.server;
     const subscriptions = era === 'legacy' || !requestInfo ? live.add(server, era) : new Set<string>();
 
     server.setRequestHandler('tools/list', () => ({ tools: surfaces.tools.listing as never[] }));
@@ -110,8 +115,25 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     server.setRequestHandler('completion/complete', async (request, ctx) =>
       complete(request.params as never, surfaces.prompts, surfaces.resources, surfaces.invoker, surfaceCall(server, ctx, era))
     );
-    return server;
+    return mcp;
   };
+}
+
+/**
+ * An McpServer whose tool schemas come from the app (see `toolInputSchemaJson`), so the SDK's
+ * HTTP entry validates `Mcp-Param-*` headers against `x-mcp-header` declarations for it.
+ */
+class FusionMcpServer extends McpServer {
+  constructor(
+    private readonly surfaces: ServedSurfaces,
+    ...args: ConstructorParameters<typeof McpServer>
+  ) {
+    super(...args);
+  }
+
+  override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
+    return this.surfaces.tools.get(name)?.listing.inputSchema as Record<string, unknown> | undefined;
+  }
 }
 
 /** What a handler needs to know about the request it serves. */

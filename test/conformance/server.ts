@@ -96,6 +96,15 @@ class JsonSchema2020Input {
   @IsOptional() @IsString() email?: string;
 }
 
+/** Input of `test_custom_headers` (pending scenario `http-custom-header-server-validation`, SEP-2243). */
+class RegionInput {
+  @JSONSchema({ description: 'Region the request is routed to', 'x-mcp-header': 'Region' } as never)
+  @IsString()
+  region!: string;
+
+  @IsOptional() @IsString() note?: string;
+}
+
 @ToolProvider()
 class ConformanceTools {
   /** Scenario `tools-call-simple-text`. */
@@ -174,6 +183,12 @@ class ConformanceTools {
     ctx.closeStream?.();
     await sleep(200, ctx.signal);
     return 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.';
+  }
+
+  /** Pending scenario `http-custom-header-server-validation` (2026, SEP-2243): `region` mirrored into `Mcp-Param-Region`. */
+  @Action('test_custom_headers', { description: 'Tool whose region argument is mirrored into an HTTP header' })
+  customHeaders(@Input() input: RegionInput) {
+    return `Routed to ${input.region}`;
   }
 
   /** Pending scenario `json-schema-2020-12` (SEP-1613): the listed inputSchema keeps 2020-12 keywords. */
