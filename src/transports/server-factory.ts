@@ -38,10 +38,10 @@ export interface ServedSurfaces {
 }
 
 /**
- * The SDK server factory for an app: a low-level `Server` whose handlers answer from what
- * was built at startup (tools, resources, templates, prompts, completions) and run calls
- * through the compiled chains. Building one costs a few handler registrations, so the
- * per-request factories of the HTTP entry stay cheap. Long-lived instances (stdio,
+ * The SDK server factory for an app: an `McpServer` whose low-level `server` gets the
+ * framework's handlers, which answer from what was built at startup (tools, resources,
+ * templates, prompts, completions) and run calls through the compiled chains. Building one
+ * costs a few handler registrations, so the per-request factories of the HTTP entry stay cheap. Long-lived instances (stdio,
  * 2025-era sessions) are kept in `live` for change notifications.
  */
 export function createServerFactory(surfaces: ServedSurfaces, identity: ServerIdentity): McpServerFactory {
