@@ -1,11 +1,11 @@
-import type { InputRequiredResult } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
 import { raceAbort } from '../concurrency/abort';
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { InvalidRequestStateError } from '../errors';
 import { MAX_INPUT_ROUNDS, resume, seal } from '../interactive/continuation';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import { assertDeliverable, toInputRequiredResult, type InputChannel } from '../interactive/input-required';
-import { emptyInputScope, withInputScope } from '../interactive/input-scope';
+import { withInputScope } from '../interactive/input-scope';
 import { isInputRound } from '../interactive/require-input';
 import type { Constructor, ParamKind } from '../metadata/types';
 import type { RequestExtra, RequestFacts, ToolInfo } from '../pipeline/call-context';
@@ -67,13 +67,14 @@ export async function invokeMember(
   try {
     if (!member.interactive) return { value: await run() };
     const binding = { name: `${info.kind}:${info.name}`, args, principal: deps.principalOf(extra) ?? null };
-    const resumed = await resume(deps.store, binding, call.requestState, call.inputResponses);
+    const resumed = await resume(deps.store, binding, call.requestState, call.inputResponses).catch((error: unknown) => {
+      throw error instanceof InvalidRequestStateError ? new ProtocolError(ProtocolErrorCode.InvalidParams, error.message) : error;
+    });
     if (resumed.kind === 'end') {
       throw new ProtocolError(ProtocolErrorCode.InvalidRequest, (resumed.result.content[0] as { text: string }).text);
     }
-    const scope = emptyInputScope();
-    Object.assign(scope, { answers: resumed.progress.answers, statuses: resumed.progress.statuses, state: resumed.progress.state });
-    const value = resumed.kind === 'reask' ? resumed.round : await withInputScope(scope, run);
+    const { answers, statuses, state } = resumed.progress;
+    const value = resumed.kind === 'reask' ? resumed.round : await withInputScope({ answers, statuses, state }, run);
     if (!isInputRound(value)) return { value };
     if (resumed.progress.round >= MAX_INPUT_ROUNDS) {
       throw new ProtocolError(
