@@ -160,3 +160,15 @@ describe('run-time changes', () => {
     await app.close();
   });
 });
+
+describe('interactive prompts and untrusted state', () => {
+  it('a forged requestState on prompts/get is refused with -32602', async () => {
+    const app = makeApp();
+    const { client, close } = await connectTestClient(app, { era: 'modern' });
+    await expect(
+      client.request({ method: 'prompts/get', params: { name: 'asks', requestState: 'forged' } } as never)
+    ).rejects.toMatchObject({ code: -32602 });
+    await close();
+    await app.close();
+  });
+});
