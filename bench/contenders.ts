@@ -29,6 +29,13 @@ export class BenchTools {
     return JSON.stringify(WORK(input.n));
   }
 
+  /** The same generator shape with no progress events: the baseline for what progress costs without a token. */
+  @Action('double.quiet', { description: 'Doubles n, yielding 10 plain values' })
+  async *doubleQuiet(@Input() input: NumberInput) {
+    for (let i = 1; i <= 10; i++) yield i;
+    return JSON.stringify(WORK(input.n));
+  }
+
   @Mutation('stuck', { description: 'Blocks on a promise that never settles' })
   async *stuck(@Ctx() _ctx: CallContext) {
     yield progress(1);

@@ -7,7 +7,7 @@ const PER_ROUND = Number(process.env.BENCH_CALLS ?? 1000);
 
 function row(name: string, s: Stats, base?: Stats): string {
   const ratio = base ? `${fmt(s.median / base.median, 2)}x` : '1.00x';
-  return `| ${name.padEnd(44)} | ${fmt(s.median).padStart(8)} | ${fmt(s.p99).padStart(8)} | ${fmt(s.callsPerSecond, 0).padStart(8)} | ${ratio.padStart(6)} |`;
+  return `| ${name.padEnd(52)} | ${fmt(s.median).padStart(8)} | ${fmt(s.p99).padStart(8)} | ${fmt(s.callsPerSecond, 0).padStart(8)} | ${ratio.padStart(6)} |`;
 }
 
 async function overhead(): Promise<string[]> {
@@ -22,20 +22,22 @@ async function overhead(): Promise<string[]> {
     fusion: () => fusion.callTool({ name: 'double', arguments: { n: n++ % 1000 } }),
     sdkProgress: () => sdk.callTool({ name: 'double.stream', arguments: { n: n++ % 1000 } }, { onprogress: noop }),
     fusionProgress: () => fusion.callTool({ name: 'double.stream', arguments: { n: n++ % 1000 } }, { onprogress: noop }),
-    fusionGenNoToken: () => fusion.callTool({ name: 'double.stream', arguments: { n: n++ % 1000 } }),
+    directQuiet: () => app.callTool('double.quiet', { n: n++ % 1000 }),
+    directNoToken: () => app.callTool('double.stream', { n: n++ % 1000 }),
     fusionDirect: () => app.callTool('double', { n: n++ % 1000 })
   });
   const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
   await Promise.all([sdk.close(), fusion.close()]);
   await app.close();
   return [
-    '| scenario (in-memory 2025-era client, sequential)   | median µs |  p99 µs |  calls/s |  ratio |',
-    '|----------------------------------------------|----------|----------|----------|--------|',
+    '| scenario (in-memory 2025-era client, sequential)     | median µs |  p99 µs |  calls/s |  ratio |',
+    '|------------------------------------------------------|----------|----------|----------|--------|',
     row('bare SDK v2 McpServer tool', s.sdk),
     row('@mcpfusion/core tool', s.fusion, s.sdk),
     row('bare SDK, progress token + 10 notifications', s.sdkProgress),
     row('@mcpfusion/core, progress token + 10 yields', s.fusionProgress, s.sdkProgress),
-    row('@mcpfusion/core, 10 yields, no token', s.fusionGenNoToken, s.fusion),
+    row('app.callTool, generator, 10 plain yields', s.directQuiet),
+    row('app.callTool, generator, 10 progress yields, no token', s.directNoToken, s.directQuiet),
     row('@mcpfusion/core app.callTool (no transport)', s.fusionDirect, s.sdk)
   ];
 }

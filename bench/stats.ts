@@ -26,7 +26,8 @@ export async function timeCalls(count: number, fn: () => Promise<unknown>): Prom
 
 /**
  * Runs the contenders in alternating rounds so machine noise (other processes on a shared
- * box) hits each of them alike; returns every contender's samples.
+ * box) hits each of them alike, and rotates the order every round so that no contender always
+ * runs right after the same other one (and pays for its garbage); returns every contender's samples.
  */
 export async function interleave(
   rounds: number,
@@ -35,8 +36,12 @@ export async function interleave(
 ): Promise<Record<string, number[]>> {
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
   for (const [, fn] of Object.entries(contenders)) await timeCalls(Math.min(500, perRound), fn); // warm-up
+  const entries = Object.entries(contenders);
   for (let r = 0; r < rounds; r++) {
-    for (const [name, fn] of Object.entries(contenders)) samples[name].push(...(await timeCalls(perRound, fn)));
+    for (let i = 0; i < entries.length; i++) {
+      const [name, fn] = entries[(i + r) % entries.length];
+      samples[name].push(...(await timeCalls(perRound, fn)));
+    }
   }
   return samples;
 }

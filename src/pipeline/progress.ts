@@ -23,8 +23,18 @@ export interface ProgressEvent {
  * ```
  */
 export function progress(percent: number, message?: string): ProgressEvent {
-  return { [PROGRESS]: true, percent, message };
+  return new ProgressMark(percent, message);
 }
+
+/** A progress event: a small class, so creating one per yield stays cheap; the brand sits on the prototype. */
+class ProgressMark {
+  declare readonly [PROGRESS]: true;
+  constructor(
+    readonly percent: number,
+    readonly message?: string
+  ) {}
+}
+Object.defineProperty(ProgressMark.prototype, PROGRESS, { value: true });
 
 /** Whether a yielded value is a progress event (anything else yielded is ignored). */
 export function isProgressEvent(value: unknown): value is ProgressEvent {
