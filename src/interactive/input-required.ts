@@ -2,8 +2,19 @@ import { inputRequired, type InputRequiredResult } from '@modelcontextprotocol/s
 import { ElicitationUnsupportedError } from '../errors';
 import type { InputKind, InputRound } from './require-input';
 
-/** The kinds of requests for input a connection can deliver, and why not when it cannot. */
+/**
+ * The kinds of requests for input a connection can deliver. `reason` says why nothing can be
+ * delivered at all (no live channel); a single missing kind is explained from the kind.
+ */
 export type InputChannel = { readonly [K in InputKind]: boolean } & { readonly reason?: string };
+
+/** The client capability each kind of request needs. */
+const NEEDED_CAPABILITY: Readonly<Record<InputKind, string>> = {
+  form: 'elicitation (form)',
+  url: 'elicitation.url',
+  sampling: 'sampling',
+  roots: 'roots'
+};
 
 /** A connection that can deliver nothing. */
 export function noInputChannel(reason: string): InputChannel {
@@ -14,7 +25,12 @@ export function noInputChannel(reason: string): InputChannel {
 export function assertDeliverable(round: InputRound, channel: InputChannel | undefined): void {
   for (const request of round.requests) {
     if (!channel?.[request.kind]) {
-      throw new ElicitationUnsupportedError(channel?.reason ?? `this connection cannot deliver a ${request.kind} request`);
+      throw new ElicitationUnsupportedError(
+        channel?.reason ??
+          (channel
+            ? `the client did not declare the ${NEEDED_CAPABILITY[request.kind]} capability a ${request.kind} request needs`
+            : `this connection cannot deliver a ${request.kind} request`)
+      );
     }
   }
 }

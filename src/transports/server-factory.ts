@@ -190,13 +190,5 @@ function inputChannelOf(declared: ClientCapabilities | undefined, era: 'legacy' 
   const elicitation = declared.elicitation as { form?: object; url?: object } | undefined;
   const form = elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
   const url = elicitation?.url !== undefined;
-  const sampling = declared.sampling !== undefined;
-  const roots = declared.roots !== undefined;
-  return {
-    form,
-    url,
-    sampling,
-    roots,
-    reason: `the client did not declare the capability this request for input needs (elicitation form: ${form}, url: ${url}; sampling: ${sampling}; roots: ${roots})`
-  };
+  return { form, url, sampling: declared.sampling !== undefined, roots: declared.roots !== undefined };
 }

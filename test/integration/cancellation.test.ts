@@ -18,6 +18,19 @@ function makeApp(options: { maxActive?: number; maxQueue?: number; middleware?: 
   return { app, probe };
 }
 
+/**
+ * Starts the `hang` tool through a real client, aborts the client's call once the handler runs,
+ * and waits until the server has stopped it (the client's call rejects, nothing stays in flight).
+ */
+async function cancelHangingCall(client: Client, app: FusionApp, probe: Probe, reason?: string): Promise<void> {
+  const controller = new AbortController();
+  const call = client.callTool({ name: 'hang', arguments: {} }, { signal: controller.signal });
+  await probe.entered;
+  controller.abort(reason);
+  await expect(call).rejects.toThrow();
+  await until(() => app.activeCalls === 0, 'the call to stop');
+}
+
 describe('stage 1: the queue', () => {
   it('a cancelled queued call leaves at once and never starts; a full queue refuses with "server busy"', async () => {
     const { app, probe } = makeApp({ maxActive: 1, maxQueue: 1 });
@@ -126,12 +139,7 @@ describe('sources of abort', () => {
     const { app, probe } = makeApp();
     const { client, close } = await connectTestClient(app, { era: 'legacy-memory' });
     const log = recordWire(client);
-    const controller = new AbortController();
-    const call = client.callTool({ name: 'hang', arguments: {} }, { signal: controller.signal });
-    await probe.entered;
-    controller.abort('user pressed stop');
-    await expect(call).rejects.toThrow();
-    await until(() => app.activeCalls === 0, 'the call to stop');
+    await cancelHangingCall(client, app, probe, 'user pressed stop');
     // Give any stray response a chance to arrive, then check nothing came.
     await client.callTool({ name: 'echo', arguments: { text: 'barrier' } });
     expect(log.filter((m) => m.result !== undefined)).toHaveLength(1);
@@ -142,12 +150,7 @@ describe('sources of abort', () => {
   it('notifications/cancelled on a 2025-era HTTP session', async () => {
     const { app, probe } = makeApp();
     const { client, close } = await connectTestClient(app, { era: 'legacy-http' });
-    const controller = new AbortController();
-    const call = client.callTool({ name: 'hang', arguments: {} }, { signal: controller.signal });
-    await probe.entered;
-    controller.abort();
-    await expect(call).rejects.toThrow();
-    await until(() => app.activeCalls === 0, 'the call to stop');
+    await cancelHangingCall(client, app, probe);
     await close();
     await app.close();
   });
@@ -155,24 +158,14 @@ describe('sources of abort', () => {
   it('a 2026-era HTTP client closing its response stream (in process and over a real socket)', async () => {
     const { app, probe } = makeApp();
     const { client, close } = await connectTestClient(app, { era: 'modern' });
-    const controller = new AbortController();
-    const call = client.callTool({ name: 'hang', arguments: {} }, { signal: controller.signal });
-    await probe.entered;
-    controller.abort();
-    await expect(call).rejects.toThrow();
-    await until(() => app.activeCalls === 0, 'the call to stop');
+    await cancelHangingCall(client, app, probe);
     await close();
 
     probe.reset();
     const { url } = (await app.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL };
     const remote = new Client({ name: 't', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await remote.connect(new StreamableHTTPClientTransport(url));
-    const socketAbort = new AbortController();
-    const remoteCall = remote.callTool({ name: 'hang', arguments: {} }, { signal: socketAbort.signal });
-    await probe.entered;
-    socketAbort.abort();
-    await expect(remoteCall).rejects.toThrow();
-    await until(() => app.activeCalls === 0, 'the call to stop after the socket closed');
+    await cancelHangingCall(remote, app, probe);
     await remote.close();
     await app.close();
   });
