@@ -20,6 +20,7 @@ export type {
   Completer,
   CompleterRef,
   Constructor,
+  InteractiveOptions,
   MemberKind,
   OutputSpec,
   PromptOptions,

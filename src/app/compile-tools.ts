@@ -16,7 +16,8 @@ export function compileTools(
     const descriptor = source.presenter || !defaultPresenter ? source : Object.freeze({ ...source, presenter: defaultPresenter });
     const inputSchema = descriptor.inputType ? catalog.schemaOf(descriptor.inputType) : EMPTY_INPUT_SCHEMA;
     const outputSchema = presenterOutputSchema(descriptor.presenter, baseOutputSchema(descriptor, catalog));
-    const { steps, run } = buildChain(descriptor, deps);
+    const validator = catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`);
+    const { steps, run } = buildChain(descriptor, deps, validator);
     const listing: Tool = {
       name: descriptor.name,
       ...(descriptor.title ? { title: descriptor.title } : {}),

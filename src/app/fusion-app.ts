@@ -94,6 +94,7 @@ export class FusionApp {
     const continuations: ContinuationStore =
       options.continuationStore ??
       new SignedContinuationStore(interactive ? resolveStateKey(options.stateKey, (m) => this.log(m)) : randomBytes(32), ttl);
+    assertSingleUseSupported(registry, continuations);
     this.chainDeps = {
       container: this.container,
       queue:
@@ -113,7 +114,7 @@ export class FusionApp {
     this.tools = registry.tools;
     this.surfaces = {
       tools: this.engine,
-      resources: new ResourceCatalog(registry.resources, registry.templates, invoker),
+      resources: new ResourceCatalog(registry.resources, registry.templates, this.schemas, invoker),
       prompts: new PromptCatalog(registry.prompts, this.schemas, invoker),
       invoker,
       live: new LiveServers()
@@ -150,10 +151,11 @@ export class FusionApp {
 
   private replaceProviders(classes: Constructor[]): void {
     const registry = buildRegistry(classes);
+    assertSingleUseSupported(registry, this.chainDeps.continuations);
     const before = { tools: this.engine.listing, resources: this.surfaces.resources, prompts: this.surfaces.prompts.listing };
     this.engine.replace(this.compile(registry));
     this.tools = registry.tools;
-    this.surfaces.resources = new ResourceCatalog(registry.resources, registry.templates, this.surfaces.invoker);
+    this.surfaces.resources = new ResourceCatalog(registry.resources, registry.templates, this.schemas, this.surfaces.invoker);
     this.surfaces.prompts = new PromptCatalog(registry.prompts, this.schemas, this.surfaces.invoker);
     this.classes = classes;
     if (JSON.stringify(before.tools) !== JSON.stringify(this.engine.listing)) this.notifyListChanged('tools');
@@ -308,4 +310,15 @@ export class FusionApp {
   private log(message: string): void {
     (this.options.logger ?? ((m: string) => process.stderr.write(`[mcpfusion] ${m}\n`)))(message);
   }
+}
+
+/** Members that declare single-use state need a store that remembers used states. */
+function assertSingleUseSupported(registry: Registry, store: ContinuationStore): void {
+  if (store.consume) return;
+  const members = [...registry.tools, ...registry.prompts, ...registry.templates].filter((m) => m.singleUseState);
+  if (members.length === 0) return;
+  throw new ConfigurationError(
+    `${members.map((m) => `${m.className}.${m.methodName}`).join(', ')} declare(s) @Interactive({ singleUseState: true }), ` +
+      'but the continuationStore has no consume(id): implement it (remember used ids until they expire) or use SignedContinuationStore.'
+  );
 }

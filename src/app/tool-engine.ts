@@ -16,6 +16,7 @@ import { emptyInputScope, withInputScope } from '../interactive/input-scope';
 import { assertDeliverable, toInputRequiredResult, type InputChannel } from '../interactive/input-required';
 import { isInputRound, type InputRound } from '../interactive/require-input';
 import { raceAbort } from '../concurrency/abort';
+import { ownValue } from '../wire/own-properties';
 import { LogChannel } from '../pipeline/call-log';
 import { requestExtra, type SurfaceCall } from '../surface/member-invoker';
 import { EndOfCall } from '../pipeline/end-of-call';
@@ -141,9 +142,9 @@ export class ToolEngine {
             ? await this.ask(state, value, request.inputChannel)
             : await this.present(tool, state, value);
       await Promise.all([progress?.flush(), log.flush()]);
-      if (isInputRound(value) && answersAlreadyGiven(request, value)) {
-        // The client sent answers with its first call (no state yet): read them against the
-        // requests just made, exactly as on a retry. Once only.
+      if (isInputRound(value) && tool.descriptor.answersUpFront && answersAlreadyGiven(request, value)) {
+        // A read-only tool that opted in: the client sent answers with its first call (no
+        // state yet); read them against the requests just made, as on a retry. Once only.
         return await this.call({ ...request, requestState: (result as InputRequiredResult).requestState, answersReplayed: true });
       }
       return result;
@@ -172,7 +173,7 @@ export class ToolEngine {
     if (!interaction) throw new NotInteractiveError(`Tool ${descriptor.name} (${descriptor.className}.${descriptor.methodName})`);
     if (interaction.progress.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(descriptor.name, MAX_INPUT_ROUNDS);
     assertDeliverable(round, channel);
-    const binding = { name: descriptor.name, args: state.extra.arguments, principal: interaction.principal };
+    const binding = { name: descriptor.name, args: state.extra.arguments, principal: interaction.principal, singleUse: descriptor.singleUseState };
     return toInputRequiredResult(round, await seal(this.interaction.store, binding, interaction.progress, round));
   }
 
@@ -218,5 +219,8 @@ function assertCapabilities(tool: CompiledTool, declared: ClientCapabilities | u
 function answersAlreadyGiven(request: CallRequest, round: InputRound): boolean {
   if (request.requestState !== undefined || request.answersReplayed || !request.inputResponses) return false;
   const responses = request.inputResponses;
-  return round.requests.some((r) => responses[r.key] !== undefined && responses[r.key] !== null);
+  return round.requests.some((r) => {
+    const answer = ownValue(responses, r.key);
+    return answer !== undefined && answer !== null;
+  });
 }

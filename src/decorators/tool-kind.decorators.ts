@@ -1,5 +1,5 @@
 import { metadataStorage } from '../metadata/metadata-storage';
-import type { ToolOptions } from '../metadata/types';
+import type { InteractiveOptions, ToolOptions } from '../metadata/types';
 import { memberDecorator } from './member.decorator';
 import { recordMethodTarget } from './member-target';
 
@@ -24,10 +24,22 @@ export function Mutation(name: string, options: ToolOptions): MethodDecorator {
   return memberDecorator('mutation', '@Mutation', name, options);
 }
 
-/** Marks a tool that may ask the user for input mid-call. Combine with `@Action` or `@Mutation`. */
-export function Interactive(): MethodDecorator {
+/**
+ * Marks a tool (or prompt, or resource template) that may ask the user for input mid-call.
+ * Combine with `@Action`, `@Mutation`, `@Prompt` or `@ResourceTemplate`.
+ *
+ * @example
+ * ```ts
+ * @Interactive({ singleUseState: true }) // a confirmation cannot be replayed
+ * @Mutation('billing.refund', { description: 'Refund an invoice after the user confirms' })
+ * refund(@Input() request: RefundRequest) { ... }
+ * ```
+ */
+export function Interactive(options: InteractiveOptions = {}): MethodDecorator {
   return (target, key, descriptor) => {
     if (!recordMethodTarget('@Interactive', target, key, descriptor)) return;
-    metadataStorage.methodRecord(target.constructor, key).interactive = true;
+    const record = metadataStorage.methodRecord(target.constructor, key);
+    record.interactive = true;
+    record.interactiveOptions = options;
   };
 }

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../schema/json-schema';
+import { ownValue } from '../wire/own-properties';
 
 /** A restricted elicitation form schema (flat object of primitives). */
 export interface FormSchema {
@@ -32,13 +33,12 @@ function allowedValues(schema: JsonSchema): unknown[] | undefined {
  */
 export function validateAnswers(schema: FormSchema, content: unknown): { values: Record<string, unknown>; problems: string[] } {
   const problems: string[] = [];
-  const values: Record<string, unknown> = {};
+  const values = Object.create(null) as Record<string, unknown>;
   if (typeof content !== 'object' || content === null || Array.isArray(content)) {
     return { values, problems: ['the answer is not an object of fields'] };
   }
-  const answer = content as Record<string, unknown>;
   for (const [name, field] of Object.entries(schema.properties)) {
-    const value = answer[name];
+    const value = ownValue(content, name);
     if (value === undefined || value === null) {
       if (schema.required?.includes(name)) problems.push(`${name} is required`);
       continue;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 import { ConfigurationError } from '../errors';
+import { UsedStates } from './used-states';
 
 /**
  * Seals and opens the continuation state of interactive calls. The default keeps the
@@ -12,18 +13,33 @@ export interface ContinuationStore {
   seal(payload: unknown): Promise<string>;
   /** Opens an echoed string; throws (any error) when it is tampered, expired or unknown. */
   open(token: string): Promise<unknown>;
+  /**
+   * Marks the id of a single-use state as used; resolves `false` when it was used before (a
+   * replay). Members declared `@Interactive({ singleUseState: true })` need it: an app whose
+   * store lacks it refuses to start. Several instances must share what it remembers.
+   */
+  consume?(id: string): Promise<boolean>;
 }
 
 // The SDK codec takes the handler context only for its optional `bind`, which this store
 // does not use: the framework binds the payload to tool, arguments and caller itself.
 const NO_CONTEXT = undefined as unknown as ServerContext;
 
-/** The default store: the SDK's HMAC-SHA256 request-state codec, with a TTL. */
+/**
+ * The default store: the SDK's HMAC-SHA256 request-state codec, with a TTL. Used single-use
+ * states are remembered in this process until they expire (one instance; a fleet shares a store).
+ */
 export class SignedContinuationStore implements ContinuationStore {
   private readonly codec;
+  private readonly used: UsedStates;
 
   constructor(key: Uint8Array | string, ttlSeconds: number) {
     this.codec = createRequestStateCodec<unknown>({ key, ttlSeconds });
+    this.used = new UsedStates(ttlSeconds * 1000);
+  }
+
+  consume(id: string): Promise<boolean> {
+    return Promise.resolve(this.used.consume(id));
   }
 
   seal(payload: unknown): Promise<string> {

@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { InvalidRequestStateError } from '../errors';
 import { validateAnswers } from './answer-validator';
 import type { ContinuationStore } from './continuation-store';
 import type { InputStatus } from './input-scope';
 import { createInputRound, type InputRequest, type InputRound } from './require-input';
+import { ownRecord, ownValue } from '../wire/own-properties';
 
 /** Requests for input one call may make before it is ended: a confused client cannot ping-pong forever. */
 export const MAX_INPUT_ROUNDS = 8;
@@ -27,6 +28,8 @@ interface ContinuationPayload {
   readonly q: InputRequest[];
   /** the handler's own continuation payload */
   readonly s?: unknown;
+  /** single-use states: the id the store marks used when the state is echoed */
+  readonly n?: string;
 }
 
 /** Where an interactive call stands before its handler runs. */
@@ -42,6 +45,8 @@ export interface ContinuationBinding {
   readonly name: string;
   readonly args: unknown;
   readonly principal: string | null;
+  /** Each sealed state is honoured once (the member declared `singleUseState`). */
+  readonly singleUse?: boolean;
 }
 
 /** The outcome of re-entry processing: run the handler, ask again, or end the call. */
@@ -66,16 +71,18 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The progress of a first entry: nothing asked yet. */
+/** The progress of a first entry: nothing asked yet. Maps without a prototype: no name reads an inherited value. */
 export function firstEntry(): ContinuationProgress {
-  return { round: 0, answers: {}, statuses: {}, state: undefined };
+  return { round: 0, answers: Object.create(null) as Record<string, unknown>, statuses: Object.create(null) as Record<string, InputStatus>, state: undefined };
 }
 
 /**
  * Opens the echoed state (verifying signature, expiry and binding to name, arguments
  * and caller) and reads the client's answers to the pending requests. Answers are
  * untrusted: each is checked against what was asked, and a missing or invalid one is
- * asked again. Keys the server did not ask for are ignored.
+ * asked again. Keys the server did not ask for are ignored, and so are answers that come
+ * without a state: an answer counts only for a request this server made, in this round.
+ * Responses are read by own property: `__proto__` and friends never select an answer.
  */
 export async function resume(
   store: ContinuationStore,
@@ -96,11 +103,21 @@ export async function resume(
   if (payload.t !== binding.name) throw new InvalidRequestStateError('it was issued for another tool');
   if (payload.d !== digestArguments(binding.args)) throw new InvalidRequestStateError('it was issued for other arguments');
   if (payload.p !== binding.principal) throw new InvalidRequestStateError('it was issued to another caller');
+  if (binding.singleUse && typeof payload.n !== 'string') throw new InvalidRequestStateError('it is not a single-use state');
+  if (typeof payload.n === 'string') {
+    if (!store.consume) throw new InvalidRequestStateError('single-use state needs a store that can consume it');
+    if (!(await store.consume(payload.n))) throw new InvalidRequestStateError('it was already used (each state of this tool is accepted once)');
+  }
 
-  const progress: ContinuationProgress = { round: payload.r, answers: { ...payload.a }, statuses: { ...payload.st }, state: payload.s };
+  const progress: ContinuationProgress = {
+    round: payload.r,
+    answers: ownRecord(payload.a),
+    statuses: ownRecord<InputStatus>(payload.st),
+    state: payload.s
+  };
   const again: InputRequest[] = [];
   for (const request of payload.q) {
-    const outcome = readResponse(request, responses?.[request.key], progress);
+    const outcome = readResponse(request, ownValue(responses, request.key), progress);
     if (outcome === 'again') again.push(request);
     else if (typeof outcome === 'object') again.push(outcome);
     // A declined request is an error result: the tool did not do what was asked, and an error
@@ -119,8 +136,13 @@ function readResponse(
   raw: unknown,
   progress: ContinuationProgress
 ): 'ok' | 'again' | InputRequest | `end:${string}` {
-  if (!raw || typeof raw !== 'object') return 'again';
-  const response = raw as { action?: unknown; content?: unknown; roots?: unknown; role?: unknown; model?: unknown };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return 'again';
+  const response = {
+    action: ownValue(raw, 'action'),
+    content: ownValue(raw, 'content'),
+    roots: ownValue(raw, 'roots'),
+    role: ownValue(raw, 'role')
+  };
   const names = request.kind === 'form' ? Object.keys(request.schema?.properties ?? {}) : [request.key];
   if (request.kind === 'form' || request.kind === 'url') {
     if (response.action === 'decline' || response.action === 'cancel') {
@@ -177,7 +199,8 @@ export function seal(
     a: progress.answers,
     st: progress.statuses,
     q: round.requests.map(({ note: _note, ...request }) => request),
-    ...(round.state !== undefined ? { s: round.state } : {})
+    ...(round.state !== undefined ? { s: round.state } : {}),
+    ...(binding.singleUse ? { n: randomBytes(16).toString('base64url') } : {})
   };
   return store.seal(payload);
 }

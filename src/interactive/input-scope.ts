@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { FusionError, ErrorCode } from '../errors';
+import { ownValue } from '../wire/own-properties';
 
 /** How a request for input ended, as the handler sees it. */
 export type InputStatus = 'unasked' | 'answered' | 'declined' | 'cancelled';
@@ -16,7 +17,7 @@ export type MutableInputScope = { -readonly [K in keyof InputScope]: InputScope[
 
 /** A fresh, empty scope for one call. */
 export function emptyInputScope(): MutableInputScope {
-  return { answers: {}, statuses: {}, state: undefined };
+  return { answers: Object.create(null) as Record<string, unknown>, statuses: Object.create(null) as Record<string, InputStatus>, state: undefined };
 }
 
 const storage = new AsyncLocalStorage<InputScope>();
@@ -42,12 +43,12 @@ function current(fn: string): InputScope {
  * descriptor), or `undefined` before it is answered. Answers accumulate across rounds.
  */
 export function readInput<T = unknown>(name: string): T | undefined {
-  return current('readInput').answers[name] as T | undefined;
+  return ownValue(current('readInput').answers, name) as T | undefined;
 }
 
 /** Whether field (or URL request) `name` was answered, declined, cancelled, or not asked yet. */
 export function inputStatus(name: string): InputStatus {
-  return current('inputStatus').statuses[name] ?? 'unasked';
+  return (ownValue(current('inputStatus').statuses, name) as InputStatus | undefined) ?? 'unasked';
 }
 
 /** The continuation payload attached to the last request for input (`options.state`), verified. */

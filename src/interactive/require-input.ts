@@ -1,6 +1,7 @@
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 import type { Fields } from './ask';
 import type { FormSchema } from './answer-validator';
+import { isPrototypeKey } from '../wire/own-properties';
 
 const INPUT_ROUND = Symbol.for('mcpfusion:input-round');
 
@@ -59,6 +60,8 @@ export function isInputRound(value: unknown): value is InputRound {
 export function createInputRound(requests: readonly InputRequest[], state?: unknown): InputRound {
   const keys = new Set<string>();
   for (const request of requests) {
+    if (isPrototypeKey(request.key) || request.key === '')
+      throw new TypeError(`"${request.key}" cannot be the key of a request for input: choose another key.`);
     if (keys.has(request.key)) throw new TypeError(`Two requests for input use the key "${request.key}": give each its own key.`);
     keys.add(request.key);
   }
@@ -69,6 +72,7 @@ function formSchema(fields: Fields): FormSchema {
   const properties: FormSchema['properties'] = {};
   const required: string[] = [];
   for (const [name, field] of Object.entries(fields)) {
+    if (isPrototypeKey(name)) throw new TypeError(`"${name}" cannot be the name of a field: choose another name.`);
     const { schema, required: isRequired } = field.toSchema();
     properties[name] = schema;
     if (isRequired) required.push(name);

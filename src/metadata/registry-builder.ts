@@ -135,14 +135,24 @@ function describeMethod(
     kind === 'action'
       ? { readOnlyHint: true, destructiveHint: false, openWorldHint: false }
       : { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
+  const annotations = Object.freeze({ ...implied, ...(options.title ? { title: options.title } : {}), ...options.annotations });
+  const interactiveOptions = method.interactiveOptions ?? {};
+  if (interactiveOptions.answersUpFront && (kind !== 'action' || annotations.readOnlyHint !== true || annotations.destructiveHint === true)) {
+    problems.push(
+      `${where}: answersUpFront is allowed only on read-only tools: answers sent before anything was asked must never authorize a change. Remove it (the client is asked instead).`
+    );
+    return undefined;
+  }
   const fnKind = fn.constructor.name;
   return Object.freeze({
     name: name as string,
     kind: kind as ToolKind,
     interactive: method.interactive,
+    singleUseState: interactiveOptions.singleUseState === true,
+    answersUpFront: interactiveOptions.answersUpFront === true,
     description: options.description as string,
     title: options.title,
-    annotations: Object.freeze({ ...implied, ...(options.title ? { title: options.title } : {}), ...options.annotations }),
+    annotations,
     target,
     className: target.name,
     methodName: String(key),

@@ -21,8 +21,11 @@ export function describeSurfaceMember(
     methodName: String(key),
     params: Object.freeze(params?.kinds ?? []),
     inputType: params?.inputType,
-    interactive: method.interactive
+    interactive: method.interactive,
+    singleUseState: method.interactiveOptions?.singleUseState === true
   };
+  if (method.interactiveOptions?.answersUpFront)
+    problems.push(`${where}: answersUpFront applies to read-only tools only (answers must answer a question the server asked).`);
   if (kind === 'prompt') {
     const options = (raw ?? {}) as Partial<PromptOptions>;
     if (typeof id !== 'string' || id.trim() === '') problems.push(`${where}: @Prompt needs a name.`);

@@ -8,6 +8,8 @@ interface SurfaceMember {
   readonly params: readonly ParamKind[];
   readonly inputType?: Constructor;
   readonly interactive: boolean;
+  /** Interactive: each issued `requestState` is accepted once. */
+  readonly singleUseState: boolean;
 }
 
 /** A resource at a fixed URI. */

@@ -9,6 +9,10 @@ export interface ToolDescriptor {
   readonly name: string;
   readonly kind: ToolKind;
   readonly interactive: boolean;
+  /** Interactive: each issued `requestState` is accepted once. */
+  readonly singleUseState: boolean;
+  /** Interactive, read-only: answers sent with the first call are read (see `InteractiveOptions`). */
+  readonly answersUpFront: boolean;
   readonly description: string;
   readonly title?: string;
   readonly annotations: ToolAnnotations;

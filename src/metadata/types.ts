@@ -88,6 +88,25 @@ export interface PromptOptions {
   complete?: Readonly<Record<string, CompleterRef>>;
 }
 
+/** Options of `@Interactive(options?)`. */
+export interface InteractiveOptions {
+  /**
+   * Each `requestState` this member issues is accepted at most once: a client that echoes a
+   * state it already used (a replayed confirmation) gets JSON-RPC -32602 and the handler does
+   * not run. Use it for every member whose answers authorize an effect (a refund, a payment).
+   * The continuation store remembers used states until they expire (in memory by default;
+   * several instances need a shared store).
+   */
+  singleUseState?: boolean;
+  /**
+   * Read answers that a client sends with its FIRST call (no `requestState` yet) against the
+   * requests the handler makes on that call. Off by default: such answers answer a question
+   * the user never saw, so they are ignored and the question is asked. Allowed only on
+   * read-only tools (`@Action` not annotated `readOnlyHint: false`); a startup error elsewhere.
+   */
+  answersUpFront?: boolean;
+}
+
 /** A raw record of one kind decorator, as written. */
 export interface KindRecord {
   readonly kind: MemberKind;
@@ -99,6 +118,8 @@ export interface KindRecord {
 export interface MethodRecord {
   readonly kinds: KindRecord[];
   interactive: boolean;
+  /** What `@Interactive(options)` was given. */
+  interactiveOptions?: InteractiveOptions;
   readonly params: Map<number, ParamKind[]>;
 }
 

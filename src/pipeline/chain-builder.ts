@@ -3,6 +3,7 @@ import type { CallQueue } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
+import type { InputValidator } from '../schema/input-validator';
 import { compose } from './compose';
 import type { Middleware } from './middleware';
 import { abortGateStep } from './steps/abort-gate.step';
@@ -32,7 +33,8 @@ export interface ChainDependencies {
  */
 export function buildChain(
   descriptor: ToolDescriptor,
-  deps: ChainDependencies
+  deps: ChainDependencies,
+  validator: InputValidator
 ): { steps: readonly NamedStep[]; run: ReturnType<typeof compose> } {
   const steps: NamedStep[] = [
     queueStep(deps.queue),
@@ -42,6 +44,6 @@ export function buildChain(
   ];
   if (descriptor.kind === 'mutation') steps.push(mutationLockStep(deps.mutationLock));
   if (descriptor.isGenerator) steps.push(generatorDriverStep());
-  steps.push(inputStep(deps.continuations), handlerStep(descriptor));
+  steps.push(inputStep(deps.continuations, validator), handlerStep(descriptor));
   return { steps: Object.freeze(steps), run: compose(steps.map((s) => s.run)) };
 }

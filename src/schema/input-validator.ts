@@ -2,28 +2,42 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import type { Violation } from '../errors';
 import type { Constructor } from '../metadata/types';
+import { isPrototypeKey } from '../wire/own-properties';
+import type { SchemaCheck } from './schema-check';
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const MAX_NESTING = 32;
 
+/** What validating raw arguments gives: the input instance, or every violation. */
+export type ValidationOutcome = { value: object; violations?: undefined } | { value?: undefined; violations: Violation[] };
+
+/** Validates raw arguments (of a tool, a resource template, a prompt); built once per member. */
+export type InputValidator = (raw: Readonly<Record<string, unknown>>) => ValidationOutcome;
+
 /**
- * Validates raw tool arguments against an input class. Returns the instance, or every
- * violation by property path. Policy for properties the class does not declare: they
- * are refused ("property x should not exist"), never passed on or silently dropped.
+ * Builds the validator of an input class (or of "no input": only `{}`). Three checks, in
+ * order: the structure (keys that reach prototypes, absurd nesting) before any conversion;
+ * the class's validators (class-transformer, then class-validator, whose messages name the
+ * constraint); then the listed schema, so that nothing the listed `inputSchema` forbids gets
+ * through (the two never disagree in the agent's favour). Properties the class does not
+ * declare are refused ("property x should not exist"), never passed on or silently dropped.
  */
-export async function validateInput(
-  type: Constructor | undefined,
-  raw: Readonly<Record<string, unknown>>
-): Promise<{ value: object; violations?: undefined } | { value?: undefined; violations: Violation[] }> {
-  const structural = checkStructure(raw);
-  if (structural.length > 0) return { violations: structural };
-  if (!type) {
-    const extra = Object.keys(raw).map((key) => ({
-      path: key,
-      message: `property ${key} should not exist (this tool takes no arguments)`
-    }));
-    return extra.length > 0 ? { violations: extra } : { value: {} };
-  }
+export function createInputValidator(type: Constructor | undefined, listed: SchemaCheck): InputValidator {
+  return (raw) => {
+    const structural = checkStructure(raw);
+    if (structural.length > 0) return { violations: structural };
+    const outcome = type ? validateClass(type, raw) : noInput(raw);
+    if (outcome.violations) return outcome;
+    const violations = listed(raw);
+    return violations.length > 0 ? { violations } : outcome;
+  };
+}
+
+function noInput(raw: Readonly<Record<string, unknown>>): ValidationOutcome {
+  const extra = Object.keys(raw).map((key) => ({ path: key, message: `property ${key} should not exist (this tool takes no arguments)` }));
+  return extra.length > 0 ? { violations: extra } : { value: {} };
+}
+
+function validateClass(type: Constructor, raw: Readonly<Record<string, unknown>>): ValidationOutcome {
   const instance = plainToInstance(type, raw, { enableImplicitConversion: false }) as object;
   // Synchronous: class-validator's async form only adds promise overhead for the built-in
   // constraints. (Custom async constraints are not supported on input classes; see the README.)
@@ -47,7 +61,11 @@ function flatten(errors: readonly ValidationError[], prefix: string, out: Violat
   }
 }
 
-/** Refuses keys that could reach object prototypes, and absurd nesting, before any conversion. */
+/**
+ * Refuses keys that could reach object prototypes, objects whose prototype is not a plain
+ * JSON object's (a copy somewhere turned `__proto__` into a prototype), and absurd nesting,
+ * before any conversion.
+ */
 function checkStructure(raw: unknown): Violation[] {
   const out: Violation[] = [];
   const walk = (node: unknown, path: string, depth: number): void => {
@@ -56,9 +74,14 @@ function checkStructure(raw: unknown): Violation[] {
       out.push({ path, message: `nesting deeper than ${MAX_NESTING} levels is not accepted` });
       return;
     }
+    const proto = Object.getPrototypeOf(node) as unknown;
+    if (proto !== null && proto !== Object.prototype && proto !== Array.prototype) {
+      out.push({ path: path ? `${path}.__proto__` : '__proto__', message: 'property name __proto__ is not allowed' });
+      return;
+    }
     for (const key of Object.keys(node)) {
       const child = path ? `${path}.${key}` : key;
-      if (FORBIDDEN_KEYS.has(key)) out.push({ path: child, message: `property name ${key} is not allowed` });
+      if (isPrototypeKey(key)) out.push({ path: child, message: `property name ${key} is not allowed` });
       else walk((node as Record<string, unknown>)[key], child, depth + 1);
     }
   };

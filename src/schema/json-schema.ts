@@ -2,6 +2,8 @@ import { getMetadataStorage } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { Constructor } from '../metadata/types';
+import { createInputValidator, type InputValidator } from './input-validator';
+import { compileSchemaCheck } from './schema-check';
 
 /** A JSON Schema document (as plain JSON). */
 export type JsonSchema = { [key: string]: unknown };
@@ -18,6 +20,20 @@ const MAX_DEPTH = 16;
  */
 export class SchemaCatalog {
   private readonly cache = new Map<Constructor, JsonSchema>();
+  private readonly validators = new Map<Constructor | undefined, InputValidator>();
+
+  /**
+   * The validator of an input class (`undefined`: no input, only `{}`), which enforces both the
+   * class's validators and the schema listed for it. Compiled once per class; `owner` names
+   * the member in a startup error.
+   */
+  validatorOf(type: Constructor | undefined, owner: string): InputValidator {
+    const cached = this.validators.get(type);
+    if (cached) return cached;
+    const validator = createInputValidator(type, compileSchemaCheck(type ? this.schemaOf(type) : EMPTY_INPUT_SCHEMA, owner));
+    this.validators.set(type, validator);
+    return validator;
+  }
 
   /** The inlined schema of a class: an object with the properties it declares. */
   schemaOf(type: Constructor, depth = 0): JsonSchema {

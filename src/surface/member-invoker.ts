@@ -39,6 +39,8 @@ export interface InvokableMember {
   readonly methodName: string;
   readonly params: readonly ParamKind[];
   readonly interactive: boolean;
+  /** Interactive: each issued `requestState` is accepted once. */
+  readonly singleUseState?: boolean;
 }
 
 /**
@@ -66,7 +68,12 @@ export async function invokeMember(
   };
   try {
     if (!member.interactive) return { value: await run() };
-    const binding = { name: `${info.kind}:${info.name}`, args, principal: deps.principalOf(extra) ?? null };
+    const binding = {
+      name: `${info.kind}:${info.name}`,
+      args,
+      principal: deps.principalOf(extra) ?? null,
+      singleUse: member.singleUseState === true
+    };
     const resumed = await resume(deps.store, binding, call.requestState, call.inputResponses).catch((error: unknown) => {
       throw error instanceof InvalidRequestStateError ? new ProtocolError(ProtocolErrorCode.InvalidParams, error.message) : error;
     });

@@ -6,7 +6,7 @@ import {
   type Prompt
 } from '@modelcontextprotocol/server';
 import type { PromptDescriptor } from '../metadata/surface-descriptors';
-import { validateInput } from '../schema/input-validator';
+import type { InputValidator } from '../schema/input-validator';
 import type { JsonSchema, SchemaCatalog } from '../schema/json-schema';
 import { toPromptResult } from './content';
 import { invokeMember, type InvokerDependencies, type SurfaceCall } from './member-invoker';
@@ -14,6 +14,7 @@ import { invokeMember, type InvokerDependencies, type SurfaceCall } from './memb
 /** The app's prompts: the listing built once, `prompts/get` validated like tool input. */
 export class PromptCatalog {
   private readonly prompts: Map<string, PromptDescriptor>;
+  private readonly validators: Map<string, InputValidator>;
   readonly listing: readonly Prompt[];
 
   constructor(
@@ -22,6 +23,7 @@ export class PromptCatalog {
     private readonly deps: InvokerDependencies
   ) {
     this.prompts = new Map(prompts.map((p) => [p.name, p]));
+    this.validators = new Map(prompts.map((p) => [p.name, catalog.validatorOf(p.inputType, `${p.className}.${p.methodName}`)]));
     this.listing = Object.freeze(prompts.map((p) => describePrompt(p, catalog)));
   }
 
@@ -37,7 +39,7 @@ export class PromptCatalog {
   async render(name: string, args: Readonly<Record<string, unknown>>, call: SurfaceCall): Promise<GetPromptResult | InputRequiredResult> {
     const prompt = this.prompts.get(name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-    const validated = await validateInput(prompt.inputType, args);
+    const validated = this.validators.get(name)!(args);
     if (validated.violations) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,

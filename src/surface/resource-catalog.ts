@@ -8,7 +8,8 @@ import {
   type Resource,
   type ResourceTemplateType
 } from '@modelcontextprotocol/server';
-import { validateInput } from '../schema/input-validator';
+import type { InputValidator } from '../schema/input-validator';
+import type { SchemaCatalog } from '../schema/json-schema';
 import type { ResourceDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
 import { toResourceContents } from './content';
 import { invokeMember, type InvokerDependencies, type SurfaceCall } from './member-invoker';
@@ -16,6 +17,8 @@ import { invokeMember, type InvokerDependencies, type SurfaceCall } from './memb
 interface CompiledTemplate {
   readonly descriptor: ResourceTemplateDescriptor;
   readonly template: UriTemplate;
+  /** Absent when the template takes no `@Input()`: its variables are the strings matched. */
+  readonly validate?: InputValidator;
 }
 
 /** The app's resources and resource templates: listings built once, reads dispatched by URI. */
@@ -26,10 +29,15 @@ export class ResourceCatalog {
   constructor(
     resources: readonly ResourceDescriptor[],
     templates: readonly ResourceTemplateDescriptor[],
+    catalog: SchemaCatalog,
     private readonly deps: InvokerDependencies
   ) {
     this.byUri = new Map(resources.map((r) => [r.uri, r]));
-    this.templates = templates.map((descriptor) => ({ descriptor, template: new UriTemplate(descriptor.uriTemplate) }));
+    this.templates = templates.map((descriptor) => ({
+      descriptor,
+      template: new UriTemplate(descriptor.uriTemplate),
+      validate: descriptor.inputType ? catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`) : undefined
+    }));
   }
 
   get size(): number {
@@ -84,18 +92,18 @@ export class ResourceCatalog {
       const outcome = await invokeMember(this.deps, fixed, info(fixed, fixed.uri), {}, undefined, call);
       return 'value' in outcome ? toResourceContents(uri, outcome.value, fixed.mimeType) : outcome.inputRequired;
     }
-    for (const { descriptor, template } of this.templates) {
+    for (const { descriptor, template, validate } of this.templates) {
       const variables = template.match(uri);
       if (!variables) continue;
       const args = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
-      const validated = await validateInput(descriptor.inputType, args);
+      const validated = validate ? validate(args) : { value: args };
       if (validated.violations) {
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
           `Invalid URI ${uri}: ${validated.violations.map((v) => `${v.path}: ${v.message}`).join('; ')}`
         );
       }
-      const input = descriptor.inputType ? validated.value : args;
+      const input = validated.value;
       const outcome = await invokeMember(this.deps, descriptor, info(descriptor, descriptor.uriTemplate), args, input, call);
       if ('inputRequired' in outcome) return outcome.inputRequired;
       if (outcome.value === undefined || outcome.value === null) throw new ResourceNotFoundError(uri);

@@ -1,5 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { FusionApp, type FusionHttpHandler } from '../../src';
+import { Action, FusionApp, Interactive, Mutation, ToolProvider, type FusionHttpHandler } from '../../src';
 import { InteractiveTools, Ledger } from '../fixtures/interactive-tools';
 
 const KEY = 'k'.repeat(32);
@@ -139,27 +139,116 @@ describe('requestState is untrusted', () => {
   });
 });
 
-describe('answers sent with the first call', () => {
-  it('are read against the request the handler makes (validated, unknown keys ignored)', async () => {
+describe('answers only to questions asked', () => {
+  let app: FusionApp;
+  let ledger: Ledger;
+  beforeEach(() => {
+    ledger = new Ledger();
+    app = FusionApp.create({ tools: [InteractiveTools], providers: [{ provide: Ledger, useValue: ledger }], stateKey: KEY });
+  });
+  afterEach(() => app.close());
+
+  const confirmYes = { input: { action: 'accept', content: { confirm: true } } };
+
+  it('answers sent with a first call (no requestState) are ignored: the question is asked', async () => {
+    const { client, call } = await manualClient(app.createHttpHandler());
+    const first = await call({ name: 'refund', arguments: { amount: 4 }, inputResponses: confirmYes });
+    expect(first.resultType).toBe('input_required');
+    expect(JSON.stringify(first.inputRequests)).toContain('Refund $4?');
+    expect(ledger.entered).toBe(1); // the chain ran once, not once more to read the answers
+    expect(ledger.refunds).toEqual([]);
+    await client.close();
+  });
+
+  it('an answer under __proto__, constructor or prototype never selects anything', async () => {
+    const { client, call } = await manualClient(app.createHttpHandler());
+    const first = await call({ name: 'refund', arguments: { amount: 4 } });
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      // JSON.parse makes the key an own property, as it arrives off the wire.
+      const smuggled = JSON.parse(`{"${key}":{"input":{"action":"accept","content":{"confirm":true}},"confirm":true}}`) as object;
+      const again = await call({ name: 'refund', arguments: { amount: 4 }, inputResponses: smuggled, requestState: first.requestState });
+      expect(again.resultType).toBe('input_required');
+    }
+    // And in the content of an answer.
+    const inContent = JSON.parse('{"input":{"action":"accept","content":{"__proto__":{"confirm":true}}}}') as object;
+    const third = await call({ name: 'refund', arguments: { amount: 4 }, inputResponses: inContent, requestState: first.requestState });
+    expect(third.resultType).toBe('input_required');
+    expect(JSON.stringify(third.inputRequests)).toContain('The previous answer was invalid: confirm is required');
+    expect(ledger.refunds).toEqual([]);
+    await client.close();
+  });
+
+  it('a read-only tool that opts in (answersUpFront) reads answers sent with the first call, validated', async () => {
+    const { client, call } = await manualClient(app.createHttpHandler());
+    const done = await call({
+      name: 'greet.prefilled',
+      arguments: {},
+      inputResponses: { who: { action: 'accept', content: { name: 'Ada' } }, unknown_extra: { action: 'accept', content: { x: 1 } } }
+    });
+    expect(done.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
+    const invalid = await call({ name: 'greet.prefilled', arguments: {}, inputResponses: { who: { action: 'accept', content: { name: 'A' } } } });
+    expect(invalid.resultType).toBe('input_required');
+    expect(JSON.stringify(invalid.inputRequests)).toContain('The previous answer was invalid: name must be at least 2 characters');
+    await client.close();
+  });
+
+  it('answersUpFront on a mutation or a tool not annotated read-only is a startup error', () => {
+    @ToolProvider()
+    class Unsafe {
+      @Interactive({ answersUpFront: true })
+      @Mutation('unsafe.refund', { description: 'x' })
+      refund() {
+        return 'refunded';
+      }
+
+      @Interactive({ answersUpFront: true })
+      @Action('unsafe.write', { description: 'x', annotations: { readOnlyHint: false } })
+      write() {
+        return 'written';
+      }
+    }
+    expect(() => FusionApp.create({ tools: [Unsafe], stateKey: KEY })).toThrow(
+      /Unsafe\.refund: answersUpFront is allowed only on read-only tools[\s\S]*Unsafe\.write: answersUpFront/
+    );
+  });
+});
+
+describe('single-use state (singleUseState)', () => {
+  const confirmYes = { input: { action: 'accept', content: { confirm: true } } };
+
+  it('a confirmation replayed after use is refused (-32602) and nothing runs again', async () => {
     const ledger = new Ledger();
     const app = FusionApp.create({ tools: [InteractiveTools], providers: [{ provide: Ledger, useValue: ledger }], stateKey: KEY });
-    const handler = app.createHttpHandler();
-    const { client, call } = await manualClient(handler);
-    const done = await call({
-      name: 'refund',
-      arguments: { amount: 4 },
-      inputResponses: { input: { action: 'accept', content: { confirm: true } }, unknown_extra: { action: 'accept', content: { x: 1 } } }
-    });
-    expect(done.content).toEqual([{ type: 'text', text: 'Refunded $4' }]);
-    const invalid = await call({
-      name: 'refund',
-      arguments: { amount: 5 },
-      inputResponses: { input: { action: 'accept', content: { confirm: 'yes' } } }
-    });
-    expect(invalid.resultType).toBe('input_required');
-    expect(JSON.stringify(invalid.inputRequests)).toContain('The previous answer was invalid: confirm must be true or false');
-    expect(ledger.refunds).toEqual([4]);
+    const { client, call } = await manualClient(app.createHttpHandler());
+    const first = await call({ name: 'refund.once', arguments: { amount: 7 } });
+    const done = await call({ name: 'refund.once', arguments: { amount: 7 }, inputResponses: confirmYes, requestState: first.requestState });
+    expect(done.content).toEqual([{ type: 'text', text: 'Refunded $7' }]);
+    const entered = ledger.entered;
+    await expect(
+      call({ name: 'refund.once', arguments: { amount: 7 }, inputResponses: confirmYes, requestState: first.requestState })
+    ).rejects.toThrow(/Invalid or expired requestState: it was already used/);
+    expect(ledger.entered).toBe(entered);
+    expect(ledger.refunds).toEqual([7]);
     await client.close();
     await app.close();
+  });
+
+  it('a tool without it still accepts the same state twice (the default), so the option is what protects', async () => {
+    const ledger = new Ledger();
+    const app = FusionApp.create({ tools: [InteractiveTools], providers: [{ provide: Ledger, useValue: ledger }], stateKey: KEY });
+    const { client, call } = await manualClient(app.createHttpHandler());
+    const first = await call({ name: 'refund', arguments: { amount: 2 } });
+    await call({ name: 'refund', arguments: { amount: 2 }, inputResponses: confirmYes, requestState: first.requestState });
+    await call({ name: 'refund', arguments: { amount: 2 }, inputResponses: confirmYes, requestState: first.requestState });
+    expect(ledger.refunds).toEqual([2, 2]);
+    await client.close();
+    await app.close();
+  });
+
+  it('needs a store that can consume: a custom store without consume() is a startup error', () => {
+    const store = { seal: async (p: unknown) => JSON.stringify(p), open: async (t: string) => JSON.parse(t) as unknown };
+    expect(() => FusionApp.create({ tools: [InteractiveTools], providers: [{ provide: Ledger, useValue: new Ledger() }], continuationStore: store })).toThrow(
+      /InteractiveTools\.refundOnce declare\(s\) @Interactive\(\{ singleUseState: true \}\), but the continuationStore has no consume/
+    );
   });
 });

@@ -1,0 +1,71 @@
+import { Ajv, addFormats } from '@modelcontextprotocol/server/validators/ajv';
+import { ConfigurationError, type Violation } from '../errors';
+import type { JsonSchema } from './json-schema';
+
+/**
+ * Checks raw arguments against the schema the server LISTS (`inputSchema`), so that what an
+ * agent reads is what is enforced: whatever the class validators let through (a `null` for an
+ * `@IsOptional()` property, say) but the listed schema forbids is refused here. Uses the Ajv
+ * the SDK bundles; one instance for the process, one compiled function per schema, at startup.
+ */
+// verbose: an error carries the offending value, so a null can be named as such.
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, unicodeRegExp: false, logger: false });
+addFormats(ajv);
+
+/** A compiled check: the violations of `raw`, by property path (empty when it conforms). */
+export type SchemaCheck = (raw: unknown) => Violation[];
+
+/** Compiles `schema` (once, at startup); `owner` names it in the error when it does not compile. */
+export function compileSchemaCheck(schema: JsonSchema, owner: string): SchemaCheck {
+  let validate: ReturnType<typeof ajv.compile>;
+  // The dialect is not looked up: this Ajv knows draft-07's meta-schema only, and the keywords
+  // class-validator-jsonschema emits mean the same in 2020-12 (which the listing may declare).
+  const { $schema: _dialect, ...body } = schema;
+  try {
+    validate = ajv.compile(body);
+  } catch (error) {
+    throw new ConfigurationError(
+      `The input schema of ${owner} is not a valid JSON Schema (${(error as Error).message}): check its @JSONSchema overrides.`
+    );
+  }
+  return (raw) => {
+    if (validate(raw)) return [];
+    return (validate.errors ?? []).map(toViolation);
+  };
+}
+
+interface SchemaError {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly params: Record<string, unknown>;
+  readonly message?: string;
+  readonly data?: unknown;
+}
+
+function toViolation(error: SchemaError): Violation {
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const join = (extra?: string) => [...segments, ...(extra !== undefined ? [extra] : [])].join('.');
+  const name = segments[segments.length - 1] ?? 'arguments';
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String(error.params.missingProperty);
+      return { path: join(missing), message: `${missing} is required` };
+    }
+    case 'additionalProperties': {
+      const extra = String(error.params.additionalProperty);
+      return { path: join(extra), message: `property ${extra} should not exist` };
+    }
+    case 'type':
+      return {
+        path: join(),
+        message: error.data === null ? `${name} must not be null (leave it out instead)` : `${name} ${error.message ?? 'has the wrong type'}`
+      };
+    case 'enum':
+      return { path: join(), message: `${name} must be one of ${(error.params.allowedValues as unknown[]).map(String).join(', ')}` };
+    default:
+      return { path: join(), message: `${name} ${error.message ?? `violates ${error.keyword}`}` };
+  }
+}
