@@ -47,7 +47,7 @@ export class AdjustmentTools {
    * changed meanwhile, the call is refused and nothing is written. Once recorded,
    * subscribers of `billing://invoices/<id>` are told (its adjustments changed).
    */
-  @Interactive()
+  @Interactive({ singleUseState: true }) // a confirmation answers one question once: a replay is refused
   @Mutation('billing.adjust', {
     title: 'Adjust invoice',
     description:

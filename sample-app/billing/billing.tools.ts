@@ -62,7 +62,7 @@ export class BillingTools {
    * refund made elsewhere between the rounds is refused rather than repeated. Subscribers
    * of `billing://invoices/<id>` are told once the refund is written.
    */
-  @Interactive()
+  @Interactive({ singleUseState: true }) // a confirmation answers one question once: a replay is refused
   @Mutation('billing.refund', {
     title: 'Refund invoice',
     description:

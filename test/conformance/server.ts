@@ -288,7 +288,9 @@ class ConformanceInteractiveTools {
    * Scenarios `input-required-result-basic-elicitation`, `-result-type`, `-missing-input-response`,
    * `-ignore-extra-params`, `-validate-input` (2026): the request goes under the key `user_name`.
    */
-  @Interactive()
+  // answersUpFront: `-ignore-extra-params` sends its answer with the first call (no requestState).
+  // A read-only tool may opt in; a destructive one cannot (see the README's security model).
+  @Interactive({ answersUpFront: true })
   @Action('test_input_required_result_elicitation', { description: 'MRTR: returns InputRequiredResult with elicitation request' })
   mrtrElicitation() {
     const name = readInput<string>('name');

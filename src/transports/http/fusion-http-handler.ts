@@ -1,6 +1,8 @@
 import {
   createMcpHandler,
+  isJsonContentType,
   isLegacyRequest,
+  readRequestBody,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
@@ -11,6 +13,7 @@ import {
   type ServerNotifier
 } from '@modelcontextprotocol/server';
 import { jsonRpcErrorResponse } from './json-rpc-response';
+import { MAX_BODY_BYTES, acceptRefusal, batchRefusal, stripPrototypeKeys } from './protocol-refusals';
 import { SessionRegistry, type SessionOptions } from './session-registry';
 import { statelessJsonLegacy } from './stateless-json-legacy';
 
@@ -83,18 +86,51 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
       const rejected = originValidationResponse(request, allowedOrigins);
       if (rejected) return rejected;
       const authInfo = requestOptions?.authInfo;
-      const parsedBody =
-        request.method === 'POST'
-          ? await request
-              .clone()
-              .json()
-              .catch(() => undefined)
-          : undefined;
+      let parsedBody: unknown;
+      if (request.method === 'POST') {
+        const refused = await readPost(request);
+        if (refused instanceof Response) return refused;
+        parsedBody = refused.body;
+        // Without a session, the version header is all that says the era of a batch.
+        if (!request.headers.get('mcp-session-id')) {
+          const batch = batchRefusal(parsedBody, request.headers.get('mcp-protocol-version') ?? undefined);
+          if (batch) return batch;
+        }
+      }
+      // The body is read once, here: both legs get it parsed, and the SDK reads it no more.
       if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
-      return modern.fetch(request, { authInfo });
+      return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
     },
     async close() {
       await Promise.allSettled([sessions?.close(), modern.close()]);
     }
   };
+}
+
+/**
+ * Reads a POST the way both eras require: an acceptable `Accept` (406), a JSON content type
+ * (415), at most {@link MAX_BODY_BYTES} (413), valid JSON (400, -32700). Keys that could reach
+ * a prototype are dropped from `inputResponses` before the SDK copies that map.
+ */
+async function readPost(request: Request): Promise<Response | { body: unknown }> {
+  const notAcceptable = acceptRefusal(request);
+  if (notAcceptable) return notAcceptable;
+  if (!isJsonContentType(request.headers.get('content-type'))) {
+    return jsonRpcErrorResponse(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  }
+  let read: Awaited<ReturnType<typeof readRequestBody>>;
+  try {
+    read = await readRequestBody(request, MAX_BODY_BYTES);
+  } catch {
+    return jsonRpcErrorResponse(400, -32700, 'Parse error: the request body could not be read');
+  }
+  if (read.tooLarge) return jsonRpcErrorResponse(413, -32000, `Payload Too Large: the request body exceeds ${MAX_BODY_BYTES} bytes`);
+  let body: unknown;
+  try {
+    body = JSON.parse(read.text);
+  } catch {
+    return jsonRpcErrorResponse(400, -32700, 'Parse error: the request body is not valid JSON');
+  }
+  stripPrototypeKeys(body);
+  return { body };
 }

@@ -7,6 +7,7 @@ import {
   type McpServerFactory
 } from '@modelcontextprotocol/server';
 import { jsonRpcErrorResponse } from './json-rpc-response';
+import { batchRefusal } from './protocol-refusals';
 import { BoundedSessionEventStore } from './session-event-store';
 
 /** Limits of the 2025-era session registry. */
@@ -26,6 +27,8 @@ export interface SessionOptions {
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** The protocol version negotiated at initialize. */
+  readonly version: () => string | undefined;
   readonly close: () => Promise<void>;
   timer: NodeJS.Timeout | undefined;
 }
@@ -61,6 +64,8 @@ export class SessionRegistry {
       const session = this.sessions.get(sessionId);
       if (!session) return jsonRpcErrorResponse(404, -32001, 'Session not found: start a new session with initialize');
       this.touch(sessionId, session);
+      const batch = batchRefusal(parsedBody, session.version());
+      if (batch) return batch;
       return session.transport.handleRequest(request, { parsedBody, authInfo });
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
@@ -82,6 +87,7 @@ export class SessionRegistry {
 
   private async open(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
     const server = await this.factory({ era: 'legacy', authInfo, requestInfo: request });
+    const protocol = 'server' in server ? server.server : server;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: this.options.eventStore?.() ?? new BoundedSessionEventStore(),
@@ -90,6 +96,7 @@ export class SessionRegistry {
         let closing: Promise<void> | undefined;
         const session: Session = {
           transport,
+          version: () => protocol.getNegotiatedProtocolVersion(),
           timer: undefined,
           close: () => (closing ??= Promise.allSettled([transport.close(), server.close()]).then(() => undefined))
         };
