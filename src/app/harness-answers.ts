@@ -46,7 +46,7 @@ export function answerFromMap(request: HarnessInputRequest, answers: Record<stri
       return { roots: answers[request.key] ?? [] };
     case 'form': {
       const fields = Object.keys((request.requestedSchema?.properties as Record<string, unknown> | undefined) ?? {});
-      const content = Object.fromEntries(fields.filter((f) => f in answers).map((f) => [f, answers[f]]));
+      const content = Object.fromEntries(fields.filter((f) => Object.hasOwn(answers, f)).map((f) => [f, answers[f]]));
       return Object.keys(content).length > 0 ? { action: 'accept', content } : { action: 'decline' };
     }
   }

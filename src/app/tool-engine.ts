@@ -173,7 +173,12 @@ export class ToolEngine {
     if (!interaction) throw new NotInteractiveError(`Tool ${descriptor.name} (${descriptor.className}.${descriptor.methodName})`);
     if (interaction.progress.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(descriptor.name, MAX_INPUT_ROUNDS);
     assertDeliverable(round, channel);
-    const binding = { name: descriptor.name, args: state.extra.arguments, principal: interaction.principal, singleUse: descriptor.singleUseState };
+    const binding = {
+      name: descriptor.name,
+      args: state.extra.arguments,
+      principal: interaction.principal,
+      singleUse: descriptor.singleUseState
+    };
     return toInputRequiredResult(round, await seal(this.interaction.store, binding, interaction.progress, round));
   }
 

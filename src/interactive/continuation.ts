@@ -73,7 +73,12 @@ function canonicalJson(value: unknown): string {
 
 /** The progress of a first entry: nothing asked yet. Maps without a prototype: no name reads an inherited value. */
 export function firstEntry(): ContinuationProgress {
-  return { round: 0, answers: Object.create(null) as Record<string, unknown>, statuses: Object.create(null) as Record<string, InputStatus>, state: undefined };
+  return {
+    round: 0,
+    answers: Object.create(null) as Record<string, unknown>,
+    statuses: Object.create(null) as Record<string, InputStatus>,
+    state: undefined
+  };
 }
 
 /**
@@ -106,7 +111,8 @@ export async function resume(
   if (binding.singleUse && typeof payload.n !== 'string') throw new InvalidRequestStateError('it is not a single-use state');
   if (typeof payload.n === 'string') {
     if (!store.consume) throw new InvalidRequestStateError('single-use state needs a store that can consume it');
-    if (!(await store.consume(payload.n))) throw new InvalidRequestStateError('it was already used (each state of this tool is accepted once)');
+    if (!(await store.consume(payload.n)))
+      throw new InvalidRequestStateError('it was already used (each state of this tool is accepted once)');
   }
 
   const progress: ContinuationProgress = {

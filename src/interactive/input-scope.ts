@@ -17,7 +17,11 @@ export type MutableInputScope = { -readonly [K in keyof InputScope]: InputScope[
 
 /** A fresh, empty scope for one call. */
 export function emptyInputScope(): MutableInputScope {
-  return { answers: Object.create(null) as Record<string, unknown>, statuses: Object.create(null) as Record<string, InputStatus>, state: undefined };
+  return {
+    answers: Object.create(null) as Record<string, unknown>,
+    statuses: Object.create(null) as Record<string, InputStatus>,
+    state: undefined
+  };
 }
 
 const storage = new AsyncLocalStorage<InputScope>();

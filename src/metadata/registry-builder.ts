@@ -137,7 +137,10 @@ function describeMethod(
       : { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
   const annotations = Object.freeze({ ...implied, ...(options.title ? { title: options.title } : {}), ...options.annotations });
   const interactiveOptions = method.interactiveOptions ?? {};
-  if (interactiveOptions.answersUpFront && (kind !== 'action' || annotations.readOnlyHint !== true || annotations.destructiveHint === true)) {
+  if (
+    interactiveOptions.answersUpFront &&
+    (kind !== 'action' || annotations.readOnlyHint !== true || annotations.destructiveHint === true)
+  ) {
     problems.push(
       `${where}: answersUpFront is allowed only on read-only tools: answers sent before anything was asked must never authorize a change. Remove it (the client is asked instead).`
     );

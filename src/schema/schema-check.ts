@@ -30,7 +30,10 @@ export function compileSchemaCheck(schema: JsonSchema, owner: string): SchemaChe
   }
   return (raw) => {
     if (validate(raw)) return [];
-    return (validate.errors ?? []).map(toViolation);
+    const errors = (validate.errors ?? []) as SchemaError[];
+    // A null says all there is to say about its property: its type, enum, bounds need no line of their own.
+    const nulls = new Set(errors.filter((e) => e.data === null).map((e) => e.instancePath));
+    return errors.filter((e) => !nulls.has(e.instancePath) || (e.keyword === 'type' && e.data === null)).map(toViolation);
   };
 }
 
@@ -61,7 +64,8 @@ function toViolation(error: SchemaError): Violation {
     case 'type':
       return {
         path: join(),
-        message: error.data === null ? `${name} must not be null (leave it out instead)` : `${name} ${error.message ?? 'has the wrong type'}`
+        message:
+          error.data === null ? `${name} must not be null (leave it out instead)` : `${name} ${error.message ?? 'has the wrong type'}`
       };
     case 'enum':
       return { path: join(), message: `${name} must be one of ${(error.params.allowedValues as unknown[]).map(String).join(', ')}` };

@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type CompleteResult } from '@modelcontextprotocol/server';
 import type { CompleterRef, Constructor } from '../metadata/types';
+import { ownRecord, ownValue } from '../wire/own-properties';
 import type { InvokerDependencies, SurfaceCall } from './member-invoker';
 import { invokeMember } from './member-invoker';
 import type { PromptCatalog } from './prompt-catalog';
@@ -33,10 +34,10 @@ export async function complete(
         ? resources.template(query.ref.uri ?? '')
         : undefined;
   if (!owner) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Nothing to complete for ${JSON.stringify(query.ref)}`);
-  const ref: CompleterRef | undefined = owner.complete[query.argument.name];
+  const ref = ownValue(owner.complete, query.argument.name) as CompleterRef | undefined;
   if (!ref) return { completion: { values: [], total: 0, hasMore: false } };
   const value = String(query.argument.value ?? '');
-  const context = { arguments: query.context?.arguments ?? {} };
+  const context = { arguments: ownRecord<string>(query.context?.arguments) };
   let values: readonly string[];
   if (typeof ref === 'function') {
     values = await ref(value, context);

@@ -36,7 +36,9 @@ export class ResourceCatalog {
     this.templates = templates.map((descriptor) => ({
       descriptor,
       template: new UriTemplate(descriptor.uriTemplate),
-      validate: descriptor.inputType ? catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`) : undefined
+      validate: descriptor.inputType
+        ? catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`)
+        : undefined
     }));
   }
 

@@ -20,6 +20,7 @@ import type { InvokerDependencies, SurfaceCall } from '../surface/member-invoker
 import type { PromptCatalog } from '../surface/prompt-catalog';
 import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { LiveServers } from './live-servers';
+import { isPlainJsonObject, ownValue } from '../wire/own-properties';
 
 /** Identity and instructions the server announces. */
 export interface ServerIdentity {
@@ -72,7 +73,8 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
       const call = surfaceCall(server, ctx, era);
-      const token = call.meta?.progressToken as string | number | undefined;
+      const raw = ownValue(call.meta, 'progressToken');
+      const token = typeof raw === 'string' || typeof raw === 'number' ? raw : undefined;
       const sendProgress: ProgressSend | undefined =
         token === undefined
           ? undefined
@@ -139,7 +141,8 @@ class FusionMcpServer extends McpServer {
 /** What a handler needs to know about the request it serves. */
 function surfaceCall(server: Server, ctx: ServerContext, era: 'legacy' | 'modern'): SurfaceCall {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const clientCapabilities = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
+  const declared = ownValue(envelope, CLIENT_CAPABILITIES_META_KEY);
+  const clientCapabilities = (isPlainJsonObject(declared) ? (declared as ClientCapabilities) : undefined) ?? server.getClientCapabilities();
   const requestState = ctx.mcpReq.requestState();
   const sendLog: LogSend = (level, data, logger) => ctx.mcpReq.log(level, data, logger);
   return {

@@ -186,7 +186,11 @@ describe('answers only to questions asked', () => {
       inputResponses: { who: { action: 'accept', content: { name: 'Ada' } }, unknown_extra: { action: 'accept', content: { x: 1 } } }
     });
     expect(done.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
-    const invalid = await call({ name: 'greet.prefilled', arguments: {}, inputResponses: { who: { action: 'accept', content: { name: 'A' } } } });
+    const invalid = await call({
+      name: 'greet.prefilled',
+      arguments: {},
+      inputResponses: { who: { action: 'accept', content: { name: 'A' } } }
+    });
     expect(invalid.resultType).toBe('input_required');
     expect(JSON.stringify(invalid.inputRequests)).toContain('The previous answer was invalid: name must be at least 2 characters');
     await client.close();
@@ -221,7 +225,12 @@ describe('single-use state (singleUseState)', () => {
     const app = FusionApp.create({ tools: [InteractiveTools], providers: [{ provide: Ledger, useValue: ledger }], stateKey: KEY });
     const { client, call } = await manualClient(app.createHttpHandler());
     const first = await call({ name: 'refund.once', arguments: { amount: 7 } });
-    const done = await call({ name: 'refund.once', arguments: { amount: 7 }, inputResponses: confirmYes, requestState: first.requestState });
+    const done = await call({
+      name: 'refund.once',
+      arguments: { amount: 7 },
+      inputResponses: confirmYes,
+      requestState: first.requestState
+    });
     expect(done.content).toEqual([{ type: 'text', text: 'Refunded $7' }]);
     const entered = ledger.entered;
     await expect(
@@ -247,7 +256,9 @@ describe('single-use state (singleUseState)', () => {
 
   it('needs a store that can consume: a custom store without consume() is a startup error', () => {
     const store = { seal: async (p: unknown) => JSON.stringify(p), open: async (t: string) => JSON.parse(t) as unknown };
-    expect(() => FusionApp.create({ tools: [InteractiveTools], providers: [{ provide: Ledger, useValue: new Ledger() }], continuationStore: store })).toThrow(
+    expect(() =>
+      FusionApp.create({ tools: [InteractiveTools], providers: [{ provide: Ledger, useValue: new Ledger() }], continuationStore: store })
+    ).toThrow(
       /InteractiveTools\.refundOnce declare\(s\) @Interactive\(\{ singleUseState: true \}\), but the continuationStore has no consume/
     );
   });

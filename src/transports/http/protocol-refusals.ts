@@ -21,7 +21,11 @@ export function acceptRefusal(request: Request): Response | undefined {
   const accept = request.headers.get('accept');
   if (accept === null || accept.trim() === '') return undefined;
   if (admits(accept, 'application', 'json') || admits(accept, 'text', 'event-stream')) return undefined;
-  return jsonRpcErrorResponse(406, -32000, `Not Acceptable: Accept must admit application/json or text/event-stream (got ${accept.slice(0, 100)})`);
+  return jsonRpcErrorResponse(
+    406,
+    -32000,
+    `Not Acceptable: Accept must admit application/json or text/event-stream (got ${accept.slice(0, 100)})`
+  );
 }
 
 function admits(accept: string, type: string, subtype: string): boolean {
