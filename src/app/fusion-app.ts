@@ -5,6 +5,7 @@ import { InProcessCallQueue } from '../concurrency/call-queue';
 import { FifoMutex } from '../concurrency/fifo-mutex';
 import { FUSION_APP } from '../di/tokens';
 import { ConfigurationError } from '../errors';
+import { checkInjection, duplicateCopies } from '../di/injection-check';
 import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
 import { noInputChannel } from '../interactive/input-required';
 import { buildRegistry, type Registry } from '../metadata/registry-builder';
@@ -95,6 +96,7 @@ export class FusionApp {
       options.continuationStore ??
       new SignedContinuationStore(interactive ? resolveStateKey(options.stateKey, (m) => this.log(m)) : randomBytes(32), ttl);
     assertSingleUseSupported(registry, continuations);
+    assertInjectable(this.container, registry, options);
     this.chainDeps = {
       container: this.container,
       queue:
@@ -152,6 +154,7 @@ export class FusionApp {
   private replaceProviders(classes: Constructor[]): void {
     const registry = buildRegistry(classes);
     assertSingleUseSupported(registry, this.chainDeps.continuations);
+    assertInjectable(this.container, registry, this.options);
     const before = { tools: this.engine.listing, resources: this.surfaces.resources, prompts: this.surfaces.prompts.listing };
     this.engine.replace(this.compile(registry));
     this.tools = registry.tools;
@@ -321,4 +324,29 @@ function assertSingleUseSupported(registry: Registry, store: ContinuationStore):
     `${members.map((m) => `${m.className}.${m.methodName}`).join(', ')} declare(s) @Interactive({ singleUseState: true }), ` +
       'but the continuationStore has no consume(id): implement it (remember used ids until they expire) or use SignedContinuationStore.'
   );
+}
+
+/**
+ * Every class the app will resolve (tool classes, presenter and middleware classes, class
+ * providers) must be buildable by its container, and the packages whose identity matters must
+ * be one copy: checked now, so that a missing metadata or a second tsyringe fails at startup
+ * and not on every call.
+ */
+function assertInjectable(container: DependencyContainer, registry: Registry, options: FusionAppOptions<object>): void {
+  const classes = new Set<Constructor>();
+  const members = [...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts];
+  for (const member of members) classes.add(member.target);
+  const presenters = [options.presenter, ...registry.tools.map((t) => t.presenter)];
+  for (const presenter of presenters) if (typeof presenter === 'function') classes.add(presenter as Constructor);
+  for (const middleware of [...(options.middleware ?? []), ...registry.tools.flatMap((t) => t.middleware)]) {
+    if (typeof (middleware.prototype as { use?: unknown } | undefined)?.use === 'function') classes.add(middleware as Constructor);
+  }
+  for (const provider of options.providers ?? []) {
+    if (typeof provider === 'function') classes.add(provider);
+    else if ('useClass' in provider) classes.add(provider.useClass);
+  }
+  const problems = [...duplicateCopies(), ...checkInjection(container, classes)];
+  if (problems.length > 0) {
+    throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with dependency injection:\n- ${problems.join('\n- ')}`);
+  }
 }

@@ -1,0 +1,115 @@
+import { realpathSync } from 'node:fs';
+import type { DependencyContainer, InjectionToken } from 'tsyringe';
+import type { Constructor } from '../metadata/types';
+import { CALL_CONTEXT, CALL_SIGNAL } from './tokens';
+
+// tsyringe keeps what `@injectable()` recorded in this map, and resolving reads it. It is not part
+// of the public API, so it is only read, to report at startup what resolving would fail on later.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { typeInfo } = require('tsyringe/dist/cjs/dependency-container') as { typeInfo: Map<unknown, readonly unknown[]> };
+
+/** Tokens that exist only in a call's child container. */
+const PER_CALL: ReadonlySet<unknown> = new Set([CALL_CONTEXT, CALL_SIGNAL]);
+
+/** Types `design:paramtypes` records for an interface, a union or a primitive: nothing to resolve by. */
+const NOT_A_TOKEN: ReadonlySet<unknown> = new Set([Object, String, Number, Boolean, Array, Function, Symbol, Promise]);
+
+/**
+ * Checks, before anything runs, that every class the app will resolve (tool classes,
+ * presenter and middleware classes, class providers) can be built by the app's container:
+ * decorator metadata is present, every constructor parameter has a token, and every token is
+ * registered or itself buildable. Returns one line per problem, naming the class, the
+ * parameter and the fix; the app turns them into one ConfigurationError.
+ */
+export function checkInjection(container: DependencyContainer, classes: Iterable<Constructor>): string[] {
+  const problems: string[] = [];
+  const seen = new Set<Constructor>();
+  const visit = (target: Constructor, via: string | undefined): void => {
+    if (seen.has(target)) return;
+    seen.add(target);
+    const where = via ? `${target.name} (needed by ${via})` : target.name;
+    const info = typeInfo.get(target);
+    if (!info || info.length === 0) {
+      if (target.length === 0) return;
+      problems.push(missingTypeInfo(target, where, info !== undefined));
+      return;
+    }
+    info.forEach((param, index) => {
+      const token = tokenOf(param);
+      if (token === undefined) return; // delay(), injectAll(): resolved lazily or possibly empty
+      if (PER_CALL.has(token) || container.isRegistered(token as InjectionToken, true)) return;
+      const at = `parameter #${index + 1} of ${where}`;
+      if (NOT_A_TOKEN.has(token)) {
+        problems.push(
+          `${at} has no injection token: its type is an interface, a union or a primitive (${(token as { name: string }).name}). ` +
+            'Add @inject(TOKEN) to the parameter and register TOKEN in providers.'
+        );
+      } else if (typeof token === 'function') {
+        visit(token as Constructor, target.name);
+      } else {
+        problems.push(`${at} injects ${String(token)}, which is not registered: add { provide: ${String(token)}, … } to providers.`);
+      }
+    });
+  };
+  for (const target of classes) visit(target, undefined);
+  return problems;
+}
+
+function tokenOf(param: unknown): unknown {
+  if (param && typeof param === 'object') {
+    const described = param as { token?: unknown; multiple?: boolean };
+    if (described.multiple || !('token' in described)) return undefined;
+    return described.token;
+  }
+  return param;
+}
+
+function missingTypeInfo(target: Constructor, where: string, decorated: boolean): string {
+  if (decorated) {
+    return (
+      `${where} takes ${target.length} constructor parameter(s) but no decorator metadata was emitted for it, so they cannot be injected. ` +
+      'Set "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig.json and compile with tsc, ts-jest or ts-node ' +
+      '(esbuild-based runners such as tsx and vitest drop the metadata).'
+    );
+  }
+  const metadata = (Reflect as unknown as { getMetadata(key: string, target: object): unknown }).getMetadata('design:paramtypes', target);
+  if (metadata === undefined) {
+    return `${where} takes constructor parameters but is not injectable: decorate it with @injectable() from 'tsyringe', or register it in providers.`;
+  }
+  const copies = duplicateCopies();
+  return (
+    `${where} is decorated, but not for the framework's tsyringe: decorate it with @injectable() from the same 'tsyringe' ` +
+    `the framework uses.${copies.length > 0 ? ` ${copies.join(' ')}` : ' Check for a second copy with npm ls tsyringe.'}`
+  );
+}
+
+/** Packages whose identity matters (one container, one metadata store). */
+const SHARED_PACKAGES = ['tsyringe', 'class-validator', 'class-transformer', 'reflect-metadata'] as const;
+
+/**
+ * Packages of which the app's project resolves another copy than the framework does (so its
+ * decorators write into a store the framework never reads). One line per package.
+ */
+export function duplicateCopies(from: string = process.cwd()): string[] {
+  const out: string[] = [];
+  for (const name of SHARED_PACKAGES) {
+    const ours = locate(name);
+    const theirs = locate(name, from);
+    if (ours && theirs && ours !== theirs) {
+      out.push(
+        `Two copies of ${name}: the framework uses ${ours}, your project ${theirs}. Keep one (it is a peer dependency: ` +
+          `remove the nested copy, then run npm ls ${name}).`
+      );
+    }
+  }
+  return out;
+}
+
+function locate(name: string, from?: string): string | undefined {
+  try {
+    // The main entry (some packages do not export their package.json): the same copy, the same file.
+    return realpathSync(from ? require.resolve(name, { paths: [from] }) : require.resolve(name));
+  } catch {
+    return undefined;
+  }
+}

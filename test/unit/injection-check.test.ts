@@ -1,0 +1,95 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { inject, injectable } from 'tsyringe';
+import { Action, FusionApp, ToolProvider, type Presenter } from '../../src';
+import { duplicateCopies } from '../../src/di/injection-check';
+
+class Repository {
+  find(): string {
+    return 'found';
+  }
+}
+
+interface Clock {
+  now(): number;
+}
+
+describe('dependency injection is checked at startup', () => {
+  it('a class without decorator metadata (what esbuild and tsx build) fails FusionApp.create, naming the class and the fix', () => {
+    class Built {
+      constructor(readonly repo: Repository) {}
+      @Action('built.find', { description: 'x' })
+      find() {
+        return this.repo.find();
+      }
+    }
+    ToolProvider()(Built); // applied by hand: TypeScript emits no constructor metadata for an undecorated class
+    expect(() => FusionApp.create({ tools: [Built] })).toThrow(
+      /Built takes 1 constructor parameter\(s\) but no decorator metadata was emitted[\s\S]*emitDecoratorMetadata[\s\S]*esbuild/
+    );
+  });
+
+  it('an interface-typed parameter without @inject, an unregistered token, and an undecorated dependency are each reported', () => {
+    class Undecorated {
+      constructor(readonly repo: Repository) {}
+    }
+    @ToolProvider()
+    class Tools {
+      constructor(
+        readonly clock: Clock,
+        @inject('db') readonly db: unknown,
+        readonly dep: Undecorated
+      ) {}
+      @Action('tools.now', { description: 'x' })
+      now() {
+        return String(this.clock.now());
+      }
+    }
+    let message = '';
+    try {
+      FusionApp.create({ tools: [Tools] });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('3 problem(s) with dependency injection');
+    expect(message).toContain('parameter #1 of Tools has no injection token: its type is an interface, a union or a primitive (Object)');
+    expect(message).toContain('parameter #2 of Tools injects db, which is not registered');
+    expect(message).toContain('Undecorated (needed by Tools) takes constructor parameters but is not injectable');
+  });
+
+  it('presenter and middleware classes are checked too; registered tokens, per-call tokens and injectable classes pass', () => {
+    @injectable()
+    class NeedsClock implements Presenter {
+      constructor(@inject('clock') readonly clock: Clock) {}
+      present(value: unknown) {
+        return { content: [{ type: 'text' as const, text: String(value) }] };
+      }
+    }
+    @ToolProvider({ presenter: NeedsClock })
+    class Fine {
+      constructor(readonly repo: Repository) {}
+      @Action('fine.find', { description: 'x' })
+      find() {
+        return this.repo.find();
+      }
+    }
+    expect(() => FusionApp.create({ tools: [Fine] })).toThrow(/parameter #1 of NeedsClock injects clock, which is not registered/);
+    injectable()(Repository);
+    const app = FusionApp.create({ tools: [Fine], providers: [{ provide: 'clock', useValue: { now: () => 1 } }] });
+    void app.close();
+  });
+
+  it('one copy of each shared package here; a project with its own tsyringe is told so', () => {
+    expect(duplicateCopies()).toEqual([]);
+    const project = mkdtempSync(join(tmpdir(), 'second-copy-'));
+    try {
+      cpSync(dirname(require.resolve('tsyringe/package.json')), join(project, 'node_modules', 'tsyringe'), { recursive: true });
+      const lines = duplicateCopies(project);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^Two copies of tsyringe: the framework uses .*, your project .*second-copy-.*npm ls tsyringe/);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+});
