@@ -51,17 +51,22 @@ export class SignedContinuationStore implements ContinuationStore {
   }
 }
 
+let warnedAboutStateKey = false;
+
 /**
  * The state key: the app option, else `FUSION_STATE_KEY`, else a random per-process key
- * (with a warning: several instances must share one key).
+ * (with a warning, once per process: several instances must share one key).
  */
 export function resolveStateKey(option: string | Uint8Array | undefined, warn: (message: string) => void): Uint8Array | string {
   const key = option ?? process.env.FUSION_STATE_KEY;
   if (key === undefined || key === '') {
-    warn(
-      'No state key (stateKey option or FUSION_STATE_KEY): interactive calls use a random per-process key. ' +
-        'Several instances behind one endpoint must share a key of at least 32 bytes.'
-    );
+    if (!warnedAboutStateKey) {
+      warnedAboutStateKey = true;
+      warn(
+        'No state key (stateKey option or FUSION_STATE_KEY): interactive calls use a random per-process key. ' +
+          'Several instances behind one endpoint must share a key of at least 32 bytes.'
+      );
+    }
     return randomBytes(32);
   }
   const length = typeof key === 'string' ? Buffer.byteLength(key, 'utf8') : key.byteLength;

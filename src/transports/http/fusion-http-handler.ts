@@ -63,12 +63,14 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
   const allowedOrigins = options.allowedOrigins ?? localhostAllowedOrigins();
   const onerror = options.onerror;
   const json = options.responseMode === 'json';
-  const modern = createMcpHandler(factory, {
-    legacy: 'reject',
-    responseMode: json ? 'json' : 'auto',
-    onerror,
-    ...(options.bus ? { bus: options.bus } : {})
-  });
+  const modern = routeConsoleWarnings(onerror, () =>
+    createMcpHandler(factory, {
+      legacy: 'reject',
+      responseMode: json ? 'json' : 'auto',
+      onerror,
+      ...(options.bus ? { bus: options.bus } : {})
+    })
+  );
   const sessions = json ? undefined : new SessionRegistry(factory, options.sessions);
   const legacy = sessions ? sessions.handle.bind(sessions) : statelessJsonLegacy(factory);
 
@@ -133,4 +135,27 @@ async function readPost(request: Request): Promise<Response | { body: unknown }>
   }
   stripPrototypeKeys(body);
   return { body };
+}
+
+/** The SDK's console warning for JSON response mode: what the README says of JSON mode already. */
+const JSON_MODE_WARNING = "responseMode: 'json' drops mid-call notifications";
+
+/**
+ * Runs `build` with `console.warn` routed to `onerror`: the SDK (2.4.0) warns on the console
+ * when JSON response mode is chosen, which this framework documents instead (JSON mode carries
+ * no progress), so that one is dropped. Synchronous, so nothing else can warn in between.
+ */
+function routeConsoleWarnings<T>(onerror: ((error: Error) => void) | undefined, build: () => T): T {
+  /* eslint-disable no-console -- the SDK's console warnings are routed to the framework's logger here */
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    const message = args.map(String).join(' ');
+    if (!message.startsWith(JSON_MODE_WARNING)) onerror?.(new Error(message));
+  };
+  try {
+    return build();
+  } finally {
+    console.warn = warn;
+  }
+  /* eslint-enable no-console */
 }

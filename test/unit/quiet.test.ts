@@ -1,0 +1,58 @@
+/** A framework used as documented prints nothing a user would mistake for a failure. */
+describe('quiet by default', () => {
+  it('the state-key warning: only when an interactive member exists and no key is set, once per process', () => {
+    jest.isolateModules(() => {
+      // A fresh copy of the framework: the warning has not been given in this "process" yet.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { FusionApp } = require('../../src') as typeof import('../../src');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { InteractiveTools, Ledger } = require('../fixtures/interactive-tools') as typeof import('../fixtures/interactive-tools');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { DeskTools, Probe } = require('../fixtures/desk-tools') as typeof import('../fixtures/desk-tools');
+      const logged: string[] = [];
+      const logger = (message: string) => logged.push(message);
+      const previous = process.env.FUSION_STATE_KEY;
+      delete process.env.FUSION_STATE_KEY;
+      try {
+        const plain = FusionApp.create({ tools: [DeskTools], providers: [{ provide: Probe, useValue: new Probe() }], logger });
+        expect(logged).toEqual([]);
+        const apps = [1, 2, 3].map(() =>
+          FusionApp.create({ tools: [InteractiveTools], providers: [{ provide: Ledger, useValue: new Ledger() }], logger })
+        );
+        expect(logged.filter((m) => m.startsWith('No state key'))).toHaveLength(1);
+        const keyed = FusionApp.create({
+          tools: [InteractiveTools],
+          providers: [{ provide: Ledger, useValue: new Ledger() }],
+          stateKey: 'q'.repeat(32),
+          logger
+        });
+        expect(logged).toHaveLength(1);
+        for (const app of [plain, keyed, ...apps]) void app.close();
+      } finally {
+        if (previous !== undefined) process.env.FUSION_STATE_KEY = previous;
+      }
+    });
+  });
+
+  it('JSON response mode does not print the SDK console warning', () => {
+    const warn = jest.spyOn(console, 'warn');
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { FusionApp } = require('../../src') as typeof import('../../src');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { DeskTools, Probe } = require('../fixtures/desk-tools') as typeof import('../fixtures/desk-tools');
+      const logged: string[] = [];
+      const app = FusionApp.create({
+        tools: [DeskTools],
+        providers: [{ provide: Probe, useValue: new Probe() }],
+        logger: (m) => logged.push(m)
+      });
+      const handler = app.createHttpHandler({ responseMode: 'json' });
+      expect(warn).not.toHaveBeenCalled();
+      expect(logged).toEqual([]);
+      void handler.close();
+      void app.close();
+    });
+    warn.mockRestore();
+  });
+});
