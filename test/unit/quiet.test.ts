@@ -3,11 +3,8 @@ describe('quiet by default', () => {
   it('the state-key warning: only when an interactive member exists and no key is set, once per process', () => {
     jest.isolateModules(() => {
       // A fresh copy of the framework: the warning has not been given in this "process" yet.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { FusionApp } = require('../../src') as typeof import('../../src');
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { InteractiveTools, Ledger } = require('../fixtures/interactive-tools') as typeof import('../fixtures/interactive-tools');
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { DeskTools, Probe } = require('../fixtures/desk-tools') as typeof import('../fixtures/desk-tools');
       const logged: string[] = [];
       const logger = (message: string) => logged.push(message);
@@ -37,9 +34,7 @@ describe('quiet by default', () => {
   it('JSON response mode does not print the SDK console warning', () => {
     const warn = jest.spyOn(console, 'warn');
     jest.isolateModules(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { FusionApp } = require('../../src') as typeof import('../../src');
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { DeskTools, Probe } = require('../fixtures/desk-tools') as typeof import('../fixtures/desk-tools');
       const logged: string[] = [];
       const app = FusionApp.create({
