@@ -97,3 +97,27 @@ export class AdjustmentView {
   @IsString()
   createdAt!: string;
 }
+
+/** One adjustment as the invoice resource shows it (no invoice id, no idempotency key). */
+export class AdjustmentEntryView {
+  @IsInt()
+  id!: number;
+
+  @IsEnum(AdjustmentReason)
+  reason!: AdjustmentReason;
+
+  @JSONSchema({ description: 'Amount credited, in cents of the invoice currency.' })
+  @IsInt()
+  amountCents!: number;
+
+  @JSONSchema({ description: 'When it was recorded (ISO timestamp).' })
+  @IsString()
+  createdAt!: string;
+}
+
+/** The JSON of the `billing://invoices/{id}` resource: the fields of `InvoiceView`, plus the adjustments. */
+export class InvoiceDocumentView extends InvoiceView {
+  @ValidateNested({ each: true })
+  @Type(() => AdjustmentEntryView)
+  adjustments!: AdjustmentEntryView[];
+}

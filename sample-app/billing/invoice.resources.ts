@@ -1,8 +1,9 @@
 import { Input, ResourceTemplate, ToolProvider } from '@mcpfusion/core';
 import { AdjustmentRepository } from './adjustment-repository';
 import { InvoiceUriVariables } from './billing.inputs';
-import { toInvoiceDocument, type InvoiceDocument } from './invoice-document';
-import { InvoiceRepository } from './invoice-repository';
+import { InvoiceDocumentView } from './billing.views';
+import { InvoiceRepository, type InvoiceRecord } from './invoice-repository';
+import type { AdjustmentRecord } from './adjustment-repository';
 import { formatMoney } from './money';
 import { INVOICE_URI_TEMPLATE, invoiceUri } from './resource-events';
 
@@ -29,9 +30,10 @@ export class InvoiceResources {
   ) {}
 
   /**
-   * The invoice with its customer and adjustments, as JSON (see {@link toInvoiceDocument}
-   * for what is left out). Undefined for an unknown id, which the framework answers with
-   * -32602 and `data.uri`. Only the canonical spelling is the resource (`/4`, not `/04`):
+   * The invoice with its customer and adjustments, as JSON. The records carry internal columns
+   * (`internalNote`, `creditLimitCents`, `requestKey`); `output: InvoiceDocumentView` is the
+   * allowlist that keeps them on the server. Undefined for an unknown id, which the framework
+   * answers with -32602 and `data.uri`. Only the canonical spelling is the resource (`/4`, not `/04`):
    * notifications name that one, so a subscription to another spelling would never fire.
    */
   @ResourceTemplate(INVOICE_URI_TEMPLATE, {
@@ -40,14 +42,15 @@ export class InvoiceResources {
     description:
       'One invoice with its customer and adjustments: amount (in cents), currency, status, issue date, refund time. Subscribe to hear of refunds and adjustments.',
     mimeType: 'application/json',
+    output: InvoiceDocumentView,
     list: 'recent',
     complete: { id: 'completeId' }
   })
-  invoice(@Input() variables: InvoiceUriVariables): InvoiceDocument | undefined {
+  invoice(@Input() variables: InvoiceUriVariables): (InvoiceRecord & { adjustments: AdjustmentRecord[] }) | undefined {
     const id = Number(variables.id);
     if (!Number.isSafeInteger(id) || String(id) !== variables.id) return undefined;
     const found = this.invoices.find(id);
-    return found && toInvoiceDocument(found, this.adjustments.forInvoice(id));
+    return found && { ...found, adjustments: this.adjustments.forInvoice(id) };
   }
 
   /** The most recent invoices, for `resources/list` (the template reaches the others). */

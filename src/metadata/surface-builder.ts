@@ -53,7 +53,20 @@ export function describeSurfaceMember(
       `${where}: ${JSON.stringify(id)} is not a URI${kind === 'resource' ? '' : ' template'} (it needs a scheme, like billing://…).`
     );
   }
-  const common = { name: options.name as string, title: options.title, description: options.description, mimeType: options.mimeType };
+  const output = options.output;
+  if (
+    output !== undefined &&
+    !(typeof output === 'function' || (Array.isArray(output) && output.length === 1 && typeof output[0] === 'function'))
+  ) {
+    problems.push(`${where}: output must be a class or [Class] (got ${String(output)}).`);
+  }
+  const common = {
+    name: options.name as string,
+    title: options.title,
+    description: options.description,
+    mimeType: options.mimeType,
+    output
+  };
   if (kind === 'resource') {
     if (typeof id === 'string' && UriTemplate.isTemplate(id))
       problems.push(`${where}: ${id} has template variables: use @ResourceTemplate.`);

@@ -1,4 +1,4 @@
-import type { Constructor, CompleterRef, ParamKind } from './types';
+import type { Constructor, CompleterRef, OutputSpec, ParamKind } from './types';
 
 /** What resources, templates and prompts share. */
 interface SurfaceMember {
@@ -20,6 +20,8 @@ export interface ResourceDescriptor extends SurfaceMember {
   readonly title?: string;
   readonly description?: string;
   readonly mimeType?: string;
+  /** The allowlist of the JSON it returns. */
+  readonly output?: OutputSpec;
 }
 
 /** A resource template (RFC 6570). */
@@ -30,6 +32,8 @@ export interface ResourceTemplateDescriptor extends SurfaceMember {
   readonly title?: string;
   readonly description?: string;
   readonly mimeType?: string;
+  /** The allowlist of the JSON it returns. */
+  readonly output?: OutputSpec;
   readonly complete: Readonly<Record<string, CompleterRef>>;
   readonly list?: string;
 }

@@ -69,6 +69,11 @@ export interface ResourceOptions {
   description?: string;
   /** The content type of what the method returns (default: text/plain for strings, application/octet-stream for bytes, application/json for objects). */
   mimeType?: string;
+  /**
+   * The class (or `[Class]`) of the JSON the method returns: an allowlist, as for tools. Only
+   * the fields it declares, nested ones included, reach the client.
+   */
+  output?: OutputSpec;
 }
 
 /** Options of `@ResourceTemplate(uriTemplate, options)`. */

@@ -35,6 +35,12 @@ export class SchemaCatalog {
     return validator;
   }
 
+  /** The schema of a value of `output` (a class, or `[Class]` for a list), for {@link pickBySchema}. */
+  allowlistOf(output: Constructor | [Constructor] | undefined): JsonSchema | undefined {
+    if (!output) return undefined;
+    return Array.isArray(output) ? { type: 'array', items: this.schemaOf(output[0]) } : this.schemaOf(output);
+  }
+
   /** The inlined schema of a class: an object with the properties it declares. */
   schemaOf(type: Constructor, depth = 0): JsonSchema {
     const cached = this.cache.get(type);

@@ -9,7 +9,7 @@ import {
   type ResourceTemplateType
 } from '@modelcontextprotocol/server';
 import type { InputValidator } from '../schema/input-validator';
-import type { SchemaCatalog } from '../schema/json-schema';
+import type { JsonSchema, SchemaCatalog } from '../schema/json-schema';
 import type { ResourceDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
 import { toResourceContents } from './content';
 import { invokeMember, type InvokerDependencies, type SurfaceCall } from './member-invoker';
@@ -19,11 +19,14 @@ interface CompiledTemplate {
   readonly template: UriTemplate;
   /** Absent when the template takes no `@Input()`: its variables are the strings matched. */
   readonly validate?: InputValidator;
+  /** The allowlist of what it returns (`output`). */
+  readonly allowlist?: JsonSchema;
 }
 
 /** The app's resources and resource templates: listings built once, reads dispatched by URI. */
 export class ResourceCatalog {
   private readonly byUri: Map<string, ResourceDescriptor>;
+  private readonly allowlists: Map<string, JsonSchema | undefined>;
   private readonly templates: CompiledTemplate[];
 
   constructor(
@@ -33,7 +36,9 @@ export class ResourceCatalog {
     private readonly deps: InvokerDependencies
   ) {
     this.byUri = new Map(resources.map((r) => [r.uri, r]));
+    this.allowlists = new Map(resources.map((r) => [r.uri, catalog.allowlistOf(r.output)]));
     this.templates = templates.map((descriptor) => ({
+      allowlist: catalog.allowlistOf(descriptor.output),
       descriptor,
       template: new UriTemplate(descriptor.uriTemplate),
       validate: descriptor.inputType
@@ -92,9 +97,9 @@ export class ResourceCatalog {
     const fixed = this.byUri.get(uri);
     if (fixed) {
       const outcome = await invokeMember(this.deps, fixed, info(fixed, fixed.uri), {}, undefined, call);
-      return 'value' in outcome ? toResourceContents(uri, outcome.value, fixed.mimeType) : outcome.inputRequired;
+      return 'value' in outcome ? toResourceContents(uri, outcome.value, fixed.mimeType, this.allowlists.get(uri)) : outcome.inputRequired;
     }
-    for (const { descriptor, template, validate } of this.templates) {
+    for (const { descriptor, template, validate, allowlist } of this.templates) {
       const variables = template.match(uri);
       if (!variables) continue;
       const args = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
@@ -109,7 +114,7 @@ export class ResourceCatalog {
       const outcome = await invokeMember(this.deps, descriptor, info(descriptor, descriptor.uriTemplate), args, input, call);
       if ('inputRequired' in outcome) return outcome.inputRequired;
       if (outcome.value === undefined || outcome.value === null) throw new ResourceNotFoundError(uri);
-      return toResourceContents(uri, outcome.value, descriptor.mimeType);
+      return toResourceContents(uri, outcome.value, descriptor.mimeType, allowlist);
     }
     throw new ResourceNotFoundError(uri);
   }
