@@ -9,7 +9,7 @@ import { createBillingApp } from './app';
  * connections); without it each process uses a random key (with a warning): fine for one
  * process, but a restart then ends the questions in flight.
  *
- *   node build/sample-app/main.js --stdio
+ *   node build/sample-app/main.js --stdio      (what an MCP client configuration runs: no recompiling)
  *   PORT=8080 BILLING_DB=/var/lib/billing.db FUSION_STATE_KEY=… node build/sample-app/main.js
  *   HOST=0.0.0.0 ALLOWED_HOSTS=billing.internal node build/sample-app/main.js
  */
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     port: Number(process.env.PORT ?? 3000),
     ...(allowedHosts?.length ? { allowedHosts } : {})
   });
-  process.stderr.write(`billing-desk listening on ${url?.href}\n`);
+  process.stderr.write(`billing-desk listening on ${url?.href} (pid ${process.pid})\n`);
 }
 
 main().catch((error: unknown) => {
