@@ -80,6 +80,29 @@ describe('2. a prototype key does not smuggle an answer', () => {
     expect(refunded()).toBe(false);
   });
 
+  it('a top-level __proto__ in tool or prompt arguments is refused (-32602) before anything runs; nested ones are invalid arguments', async () => {
+    const { body, headers } = modernRequest(
+      'tools/call',
+      { name: 'billing.refund' },
+      { rawParams: `"arguments":{"id":${INVOICE},"__proto__":{"id":1}}` }
+    );
+    const top = await postRaw(url, body, headers);
+    expect(top.status).toBe(400);
+    expect(responseOf(top).error).toMatchObject({ code: -32602, message: expect.stringContaining('__proto__') });
+    const prompt = modernRequest(
+      'prompts/get',
+      { name: 'billing.collections_letter' },
+      { rawParams: '"arguments":{"customer":"1","__proto__":{"tone":"firm"}}' }
+    );
+    expect(responseOf(await postRaw(url, prompt.body, prompt.headers)).error).toMatchObject({ code: -32602 });
+    const nested = responseOf(
+      await callModern({ name: 'billing.list', arguments: JSON.parse('{"constructor":{"x":1}}') as object })
+    ).result!;
+    expect(nested.isError).toBe(true);
+    expect(textOf(nested as { content?: unknown })).toContain('constructor: property name constructor is not allowed');
+    expect(refunded()).toBe(false);
+  });
+
   it('2025 session: an elicitation answer whose confirm hides under __proto__ is invalid and asked again', async () => {
     const asked: string[] = [];
     const client = await legacyClient((params) => {

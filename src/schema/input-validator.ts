@@ -7,6 +7,12 @@ import type { SchemaCheck } from './schema-check';
 
 const MAX_NESTING = 32;
 
+/**
+ * Above this many values, arguments the listed schema refuses are reported with the schema's
+ * messages alone (class-validator's, which name the decorators, need the conversion first).
+ */
+const MAX_NODES_FOR_CLASS_MESSAGES = 10_000;
+
 /** What validating raw arguments gives: the input instance, or every violation. */
 export type ValidationOutcome = { value: object; violations?: undefined } | { value?: undefined; violations: Violation[] };
 
@@ -14,21 +20,24 @@ export type ValidationOutcome = { value: object; violations?: undefined } | { va
 export type InputValidator = (raw: Readonly<Record<string, unknown>>) => ValidationOutcome;
 
 /**
- * Builds the validator of an input class (or of "no input": only `{}`). Three checks, in
- * order: the structure (keys that reach prototypes, absurd nesting) before any conversion;
- * the class's validators (class-transformer, then class-validator, whose messages name the
- * constraint); then the listed schema, so that nothing the listed `inputSchema` forbids gets
- * through (the two never disagree in the agent's favour). Properties the class does not
+ * Builds the validator of an input class (or of "no input": only `{}`). The structure first
+ * (keys that reach prototypes, absurd nesting), before any conversion; then the listed schema,
+ * so that nothing the listed `inputSchema` forbids gets through; then the class's validators
+ * (class-transformer, then class-validator), whose messages name the constraint and are the
+ * ones reported when both refuse. Properties the class does not
  * declare are refused ("property x should not exist"), never passed on or silently dropped.
  */
 export function createInputValidator(type: Constructor | undefined, listed: SchemaCheck): InputValidator {
   return (raw) => {
-    const structural = checkStructure(raw);
+    const { violations: structural, nodes } = checkStructure(raw);
     if (structural.length > 0) return { violations: structural };
+    const schemaViolations = listed(raw);
+    // Converting into the class costs per value; an input the listed schema refuses is not
+    // converted when it is large, so a huge invalid body cannot hold the server up.
+    if (schemaViolations.length > 0 && nodes > MAX_NODES_FOR_CLASS_MESSAGES) return { violations: schemaViolations };
     const outcome = type ? validateClass(type, raw) : noInput(raw);
     if (outcome.violations) return outcome;
-    const violations = listed(raw);
-    return violations.length > 0 ? { violations } : outcome;
+    return schemaViolations.length > 0 ? { violations: schemaViolations } : outcome;
   };
 }
 
@@ -66,9 +75,11 @@ function flatten(errors: readonly ValidationError[], prefix: string, out: Violat
  * JSON object's (a copy somewhere turned `__proto__` into a prototype), and absurd nesting,
  * before any conversion.
  */
-function checkStructure(raw: unknown): Violation[] {
+function checkStructure(raw: unknown): { violations: Violation[]; nodes: number } {
   const out: Violation[] = [];
+  let nodes = 0;
   const walk = (node: unknown, path: string, depth: number): void => {
+    nodes++;
     if (node === null || typeof node !== 'object') return;
     if (depth > MAX_NESTING) {
       out.push({ path, message: `nesting deeper than ${MAX_NESTING} levels is not accepted` });
@@ -86,5 +97,5 @@ function checkStructure(raw: unknown): Violation[] {
     }
   };
   walk(raw, '', 0);
-  return out;
+  return { violations: out, nodes };
 }

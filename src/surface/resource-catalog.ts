@@ -102,7 +102,7 @@ export class ResourceCatalog {
     for (const { descriptor, template, validate, allowlist } of this.templates) {
       const variables = template.match(uri);
       if (!variables) continue;
-      const args = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
+      const args = decodeVariables(uri, variables);
       const validated = validate ? validate(args) : { value: args };
       if (validated.violations) {
         throw new ProtocolError(
@@ -122,4 +122,24 @@ export class ResourceCatalog {
 
 function info(member: ResourceDescriptor | ResourceTemplateDescriptor, name: string) {
   return { name, kind: member.kind, interactive: member.interactive, className: member.className, methodName: member.methodName };
+}
+
+/**
+ * The matched variables as the values a client expanded into the URI: percent-decoded (RFC
+ * 6570 simple expansion encodes them), lists joined with commas. Malformed escapes are -32602.
+ */
+function decodeVariables(uri: string, variables: Record<string, string | string[]>): Record<string, string> {
+  const decode = (value: string): string => {
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid URI ${uri}: malformed percent-encoding in ${JSON.stringify(value)}`
+      );
+    }
+  };
+  const out = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(variables)) out[name] = Array.isArray(value) ? value.map(decode).join(',') : decode(value);
+  return out;
 }

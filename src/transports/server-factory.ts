@@ -6,7 +6,9 @@ import {
   ProtocolErrorCode,
   Server,
   isInputRequiredResult,
+  specTypeSchemas,
   type ClientCapabilities,
+  type StandardSchemaV1,
   type McpServerFactory,
   type ServerContext
 } from '@modelcontextprotocol/server';
@@ -70,8 +72,8 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     const subscriptions = era === 'legacy' || !requestInfo ? live.add(server, era) : new Set<string>();
 
     server.setRequestHandler('tools/list', () => ({ tools: surfaces.tools.listing as never[] }));
-    server.setRequestHandler('tools/call', async (request, ctx) => {
-      const { name, arguments: args } = request.params;
+    onValidated(server, 'tools/call', 'CallToolRequestParams', async (request, ctx) => {
+      const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
       const call = surfaceCall(server, ctx, era);
       const raw = ownValue(call.meta, 'progressToken');
       const token = typeof raw === 'string' || typeof raw === 'number' ? raw : undefined;
@@ -95,9 +97,8 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
       resources: await surfaces.resources.list(surfaceCall(server, ctx, era))
     }));
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: surfaces.resources.listTemplates() }));
-    server.setRequestHandler(
-      'resources/read',
-      async (request, ctx) => surfaces.resources.read(request.params.uri, surfaceCall(server, ctx, era)) as never
+    onValidated(server, 'resources/read', 'ReadResourceRequestParams', async (request, ctx) =>
+      surfaces.resources.read((request.params as { uri: string }).uri, surfaceCall(server, ctx, era))
     );
     server.setRequestHandler('resources/subscribe', (request) => {
       subscriptions.add(request.params.uri);
@@ -109,12 +110,11 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     });
 
     server.setRequestHandler('prompts/list', () => ({ prompts: surfaces.prompts.listing as never[] }));
-    server.setRequestHandler(
-      'prompts/get',
-      async (request, ctx) =>
-        surfaces.prompts.render(request.params.name, request.params.arguments ?? {}, surfaceCall(server, ctx, era)) as never
-    );
-    server.setRequestHandler('completion/complete', async (request, ctx) =>
+    onValidated(server, 'prompts/get', 'GetPromptRequestParams', async (request, ctx) => {
+      const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, string> };
+      return surfaces.prompts.render(name, args ?? {}, surfaceCall(server, ctx, era));
+    });
+    onValidated(server, 'completion/complete', 'CompleteRequestParams', async (request, ctx) =>
       complete(request.params as never, surfaces.prompts, surfaces.resources, surfaces.invoker, surfaceCall(server, ctx, era))
     );
     return mcp;
@@ -136,6 +136,25 @@ class FusionMcpServer extends McpServer {
   override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
     return this.surfaces.tools.get(name)?.listing.inputSchema as Record<string, unknown> | undefined;
   }
+}
+
+/**
+ * Registers a handler for a method whose params come from the client, validated by the spec's
+ * own params schema through the SDK's schema form, so that malformed params (`arguments` that
+ * is not an object, a prompt argument that is not a string) answer -32602 naming the problem.
+ * (The SDK's plain form answers them -32603 with the raw schema issues.)
+ */
+function onValidated(
+  server: Server,
+  method: 'tools/call' | 'resources/read' | 'prompts/get' | 'completion/complete',
+  schema: 'CallToolRequestParams' | 'ReadResourceRequestParams' | 'GetPromptRequestParams' | 'CompleteRequestParams',
+  handler: (request: { method: string; params: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>
+): void {
+  server.setRequestHandler(
+    method,
+    { params: specTypeSchemas[schema] as StandardSchemaV1 },
+    (params, ctx) => handler({ method, params: params as Record<string, unknown> }, ctx as ServerContext) as never
+  );
 }
 
 /** What a handler needs to know about the request it serves. */

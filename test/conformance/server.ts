@@ -597,8 +597,9 @@ class ConformanceLogging {
   }
 }
 
-async function main(): Promise<void> {
-  const app = FusionApp.create({
+/** The conformance server's app (not listening): what `main` serves, and what tests fuzz in-process. */
+export function createConformanceApp(): FusionApp {
+  return FusionApp.create({
     name: 'mcpfusion-conformance-server',
     version: '1.0.0',
     tools: [
@@ -613,6 +614,10 @@ async function main(): Promise<void> {
     stateKey: process.env.FUSION_STATE_KEY ?? randomBytes(32),
     logger: (message) => process.stderr.write(`[conformance-server] ${message}\n`)
   });
+}
+
+async function main(): Promise<void> {
+  const app = createConformanceApp();
   const port = Number(process.env.PORT ?? 0);
   const { url } = await app.listen({ transport: 'http', port, host: '127.0.0.1', handleSignals: false });
   process.stderr.write(`listening ${url?.href}\n`);
@@ -623,7 +628,11 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`conformance server failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `conformance server failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`
+    );
+    process.exit(1);
+  });
+}

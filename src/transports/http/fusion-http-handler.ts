@@ -13,7 +13,7 @@ import {
   type ServerNotifier
 } from '@modelcontextprotocol/server';
 import { jsonRpcErrorResponse } from './json-rpc-response';
-import { MAX_BODY_BYTES, acceptRefusal, batchRefusal, stripPrototypeKeys } from './protocol-refusals';
+import { MAX_BODY_BYTES, acceptRefusal, batchRefusal, prototypeArgumentRefusal, stripPrototypeKeys } from './protocol-refusals';
 import { SessionRegistry, type SessionOptions } from './session-registry';
 import { statelessJsonLegacy } from './stateless-json-legacy';
 
@@ -133,6 +133,8 @@ async function readPost(request: Request): Promise<Response | { body: unknown }>
   } catch {
     return jsonRpcErrorResponse(400, -32700, 'Parse error: the request body is not valid JSON');
   }
+  const hostile = prototypeArgumentRefusal(body);
+  if (hostile) return hostile;
   stripPrototypeKeys(body);
   return { body };
 }

@@ -73,3 +73,25 @@ export function stripPrototypeKeys(body: unknown): void {
     }
   }
 }
+
+/**
+ * 400 / -32602 for a `tools/call` or `prompts/get` whose `arguments` carry an own `__proto__`
+ * key. The SDK's schema parse drops that key without a word (zod strips it), so the framework's
+ * validator, which refuses it at any other depth, would never see it: the refusal happens here,
+ * before anything runs. (`constructor` and `prototype` survive the parse and are refused by the
+ * validator as invalid arguments.)
+ */
+export function prototypeArgumentRefusal(body: unknown): Response | undefined {
+  if (Array.isArray(body)) return undefined; // batches are refused or pass message by message
+  const message = body as { id?: unknown; method?: unknown; params?: { arguments?: unknown; name?: unknown } } | null;
+  if (!message || (message.method !== 'tools/call' && message.method !== 'prompts/get')) return undefined;
+  const args = message.params?.arguments;
+  if (!args || typeof args !== 'object' || !Object.prototype.hasOwnProperty.call(args, '__proto__')) return undefined;
+  const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+  return jsonRpcErrorResponse(
+    400,
+    -32602,
+    `Invalid params: the arguments of ${String(message.params?.name)} contain the property name __proto__, which is not allowed`,
+    id
+  );
+}
