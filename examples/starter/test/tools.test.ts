@@ -1,0 +1,54 @@
+import type { FusionApp } from '@mcpfusion/core';
+import { createApp } from '../src/app';
+
+// Through the app itself: no transport, the whole chain (validation, DI, presenter) runs.
+describe('the starter tools, called directly', () => {
+  let app: FusionApp;
+  beforeEach(() => {
+    app = createApp({ noteLimit: 2 });
+  });
+  afterEach(() => app.close());
+
+  test('lists the three tools with their schemas and hints', () => {
+    const tools = app.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['greet', 'notes.add', 'notes.list']);
+    const greet = tools.find((t) => t.name === 'greet')!;
+    expect(greet.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['name'],
+      additionalProperties: false,
+      properties: { name: { type: 'string', minLength: 1, maxLength: 50, description: 'Who to greet' } }
+    });
+    expect(greet.annotations).toMatchObject({ readOnlyHint: true });
+    expect(tools.find((t) => t.name === 'notes.add')!.annotations).toMatchObject({ destructiveHint: true });
+  });
+
+  test('greet answers with text', async () => {
+    const result = await app.callTool('greet', { name: 'Ada' });
+    expect(result.isError).toBeFalsy();
+    expect(result.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+  });
+
+  test('invalid input is refused before the handler runs', async () => {
+    const result = await app.callTool('greet', { name: '', extra: 1 });
+    expect(result.isError).toBe(true);
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toContain('name');
+    expect(text).toContain('extra');
+  });
+
+  test('notes.add writes to the injected note book, notes.list reads it', async () => {
+    const added = await app.callTool('notes.add', { text: 'buy milk' });
+    expect(added.structuredContent).toEqual({ id: 1, text: 'buy milk' });
+    const listed = await app.callTool('notes.list');
+    expect(listed.structuredContent).toEqual({ notes: [{ id: 1, text: 'buy milk' }] });
+  });
+
+  test('an error thrown by a service becomes a tool error', async () => {
+    await app.callTool('notes.add', { text: 'one' });
+    await app.callTool('notes.add', { text: 'two' });
+    const full = await app.callTool('notes.add', { text: 'three' });
+    expect(full.isError).toBe(true);
+    expect(full.content).toEqual([{ type: 'text', text: 'The note book is full (2 notes).' }]);
+  });
+});

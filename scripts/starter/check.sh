@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The newcomer's first hour, automated: packs the framework the way npm publishes it, installs
+# the tarball into a copy of examples/starter outside the repo (so nothing resolves from the
+# repo's node_modules), and there checks that
+#   1. the framework's peers (tsyringe, reflect-metadata, class-validator, class-transformer)
+#      resolve to one copy, the app's own, from the framework and from the app alike;
+#   2. both entry points load from CommonJS and from ESM;
+#   3. `npm run typecheck`, `npm run build` (tsc) and `npm test` (jest + ts-jest, real SDK
+#      clients) pass;
+#   4. the built entry point (dist/main.js) starts and serves HTTP.
+#
+#   bash scripts/starter/check.sh            (or: npm run check:starter)
+#
+# Environment:
+#   STARTER_KEEP=1   keep the temporary folder (its path is printed) instead of removing it
+#
+# Needs the npm registry for the starter's own dependencies (--prefer-offline: the npm cache
+# is used where it can be). Exit status: 0 only if every step passed.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+STARTER_SRC="$ROOT/examples/starter"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/mcpfusion-starter.XXXXXX")"
+NPM_FLAGS=(--no-audit --no-fund --prefer-offline --loglevel=error)
+
+log() { printf '[starter] %s\n' "$*" >&2; }
+die() { log "FAILED: $*"; exit 1; }
+server_pid=""
+cleanup() {
+  local status=$?
+  if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; fi
+  if [[ "${STARTER_KEEP:-0}" == 1 ]]; then log "kept $WORK"; else rm -rf "$WORK"; fi
+  exit "$status"
+}
+trap cleanup EXIT
+started=$SECONDS
+step() { log "$* (+$((SECONDS - started))s)"; }
+
+# A node_modules folder above the copy would let it resolve what it does not declare.
+dir="$WORK"
+while [[ "$dir" != / ]]; do
+  dir="$(dirname "$dir")"
+  [[ -d "$dir/node_modules" ]] && die "$dir/node_modules exists above the temporary folder; set TMPDIR elsewhere"
+done
+
+step "packing @mcpfusion/core (npm pack runs prepare, which builds dist/)"
+mkdir -p "$WORK/pack"
+(cd "$ROOT" && npm pack --pack-destination "$WORK/pack" "${NPM_FLAGS[@]}" >"$WORK/pack.log" 2>&1) || {
+  cat "$WORK/pack.log" >&2
+  die "npm pack"
+}
+tarballs=("$WORK"/pack/*.tgz)
+[[ ${#tarballs[@]} -eq 1 && -f "${tarballs[0]}" ]] || die "npm pack produced no single tarball"
+TARBALL="${tarballs[0]}"
+tar -tzf "$TARBALL" >"$WORK/pack.files"
+for entry in package/package.json package/dist/index.js package/dist/index.d.ts package/dist/testing/index.js package/dist/testing/index.d.ts; do
+  grep -qx "$entry" "$WORK/pack.files" || die "the tarball lacks $entry"
+done
+log "$(basename "$TARBALL"): $(wc -l <"$WORK/pack.files") files, $(du -k "$TARBALL" | cut -f1) kB"
+
+step "copying examples/starter to $WORK/starter"
+mkdir -p "$WORK/starter"
+tar -C "$STARTER_SRC" --exclude=./node_modules --exclude=./dist --exclude='./*.tgz' -cf - . | tar -C "$WORK/starter" -xf -
+cd "$WORK/starter"
+
+step "npm install <tarball> and the starter's own dependencies"
+npm install "${NPM_FLAGS[@]}" --engine-strict "$TARBALL" || die "npm install"
+
+step "one copy of each peer, the app's"
+node - <<'JS' || die "a peer resolves to more than one copy"
+const path = require('path');
+const fromApp = (id) => require.resolve(id, { paths: [process.cwd()] });
+const core = path.dirname(require.resolve('@mcpfusion/core/package.json', { paths: [process.cwd()] }));
+let ok = true;
+for (const id of ['tsyringe', 'reflect-metadata', 'class-validator', 'class-transformer']) {
+  const app = fromApp(id);
+  const lib = require.resolve(id, { paths: [core] });
+  const ok1 = app === lib;
+  ok &&= ok1;
+  console.error(`  ${ok1 ? 'ok ' : 'BAD'} ${id}: ${path.relative(process.cwd(), app)}${ok1 ? '' : ` vs ${lib}`}`);
+}
+process.exit(ok ? 0 : 1);
+JS
+npm ls --all tsyringe class-validator class-transformer reflect-metadata >&2 || die "npm ls reports a problem with the peers"
+
+step "loading both entry points from CommonJS and ESM"
+node -e "
+  const core = require('@mcpfusion/core');
+  const testing = require('@mcpfusion/core/testing');
+  if (typeof core.FusionApp?.create !== 'function' || typeof testing.connectTestClient !== 'function') process.exit(1);
+" || die "require('@mcpfusion/core') or require('@mcpfusion/core/testing')"
+node --input-type=module -e "
+  import { FusionApp, Action, ToolProvider } from '@mcpfusion/core';
+  import { connectTestClient } from '@mcpfusion/core/testing';
+  if (typeof FusionApp?.create !== 'function' || typeof Action !== 'function' || typeof ToolProvider !== 'function' || typeof connectTestClient !== 'function') process.exit(1);
+" || die "import { … } from '@mcpfusion/core' (ESM named exports)"
+
+step "npm run typecheck and npm run build (tsc)"
+npm run typecheck || die "npm run typecheck"
+npm run build || die "npm run build"
+
+step "npm test"
+npm test -- --ci || die "npm test"
+
+step "node dist/main.js serves HTTP"
+: >"$WORK/main.log"
+PORT=0 node dist/main.js 2>>"$WORK/main.log" &
+server_pid=$!
+url=""
+for _ in $(seq 1 300); do
+  url="$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$WORK/main.log")"
+  url="${url%%$'\n'*}"
+  [[ -n "$url" ]] && break
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.1
+done
+[[ -n "$url" ]] || { cat "$WORK/main.log" >&2; die "dist/main.js did not report a URL"; }
+# An initialize over Streamable HTTP must answer 200 with a result.
+node - "$url" <<'JS' || { cat "$WORK/main.log" >&2; die "dist/main.js did not answer initialize"; }
+const url = process.argv[2];
+const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'check', version: '0' } } };
+fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) })
+  .then(async (res) => {
+    const text = await res.text();
+    if (res.status !== 200 || !text.includes('"serverInfo"')) { console.error(res.status, text.slice(0, 300)); process.exit(1); }
+    console.error(`  ${url} answered initialize (${res.status})`);
+  })
+  .catch((e) => { console.error(e); process.exit(1); });
+JS
+kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
+server_pid=""
+
+step "starter check passed"
