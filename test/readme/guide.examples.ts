@@ -1,0 +1,199 @@
+/*
+ * The README's snippets that are parts of a program, as the program they are part of: each
+ * README code block appears verbatim in one of these files (test/readme/readme.test.ts checks
+ * it), and these files compile with the rest of the tests.
+ */
+import 'reflect-metadata';
+import { IsInt, IsOptional, IsString, Matches, Min, ValidateIf } from 'class-validator';
+import { inject, injectable } from 'tsyringe';
+import {
+  Action,
+  CALL_CONTEXT,
+  CALL_SIGNAL,
+  FusionApp,
+  Input,
+  Interactive,
+  JSONSchema,
+  Mutation,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ToolProvider,
+  ask,
+  readInput,
+  requireInput,
+  type CallContext,
+  type PresentationContext,
+  type Presenter
+} from '@mcpfusion/core';
+import { connectTestClient } from '@mcpfusion/core/testing';
+
+export class NoteInput {
+  @JSONSchema({ type: ['string', 'null'] })
+  @IsOptional()
+  @ValidateIf((_object, value) => value !== null)
+  @IsString()
+  note?: string | null;
+}
+
+@injectable()
+class NextStepPresenter implements Presenter {
+  present(value: unknown, ctx: PresentationContext) {
+    return ctx.shape(value, ['Next: call billing.invoice with an id.']); // the default shaping plus a note
+  }
+}
+
+@injectable()
+class AuditLog {
+  constructor(@inject(CALL_CONTEXT) private readonly ctx: CallContext<{ user: string }>, @inject(CALL_SIGNAL) private readonly signal: AbortSignal) {}
+
+  entry(): string {
+    return `${this.ctx.user} called ${this.ctx.tool.name}${this.signal.aborted ? ' (cancelled)' : ''}`;
+  }
+}
+
+interface Invoice {
+  id: number;
+  customer: string;
+  amount: number;
+  status: 'open' | 'refunded';
+}
+
+/** An in-memory stand-in for the data layer. */
+@injectable()
+export class InvoiceRepository {
+  private readonly invoices: Invoice[] = [{ id: 1, customer: 'ACME', amount: 120, status: 'open' }];
+
+  find(id: number): Invoice {
+    const found = this.invoices.find((invoice) => invoice.id === id);
+    if (!found) throw new Error(`Invoice ${id} not found`);
+    if (found.status === 'refunded') throw new Error(`Invoice ${id} is already refunded`);
+    return found;
+  }
+
+  markRefunded(id: number): Invoice {
+    const invoice = this.find(id);
+    invoice.status = 'refunded';
+    return invoice;
+  }
+
+  countOpen(): number {
+    return this.invoices.filter((invoice) => invoice.status === 'open').length;
+  }
+
+  view(id: string): Invoice | undefined {
+    return this.invoices.find((invoice) => String(invoice.id) === id);
+  }
+
+  recent(): Invoice[] {
+    return this.invoices.slice(-10);
+  }
+
+  idsStartingWith(prefix: string): string[] {
+    return this.invoices.map((invoice) => String(invoice.id)).filter((id) => id.startsWith(prefix));
+  }
+}
+
+const dollars = (amount: number): string => amount.toFixed(2);
+
+export class RefundRequest {
+  @IsInt() @Min(1) id!: number;
+}
+
+@ToolProvider()
+export class RefundTools {
+  constructor(private readonly invoices: InvoiceRepository) {}
+
+  // imports: Interactive, Mutation, Input, ask, readInput, requireInput from '@mcpfusion/core'
+  @Interactive({ singleUseState: true })                         // a confirmation cannot be replayed
+  @Mutation('billing.refund', { description: 'Refund an invoice in full, after the user confirms' })
+  refund(@Input() { id }: RefundRequest) {
+    const invoice = this.invoices.find(id);                     // unknown or refunded → throw before asking
+    const confirm = readInput<boolean>('confirm');
+    if (confirm === undefined) {                                 // not asked yet: ask
+      return requireInput.elicit(`Refund $${dollars(invoice.amount)} to ${invoice.customer}?`,
+        { confirm: ask.boolean('Approve the refund') },
+        { onDecline: 'Refund cancelled' });                       // declined → this text, nothing written
+    }
+    if (!confirm) return 'Refund cancelled';                     // answered "no": do not ask again
+    return this.invoices.markRefunded(id);                       // runs once, on the confirmed round
+  }
+}
+
+export class InvoiceVars {
+  @Matches(/^\d+$/) id!: string;
+}
+
+export class LetterArgs {
+  @Matches(/^\d+$/) customer!: string;
+}
+
+@ToolProvider()
+class InvoiceResources {
+  constructor(private readonly invoices: InvoiceRepository) {}
+
+  @Resource('billing://summary', { name: 'summary', mimeType: 'text/plain' })
+  summary() { return `Open invoices: ${this.invoices.countOpen()}`; }     // string → text; bytes → base64 blob; object → JSON
+
+  @ResourceTemplate('billing://invoices/{id}', { name: 'invoice', mimeType: 'application/json', list: 'recent', complete: { id: 'completeId' } })
+  invoice(@Input() vars: InvoiceVars) { return this.invoices.view(vars.id); } // undefined → -32602 with data.uri
+
+  recent() { return this.invoices.recent().map((i) => ({ uri: `billing://invoices/${i.id}`, name: `Invoice ${i.id}` })); }
+  completeId(value: string) { return this.invoices.idsStartingWith(value); }
+
+  @Prompt('billing.collections_letter', { description: 'Draft a collections letter', complete: { customer: 'completeCustomer' } })
+  letter(@Input() args: LetterArgs) { return `Draft a friendly collections letter for ${args.customer} …`; } // string | messages | GetPromptResult
+
+  completeCustomer(value: string) { return ['1', '2', '10'].filter((id) => id.startsWith(value)); }
+}
+
+class InvoiceQuery {
+  @IsInt() @Min(1) id!: number;
+}
+
+@injectable()
+export class Database {
+  invoice(id: number) {
+    return { id, customer: { name: 'ACME' } };
+  }
+}
+
+@ToolProvider()
+export class BillingTools {
+  constructor(private readonly db: Database) {}
+
+  @Action('billing.invoice', { description: 'Read one invoice' })
+  invoice(@Input() q: InvoiceQuery) {
+    return this.db.invoice(q.id);
+  }
+
+  @Action('report.generate', { description: 'Quarterly report' })
+  generate() {
+    return 'report';
+  }
+}
+
+/** The transport options, as the README shows them. */
+export async function serve(app: FusionApp, idleTimeoutMs: number, maxSessions: number): Promise<void> {
+  await app.listen({ transport: 'stdio' });
+  await app.listen({ transport: 'http', host: '127.0.0.1', port: 3000, path: '/mcp', responseMode: 'sse', sessions: { idleTimeoutMs, maxSessions } });
+}
+
+/** Testing through the container and through a real client, as the README shows it. */
+export async function testTools(realDb: Database, fakeDb: Database, expect: (value: unknown) => { toEqual(expected: unknown): void }): Promise<void> {
+  const app = FusionApp.create({ tools: [BillingTools], providers: [{ provide: Database, useValue: realDb }] });
+  app.container.register(Database, { useValue: fakeDb }); // this app only
+  const result = await app.callTool('billing.invoice', { id: 1 });
+  expect(result.structuredContent).toEqual({ id: 1, customer: { name: 'ACME' } });
+}
+
+export async function testWithClient(app: FusionApp, seen: unknown[]): Promise<void> {
+  const { client, close } = await connectTestClient(app, { era: 'modern' }); // or 'legacy-http', 'legacy-memory'
+  const result = await client.callTool({ name: 'report.generate', arguments: { year: 2025, quarter: 1 } }, { onprogress: (p) => seen.push(p) });
+  await close();
+  await app.close();
+  void result;
+}
+
+/** What the README's fragments declare, used (so that the compiler checks them whole). */
+export const declared = [NextStepPresenter, AuditLog, InvoiceResources];

@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+/**
+ * The README's code is real code: every TypeScript block appears in a file that is compiled
+ * (the examples next to this test, compiled with the tests; the starter project, built and
+ * tested in CI against the packed package), every JSON block parses, every JavaScript block is
+ * a starter file, and the quick start runs as shown.
+ */
+const ROOT = join(__dirname, '..', '..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+interface Block {
+  readonly lang: string;
+  readonly line: number;
+  readonly code: string;
+}
+
+function blocks(markdown: string): Block[] {
+  const out: Block[] = [];
+  const fence = /^```(\w*)\n([\s\S]*?)^```$/gm;
+  for (let match = fence.exec(markdown); match; match = fence.exec(markdown)) {
+    out.push({ lang: match[1], line: markdown.slice(0, match.index).split('\n').length, code: match[2] });
+  }
+  return out;
+}
+
+function filesUnder(dir: string, pattern: RegExp): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : filesUnder(path, pattern);
+    return pattern.test(entry.name) ? [path] : [];
+  });
+}
+
+/** Trimmed, non-empty lines: indentation is the README's to choose. */
+const lines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+
+/** Whether `needle` occurs in `haystack` as consecutive lines. */
+function contains(haystack: readonly string[], needle: readonly string[]): boolean {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return needle.length === 0;
+}
+
+const compiledTs = [
+  ...filesUnder(join(ROOT, 'test', 'readme'), /\.examples\.ts$/),
+  ...filesUnder(join(ROOT, 'examples', 'starter'), /\.ts$/)
+];
+const starterJs = filesUnder(join(ROOT, 'examples', 'starter'), /\.(js|json)$/);
+const corpus = (files: readonly string[]) => files.map((file) => ({ file, lines: lines(readFileSync(file, 'utf8')) }));
+
+describe('the README', () => {
+  const all = blocks(README);
+
+  it('has code blocks to check', () => {
+    expect(all.filter((b) => b.lang === 'ts').length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('every TypeScript block is part of a compiled file (each paragraph of it, verbatim up to indentation)', () => {
+    const sources = corpus(compiledTs);
+    const missing = all
+      .filter((b) => b.lang === 'ts')
+      .flatMap((b) =>
+        b.code
+          .split(/\n\s*\n/)
+          .map(lines)
+          .filter((chunk) => chunk.length > 0 && !sources.some((s) => contains(s.lines, chunk)))
+          .map((chunk) => `README.md:${b.line}: not in any compiled example:\n  ${chunk.join('\n  ')}`)
+      );
+    expect(missing).toEqual([]);
+  });
+
+  it('every JSON block parses, and every JavaScript block is a file of the starter', () => {
+    for (const b of all.filter((x) => x.lang === 'json')) expect(() => JSON.parse(b.code)).not.toThrow();
+    const sources = corpus(starterJs);
+    for (const b of all.filter((x) => x.lang === 'js')) expect(sources.some((s) => contains(s.lines, lines(b.code)))).toBe(true);
+  });
+
+  it('the quick start is the whole of its file', () => {
+    const quick = README.slice(README.indexOf('## Quick start'));
+    const first = blocks(quick)[0];
+    expect(first.code).toBe(readFileSync(join(__dirname, 'quick-start.examples.ts'), 'utf8'));
+  });
+});
+
+describe('the quick start', () => {
+  it('runs as shown: it serves over HTTP, its tools answer, and SIGTERM stops it', async () => {
+    const server = spawn(process.execPath, [join(ROOT, 'build', 'test', 'readme', 'quick-start.examples.js')], {
+      env: { ...process.env, PORT: '0' },
+      stdio: ['ignore', 'ignore', 'pipe']
+    });
+    try {
+      const url = await new Promise<URL>((resolve, reject) => {
+        let seen = '';
+        server.stderr.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          const match = /listening on (\S+)/.exec(seen);
+          if (match) resolve(new URL(match[1]));
+        });
+        server.once('exit', (code) => reject(new Error(`the quick start exited (${String(code)}):\n${seen}`)));
+      });
+      const client = new Client({ name: 'readme', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(url));
+      const invoice = await client.callTool({ name: 'billing.invoice', arguments: { id: 1 } });
+      expect(invoice.structuredContent).toEqual({ id: 1, customer: 'ACME', amountCents: 12_000, status: 'open' });
+      const progress: number[] = [];
+      const report = await client.callTool(
+        { name: 'report.generate', arguments: { quarter: 1 } },
+        { onprogress: (p: { progress: number }) => progress.push(p.progress) }
+      );
+      expect(report.structuredContent).toEqual({ quarter: 1, invoices: 2, totalCents: 16_500 });
+      expect((await client.callTool({ name: 'billing.void', arguments: { id: 2 } })).structuredContent).toMatchObject({ status: 'void' });
+      await client.close();
+      const exited = once(server, 'exit', { signal: AbortSignal.timeout(20_000) });
+      server.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      expect(code).toBe(0);
+    } finally {
+      if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+      server.stderr.destroy();
+    }
+  });
+});
