@@ -23,10 +23,12 @@ import {
   readInput,
   requireInput,
   type CallContext,
+  type MiddlewareFn,
   type PresentationContext,
   type Presenter
 } from '@mcpfusion/core';
 import { connectTestClient } from '@mcpfusion/core/testing';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 export class NoteInput {
   @JSONSchema({ type: ['string', 'null'] })
@@ -197,3 +199,21 @@ export async function testWithClient(app: FusionApp, seen: unknown[]): Promise<v
 
 /** What the README's fragments declare, used (so that the compiler checks them whole). */
 export const declared = [NextStepPresenter, AuditLog, InvoiceResources];
+
+const auditTrail: MiddlewareFn = async (ctx, next) => {
+  const started = Date.now();
+  try {
+    return await next(); // what the handler returned
+  } finally {
+    process.stderr.write(`${ctx.tool.name} took ${Date.now() - started} ms\n`);
+  }
+};
+
+export async function connectOwnClient(app: FusionApp): Promise<Client> {
+  const { url } = await app.listen({ transport: 'http', port: 0, handleSignals: false }); // a free port on 127.0.0.1
+  const own = new Client({ name: 'my-test', version: '1.0.0' }); // from '@modelcontextprotocol/client'
+  await own.connect(new StreamableHTTPClientTransport(url!));
+  return own;
+}
+
+export const middleware = [auditTrail];

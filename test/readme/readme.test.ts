@@ -3,6 +3,8 @@ import { once } from 'node:events';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { FusionApp } from '../../src';
+import { InvoiceRepository, RefundTools } from './guide.examples';
 
 /**
  * The README's code is real code: every TypeScript block appears in a file that is compiled
@@ -129,5 +131,33 @@ describe('the quick start', () => {
       if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
       server.stderr.destroy();
     }
+  });
+});
+
+describe("the README's refund snippet", () => {
+  it('asks once; a "no" ends the call with "Refund cancelled" instead of asking again', async () => {
+    const app = FusionApp.create({ tools: [RefundTools], providers: [InvoiceRepository], stateKey: 'r'.repeat(32) });
+    let asked = 0;
+    const no = await app.callTool('billing.refund', { id: 1 }, { onInput: () => (asked++, { action: 'accept', content: { confirm: false } }) });
+    expect(asked).toBe(1);
+    expect(no.content).toEqual([{ type: 'text', text: 'Refund cancelled' }]);
+    const yes = await app.callTool('billing.refund', { id: 1 }, { answers: { confirm: true } });
+    expect(yes.structuredContent).toMatchObject({ id: 1, status: 'refunded' });
+    await app.close();
+  });
+});
+
+describe('the README documents what a newcomer needs', () => {
+  it.each([
+    ['the onProgress signature', 'onProgress(progress, message)'],
+    ['that an aborted app.callTool resolves with isError', 'an aborted call (`options.signal`) all resolve with `isError: true`'],
+    ['the middleware app option', '`middleware: [auditTrail, RateLimit]`'],
+    ['what next() returns', '`next()`\nreturns a promise of what the rest of the chain returned'],
+    ['that resource and prompt classes go in tools', "goes in the app's\n`tools: [...]` list"],
+    ['the logger option', '| `logger(message)` |'],
+    ['how to connect an SDK client', 'To connect an SDK client of your own'],
+    ['which packages to install', 'npm install @mcpfusion/core tsyringe reflect-metadata class-validator class-transformer']
+  ])('%s', (_what, text) => {
+    expect(README).toContain(text.replace(/\\n/g, '\n'));
   });
 });
