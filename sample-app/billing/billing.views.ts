@@ -78,26 +78,6 @@ export class InvoiceSummary {
   issuedOn!: string;
 }
 
-/** One recorded adjustment, the output of `billing.adjust`. */
-export class AdjustmentView {
-  @IsInt()
-  id!: number;
-
-  @IsInt()
-  invoiceId!: number;
-
-  @IsEnum(AdjustmentReason)
-  reason!: AdjustmentReason;
-
-  @JSONSchema({ description: 'Amount credited, in cents of the invoice currency.' })
-  @IsInt()
-  amountCents!: number;
-
-  @JSONSchema({ description: 'When it was recorded (ISO timestamp).' })
-  @IsString()
-  createdAt!: string;
-}
-
 /** One adjustment as the invoice resource shows it (no invoice id, no idempotency key). */
 export class AdjustmentEntryView {
   @IsInt()
@@ -113,6 +93,12 @@ export class AdjustmentEntryView {
   @JSONSchema({ description: 'When it was recorded (ISO timestamp).' })
   @IsString()
   createdAt!: string;
+}
+
+/** One recorded adjustment, the output of `billing.adjust`. */
+export class AdjustmentView extends AdjustmentEntryView {
+  @IsInt()
+  invoiceId!: number;
 }
 
 /** The JSON of the `billing://invoices/{id}` resource: the fields of `InvoiceView`, plus the adjustments. */
