@@ -33,10 +33,19 @@ describe('hostile input over HTTP', () => {
     }
   });
 
+  it('refuses a body over 4 MB with 413 before parsing it, and a body that is no JSON with -32700', async () => {
+    const huge = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(5 * 1024 * 1024) } }));
+    expect(huge.status).toBe(413);
+    await huge.body?.cancel();
+    const garbage = await post('{"jsonrpc":');
+    expect(garbage.status).toBe(400);
+    expect(await garbage.json()).toMatchObject({ error: { code: -32700 } });
+  });
+
   it('answers bad tools/call params with a clear error, and the server stays up', async () => {
     const client = new Client({ name: 't', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await client.connect(new StreamableHTTPClientTransport(url));
-    await expect(client.callTool({ name: 'echo', arguments: 'nope' as never })).rejects.toThrow();
+    await expect(client.callTool({ name: 'echo', arguments: 'nope' as never })).rejects.toThrow(/Invalid params for tools/call/);
     const wrongTypes = await client.callTool({ name: 'echo', arguments: { text: { $gt: '' } } });
     expect(wrongTypes.isError).toBe(true);
     expect((wrongTypes.content[0] as { text: string }).text).toContain('text must be a string');
