@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FusionApp } from '../../src';
 import { DeskTools, Probe } from '../fixtures/desk-tools';
+import { modernRequest, postRaw, responseOf } from '../helpers/raw-http';
 
 /** Untrusted bytes off the wire get a clear error, and the server stays up. */
 describe('hostile input over HTTP', () => {
@@ -42,10 +43,16 @@ describe('hostile input over HTTP', () => {
     expect(await garbage.json()).toMatchObject({ error: { code: -32700 } });
   });
 
+  it('answers params the spec schema refuses (arguments that are no object) with -32602, not -32603', async () => {
+    const { body, headers } = modernRequest('tools/call', { name: 'echo', arguments: 'nope' });
+    const answer = responseOf(await postRaw(url, body, headers));
+    expect(answer.error).toMatchObject({ code: -32602, message: expect.stringContaining('arguments') });
+  });
+
   it('answers bad tools/call params with a clear error, and the server stays up', async () => {
     const client = new Client({ name: 't', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await client.connect(new StreamableHTTPClientTransport(url));
-    await expect(client.callTool({ name: 'echo', arguments: 'nope' as never })).rejects.toThrow(/Invalid params for tools/call/);
+    await expect(client.callTool({ name: 'echo', arguments: 'nope' as never })).rejects.toThrow(); // the client refuses it itself
     const wrongTypes = await client.callTool({ name: 'echo', arguments: { text: { $gt: '' } } });
     expect(wrongTypes.isError).toBe(true);
     expect((wrongTypes.content[0] as { text: string }).text).toContain('text must be a string');
