@@ -8,6 +8,6 @@ module.exports = {
     '^@mcpfusion/core$': '<rootDir>/src/index.ts',
     '^@mcpfusion/core/testing$': '<rootDir>/src/testing/index.ts'
   },
-  setupFiles: ['reflect-metadata'],
+  setupFiles: ['reflect-metadata', '<rootDir>/test/helpers/jest-env.ts'],
   testTimeout: 20000
 };

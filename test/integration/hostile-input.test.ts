@@ -7,8 +7,14 @@ import { modernRequest, postRaw, responseOf } from '../helpers/raw-http';
 describe('hostile input over HTTP', () => {
   let app: FusionApp;
   let url: URL;
+  const diagnostics: string[] = [];
   beforeAll(async () => {
-    app = FusionApp.create({ tools: [DeskTools], providers: [{ provide: Probe, useValue: new Probe() }] });
+    // The server's diagnostics name what it refused; kept for the assertions, off the test output.
+    app = FusionApp.create({
+      tools: [DeskTools],
+      providers: [{ provide: Probe, useValue: new Probe() }],
+      logger: (m) => diagnostics.push(m)
+    });
     ({ url: url! } = (await app.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL });
   });
   afterAll(() => app.close());
@@ -32,6 +38,7 @@ describe('hostile input over HTTP', () => {
       expect(res.status).toBeLessThan(500);
       await res.body?.cancel();
     }
+    expect(diagnostics.some((m) => m.includes('Rejected inbound request'))).toBe(true);
   });
 
   it('refuses a body over 4 MB with 413 before parsing it, and a body that is no JSON with -32700', async () => {

@@ -19,7 +19,7 @@ class RoutedTools {
 /** SEP-2243: an argument declared with `x-mcp-header` must match its `Mcp-Param-*` header on 2026-07-28 HTTP. */
 describe('x-mcp-header parameter headers', () => {
   it('lists the declaration, accepts a matching header, and refuses a mismatch with 400 / -32020', async () => {
-    const app = FusionApp.create({ tools: [RoutedTools] });
+    const app = FusionApp.create({ tools: [RoutedTools], logger: () => undefined }); // its refusals are asserted on the wire
     const { url } = (await app.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL };
     const client = new Client({ name: 't', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await client.connect(new StreamableHTTPClientTransport(url));
