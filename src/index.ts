@@ -2,7 +2,7 @@ import 'reflect-metadata';
 
 export { FusionApp } from './app/fusion-app';
 export type { DirectCallOptions, Listening } from './app/fusion-app';
-export type { HarnessInputAnswer, HarnessInputRequest } from './app/harness-answers';
+export type { HarnessInputAnswer, HarnessInputRequest } from './testing/harness-answers';
 export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
 export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';
 export { CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';

@@ -44,6 +44,14 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
   /** Where the framework's own diagnostics go. Default: stderr. Never stdout. */
   logger?: (message: string) => void;
   /**
+   * Hide the message of every unexpected exception from clients: a thrown `Error` that is not a
+   * `FusionError` (a `ToolError` is one) reaches the client as `Internal error (reference …)`,
+   * and the original, with its stack, goes to `logger` under the same reference. Default
+   * `false`: messages are sent as thrown (never a stack trace). Turn it on where driver errors
+   * or internals must not leak.
+   */
+  maskErrors?: boolean;
+  /**
    * HMAC key (at least 32 bytes) that signs the continuation state of interactive calls.
    * Default: `FUSION_STATE_KEY`, else a random per-process key (several instances must share one).
    */

@@ -1,7 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
-import { buildChain, type ChainDependencies } from '../pipeline/chain-builder';
-import type { CompiledTool } from '../pipeline/compiled-tool';
+import { buildChain, resolvedClasses, type ChainDependencies } from '../pipeline/chain-builder';
+import type { CompiledTool } from '../pipeline/compiled-member';
+import { invokeStep } from '../pipeline/steps/invoke.step';
+import { presentToolStep } from '../pipeline/steps/present-tool.step';
 import type { Presenter, PresenterRef } from '../presenters/presenter';
 import { EMPTY_INPUT_SCHEMA, type JsonSchema, type SchemaCatalog } from '../schema/json-schema';
 
@@ -16,8 +18,31 @@ export function compileTools(
     const descriptor = source.presenter || !defaultPresenter ? source : Object.freeze({ ...source, presenter: defaultPresenter });
     const inputSchema = descriptor.inputType ? catalog.schemaOf(descriptor.inputType) : EMPTY_INPUT_SCHEMA;
     const outputSchema = presenterOutputSchema(descriptor.presenter, baseOutputSchema(descriptor, catalog));
-    const validator = catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`);
-    const { steps, run } = buildChain(descriptor, deps, validator);
+    const info = Object.freeze({
+      name: descriptor.name,
+      kind: descriptor.kind,
+      interactive: descriptor.interactive,
+      className: descriptor.className,
+      methodName: descriptor.methodName
+    });
+    const middleware = [...deps.globalMiddleware, ...descriptor.middleware];
+    const { steps, run } = buildChain(
+      {
+        name: descriptor.name,
+        label: `Tool ${descriptor.name}`,
+        requires: descriptor.requires,
+        timeoutMs: descriptor.timeoutMs,
+        present: presentToolStep(info, outputSchema, descriptor.presenter, deps.container),
+        interactive: descriptor.interactive,
+        mutation: descriptor.kind === 'mutation',
+        isGenerator: descriptor.isGenerator,
+        middleware: descriptor.middleware,
+        validate: catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`),
+        perCall: deps.needsCallScope(resolvedClasses(descriptor.target, middleware, descriptor.presenter)),
+        terminal: invokeStep('invoke-tool', descriptor.target, descriptor.methodName, descriptor.params)
+      },
+      deps
+    );
     const listing: Tool = {
       name: descriptor.name,
       ...(descriptor.title ? { title: descriptor.title } : {}),
@@ -27,14 +52,12 @@ export function compileTools(
       annotations: descriptor.annotations
     };
     return Object.freeze({
+      kind: 'tool' as const,
       descriptor,
-      info: Object.freeze({
-        name: descriptor.name,
-        kind: descriptor.kind,
-        interactive: descriptor.interactive,
-        className: descriptor.className,
-        methodName: descriptor.methodName
-      }),
+      info,
+      bindingName: descriptor.name,
+      singleUseState: descriptor.singleUseState,
+      answersUpFront: descriptor.answersUpFront,
       listing,
       outputSchema,
       steps,

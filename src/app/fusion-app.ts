@@ -1,51 +1,37 @@
 import { randomBytes } from 'node:crypto';
-import { isInputRequiredResult, type CallToolResult, type McpServerFactory, type Tool, type Transport } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServerFactory, Tool, Transport } from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { InProcessCallQueue } from '../concurrency/call-queue';
 import { FifoMutex } from '../concurrency/fifo-mutex';
+import { checkInjection, duplicateCopies, needsCallScope } from '../di/injection-check';
 import { FUSION_APP } from '../di/tokens';
-import { ConfigurationError } from '../errors';
-import { checkInjection, duplicateCopies } from '../di/injection-check';
+import { AppClosedError, ConfigurationError, UnknownToolError } from '../errors';
 import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
-import { noInputChannel } from '../interactive/input-required';
-import { buildRegistry, type Registry } from '../metadata/registry-builder';
+import type { Registry } from '../metadata/registry-builder';
+import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { Constructor } from '../metadata/types';
+import type { RequestExtra } from '../pipeline/call-context';
 import type { ChainDependencies } from '../pipeline/chain-builder';
-import type { CompiledTool } from '../pipeline/compiled-tool';
+import type { CompiledMember } from '../pipeline/compiled-member';
+import { ErrorBoundary, type CallKind } from '../pipeline/error-boundary';
+import { SchemaCatalog } from '../schema/json-schema';
 import { PromptCatalog } from '../surface/prompt-catalog';
 import { ResourceCatalog } from '../surface/resource-catalog';
-import { LiveServers } from '../transports/live-servers';
-import type { ToolDescriptor } from '../metadata/tool-descriptor';
-import type { RequestExtra } from '../pipeline/call-context';
-import { SchemaCatalog } from '../schema/json-schema';
+import { ToolCatalog } from '../surface/tool-catalog';
+import { callThroughHarness, type DirectCallOptions } from '../testing/harness';
 import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import { listenHttp, type HttpListener } from '../transports/http/http-listener';
-import { createServerFactory, type ServedSurfaces } from '../transports/server-factory';
+import { LiveServers } from '../transports/live-servers';
+import { createServerFactory } from '../transports/server-factory';
 import { listenStdio, type StdioListener } from '../transports/stdio-listener';
 import type { FusionAppOptions, ListenOptions } from './app-options';
+import { CallEngine } from './call-engine';
 import { compileTools } from './compile-tools';
-import { answerFromMap, harnessView, type HarnessInputAnswer, type HarnessInputRequest } from './harness-answers';
+import { Dispatcher } from './dispatcher';
+import { ProviderSet } from './provider-set';
 import { registerProvider } from './providers';
-import { ToolEngine } from './tool-engine';
 
-/** Options of the test entry point `app.callTool`. */
-export interface DirectCallOptions {
-  /**
-   * Answers to requests for input, by field name: a form is accepted with the fields it asks
-   * for (declined when none of them is here); a URL request is accepted unless its key maps to
-   * `false`; a sampling request is answered with `answers[key]` (a sampling result), a roots
-   * request with `{ roots: answers[key] }`.
-   */
-  answers?: Record<string, unknown>;
-  /** Answers requests for input one by one (takes precedence over `answers`). */
-  onInput?: (request: HarnessInputRequest) => HarnessInputAnswer | Promise<HarnessInputAnswer>;
-  signal?: AbortSignal;
-  /** The request `_meta`, as a client would send it. */
-  meta?: Record<string, unknown>;
-  /** Receives progress as a client with a progress token would. Without it, no progress channel exists. */
-  onProgress?: (progress: number, message: string | undefined) => void;
-  authInfo?: RequestExtra['authInfo'];
-}
+export type { DirectCallOptions } from '../testing/harness';
 
 /** What `listen` started. */
 export interface Listening {
@@ -58,8 +44,9 @@ export interface Listening {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /**
- * An MCP server application: its tools, compiled once, its own DI container, and the
- * transports it serves.
+ * An MCP server application: the composition root. It builds the container, the chains (one
+ * per tool, resource, prompt and completer, compiled once), the engine that runs them and the
+ * transports that serve them; everything else lives in those parts.
  *
  * @example
  * ```ts
@@ -70,16 +57,12 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export class FusionApp {
   /** The app's own container (a child container: nothing is registered globally). Override providers here in tests. */
   readonly container: DependencyContainer;
-  /** The validated tool descriptors. */
-  tools: readonly ToolDescriptor[];
   /** The SDK server factory (for `createMcpHandler`, `serveStdio`, or your own HTTP framework). */
   readonly serverFactory: McpServerFactory;
-  private readonly engine: ToolEngine;
-  private readonly schemas = new SchemaCatalog();
-  private readonly chainDeps: ChainDependencies;
-  private readonly surfaces: { -readonly [K in keyof ServedSurfaces]: ServedSurfaces[K] };
+  private readonly engine: CallEngine;
+  private readonly providers: ProviderSet;
+  private readonly live = new LiveServers();
   private readonly httpHandlers = new Set<FusionHttpHandler>();
-  private classes: Constructor[];
   private readonly listeners: Array<{ close(): Promise<void> }> = [];
   private readonly signalHandlers: Array<[NodeJS.Signals, () => void]> = [];
   private closing: Promise<void> | undefined;
@@ -88,48 +71,62 @@ export class FusionApp {
     this.container = (options.parentContainer ?? rootContainer).createChildContainer();
     for (const provider of options.providers ?? []) registerProvider(this.container, provider);
     this.container.register(FUSION_APP, { useValue: this });
-    this.classes = [...options.tools];
-    const registry = buildRegistry(this.classes);
+    const schemas = new SchemaCatalog();
+    let deps: ChainDependencies | undefined;
+    const chainDeps = (registry: Registry): ChainDependencies => (deps ??= this.chainDependencies(registry));
+    this.providers = new ProviderSet(
+      options.tools,
+      (registry) => {
+        const d = chainDeps(registry);
+        return {
+          tools: new ToolCatalog(compileTools(registry.tools, schemas, d, options.presenter)),
+          resources: new ResourceCatalog(registry.resources, registry.templates, schemas, d),
+          prompts: new PromptCatalog(registry.prompts, schemas, d)
+        };
+      },
+      (registry) => {
+        if (deps) assertSingleUseSupported(registry, deps.continuations);
+        assertInjectable(this.container, registry, options);
+      }
+    );
+    assertSingleUseSupported(this.providers.registry, deps!.continuations);
+    const boundary = new ErrorBoundary(options.maskErrors === true, (m) => this.log(m));
+    this.engine = new CallEngine(
+      { store: deps!.continuations, principalOf: options.principalOf ?? ((extra: RequestExtra) => extra.authInfo?.clientId) },
+      boundary
+    );
+    this.serverFactory = createServerFactory(
+      { app: new Dispatcher(this.engine, () => this.providers.catalogs), live: this.live },
+      { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
+    );
+  }
+
+  /** What every chain shares; built with the first registry (the continuation store depends on whether anything is interactive). */
+  private chainDependencies(registry: Registry): ChainDependencies {
+    const { options } = this;
     const interactive = [...registry.tools, ...registry.prompts, ...registry.templates].some((m) => m.interactive);
-    const ttl = options.stateTtlSeconds ?? 600;
     const continuations: ContinuationStore =
       options.continuationStore ??
-      new SignedContinuationStore(interactive ? resolveStateKey(options.stateKey, (m) => this.log(m)) : randomBytes(32), ttl);
-    assertSingleUseSupported(registry, continuations);
-    assertInjectable(this.container, registry, options);
-    this.chainDeps = {
+      new SignedContinuationStore(
+        interactive ? resolveStateKey(options.stateKey, (m) => this.log(m)) : randomBytes(32),
+        options.stateTtlSeconds ?? 600
+      );
+    const opaque = opaqueTokens(options);
+    return {
       container: this.container,
       queue:
         options.concurrency && 'queue' in options.concurrency ? options.concurrency.queue : new InProcessCallQueue(options.concurrency),
       mutationLock: options.mutationLock ?? new FifoMutex(),
       contextFactory: options.contextFactory as ((extra: RequestExtra) => object) | undefined,
       globalMiddleware: options.middleware ?? [],
-      continuations
+      continuations,
+      needsCallScope: (classes) => needsCallScope(this.container, classes, opaque)
     };
-    const invoker = {
-      container: this.container,
-      contextFactory: this.chainDeps.contextFactory,
-      store: continuations,
-      principalOf: options.principalOf ?? ((extra: RequestExtra) => extra.authInfo?.clientId)
-    };
-    this.engine = new ToolEngine(this.compile(registry), this.container, { store: continuations, principalOf: invoker.principalOf });
-    this.tools = registry.tools;
-    this.surfaces = {
-      tools: this.engine,
-      resources: new ResourceCatalog(registry.resources, registry.templates, this.schemas, invoker),
-      prompts: new PromptCatalog(registry.prompts, this.schemas, invoker),
-      invoker,
-      live: new LiveServers()
-    };
-    this.serverFactory = createServerFactory(this.surfaces, {
-      name: options.name ?? 'mcpfusion-app',
-      version: options.version ?? '0.0.0',
-      instructions: options.instructions
-    });
   }
 
-  private compile(registry: Registry): CompiledTool[] {
-    return compileTools(registry.tools, this.schemas, this.chainDeps, this.options.presenter);
+  /** The validated tool descriptors. */
+  get tools(): readonly ToolDescriptor[] {
+    return this.providers.registry.tools;
   }
 
   /**
@@ -138,32 +135,26 @@ export class FusionApp {
    * get the matching `list_changed` notifications.
    */
   addProviders(...classes: Constructor[]): void {
-    this.replaceProviders([...this.classes, ...classes.filter((c) => !this.classes.includes(c))]);
+    this.assertOpen();
+    this.replaceProviders([...this.providers.classes, ...classes.filter((c) => !this.providers.classes.includes(c))]);
   }
 
   /** Whether a tool class is one of the app's providers now. */
   hasProvider(provider: Constructor): boolean {
-    return this.classes.includes(provider);
+    return this.providers.classes.includes(provider);
   }
 
   /** Removes tool classes at run time; connected clients get `list_changed` notifications. */
   removeProviders(...classes: Constructor[]): void {
-    this.replaceProviders(this.classes.filter((c) => !classes.includes(c)));
+    this.assertOpen();
+    this.replaceProviders(this.providers.classes.filter((c) => !classes.includes(c)));
   }
 
   private replaceProviders(classes: Constructor[]): void {
-    const registry = buildRegistry(classes);
-    assertSingleUseSupported(registry, this.chainDeps.continuations);
-    assertInjectable(this.container, registry, this.options);
-    const before = { tools: this.engine.listing, resources: this.surfaces.resources, prompts: this.surfaces.prompts.listing };
-    this.engine.replace(this.compile(registry));
-    this.tools = registry.tools;
-    this.surfaces.resources = new ResourceCatalog(registry.resources, registry.templates, this.schemas, this.surfaces.invoker);
-    this.surfaces.prompts = new PromptCatalog(registry.prompts, this.schemas, this.surfaces.invoker);
-    this.classes = classes;
-    if (JSON.stringify(before.tools) !== JSON.stringify(this.engine.listing)) this.notifyListChanged('tools');
-    if (before.resources.size !== 0 || this.surfaces.resources.size !== 0) this.notifyListChanged('resources');
-    if (JSON.stringify(before.prompts) !== JSON.stringify(this.surfaces.prompts.listing)) this.notifyListChanged('prompts');
+    const changed = this.providers.replace(classes);
+    if (changed.tools) this.notifyListChanged('tools');
+    if (changed.resources) this.notifyListChanged('resources');
+    if (changed.prompts) this.notifyListChanged('prompts');
   }
 
   /**
@@ -171,12 +162,13 @@ export class FusionApp {
    * 2025-era connections that subscribed to `uri`, and 2026-era listen streams that asked for it.
    */
   notifyResourceUpdated(uri: string): void {
-    this.surfaces.live.resourceUpdated(uri);
+    this.assertOpen();
+    this.live.resourceUpdated(uri);
     for (const handler of this.httpHandlers) handler.notify.resourceUpdated(uri);
   }
 
   private notifyListChanged(surface: 'tools' | 'resources' | 'prompts'): void {
-    this.surfaces.live.listChanged(surface);
+    this.live.listChanged(surface);
     for (const handler of this.httpHandlers) {
       if (surface === 'tools') handler.notify.toolsChanged();
       else if (surface === 'resources') handler.notify.resourcesChanged();
@@ -195,14 +187,21 @@ export class FusionApp {
 
   /** The `tools/list` entries. */
   listTools(): readonly Tool[] {
-    return this.engine.listing;
+    this.assertOpen();
+    return this.providers.catalogs.tools.listing;
   }
 
-  /** The compiled chain of a tool, as step names in order. */
-  describeChain(toolName: string): readonly string[] {
-    const tool = this.engine.get(toolName);
-    if (!tool) throw new ConfigurationError(`No tool named ${toolName}.`);
-    return tool.steps.map((step) => step.name);
+  /**
+   * A member's compiled chain, as step names in order: a tool by name (the default kind), a
+   * prompt by name, a resource by URI or URI template.
+   */
+  describeChain(name: string, kind: Exclude<CallKind, 'completion'> = 'tool'): readonly string[] {
+    this.assertOpen();
+    const { tools, prompts, resources } = this.providers.catalogs;
+    const member: CompiledMember | undefined =
+      kind === 'tool' ? tools.get(name) : kind === 'prompt' ? prompts.get(name) : resources.member(name);
+    if (!member) throw new ConfigurationError(`No ${kind} named ${name}.`);
+    return member.steps.map((step) => step.name);
   }
 
   /** Calls in flight now. */
@@ -211,53 +210,28 @@ export class FusionApp {
   }
 
   /**
-   * Test entry point: calls a tool through the full chain with no transport and returns
-   * the shaped result, as a client would receive it.
+   * Test entry point: calls a tool through the full chain with no transport and returns the
+   * shaped result, as a client would receive it (see `DirectCallOptions`). A failure resolves
+   * as an `isError` result; an unknown tool name throws.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: DirectCallOptions = {}): Promise<CallToolResult> {
-    const { onProgress, onInput, answers } = options;
-    const canAnswer = Boolean(onInput || answers);
-    let requestState: string | undefined;
-    let inputResponses: Record<string, unknown> | undefined;
-    // Like a 2026-era client: retry with the answers and the echoed state until the result is complete.
-    for (;;) {
-      const result = await this.engine.call({
-        name,
-        arguments: args,
-        signal: options.signal,
-        meta: options.meta,
-        authInfo: options.authInfo,
-        sendProgress: onProgress ? async (progress, message) => onProgress(progress, message) : undefined,
-        requestState,
-        inputResponses,
-        inputChannel: canAnswer
-          ? { form: true, url: true, sampling: true, roots: true }
-          : noInputChannel('the test harness was given no answers (pass { answers } or { onInput })')
-      });
-      if (!isInputRequiredResult(result)) return result as CallToolResult;
-      inputResponses = {};
-      for (const [key, embedded] of Object.entries(result.inputRequests ?? {})) {
-        const request = harnessView(key, embedded as { method: string; params?: Record<string, unknown> });
-        inputResponses[key] = onInput ? await onInput(request) : answerFromMap(request, answers ?? {});
-      }
-      requestState = result.requestState;
-    }
+    const tool = this.providers.catalogs.tools.get(name);
+    if (!tool) throw new UnknownToolError(name);
+    return callThroughHarness(this.engine, tool, args, options);
   }
 
   /** A web-standard HTTP endpoint for both eras (mount it anywhere, or drive it in-process in tests). */
   createHttpHandler(options: HttpHandlerOptions = {}): FusionHttpHandler {
-    return this.trackHandler(createFusionHttpHandler(this.serverFactory, { onerror: (e) => this.log(`http: ${e.message}`), ...options }));
-  }
-
-  /** Keeps a handler for change notifications and shutdown until it is closed. */
-  private trackHandler(handler: FusionHttpHandler): FusionHttpHandler {
+    this.assertOpen();
+    const handler = createFusionHttpHandler(this.serverFactory, {
+      onerror: (e) => this.log(`http: ${e.message}`),
+      ...options,
+      onClose: () => {
+        this.httpHandlers.delete(handler);
+        options.onClose?.();
+      }
+    });
     this.httpHandlers.add(handler);
-    const close = handler.close.bind(handler);
-    let closing: Promise<void> | undefined;
-    handler.close = () => {
-      this.httpHandlers.delete(handler);
-      return (closing ??= close());
-    };
     return handler;
   }
 
@@ -266,7 +240,7 @@ export class FusionApp {
    * SIGTERM handlers for graceful shutdown unless `handleSignals: false`.
    */
   async listen(options: ListenOptions, stdioTransport?: Transport): Promise<Listening> {
-    if (this.closing) throw new ConfigurationError('This app is closed; create a new one.');
+    this.assertOpen();
     let listening: Listening;
     if (options.transport === 'stdio') {
       const stdio: StdioListener = listenStdio(this.serverFactory, (e) => this.log(`stdio: ${e.message}`), stdioTransport);
@@ -310,9 +284,23 @@ export class FusionApp {
     }
   }
 
+  private assertOpen(): void {
+    if (this.closing) throw new AppClosedError();
+  }
+
   private log(message: string): void {
     (this.options.logger ?? ((m: string) => process.stderr.write(`[mcpfusion] ${m}\n`)))(message);
   }
+}
+
+/** Tokens whose providers build something per resolution (factories, transient classes): what they inject is not known ahead. */
+function opaqueTokens(options: FusionAppOptions<object>): ReadonlySet<unknown> {
+  const out = new Set<unknown>();
+  for (const provider of options.providers ?? []) {
+    if (typeof provider === 'function') continue;
+    if ('useFactory' in provider || ('useClass' in provider && provider.singleton === false)) out.add(provider.provide);
+  }
+  return out;
 }
 
 /** Members that declare single-use state need a store that remembers used states. */

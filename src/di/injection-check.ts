@@ -113,3 +113,26 @@ function locate(name: string, from?: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * Whether resolving `classes` (a member's class, its middleware and presenter classes) can
+ * reach a per-call token (`CALL_CONTEXT`, `CALL_SIGNAL`), directly or through the classes they
+ * inject; `opaque` tokens (factories, transient class providers) count as reaching one, since
+ * what they build is not known before they run. Decided once at startup: a call whose member
+ * needs none gets no child container.
+ */
+export function needsCallScope(container: DependencyContainer, classes: Iterable<Constructor>, opaque: ReadonlySet<unknown>): boolean {
+  const seen = new Set<unknown>();
+  const reaches = (target: unknown): boolean => {
+    if (seen.has(target)) return false;
+    seen.add(target);
+    for (const param of typeInfo.get(target) ?? []) {
+      const token = param && typeof param === 'object' && 'token' in (param as object) ? (param as { token: unknown }).token : param;
+      if (PER_CALL.has(token) || opaque.has(token)) return true;
+      if (typeof token === 'function' && !container.isRegistered(token as InjectionToken, true) && reaches(token)) return true;
+    }
+    return false;
+  };
+  for (const target of classes) if (reaches(target)) return true;
+  return false;
+}

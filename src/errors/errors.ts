@@ -47,10 +47,13 @@ export class CancelledError extends FusionError {
   }
 }
 
-/** The call exceeded its tool's `timeoutMs`. */
+/** The call exceeded its member's `timeoutMs`. `what` names it (`Tool x`, `Prompt y`, `Resource z`); a bare name is a tool's. */
 export class TimeoutError extends FusionError {
-  constructor(toolName: string, timeoutMs: number) {
-    super(ErrorCode.TIMEOUT, `Tool ${toolName} timed out after ${timeoutMs} ms and was stopped.`);
+  constructor(what: string, timeoutMs: number) {
+    super(
+      ErrorCode.TIMEOUT,
+      `${/^(Tool|Prompt|Resource|Completion) /.test(what) ? what : `Tool ${what}`} timed out after ${timeoutMs} ms and was stopped.`
+    );
   }
 }
 
@@ -97,10 +100,10 @@ export class InvalidRequestStateError extends FusionError {
   }
 }
 
-/** The tool asked for input more times than allowed; the handler is not entered again. */
+/** The member asked for input more times than allowed; the handler is not entered again. `what` names it (`Tool x`, `Prompt y`). */
 export class InputRoundsExceededError extends FusionError {
-  constructor(toolName: string, maxRounds: number) {
-    super(ErrorCode.INPUT_ROUNDS_EXCEEDED, `Tool ${toolName} asked for input more than ${maxRounds} times; the call was ended.`);
+  constructor(what: string, maxRounds: number) {
+    super(ErrorCode.INPUT_ROUNDS_EXCEEDED, `${what} asked for input more than ${maxRounds} times; the call was ended.`);
   }
 }
 
@@ -124,5 +127,35 @@ export class MissingCapabilityError extends FusionError {
       ErrorCode.MISSING_CLIENT_CAPABILITY,
       `Tool ${toolName} needs client capabilities the client did not declare: ${Object.keys(requiredCapabilities).join(', ')}.`
     );
+  }
+}
+
+/** A request for input was declined or cancelled; the call ended there (an `isError` result for tools, -32600 otherwise). */
+export class InputDeclinedError extends FusionError {
+  constructor(message: string) {
+    super(ErrorCode.INPUT_DECLINED, message);
+  }
+}
+
+/**
+ * A failure meant for the agent: throw it from a tool, prompt or resource to say what went
+ * wrong and what to do instead. Its message is always sent, also when `maskErrors` hides the
+ * messages of every other exception.
+ *
+ * @example
+ * ```ts
+ * if (!invoice) throw new ToolError(`Invoice ${id} not found: call billing.list for the ids.`);
+ * ```
+ */
+export class ToolError extends FusionError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(ErrorCode.TOOL_ERROR, message, options);
+  }
+}
+
+/** What the client sees of an unexpected exception when `maskErrors` is on: a generic text and a reference. */
+export class MaskedError extends FusionError {
+  constructor(readonly reference: string) {
+    super(ErrorCode.INTERNAL, `Internal error (reference ${reference}). The server's log has the details.`);
   }
 }

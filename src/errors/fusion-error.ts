@@ -30,7 +30,13 @@ export const ErrorCode = {
   /** The tool needs a client capability the client did not declare. */
   MISSING_CLIENT_CAPABILITY: 'MISSING_CLIENT_CAPABILITY',
   /** A tool that is not `@Interactive()` returned a request for input. */
-  NOT_INTERACTIVE: 'NOT_INTERACTIVE'
+  NOT_INTERACTIVE: 'NOT_INTERACTIVE',
+  /** The user declined or cancelled a request for input; nothing was done. */
+  INPUT_DECLINED: 'INPUT_DECLINED',
+  /** A failure meant for the agent, raised by application code with `ToolError`: its message is always sent. */
+  TOOL_ERROR: 'TOOL_ERROR',
+  /** An unexpected failure whose message was masked (`maskErrors`); `reference` is in the server's log. */
+  INTERNAL: 'INTERNAL'
 } as const;
 
 /** One of the values of {@link ErrorCode}. */

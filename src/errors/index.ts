@@ -5,7 +5,9 @@ export {
   CancelledError,
   ConfigurationError,
   ElicitationUnsupportedError,
+  InputDeclinedError,
   InputRoundsExceededError,
+  MaskedError,
   InvalidRequestStateError,
   MissingCapabilityError,
   NotInteractiveError,
@@ -14,6 +16,7 @@ export {
   NextCalledTwiceError,
   ServerBusyError,
   TimeoutError,
+  ToolError,
   UnknownToolError
 } from './errors';
 export type { Violation } from './errors';

@@ -8,11 +8,21 @@ import type { ProgressChannel } from './progress';
 /** Makes the app context for one call from the raw request. */
 export type ContextFactory = (extra: RequestExtra) => object | undefined | Promise<object | undefined>;
 
+/** Where a call's classes are resolved from, and its end. */
+export interface CallScope {
+  /** The call's child container where one exists, else the app's. */
+  resolver(): DependencyContainer;
+  /** Disposes the call's child container, if one was made (tsyringe `dispose`: `Disposable` instances are disposed). */
+  dispose(): Promise<void>;
+}
+
 const noProgress = (): void => undefined;
 
 /**
- * Builds the per-call child container and context: what `contextFactory(extra)` made, plus
- * the framework's fields, registered under CALL_CONTEXT; the signal under CALL_SIGNAL.
+ * Builds the per-call context: what `contextFactory(extra)` made, plus the framework's fields.
+ * A child container holding the context (CALL_CONTEXT) and the signal (CALL_SIGNAL) is made at
+ * once when the member's classes inject them (`perCall`, decided at startup), else only if the
+ * handler reads `ctx.container`.
  */
 export async function createCallContext(
   root: DependencyContainer,
@@ -20,11 +30,12 @@ export async function createCallContext(
   extra: RequestExtra,
   tool: ToolInfo,
   progress: ProgressChannel | undefined,
-  log: CallLogger
-): Promise<{ ctx: CallContext; container: DependencyContainer }> {
-  const container = root.createChildContainer();
+  log: CallLogger,
+  perCall: boolean
+): Promise<{ ctx: CallContext; scope: CallScope }> {
   const made = factory ? await raceAbort(Promise.resolve(factory(extra)), extra.signal) : undefined;
-  const ctx: CallContext = Object.assign(made && typeof made === 'object' ? { ...made } : {}, {
+  let child: DependencyContainer | undefined;
+  const ctx = Object.assign(made && typeof made === 'object' ? { ...made } : {}, {
     signal: extra.signal,
     tool,
     args: extra.arguments,
@@ -32,10 +43,24 @@ export async function createCallContext(
     progress: progress ? (percent: number, message?: string) => progress.report(percent, message) : noProgress,
     log,
     clientCapabilities: extra.clientCapabilities,
-    closeStream: extra.closeStream,
-    container
-  });
-  container.register(CALL_CONTEXT, { useValue: ctx });
-  container.register(CALL_SIGNAL, { useValue: extra.signal });
-  return { ctx, container };
+    closeStream: extra.closeStream
+  }) as CallContext;
+  const open = (): DependencyContainer => {
+    if (child) return child;
+    child = root.createChildContainer();
+    child.register(CALL_CONTEXT, { useValue: ctx });
+    child.register(CALL_SIGNAL, { useValue: extra.signal });
+    return child;
+  };
+  Object.defineProperty(ctx, 'container', { get: open, enumerable: true });
+  if (perCall) open();
+  return {
+    ctx,
+    scope: {
+      resolver: () => child ?? root,
+      dispose: async () => {
+        await child?.dispose();
+      }
+    }
+  };
 }

@@ -1,28 +1,42 @@
-import type { DependencyContainer } from 'tsyringe';
-import type { CompiledTool } from './compiled-tool';
-import type { CallContext, RequestExtra } from './call-context';
 import type { ContinuationProgress } from '../interactive/continuation';
+import type { InputChannel } from '../interactive/input-required';
 import type { InputScope } from '../interactive/input-scope';
+import type { CallContext, RequestExtra } from './call-context';
+import type { CallScope } from './call-context-factory';
 import type { LogChannel } from './call-log';
+import type { CompiledMember } from './compiled-member';
 import type { ProgressChannel } from './progress';
 
-/** The internal state of one call as it moves through the chain (not user-visible). */
+/**
+ * The internal state of one call as it moves through its chain (not user-visible). The
+ * engine makes it; each step reads what it needs and sets what it owns.
+ */
 export interface CallState {
-  readonly tool: CompiledTool;
+  readonly member: CompiledMember;
+  /** The call's own signal: the request's, a timeout's, or the app's shutdown end it. */
   readonly signal: AbortSignal;
+  /** Ends the call with `reason` (the timeout step uses it). */
+  readonly abort: (reason: unknown) => void;
+  /** The request's own signal (client cancellation, disconnect), when it has one. */
+  readonly upstream: AbortSignal | undefined;
   readonly extra: RequestExtra;
-  /** The call's log writes (awaited before the response). */
+  /** What was asked for: the tool or prompt name, the resource URI (named in error messages). */
+  readonly subject: string;
+  /** The call's log writes (flushed before the response). */
   readonly log: LogChannel;
   /** Present when the call carried a progress token. */
   readonly progress: ProgressChannel | undefined;
+  /** What this connection can deliver when the member asks for input; absent: nothing. */
+  readonly inputChannel: InputChannel | undefined;
   /** Set by the context step. */
   ctx: CallContext | undefined;
-  container: DependencyContainer | undefined;
-  /** The validated input, set by the input step. */
+  /** Where the call's classes are resolved (set by the context step; disposed by the engine at the end of the call). */
+  scope: CallScope | undefined;
+  /** The validated input, set by the validate-input step. */
   input: unknown;
-  /** Interactive tools: the echoed continuation and where the call stands (set by the input step). */
+  /** Interactive members: the echoed continuation and where the call stands. */
   readonly interaction: Interaction | undefined;
-  /** Interactive tools: what `readInput` and friends read (the engine runs the chain inside it). */
+  /** Interactive members: what `readInput` and friends read (the engine runs the chain inside it). */
   readonly inputScope: InputScope | undefined;
 }
 
@@ -31,6 +45,6 @@ export interface Interaction {
   readonly requestState: string | undefined;
   readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
   readonly principal: string | null;
-  /** Filled by the input step; read by `readInput` and friends through the input scope. */
+  /** Filled by the open-continuation step; read by `readInput` and friends through the input scope. */
   progress: ContinuationProgress;
 }

@@ -1,29 +1,48 @@
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  type GetPromptResult,
-  type InputRequiredResult,
-  type Prompt
-} from '@modelcontextprotocol/server';
+import type { Prompt } from '@modelcontextprotocol/server';
 import type { PromptDescriptor } from '../metadata/surface-descriptors';
-import type { InputValidator } from '../schema/input-validator';
+import type { ChainDependencies } from '../pipeline/chain-builder';
+import type { CompiledMember } from '../pipeline/compiled-member';
+import { invokeStep } from '../pipeline/steps/invoke.step';
+import { presentPromptStep } from '../pipeline/steps/present-surface.step';
 import type { JsonSchema, SchemaCatalog } from '../schema/json-schema';
-import { toPromptResult } from './content';
-import { invokeMember, type InvokerDependencies, type SurfaceCall } from './member-invoker';
+import { compileCompleters, compileSurfaceMember } from './surface-members';
 
-/** The app's prompts: the listing built once, `prompts/get` validated like tool input. */
+interface CompiledPrompt {
+  readonly descriptor: PromptDescriptor;
+  readonly render: CompiledMember;
+  readonly completers: ReadonlyMap<string, CompiledMember>;
+}
+
+/** The app's prompts: the listing and the chains built once; `prompts/get` runs a prompt's chain, like a tool's. */
 export class PromptCatalog {
-  private readonly prompts: Map<string, PromptDescriptor>;
-  private readonly validators: Map<string, InputValidator>;
+  private readonly prompts: Map<string, CompiledPrompt>;
   readonly listing: readonly Prompt[];
 
-  constructor(
-    prompts: readonly PromptDescriptor[],
-    catalog: SchemaCatalog,
-    private readonly deps: InvokerDependencies
-  ) {
-    this.prompts = new Map(prompts.map((p) => [p.name, p]));
-    this.validators = new Map(prompts.map((p) => [p.name, catalog.validatorOf(p.inputType, `${p.className}.${p.methodName}`)]));
+  constructor(prompts: readonly PromptDescriptor[], catalog: SchemaCatalog, deps: ChainDependencies) {
+    this.prompts = new Map(
+      prompts.map((descriptor) => [
+        descriptor.name,
+        {
+          descriptor,
+          render: compileSurfaceMember(
+            descriptor,
+            {
+              kind: 'prompt',
+              name: descriptor.name,
+              label: `Prompt ${descriptor.name}`,
+              present: presentPromptStep(
+                `Prompt ${descriptor.name} (${descriptor.className}.${descriptor.methodName})`,
+                descriptor.description
+              ),
+              terminal: invokeStep('render-prompt', descriptor.target, descriptor.methodName, descriptor.params),
+              validate: catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`)
+            },
+            deps
+          ),
+          completers: compileCompleters(descriptor, descriptor.name, deps)
+        }
+      ])
+    );
     this.listing = Object.freeze(prompts.map((p) => describePrompt(p, catalog)));
   }
 
@@ -31,24 +50,15 @@ export class PromptCatalog {
     return this.prompts.size;
   }
 
-  get(name: string): PromptDescriptor | undefined {
-    return this.prompts.get(name);
+  /** A prompt's chain by name. */
+  get(name: string): CompiledMember | undefined {
+    return this.prompts.get(name)?.render;
   }
 
-  /** `prompts/get`: unknown prompt or invalid arguments → -32602 naming what is wrong. */
-  async render(name: string, args: Readonly<Record<string, unknown>>, call: SurfaceCall): Promise<GetPromptResult | InputRequiredResult> {
+  /** The completer chain of a prompt's argument, when it has one. */
+  completer(name: string, argument: string): { known: boolean; member?: CompiledMember } {
     const prompt = this.prompts.get(name);
-    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-    const validated = this.validators.get(name)!(args);
-    if (validated.violations) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Invalid arguments for prompt ${name}: ${validated.violations.map((v) => `${v.path}: ${v.message}`).join('; ')}`
-      );
-    }
-    const info = { name, kind: prompt.kind, interactive: prompt.interactive, className: prompt.className, methodName: prompt.methodName };
-    const outcome = await invokeMember(this.deps, prompt, info, args, validated.value, call);
-    return 'inputRequired' in outcome ? outcome.inputRequired : toPromptResult(outcome.value, prompt.description);
+    return { known: prompt !== undefined, member: prompt?.completers.get(argument) };
   }
 }
 

@@ -3,77 +3,122 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
   UriTemplate,
-  type InputRequiredResult,
-  type ReadResourceResult,
   type Resource,
   type ResourceTemplateType
 } from '@modelcontextprotocol/server';
-import type { InputValidator } from '../schema/input-validator';
-import type { JsonSchema, SchemaCatalog } from '../schema/json-schema';
 import type { ResourceDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
-import { toResourceContents } from './content';
-import { invokeMember, type InvokerDependencies, type SurfaceCall } from './member-invoker';
+import type { ChainDependencies } from '../pipeline/chain-builder';
+import type { CompiledMember } from '../pipeline/compiled-member';
+import { invokeStep } from '../pipeline/steps/invoke.step';
+import { presentResourceListStep, presentResourceStep } from '../pipeline/steps/present-surface.step';
+import type { SchemaCatalog } from '../schema/json-schema';
+import { compileCompleters, compileSurfaceMember } from './surface-members';
 
 interface CompiledTemplate {
   readonly descriptor: ResourceTemplateDescriptor;
   readonly template: UriTemplate;
-  /** Absent when the template takes no `@Input()`: its variables are the strings matched. */
-  readonly validate?: InputValidator;
-  /** The allowlist of what it returns (`output`). */
-  readonly allowlist?: JsonSchema;
+  readonly read: CompiledMember;
+  /** The chain of its `list` method, when it has one. */
+  readonly list?: CompiledMember;
+  readonly completers: ReadonlyMap<string, CompiledMember>;
 }
 
-/** The app's resources and resource templates: listings built once, reads dispatched by URI. */
+/** What a `resources/read` of a URI runs: the member, and the arguments (template variables) it reads. */
+export interface ResourceTarget {
+  readonly member: CompiledMember;
+  readonly arguments: Readonly<Record<string, string>>;
+}
+
+/**
+ * The app's resources and resource templates: listings and chains built once; a read finds the
+ * member by URI and the engine runs its chain, like a tool's.
+ */
 export class ResourceCatalog {
-  private readonly byUri: Map<string, ResourceDescriptor>;
-  private readonly allowlists: Map<string, JsonSchema | undefined>;
+  private readonly byUri: Map<string, { descriptor: ResourceDescriptor; read: CompiledMember }>;
   private readonly templates: CompiledTemplate[];
 
   constructor(
     resources: readonly ResourceDescriptor[],
     templates: readonly ResourceTemplateDescriptor[],
     catalog: SchemaCatalog,
-    private readonly deps: InvokerDependencies
+    deps: ChainDependencies
   ) {
-    this.byUri = new Map(resources.map((r) => [r.uri, r]));
-    this.allowlists = new Map(resources.map((r) => [r.uri, catalog.allowlistOf(r.output)]));
-    this.templates = templates.map((descriptor) => ({
-      allowlist: catalog.allowlistOf(descriptor.output),
-      descriptor,
-      template: new UriTemplate(descriptor.uriTemplate),
-      validate: descriptor.inputType
-        ? catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`)
-        : undefined
-    }));
+    this.byUri = new Map(
+      resources.map((descriptor) => [
+        descriptor.uri,
+        {
+          descriptor,
+          read: compileSurfaceMember(
+            descriptor,
+            {
+              kind: 'resource',
+              name: descriptor.uri,
+              label: `Resource ${descriptor.uri}`,
+              present: presentResourceStep(`Resource ${descriptor.uri}`, descriptor.mimeType, catalog.allowlistOf(descriptor.output)),
+              terminal: invokeStep('read-resource', descriptor.target, descriptor.methodName, descriptor.params)
+            },
+            deps
+          )
+        }
+      ])
+    );
+    this.templates = templates.map((descriptor) => {
+      const where = `Resource template ${descriptor.uriTemplate} (${descriptor.className}.${descriptor.methodName})`;
+      return {
+        descriptor,
+        template: new UriTemplate(descriptor.uriTemplate),
+        read: compileSurfaceMember(
+          descriptor,
+          {
+            kind: 'resource',
+            name: descriptor.uriTemplate,
+            label: `Resource ${descriptor.uriTemplate}`,
+            present: presentResourceStep(where, descriptor.mimeType, catalog.allowlistOf(descriptor.output)),
+            terminal: invokeStep('read-resource', descriptor.target, descriptor.methodName, descriptor.params),
+            validate: descriptor.inputType
+              ? catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`)
+              : undefined
+          },
+          deps
+        ),
+        list: descriptor.list
+          ? compileSurfaceMember(
+              descriptor,
+              {
+                kind: 'resource',
+                name: descriptor.uriTemplate,
+                label: `Resource list of ${descriptor.uriTemplate}`,
+                present: presentResourceListStep(`The list method ${descriptor.className}.${descriptor.list}`),
+                terminal: invokeStep('list-resources', descriptor.target, descriptor.list, []),
+                interactive: false,
+                methodName: descriptor.list
+              },
+              deps
+            )
+          : undefined,
+        completers: compileCompleters(descriptor, descriptor.uriTemplate, deps)
+      };
+    });
   }
 
   get size(): number {
     return this.byUri.size + this.templates.length;
   }
 
-  /** `resources/list`: the fixed resources, then what each template's `list` method returns. */
-  async list(call: SurfaceCall): Promise<Resource[]> {
-    const fixed: Resource[] = [...this.byUri.values()].map((r) => ({
+  /** The fixed resources' entries of `resources/list` (the templates' `list` chains add the rest). */
+  fixedListing(): Resource[] {
+    return [...this.byUri.values()].map(({ descriptor: r }) => ({
       uri: r.uri,
       name: r.name,
       ...(r.title ? { title: r.title } : {}),
       ...(r.description ? { description: r.description } : {}),
       ...(r.mimeType ? { mimeType: r.mimeType } : {})
     }));
-    for (const { descriptor } of this.templates) {
-      if (!descriptor.list) continue;
-      const member = { ...descriptor, methodName: descriptor.list, params: [], interactive: false };
-      const info = {
-        name: descriptor.name,
-        kind: descriptor.kind,
-        interactive: false,
-        className: descriptor.className,
-        methodName: descriptor.list
-      };
-      const outcome = await invokeMember(this.deps, member, info, {}, undefined, call);
-      if ('value' in outcome && Array.isArray(outcome.value)) fixed.push(...(outcome.value as Resource[]));
-    }
-    return fixed;
+  }
+
+  /** The `list` chains of the templates that have one. */
+  listMembers(): CompiledMember[] {
+    return this.templates.flatMap((t) => (t.list ? [t.list] : []));
   }
 
   /** `resources/templates/list`. */
@@ -87,41 +132,27 @@ export class ResourceCatalog {
     }));
   }
 
-  /** A template by its URI template (for completion). */
-  template(uriTemplate: string): ResourceTemplateDescriptor | undefined {
-    return this.templates.find((t) => t.descriptor.uriTemplate === uriTemplate)?.descriptor;
+  /** The completer chain of a template's variable, when it has one (`undefined` template: unknown). */
+  completer(uriTemplate: string, argument: string): { known: boolean; member?: CompiledMember } {
+    const template = this.templates.find((t) => t.descriptor.uriTemplate === uriTemplate);
+    return { known: template !== undefined, member: template?.completers.get(argument) };
   }
 
-  /** `resources/read`: a fixed resource, else the first template that matches; unknown → -32602 with `data.uri`. */
-  async read(uri: string, call: SurfaceCall): Promise<ReadResourceResult | InputRequiredResult> {
+  /** A member's chain by the name it is known by (URI or URI template), for `describeChain`. */
+  member(name: string): CompiledMember | undefined {
+    return this.byUri.get(name)?.read ?? this.templates.find((t) => t.descriptor.uriTemplate === name)?.read;
+  }
+
+  /** What `resources/read` of `uri` runs: a fixed resource, else the first template that matches; unknown → -32602 with `data.uri`. */
+  resolve(uri: string): ResourceTarget {
     const fixed = this.byUri.get(uri);
-    if (fixed) {
-      const outcome = await invokeMember(this.deps, fixed, info(fixed, fixed.uri), {}, undefined, call);
-      return 'value' in outcome ? toResourceContents(uri, outcome.value, fixed.mimeType, this.allowlists.get(uri)) : outcome.inputRequired;
-    }
-    for (const { descriptor, template, validate, allowlist } of this.templates) {
+    if (fixed) return { member: fixed.read, arguments: {} };
+    for (const { template, read } of this.templates) {
       const variables = template.match(uri);
-      if (!variables) continue;
-      const args = decodeVariables(uri, variables);
-      const validated = validate ? validate(args) : { value: args };
-      if (validated.violations) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `Invalid URI ${uri}: ${validated.violations.map((v) => `${v.path}: ${v.message}`).join('; ')}`
-        );
-      }
-      const input = validated.value;
-      const outcome = await invokeMember(this.deps, descriptor, info(descriptor, descriptor.uriTemplate), args, input, call);
-      if ('inputRequired' in outcome) return outcome.inputRequired;
-      if (outcome.value === undefined || outcome.value === null) throw new ResourceNotFoundError(uri);
-      return toResourceContents(uri, outcome.value, descriptor.mimeType, allowlist);
+      if (variables) return { member: read, arguments: decodeVariables(uri, variables) };
     }
     throw new ResourceNotFoundError(uri);
   }
-}
-
-function info(member: ResourceDescriptor | ResourceTemplateDescriptor, name: string) {
-  return { name, kind: member.kind, interactive: member.interactive, className: member.className, methodName: member.methodName };
 }
 
 /**

@@ -1,9 +1,6 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   McpServer,
-  MissingRequiredClientCapabilityError,
-  ProtocolError,
-  ProtocolErrorCode,
   Server,
   isInputRequiredResult,
   specTypeSchemas,
@@ -12,16 +9,11 @@ import {
   type McpServerFactory,
   type ServerContext
 } from '@modelcontextprotocol/server';
-import type { ToolEngine } from '../app/tool-engine';
-import { InvalidRequestStateError, MissingCapabilityError, UnknownToolError } from '../errors';
 import { noInputChannel, type InputChannel } from '../interactive/input-required';
 import type { LogSend } from '../pipeline/call-log';
 import type { ProgressSend } from '../pipeline/progress';
-import { complete } from '../surface/completion';
-import type { InvokerDependencies, SurfaceCall } from '../surface/member-invoker';
-import type { PromptCatalog } from '../surface/prompt-catalog';
-import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { LiveServers } from './live-servers';
+import type { ServedApp, TransportRequest } from './served-app';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
 
 /** Identity and instructions the server announces. */
@@ -31,28 +23,24 @@ export interface ServerIdentity {
   readonly instructions?: string;
 }
 
-/** Everything an app serves. */
+/** What an app serves, and its long-lived connections. */
 export interface ServedSurfaces {
-  readonly tools: ToolEngine;
-  readonly resources: ResourceCatalog;
-  readonly prompts: PromptCatalog;
-  readonly invoker: InvokerDependencies;
+  readonly app: ServedApp;
   readonly live: LiveServers;
 }
 
 /**
  * The SDK server factory for an app: an `McpServer` whose low-level `server` gets the
- * framework's handlers, which answer from what was built at startup (tools, resources,
- * templates, prompts, completions) and run calls through the compiled chains. Building one
- * costs a few handler registrations, so the per-request factories of the HTTP entry stay cheap. Long-lived instances (stdio,
- * 2025-era sessions) are kept in `live` for change notifications.
+ * framework's handlers, which adapt each protocol request to the app (`ServedApp`): what to
+ * run, the chains and the error boundary are the app's. Building one costs a few handler
+ * registrations, so the per-request factories of the HTTP entry stay cheap. Long-lived
+ * instances (stdio, 2025-era sessions) are kept in `live` for change notifications.
  */
 export function createServerFactory(surfaces: ServedSurfaces, identity: ServerIdentity): McpServerFactory {
+  const { app, live } = surfaces;
   return ({ era, requestInfo }) => {
-    // Read through `surfaces` on each request: the app may replace its catalogs at run time.
-    const { live } = surfaces;
     const mcp = new FusionMcpServer(
-      surfaces,
+      app,
       { name: identity.name, version: identity.version },
       {
         capabilities: {
@@ -71,10 +59,10 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     const server = mcp.server;
     const subscriptions = era === 'legacy' || !requestInfo ? live.add(server, era) : new Set<string>();
 
-    server.setRequestHandler('tools/list', () => ({ tools: surfaces.tools.listing as never[] }));
+    server.setRequestHandler('tools/list', () => ({ tools: app.listTools() as never[] }));
     onValidated(server, 'tools/call', 'CallToolRequestParams', async (request, ctx) => {
       const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
-      const call = surfaceCall(server, ctx, era);
+      const call = transportRequest(server, ctx, era);
       const raw = ownValue(call.meta, 'progressToken');
       const token = typeof raw === 'string' || typeof raw === 'number' ? raw : undefined;
       const sendProgress: ProgressSend | undefined =
@@ -85,20 +73,16 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
                 method: 'notifications/progress',
                 params: { progressToken: token, progress, total: 100, ...(message !== undefined ? { message } : {}) }
               });
-      try {
-        const result = await surfaces.tools.call({ name, arguments: args, ...call, sendProgress });
-        return isInputRequiredResult(result) ? result : server.projectCallToolResult(result, surfaces.tools.get(name)?.outputSchema);
-      } catch (error) {
-        throw toProtocolError(error);
-      }
+      const result = await app.callTool(name, args, { ...call, sendProgress });
+      return isInputRequiredResult(result) ? result : server.projectCallToolResult(result, app.toolOutputSchema(name));
     });
 
     server.setRequestHandler('resources/list', async (_request, ctx) => ({
-      resources: await surfaces.resources.list(surfaceCall(server, ctx, era))
+      resources: await app.listResources(transportRequest(server, ctx, era))
     }));
-    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: surfaces.resources.listTemplates() }));
+    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: app.listResourceTemplates() }));
     onValidated(server, 'resources/read', 'ReadResourceRequestParams', async (request, ctx) =>
-      surfaces.resources.read((request.params as { uri: string }).uri, surfaceCall(server, ctx, era))
+      app.readResource((request.params as { uri: string }).uri, transportRequest(server, ctx, era))
     );
     server.setRequestHandler('resources/subscribe', (request) => {
       subscriptions.add(request.params.uri);
@@ -109,13 +93,13 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
       return {};
     });
 
-    server.setRequestHandler('prompts/list', () => ({ prompts: surfaces.prompts.listing as never[] }));
+    server.setRequestHandler('prompts/list', () => ({ prompts: app.listPrompts() as never[] }));
     onValidated(server, 'prompts/get', 'GetPromptRequestParams', async (request, ctx) => {
       const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, string> };
-      return surfaces.prompts.render(name, args ?? {}, surfaceCall(server, ctx, era));
+      return app.getPrompt(name, args ?? {}, transportRequest(server, ctx, era));
     });
     onValidated(server, 'completion/complete', 'CompleteRequestParams', async (request, ctx) =>
-      complete(request.params as never, surfaces.prompts, surfaces.resources, surfaces.invoker, surfaceCall(server, ctx, era))
+      app.complete(request.params as never, transportRequest(server, ctx, era))
     );
     return mcp;
   };
@@ -127,14 +111,14 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
  */
 class FusionMcpServer extends McpServer {
   constructor(
-    private readonly surfaces: ServedSurfaces,
+    private readonly app: ServedApp,
     ...args: ConstructorParameters<typeof McpServer>
   ) {
     super(...args);
   }
 
   override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
-    return this.surfaces.tools.get(name)?.listing.inputSchema as Record<string, unknown> | undefined;
+    return this.app.toolInputSchema(name);
   }
 }
 
@@ -158,7 +142,7 @@ function onValidated(
 }
 
 /** What a handler needs to know about the request it serves. */
-function surfaceCall(server: Server, ctx: ServerContext, era: 'legacy' | 'modern'): SurfaceCall {
+function transportRequest(server: Server, ctx: ServerContext, era: 'legacy' | 'modern'): TransportRequest {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = ownValue(envelope, CLIENT_CAPABILITIES_META_KEY);
   const clientCapabilities = (isPlainJsonObject(declared) ? (declared as ClientCapabilities) : undefined) ?? server.getClientCapabilities();
@@ -179,20 +163,6 @@ function surfaceCall(server: Server, ctx: ServerContext, era: 'legacy' | 'modern
     inputChannel: inputChannelOf(clientCapabilities, era),
     closeStream: ctx.http?.closeSSE
   };
-}
-
-/** Framework errors that are protocol errors, not tool results. */
-function toProtocolError(error: unknown): unknown {
-  if (error instanceof UnknownToolError || error instanceof InvalidRequestStateError) {
-    return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
-  }
-  if (error instanceof MissingCapabilityError) {
-    return new MissingRequiredClientCapabilityError(
-      { requiredCapabilities: error.requiredCapabilities as ClientCapabilities },
-      error.message
-    );
-  }
-  return error;
 }
 
 /**

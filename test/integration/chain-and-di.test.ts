@@ -97,24 +97,26 @@ describe('the compiled chain', () => {
       middleware: [record('global')]
     });
     expect(app.describeChain('greet')).toEqual([
+      'flush',
+      'present',
       'queue',
-      'abort-gate',
       'context',
       'middleware:anonymous',
       'middleware:ClassMiddleware',
       'middleware:anonymous',
-      'input',
-      'handler'
+      'validate-input',
+      'invoke-tool'
     ]);
     expect(app.describeChain('write')).toEqual([
+      'flush',
+      'present',
       'queue',
-      'abort-gate',
       'context',
       'middleware:anonymous',
       'middleware:ClassMiddleware',
       'mutation-lock',
-      'input',
-      'handler'
+      'validate-input',
+      'invoke-tool'
     ]);
   });
 

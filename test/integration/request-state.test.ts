@@ -108,25 +108,19 @@ describe('requestState is untrusted', () => {
     });
     const asAlice = await bound.callTool('refund', { amount: 3 }, { meta: { user: 'alice' }, onInput: () => ({ action: 'decline' }) });
     expect(asAlice.content).toEqual([{ type: 'text', text: 'Refund cancelled' }]);
-    // Mint as alice, replay as mallory through the engine's own retry path.
-    const engine = (bound as unknown as { engine: { call(r: Record<string, unknown>): Promise<Record<string, unknown>> } }).engine;
-    const minted = await engine.call({
-      name: 'refund',
-      arguments: { amount: 3 },
-      meta: { user: 'alice' },
-      inputChannel: { form: true, url: true }
-    });
-    const captured = minted.requestState as string;
+    // Mint as alice, replay as mallory: the same state and answers, another caller.
+    const { client: aliceClient, call: asCaller } = await manualClient(bound.createHttpHandler());
+    const minted = await asCaller({ name: 'refund', arguments: { amount: 3 }, _meta: { user: 'alice' } });
     await expect(
-      engine.call({
+      asCaller({
         name: 'refund',
         arguments: { amount: 3 },
-        meta: { user: 'mallory' },
-        requestState: captured,
-        inputResponses: confirmYes,
-        inputChannel: { form: true, url: true }
+        _meta: { user: 'mallory' },
+        requestState: minted.requestState,
+        inputResponses: confirmYes
       })
     ).rejects.toThrow(/issued to another caller/);
+    await aliceClient.close();
     await bound.close();
   });
 

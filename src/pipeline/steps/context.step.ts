@@ -4,12 +4,12 @@ import { named, type NamedStep } from './named-step';
 
 export type { ContextFactory } from '../call-context-factory';
 
-/** Builds the per-call child container and context (see {@link createCallContext}). */
-export function contextStep(root: DependencyContainer, factory: ContextFactory | undefined): NamedStep {
+/** Builds the call's context, and its child container where the member needs one (see {@link createCallContext}). */
+export function contextStep(root: DependencyContainer, factory: ContextFactory | undefined, perCall: boolean): NamedStep {
   return named('context', async (state, next) => {
-    const { ctx, container } = await createCallContext(root, factory, state.extra, state.tool.info, state.progress, state.log);
+    const { ctx, scope } = await createCallContext(root, factory, state.extra, state.member.info, state.progress, state.log, perCall);
     state.ctx = ctx;
-    state.container = container;
+    state.scope = scope;
     return next();
   });
 }

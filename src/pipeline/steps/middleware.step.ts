@@ -8,7 +8,7 @@ export function middlewareStep(middleware: Middleware): NamedStep {
   const label = `middleware:${middleware.name || 'anonymous'}`;
   if (isClass(middleware)) {
     return named(label, (state: CallState, next) =>
-      (state.container!.resolve(middleware) as FusionMiddleware).use(state.ctx as CallContext, next)
+      (state.scope!.resolver().resolve(middleware) as FusionMiddleware).use(state.ctx as CallContext, next)
     );
   }
   return named(label, (state: CallState, next) => (middleware as MiddlewareFn)(state.ctx as CallContext, next));

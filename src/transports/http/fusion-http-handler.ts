@@ -34,6 +34,8 @@ export interface HttpHandlerOptions {
   sessions?: SessionOptions;
   /** Reports errors the SDK sees out of band (never written to stdout). */
   onerror?: (error: Error) => void;
+  /** Called once when the handler is closed (after its sessions and streams are). */
+  onClose?: () => void;
   /**
    * The change-event bus behind 2026-era `subscriptions/listen` streams. Default: in process.
    * Several instances share one (for example over Redis pub/sub) so a change on one reaches
@@ -45,7 +47,8 @@ export interface HttpHandlerOptions {
 /** A web-standard MCP endpoint for an app (both eras), plus its shutdown. */
 export interface FusionHttpHandler {
   fetch(request: Request, options?: { authInfo?: AuthInfo }): Promise<Response>;
-  close: () => Promise<void>;
+  /** Closes its sessions and streams; idempotent. */
+  close(): Promise<void>;
   /** Open 2025-era sessions. */
   readonly sessionCount: number;
   /** Publishes change notifications to 2026-era `subscriptions/listen` streams. */
@@ -73,6 +76,7 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
   );
   const sessions = json ? undefined : new SessionRegistry(factory, options.sessions);
   const legacy = sessions ? sessions.handle.bind(sessions) : statelessJsonLegacy(factory);
+  let closing: Promise<void> | undefined;
 
   return {
     notify: modern.notify,
@@ -103,8 +107,8 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
       if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
       return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
     },
-    async close() {
-      await Promise.allSettled([sessions?.close(), modern.close()]);
+    close() {
+      return (closing ??= Promise.allSettled([sessions?.close(), modern.close()]).then(() => options.onClose?.()));
     }
   };
 }

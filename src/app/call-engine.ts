@@ -1,0 +1,164 @@
+import { isInputRequiredResult, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { AppClosedError, CancelledError } from '../errors';
+import { firstEntry } from '../interactive/continuation';
+import type { ContinuationStore } from '../interactive/continuation-store';
+import type { InputChannel } from '../interactive/input-required';
+import { emptyInputScope, withInputScope } from '../interactive/input-scope';
+import type { RequestExtra, RequestFacts } from '../pipeline/call-context';
+import { LogChannel, type LogSend } from '../pipeline/call-log';
+import type { CallState } from '../pipeline/call-state';
+import type { CompiledMember, CompiledTool } from '../pipeline/compiled-member';
+import type { ErrorBoundary } from '../pipeline/error-boundary';
+import { ProgressChannel, type ProgressSend } from '../pipeline/progress';
+import { ownValue } from '../wire/own-properties';
+
+export type { InputChannel } from '../interactive/input-required';
+
+/**
+ * One request as a transport (or the test harness) hands it to the engine: what is known about
+ * it, and the untrusted material it carried. The one request type of the engine.
+ */
+export interface CallRequest extends RequestFacts {
+  /** The request's own signal (client cancellation, disconnect). */
+  readonly signal?: AbortSignal;
+  /** What was asked for: the tool or prompt name, the resource URI. */
+  readonly subject: string;
+  /** Raw, untrusted arguments (tool arguments, prompt arguments, template variables, completion context). */
+  readonly arguments?: Readonly<Record<string, unknown>>;
+  /** Input that needs no validation, set by the transport (a completion's value). */
+  readonly input?: unknown;
+  /** Present only when the call carried a progress token and there is a channel for it. */
+  readonly sendProgress?: ProgressSend;
+  /** Present when the connection can carry log messages. */
+  readonly sendLog?: LogSend;
+  /** The continuation echoed by the client (MRTR `requestState`), raw and untrusted. */
+  readonly requestState?: string;
+  /** Answers to the previous round's requests for input, raw and untrusted. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** What this connection can deliver; absent: nothing. */
+  readonly inputChannel?: InputChannel;
+}
+
+/** Engine-wide settings for interactive members. */
+export interface InteractionSettings {
+  readonly store: ContinuationStore;
+  readonly principalOf: (extra: RequestExtra) => string | undefined;
+}
+
+const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * Runs a request through its member's compiled chain, for every kind alike. Owns the per-call
+ * AbortController (the request's signal, a timeout, the app's shutdown all end it) and the end
+ * of the call (the call's container is disposed). Failures are the error boundary's to map.
+ */
+export class CallEngine {
+  private readonly inFlight = new Set<AbortController>();
+  private closed = false;
+
+  constructor(
+    private readonly interaction: InteractionSettings,
+    readonly boundary: ErrorBoundary
+  ) {}
+
+  /** Calls in flight now. */
+  get activeCalls(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * A tool call: its result, an input-required result, or a failure as an `isError` result;
+   * protocol-level failures (a bad `requestState`, a missing capability) are thrown.
+   */
+  async callTool(tool: CompiledTool, request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
+    try {
+      const result = (await this.run(tool, request)) as CallToolResult | InputRequiredResult;
+      if (isInputRequiredResult(result) && tool.answersUpFront && answersSentUpFront(request, result)) {
+        // A read-only tool that opted in: answers came with the first call (no state yet); read
+        // them against the requests just made, as on a retry. Once only.
+        return await this.callTool(tool, { ...request, requestState: result.requestState });
+      }
+      return result;
+    } catch (error) {
+      return this.boundary.toolResult(error, tool.info.name);
+    }
+  }
+
+  /** Runs any member's chain; resolves with what its presentation step made, rejects with the failure as thrown. */
+  async run(member: CompiledMember, request: CallRequest): Promise<unknown> {
+    if (this.closed) throw new AppClosedError();
+    const controller = new AbortController();
+    const upstream = request.signal;
+    const onUpstreamAbort = (): void => controller.abort(new CancelledError(upstream?.reason));
+    if (upstream) {
+      if (upstream.aborted) onUpstreamAbort();
+      else upstream.addEventListener('abort', onUpstreamAbort, { once: true });
+    }
+    this.inFlight.add(controller);
+    const extra = requestExtra(request, controller.signal, member.info.name);
+    const interactive = member.info.interactive;
+    const state: CallState = {
+      member,
+      signal: controller.signal,
+      abort: (reason) => controller.abort(reason),
+      upstream,
+      extra,
+      subject: request.subject,
+      log: new LogChannel(request.sendLog),
+      progress: request.sendProgress ? new ProgressChannel(request.sendProgress) : undefined,
+      inputChannel: request.inputChannel,
+      ctx: undefined,
+      scope: undefined,
+      input: request.input,
+      interaction: interactive
+        ? {
+            requestState: request.requestState,
+            inputResponses: request.inputResponses,
+            principal: this.interaction.principalOf(extra) ?? null,
+            progress: firstEntry()
+          }
+        : undefined,
+      inputScope: interactive ? emptyInputScope() : undefined
+    };
+    try {
+      return await (state.inputScope ? withInputScope(state.inputScope, () => member.run(state)) : member.run(state));
+    } finally {
+      upstream?.removeEventListener('abort', onUpstreamAbort);
+      this.inFlight.delete(controller);
+      // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
+      void state.scope?.dispose().catch(() => undefined);
+    }
+  }
+
+  /** Refuses new calls and aborts those in flight (graceful shutdown). */
+  close(): void {
+    this.closed = true;
+    for (const controller of this.inFlight) controller.abort(new AppClosedError());
+  }
+}
+
+/** The `extra` handed to `contextFactory`, from what the transport said about the request. */
+export function requestExtra(request: CallRequest, signal: AbortSignal, name: string): RequestExtra {
+  return {
+    signal,
+    toolName: name,
+    arguments: request.arguments ?? EMPTY_ARGS,
+    requestId: request.requestId,
+    meta: request.meta,
+    authInfo: request.authInfo,
+    httpRequest: request.httpRequest,
+    sessionId: request.sessionId,
+    era: request.era,
+    clientCapabilities: request.clientCapabilities,
+    closeStream: request.closeStream
+  };
+}
+
+/** Whether a first call (no continuation yet) carries answers to requests the tool just made. */
+function answersSentUpFront(request: CallRequest, result: InputRequiredResult): boolean {
+  if (request.requestState !== undefined || !request.inputResponses) return false;
+  return Object.keys(result.inputRequests ?? {}).some((key) => {
+    const answer = ownValue(request.inputResponses, key);
+    return answer !== undefined && answer !== null;
+  });
+}

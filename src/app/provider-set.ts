@@ -1,0 +1,55 @@
+import { buildRegistry, type Registry } from '../metadata/registry-builder';
+import type { Constructor } from '../metadata/types';
+import type { Catalogs } from './dispatcher';
+
+/** Which listings a change of providers changed (what clients get `list_changed` for). */
+export interface ListChanges {
+  readonly tools: boolean;
+  readonly resources: boolean;
+  readonly prompts: boolean;
+}
+
+/**
+ * The app's provider classes and the catalogs built from them. A change (add, remove) builds
+ * and checks the whole new set first (`validate` may refuse it: the app is then unchanged),
+ * swaps the catalogs in one step, and says which listings changed.
+ */
+export class ProviderSet {
+  private current: { classes: readonly Constructor[]; registry: Registry; catalogs: Catalogs };
+
+  constructor(
+    classes: readonly Constructor[],
+    private readonly build: (registry: Registry) => Catalogs,
+    private readonly validate: (registry: Registry) => void
+  ) {
+    const registry = buildRegistry(classes);
+    validate(registry);
+    this.current = { classes: [...classes], registry, catalogs: build(registry) };
+  }
+
+  get classes(): readonly Constructor[] {
+    return this.current.classes;
+  }
+
+  get registry(): Registry {
+    return this.current.registry;
+  }
+
+  get catalogs(): Catalogs {
+    return this.current.catalogs;
+  }
+
+  /** Replaces the set; calls in flight keep the members they started with. */
+  replace(classes: readonly Constructor[]): ListChanges {
+    const registry = buildRegistry(classes);
+    this.validate(registry);
+    const before = this.current.catalogs;
+    const catalogs = this.build(registry);
+    this.current = { classes: [...classes], registry, catalogs };
+    return {
+      tools: JSON.stringify(before.tools.listing) !== JSON.stringify(catalogs.tools.listing),
+      resources: before.resources.size !== 0 || catalogs.resources.size !== 0,
+      prompts: JSON.stringify(before.prompts.listing) !== JSON.stringify(catalogs.prompts.listing)
+    };
+  }
+}

@@ -1,0 +1,34 @@
+import { InputRoundsExceededError } from '../../errors';
+import { MAX_INPUT_ROUNDS, seal } from '../../interactive/continuation';
+import type { ContinuationStore } from '../../interactive/continuation-store';
+import { assertDeliverable, toInputRequiredResult } from '../../interactive/input-required';
+import { isInputRound } from '../../interactive/require-input';
+import type { CallState } from '../call-state';
+import { named, type NamedStep } from './named-step';
+
+/**
+ * Turns a request for input that an interactive member returned into the protocol's
+ * input-required result, its continuation sealed into `requestState`. It sits outside the
+ * queue and the mutation lock: they are free before anyone is asked, so nothing is held while
+ * a human answers. The eight-round cap and the connection's ability to deliver are checked here.
+ */
+export function askStep(store: ContinuationStore, what: string): NamedStep {
+  return named('ask', async (state, next) => {
+    const value = await next();
+    if (!isInputRound(value)) return value;
+    const interaction = state.interaction!;
+    if (interaction.progress.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(what, MAX_INPUT_ROUNDS);
+    assertDeliverable(value, state.inputChannel);
+    return toInputRequiredResult(value, await seal(store, bindingOf(state), interaction.progress, value));
+  });
+}
+
+/** What a call's continuation is bound to: the member, the raw arguments, the caller. */
+export function bindingOf(state: CallState) {
+  return {
+    name: state.member.bindingName,
+    args: state.extra.arguments,
+    principal: state.interaction!.principal,
+    singleUse: state.member.singleUseState
+  };
+}

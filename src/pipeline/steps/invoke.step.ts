@@ -1,0 +1,19 @@
+import type { Constructor, ParamKind } from '../../metadata/types';
+import type { CallState } from '../call-state';
+import { named, type NamedStep } from './named-step';
+
+/**
+ * The terminal stage: a fresh instance of the member's class from the call's container (or
+ * the app's, where nothing per-call is injected), and its method called with the decorated
+ * parameters. `name` says what it does: `invoke-tool`, `read-resource`, `render-prompt`,
+ * `list-resources`, `complete-argument`.
+ */
+export function invokeStep(name: string, target: Constructor, methodName: string, params: readonly ParamKind[]): NamedStep {
+  const argumentFor = params.map((kind) =>
+    kind === 'input' ? (s: CallState) => s.input : kind === 'signal' ? (s: CallState) => s.signal : (s: CallState) => s.ctx
+  );
+  return named(name, (state) => {
+    const instance = state.scope!.resolver().resolve(target) as Record<string, (...args: unknown[]) => unknown>;
+    return instance[methodName](...argumentFor.map((get) => get(state)));
+  });
+}

@@ -1,0 +1,28 @@
+import { InputDeclinedError } from '../../errors';
+import { resume } from '../../interactive/continuation';
+import type { ContinuationStore } from '../../interactive/continuation-store';
+import type { MutableInputScope } from '../../interactive/input-scope';
+import { bindingOf } from './ask.step';
+import { named, type NamedStep } from './named-step';
+
+/**
+ * Interactive members: opens the echoed continuation (signature, expiry, binding to member,
+ * arguments and caller; single use where declared) and reads the answers to the questions it
+ * asked. A declined request ends the call here; a missing or invalid answer is asked again
+ * (the same request goes back up to the ask step); otherwise the handler runs with the answers
+ * in its input scope.
+ */
+export function openContinuationStep(store: ContinuationStore): NamedStep {
+  return named('open-continuation', async (state, next) => {
+    const interaction = state.interaction!;
+    const resumed = await resume(store, bindingOf(state), interaction.requestState, interaction.inputResponses);
+    if (resumed.kind === 'end') throw new InputDeclinedError((resumed.result.content[0] as { text: string }).text);
+    interaction.progress = resumed.progress;
+    const scope = state.inputScope as MutableInputScope;
+    scope.answers = resumed.progress.answers;
+    scope.statuses = resumed.progress.statuses;
+    scope.state = resumed.progress.state;
+    if (resumed.kind === 'reask') return resumed.round;
+    return next();
+  });
+}

@@ -1,0 +1,33 @@
+import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
+import type { DependencyContainer } from 'tsyringe';
+import { raceAbort } from '../../concurrency/abort';
+import { NotInteractiveError } from '../../errors';
+import { isInputRound } from '../../interactive/require-input';
+import { shapeValue } from '../../presenters/default-shaping';
+import type { PresentationContext, Presenter, PresenterRef } from '../../presenters/presenter';
+import type { JsonSchema } from '../../schema/json-schema';
+import type { ToolInfo } from '../call-context';
+import { named, type NamedStep } from './named-step';
+
+/**
+ * Shapes what a tool returned into its `CallToolResult`: the presenter (a class resolved from
+ * the call's container, or an instance) or the default shaping, under the tool's output
+ * allowlist. It sits outside the queue and the lock, so a slow presenter holds neither; it
+ * races the abort like everything a call waits on. An input-required result passes through.
+ */
+export function presentToolStep(
+  tool: ToolInfo,
+  outputSchema: JsonSchema | undefined,
+  ref: PresenterRef | undefined,
+  app: DependencyContainer
+): NamedStep {
+  const context: PresentationContext = { tool, outputSchema, shape: (shaped, notes) => shapeValue(shaped, outputSchema, notes) };
+  return named('present', async (state, next) => {
+    const value = await next();
+    if (isInputRequiredResult(value)) return value;
+    if (isInputRound(value)) throw new NotInteractiveError(`Tool ${tool.name} (${tool.className}.${tool.methodName})`);
+    if (!ref) return shapeValue(value, outputSchema);
+    const presenter: Presenter = typeof ref === 'function' ? ((state.scope?.resolver() ?? app).resolve(ref) as Presenter) : ref;
+    return raceAbort(Promise.resolve(presenter.present(value, context)), state.signal) as Promise<CallToolResult>;
+  });
+}

@@ -1,0 +1,45 @@
+import type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  InputRequiredResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+  Tool
+} from '@modelcontextprotocol/server';
+import type { CallRequest } from '../app/call-engine';
+
+/** A `completion/complete` request's parts. */
+export interface CompletionQuery {
+  readonly ref: { readonly type: string; readonly name?: string; readonly uri?: string };
+  readonly argument: { readonly name: string; readonly value: string };
+  readonly context?: { readonly arguments?: Readonly<Record<string, string>> };
+}
+
+/** What a transport's request carries, before it is known which member it runs. */
+export type TransportRequest = Omit<CallRequest, 'subject' | 'arguments' | 'input'>;
+
+/**
+ * What the transports serve, as they see it: one method per protocol request. Every failure
+ * reaches them already mapped by the app's error boundary (a thrown protocol error, or a tool's
+ * `isError` result); they only adapt to the wire. The app implements it (`Dispatcher`).
+ */
+export interface ServedApp {
+  listTools(): readonly Tool[];
+  /** The listed input schema of a tool (the SDK checks `Mcp-Param-*` headers against it). */
+  toolInputSchema(name: string): Record<string, unknown> | undefined;
+  toolOutputSchema(name: string): Record<string, unknown> | undefined;
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    request: TransportRequest
+  ): Promise<CallToolResult | InputRequiredResult>;
+  listResources(request: TransportRequest): Promise<Resource[]>;
+  listResourceTemplates(): ResourceTemplateType[];
+  readResource(uri: string, request: TransportRequest): Promise<ReadResourceResult | InputRequiredResult>;
+  listPrompts(): readonly Prompt[];
+  getPrompt(name: string, args: Record<string, string>, request: TransportRequest): Promise<GetPromptResult | InputRequiredResult>;
+  complete(query: CompletionQuery, request: TransportRequest): Promise<CompleteResult>;
+}
