@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 import { ConfigurationError } from '../errors';
 import { UsedStates } from './used-states';
@@ -19,23 +19,44 @@ export interface ContinuationStore {
    * store lacks it refuses to start. Several instances must share what it remembers.
    */
   consume?(id: string): Promise<boolean>;
+  /**
+   * A keyed digest (for example HMAC-SHA256) of a value the state is bound to: the caller's
+   * identity (`principalOf`). The payload then carries the digest, and the identity never
+   * travels in the state. It must be deterministic and the same on every instance that can
+   * open the state. A store without it is given the caller in clear in the payload: implement
+   * it whenever the payload can reach the client (a token that carries it).
+   */
+  bindingTag?(value: string): Promise<string>;
 }
 
 // The SDK codec takes the handler context only for its optional `bind`, which this store
-// does not use: the framework binds the payload to tool, arguments and caller itself.
+// does not use: the framework binds the payload to tool, arguments and caller itself (the
+// caller through `bindingTag`), so that the check holds for every store, not only this one.
 const NO_CONTEXT = undefined as unknown as ServerContext;
+
+/** Domain separation: the digest key is derived from the state key, never the signing key itself. */
+const BINDING_KEY_INFO = 'mcpfusion requestState binding tag v1';
 
 /**
  * The default store: the SDK's HMAC-SHA256 request-state codec, with a TTL. Used single-use
  * states are remembered in this process until they expire (one instance; a fleet shares a store).
+ * The caller is bound by an HMAC-SHA256 tag under a key derived (HKDF-SHA256) from the state
+ * key, so every instance sharing the key computes the same tag and no token shows who it was for.
  */
 export class SignedContinuationStore implements ContinuationStore {
   private readonly codec;
   private readonly used: UsedStates;
+  private readonly tagKey: Buffer;
 
   constructor(key: Uint8Array | string, ttlSeconds: number) {
     this.codec = createRequestStateCodec<unknown>({ key, ttlSeconds });
     this.used = new UsedStates(ttlSeconds * 1000);
+    const material = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
+    this.tagKey = Buffer.from(hkdfSync('sha256', material, new Uint8Array(0), BINDING_KEY_INFO, 32));
+  }
+
+  bindingTag(value: string): Promise<string> {
+    return Promise.resolve(createHmac('sha256', this.tagKey).update(value, 'utf8').digest('base64url'));
   }
 
   consume(id: string): Promise<boolean> {

@@ -12,12 +12,12 @@ export const MAX_INPUT_ROUNDS = 8;
 
 /** What travels, signed, in `requestState`. */
 interface ContinuationPayload {
-  readonly v: 1;
+  readonly v: 2;
   /** tool (or prompt, or resource) name */
   readonly t: string;
   /** digest of the arguments */
   readonly d: string;
-  /** the caller, where the app knows it */
+  /** the caller, where the app knows it: its keyed digest (`ContinuationStore.bindingTag`), never the identity */
   readonly p: string | null;
   /** rounds of requests made so far */
   readonly r: number;
@@ -44,6 +44,7 @@ export interface ContinuationProgress {
 export interface ContinuationBinding {
   readonly name: string;
   readonly args: unknown;
+  /** The caller (`principalOf`); the sealed state carries only the store's keyed digest of it. */
   readonly principal: string | null;
   /** Each sealed state is honoured once (the member declared `singleUseState`). */
   readonly singleUse?: boolean;
@@ -69,6 +70,16 @@ function canonicalJson(value: unknown): string {
       .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The caller as the state carries it: the store's keyed digest, so that a token read by anyone
+ * who holds it does not say whom it was issued to. A store without `bindingTag` keeps the
+ * payload itself and is given the caller in clear (see `ContinuationStore.bindingTag`).
+ */
+async function principalTag(store: ContinuationStore, principal: string | null): Promise<string | null> {
+  if (principal === null) return null;
+  return store.bindingTag ? store.bindingTag(principal) : principal;
 }
 
 /** The progress of a first entry: nothing asked yet. Maps without a prototype: no name reads an inherited value. */
@@ -103,11 +114,11 @@ export async function resume(
     throw new InvalidRequestStateError(error instanceof Error ? `verification failed (${error.message})` : 'verification failed');
   }
   const payload = opened as ContinuationPayload;
-  if (!payload || payload.v !== 1 || typeof payload.r !== 'number' || !Array.isArray(payload.q))
+  if (!payload || payload.v !== 2 || typeof payload.r !== 'number' || !Array.isArray(payload.q))
     throw new InvalidRequestStateError('unrecognized state');
   if (payload.t !== binding.name) throw new InvalidRequestStateError('it was issued for another tool');
   if (payload.d !== digestArguments(binding.args)) throw new InvalidRequestStateError('it was issued for other arguments');
-  if (payload.p !== binding.principal) throw new InvalidRequestStateError('it was issued to another caller');
+  if (payload.p !== (await principalTag(store, binding.principal))) throw new InvalidRequestStateError('it was issued to another caller');
   if (binding.singleUse && typeof payload.n !== 'string') throw new InvalidRequestStateError('it is not a single-use state');
   if (typeof payload.n === 'string') {
     if (!store.consume) throw new InvalidRequestStateError('single-use state needs a store that can consume it');
@@ -190,17 +201,17 @@ function readResponse(
 }
 
 /** Seals the state for the next round. */
-export function seal(
+export async function seal(
   store: ContinuationStore,
   binding: ContinuationBinding,
   progress: ContinuationProgress,
   round: InputRound
 ): Promise<string> {
   const payload: ContinuationPayload = {
-    v: 1,
+    v: 2,
     t: binding.name,
     d: digestArguments(binding.args),
-    p: binding.principal,
+    p: await principalTag(store, binding.principal),
     r: progress.round + 1,
     a: progress.answers,
     st: progress.statuses,

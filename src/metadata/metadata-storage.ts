@@ -21,6 +21,20 @@ class MetadataStorage {
     return this.classes.get(ctor);
   }
 
+  /**
+   * The records of a class and of each class it extends, the root first and `ctor` last
+   * (classes without decorators have none and are skipped). Decorators record on the class
+   * that declares the method, so inheritance is read here, never copied at decoration time.
+   */
+  lineage(ctor: object): Array<{ readonly ctor: object; readonly record: ClassRecord }> {
+    const chain: Array<{ ctor: object; record: ClassRecord }> = [];
+    for (let at: object | null = ctor; at && at !== Function.prototype; at = Object.getPrototypeOf(at) as object | null) {
+      const record = this.classes.get(at);
+      if (record) chain.unshift({ ctor: at, record });
+    }
+    return chain;
+  }
+
   methodRecord(ctor: object, key: string | symbol): MethodRecord {
     const record = this.classRecord(ctor);
     let method = record.methods.get(key);

@@ -5,7 +5,7 @@ import type { ToolDescriptor } from './tool-descriptor';
 import { describeParams } from './param-describer';
 import { describeSurfaceMember } from './surface-builder';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
-import type { ClassRecord, Constructor, MemberKind, MethodRecord, ToolKind, ToolOptions } from './types';
+import type { ClassRecord, Constructor, MemberKind, MethodRecord, ToolKind, ToolOptions, ToolProviderOptions } from './types';
 
 /** Tool names the protocol allows: 1–128 of A–Z a–z 0–9 _ - . */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -45,19 +45,22 @@ export function buildRegistry(classes: readonly Constructor[]): Registry {
       problems.push(`tools contains ${String(target)}, which is not a class: pass the decorated classes themselves.`);
       continue;
     }
-    const record = metadataStorage.find(target);
-    if (!record?.provider) {
-      problems.push(`${target.name} is not a tool provider: decorate it with @ToolProvider().`);
-      if (!record) continue;
+    const own = metadataStorage.find(target);
+    const lineage = metadataStorage.lineage(target);
+    if (!own?.provider) {
+      const base = lineage.find((entry) => entry.ctor !== target && entry.record.provider);
+      const hint = base ? ` (its base class ${nameOf(base.ctor)} has one, but each class given to the app needs its own)` : '';
+      problems.push(`${target.name} is not a tool provider: decorate it with @ToolProvider()${hint}.`);
+      if (!own) continue;
     }
-    problems.push(...record.misuses);
-    for (const [key, method] of record.methods) {
+    const provider = classOptionsOf(target);
+    checkInheritedConstructor(target, problems);
+    for (const { key, method, where } of inheritedMembers(target, lineage, problems)) {
       const kind = method.kinds[0]?.kind;
       if (method.kinds.length === 1 && kind !== 'action' && kind !== 'mutation') {
-        const member = describeSurfaceMember(target, key, method, problems);
+        const member = describeSurfaceMember(target, key, method, problems, where);
         if (!member) continue;
         const id = `${member.kind === 'prompt' ? 'prompt' : 'resource'} "${member.kind === 'resource-template' ? member.uriTemplate : member.kind === 'resource' ? member.uri : member.name}"`;
-        const where = `${member.className}.${member.methodName}`;
         const previous = seen.get(id);
         if (previous) {
           problems.push(`Duplicate ${id} on ${previous} and ${where}: each must be unique within an app.`);
@@ -69,9 +72,8 @@ export function buildRegistry(classes: readonly Constructor[]): Registry {
         else registry.prompts.push(member);
         continue;
       }
-      const descriptor = describeMethod(target, record, key, method, problems);
+      const descriptor = describeMethod(target, provider, key, method, where, problems);
       if (!descriptor) continue;
-      const where = `${descriptor.className}.${descriptor.methodName}`;
       const id = `tool "${descriptor.name}"`;
       const previous = seen.get(id);
       if (previous) {
@@ -82,20 +84,96 @@ export function buildRegistry(classes: readonly Constructor[]): Registry {
       registry.tools.push(descriptor);
     }
   }
-  if (problems.length > 0) {
-    throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with the tool classes:\n- ${problems.join('\n- ')}`);
+  // A base class's misuse is reported once, however many of its subclasses the app was given.
+  const unique = [...new Set(problems)];
+  if (unique.length > 0) {
+    throw new ConfigurationError(`Cannot start: ${unique.length} problem(s) with the tool classes:\n- ${unique.join('\n- ')}`);
   }
   return registry;
 }
 
+/** One method name of a class as the app serves it, with the decorators that apply to it. */
+interface ServedMember {
+  readonly key: string | symbol;
+  readonly method: MethodRecord;
+  /** How problems name it: `Sub.method`, or `Sub.method (inherited from Base)`. */
+  readonly where: string;
+}
+
+/**
+ * What a class serves, its base classes included. For each method name, the decorators of the
+ * nearest class in the prototype chain that decorates it apply, as a whole: a subclass that
+ * decorates an inherited method replaces all of the base's decorators on it, and an override
+ * without decorators keeps them (the override is what runs: handlers are called on the instance).
+ */
+function inheritedMembers(
+  target: Constructor,
+  lineage: ReadonlyArray<{ readonly ctor: object; readonly record: ClassRecord }>,
+  problems: string[]
+): ServedMember[] {
+  const declared = new Map<string | symbol, Array<{ owner: object; method: MethodRecord }>>();
+  for (const { ctor, record } of lineage) {
+    problems.push(...record.misuses);
+    for (const [key, method] of record.methods) declared.set(key, [...(declared.get(key) ?? []), { owner: ctor, method }]);
+  }
+  const members: ServedMember[] = [];
+  for (const [key, declarations] of declared) {
+    const { owner, method } = declarations[declarations.length - 1];
+    const at = `${nameOf(owner)}.${String(key)}`;
+    const where = owner === target ? at : `${target.name}.${String(key)} (inherited from ${nameOf(owner)})`;
+    const shadowed = method.kinds.length === 0 ? [...declarations].reverse().find((d) => d.method.kinds.length > 0) : undefined;
+    if (shadowed) {
+      problems.push(
+        `${at} overrides ${DECORATOR_NAMES[shadowed.method.kinds[0].kind]} ${nameOf(shadowed.owner)}.${String(key)} with only @Interactive() or parameter decorators: ` +
+          "decorators on an override replace all of the base method's, so repeat its kind decorator on the override, or remove the override's decorators to inherit them."
+      );
+      continue;
+    }
+    members.push({ key, method, where });
+  }
+  return members;
+}
+
+/**
+ * The `@ToolProvider()` options that apply to the members of a class, its base classes'
+ * included: middleware accumulates base first (base, then subclass), the nearest presenter wins.
+ */
+export function classOptionsOf(target: Constructor): ToolProviderOptions {
+  const lineage = metadataStorage.lineage(target);
+  return {
+    middleware: lineage.flatMap(({ record }) => record.provider?.middleware ?? []),
+    presenter: lineage.reduce<ToolProviderOptions['presenter']>((nearest, { record }) => record.provider?.presenter ?? nearest, undefined)
+  };
+}
+
+/**
+ * A class without a constructor of its own is built with its base class's; unless that one's
+ * parameter types were recorded (a decorator on the base), tsyringe would call it with nothing.
+ */
+function checkInheritedConstructor(target: Constructor, problems: string[]): void {
+  if (target.length > 0 || Reflect.getMetadata('design:paramtypes', target) !== undefined) return;
+  for (let at: unknown = Object.getPrototypeOf(target); typeof at === 'function'; at = Object.getPrototypeOf(at)) {
+    if (at.length === 0) continue;
+    problems.push(
+      `${target.name} is built with the constructor of ${nameOf(at)}, which takes ${at.length} parameter(s) whose types were not recorded: ` +
+        `decorate ${nameOf(at)} with @injectable() from 'tsyringe' (or @ToolProvider()) so they can be injected.`
+    );
+    return;
+  }
+}
+
+function nameOf(ctor: object): string {
+  return (ctor as { name?: string }).name || '(anonymous)';
+}
+
 function describeMethod(
   target: Constructor,
-  record: ClassRecord,
+  provider: ToolProviderOptions,
   key: string | symbol,
   method: MethodRecord,
+  where: string,
   problems: string[]
 ): ToolDescriptor | undefined {
-  const where = `${target.name}.${String(key)}`;
   if (method.kinds.length === 0) {
     if (method.interactive)
       problems.push(`${where} has @Interactive() but no @Action, @Mutation, @Prompt or @ResourceTemplate: add one of them.`);
@@ -162,8 +240,8 @@ function describeMethod(
     params: Object.freeze(params.kinds),
     inputType: params.inputType,
     output,
-    presenter: options.presenter ?? record.provider?.presenter,
-    middleware: Object.freeze([...(record.provider?.middleware ?? []), ...(options.middleware ?? [])]),
+    presenter: options.presenter ?? provider.presenter,
+    middleware: Object.freeze([...(provider.middleware ?? []), ...(options.middleware ?? [])]),
     timeoutMs: options.timeoutMs,
     requires: options.requires,
     isGenerator: fnKind === 'AsyncGeneratorFunction' || fnKind === 'GeneratorFunction'

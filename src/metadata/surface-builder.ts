@@ -8,9 +8,9 @@ export function describeSurfaceMember(
   target: Constructor,
   key: string | symbol,
   method: MethodRecord,
-  problems: string[]
+  problems: string[],
+  where = `${target.name}.${String(key)}`
 ): ResourceDescriptor | ResourceTemplateDescriptor | PromptDescriptor | undefined {
-  const where = `${target.name}.${String(key)}`;
   const [{ kind, name: id, options: raw }] = method.kinds;
   const before = problems.length;
   const fn = (target.prototype as Record<string | symbol, unknown>)[key] as (...args: unknown[]) => unknown;

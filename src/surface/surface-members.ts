@@ -1,4 +1,4 @@
-import { metadataStorage } from '../metadata/metadata-storage';
+import { classOptionsOf } from '../metadata/registry-builder';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
 import type { CompleterRef, Constructor } from '../metadata/types';
 import type { ToolInfo } from '../pipeline/call-context';
@@ -93,5 +93,5 @@ export function compileCompleters(
 
 /** The middleware of a class's `@ToolProvider({ middleware })`, which applies to its resources and prompts as to its tools. */
 function classMiddleware(target: Constructor) {
-  return metadataStorage.find(target)?.provider?.middleware ?? [];
+  return classOptionsOf(target).middleware ?? [];
 }
