@@ -2,18 +2,9 @@ import type { ClientCapabilities, ToolAnnotations } from '@modelcontextprotocol/
 import type { Middleware } from '../pipeline/middleware';
 import type { PresenterRef } from '../presenters/presenter';
 
-/** A class constructor. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Constructor<T = unknown> = new (...args: any[]) => T;
+import type { MemberKind, OutputSpec, ParamKind } from '../types/core';
 
-/** The two tool kinds: read-only actions and destructive, serialized mutations. */
-export type ToolKind = 'action' | 'mutation';
-
-/** What a decorated method parameter receives. */
-export type ParamKind = 'input' | 'context' | 'signal';
-
-/** The output of a tool: a class (an object) or `[Class]` (a list of them). */
-export type OutputSpec = Constructor | [Constructor];
+export type { Constructor, MemberKind, OutputSpec, ParamKind, ToolKind } from '../types/core';
 
 /** Options of `@Action(name, options)` and `@Mutation(name, options)`. */
 export interface ToolOptions {
@@ -48,9 +39,6 @@ export interface ToolProviderOptions {
   /** Default presenter for the class's tools. */
   presenter?: PresenterRef;
 }
-
-/** What a decorated method serves: a tool of either kind, a resource, a resource template, or a prompt. */
-export type MemberKind = ToolKind | 'resource' | 'resource-template' | 'prompt';
 
 /** Suggests values for one argument of a prompt or one variable of a resource template. */
 export type Completer = (

@@ -4,7 +4,7 @@ import type { InputScope } from '../interactive/input-scope';
 import type { CallContext, RequestExtra } from './call-context';
 import type { CallScope } from './call-context-factory';
 import type { LogChannel } from './call-log';
-import type { CompiledMember } from './compiled-member';
+import type { CallKind, ToolInfo } from '../types/core';
 import type { ProgressChannel } from './progress';
 
 /**
@@ -47,4 +47,24 @@ export interface Interaction {
   readonly principal: string | null;
   /** Filled by the open-continuation step; read by `readInput` and friends through the input scope. */
   progress: ContinuationProgress;
+}
+
+/**
+ * Anything a request can run (a tool, a resource, a prompt, a completer), ready to serve: its
+ * chain as data and composed, built once at startup. Kinds differ only in their terminal and
+ * presentation steps, and in which stages apply. (`CompiledTool` adds a tool's listing.)
+ */
+export interface CompiledMember {
+  readonly kind: CallKind;
+  readonly info: ToolInfo;
+  /** What the continuation state of an interactive member is bound to. */
+  readonly bindingName: string;
+  /** Interactive: each issued `requestState` is accepted once. */
+  readonly singleUseState: boolean;
+  /** Interactive, read-only tools: answers sent with the first call are read. */
+  readonly answersUpFront: boolean;
+  /** The chain as data, in order (what `describeChain` shows). */
+  readonly steps: readonly { readonly name: string }[];
+  /** The composed chain. */
+  readonly run: (state: CallState) => Promise<unknown>;
 }

@@ -7,9 +7,9 @@ import {
   type ClientCapabilities
 } from '@modelcontextprotocol/server';
 import { ErrorCode, FusionError, InvalidInputError, MaskedError, MissingCapabilityError } from '../errors';
+import type { CallKind } from '../types/core';
 
-/** The kinds of request a chain serves. */
-export type CallKind = 'tool' | 'resource' | 'prompt' | 'completion';
+export type { CallKind } from '../types/core';
 
 /** Codes that are the protocol's business whatever the kind: they never become a tool result. */
 const PROTOCOL_LEVEL: ReadonlySet<string> = new Set([

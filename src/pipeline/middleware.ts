@@ -1,4 +1,4 @@
-import type { Constructor } from '../metadata/types';
+import type { Constructor } from '../types/core';
 import type { CallContext } from './call-context';
 
 /** Runs the rest of the chain; returns what the handler returned. Call it at most once. */

@@ -1,7 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Constructor } from '../metadata/types';
-import type { ToolInfo } from '../pipeline/call-context';
-import type { JsonSchema } from '../schema/json-schema';
+import type { Constructor, JsonSchema, ToolInfo } from '../types/core';
 
 /** What a presenter gets besides the value to present. */
 export interface PresentationContext {

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import type { Violation } from '../errors';
-import type { Constructor } from '../metadata/types';
+import type { Constructor } from '../types/core';
 import { isPrototypeKey } from '../wire/own-properties';
 import type { SchemaCheck } from './schema-check';
 

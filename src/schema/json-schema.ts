@@ -1,12 +1,11 @@
 import { getMetadataStorage } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import type { Constructor } from '../metadata/types';
+import type { Constructor, JsonSchema } from '../types/core';
 import { createInputValidator, type InputValidator } from './input-validator';
 import { compileSchemaCheck } from './schema-check';
 
-/** A JSON Schema document (as plain JSON). */
-export type JsonSchema = { [key: string]: unknown };
+export type { JsonSchema } from '../types/core';
 
 const REF_PREFIX = '#/definitions/';
 const MAX_DEPTH = 16;

@@ -1,6 +1,6 @@
 import { Ajv, addFormats } from '@modelcontextprotocol/server/validators/ajv';
 import { ConfigurationError, type Violation } from '../errors';
-import type { JsonSchema } from './json-schema';
+import type { JsonSchema } from '../types/core';
 
 /**
  * Checks raw arguments against the schema the server LISTS (`inputSchema`), so that what an

@@ -9,7 +9,7 @@ import type {
   ResourceTemplateType,
   Tool
 } from '@modelcontextprotocol/server';
-import type { CallRequest } from '../app/call-engine';
+import type { CallRequest } from '../pipeline/call-request';
 
 /** A `completion/complete` request's parts. */
 export interface CompletionQuery {
