@@ -1,6 +1,7 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
 import { describeParams } from './param-describer';
+import type { Middleware } from '../pipeline/middleware';
 import type { CompleterRef, Constructor, MethodRecord, PromptOptions, ResourceTemplateOptions } from './types';
 
 /** Builds the descriptor of a `@Resource`, `@ResourceTemplate` or `@Prompt` method, collecting misuse. */
@@ -22,7 +23,8 @@ export function describeSurfaceMember(
     params: Object.freeze(params?.kinds ?? []),
     inputType: params?.inputType,
     interactive: method.interactive,
-    singleUseState: method.interactiveOptions?.singleUseState === true
+    singleUseState: method.interactiveOptions?.singleUseState === true,
+    ...commonOptions(where, raw as { middleware?: unknown; timeoutMs?: unknown } | undefined, problems)
   };
   if (method.interactiveOptions?.answersUpFront)
     problems.push(`${where}: answersUpFront applies to read-only tools only (answers must answer a question the server asked).`);
@@ -111,4 +113,20 @@ function checkCompleters(
       problems.push(`${where}: the completer for "${name}" must be a function or a method name.`);
     }
   }
+}
+
+/** The options every kind of surface member takes: its own middleware and a timeout. */
+function commonOptions(where: string, options: { middleware?: unknown; timeoutMs?: unknown } | undefined, problems: string[]) {
+  const timeoutMs = options?.timeoutMs;
+  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)) {
+    problems.push(`${where}: timeoutMs must be a positive number of milliseconds (got ${String(timeoutMs)}).`);
+  }
+  const middleware = options?.middleware;
+  if (middleware !== undefined && !(Array.isArray(middleware) && middleware.every((m) => typeof m === 'function'))) {
+    problems.push(`${where}: middleware must be a list of functions or middleware classes.`);
+  }
+  return {
+    middleware: Object.freeze([...((Array.isArray(middleware) ? middleware : []) as Middleware[])]),
+    ...(typeof timeoutMs === 'number' ? { timeoutMs } : {})
+  };
 }

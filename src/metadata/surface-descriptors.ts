@@ -1,3 +1,4 @@
+import type { Middleware } from '../pipeline/middleware';
 import type { Constructor, CompleterRef, OutputSpec, ParamKind } from './types';
 
 /** What resources, templates and prompts share. */
@@ -10,6 +11,9 @@ interface SurfaceMember {
   readonly interactive: boolean;
   /** Interactive: each issued `requestState` is accepted once. */
   readonly singleUseState: boolean;
+  /** The member's own middleware (`options.middleware`), run after global and class middleware. */
+  readonly middleware: readonly Middleware[];
+  readonly timeoutMs?: number;
 }
 
 /** A resource at a fixed URI. */

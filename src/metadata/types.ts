@@ -62,6 +62,10 @@ export interface ResourceOptions {
    * the fields it declares, nested ones included, reach the client.
    */
   output?: OutputSpec;
+  /** Middleware run for this resource only, after global and class middleware. */
+  middleware?: readonly Middleware[];
+  /** Ends the read with a timeout error (-32603) after this many milliseconds. Default: none. */
+  timeoutMs?: number;
 }
 
 /** Options of `@ResourceTemplate(uriTemplate, options)`. */
@@ -79,6 +83,10 @@ export interface PromptOptions {
   title?: string;
   /** Completers for the prompt's arguments. */
   complete?: Readonly<Record<string, CompleterRef>>;
+  /** Middleware run for this prompt only, after global and class middleware. */
+  middleware?: readonly Middleware[];
+  /** Ends the request with a timeout error (-32603) after this many milliseconds. Default: none. */
+  timeoutMs?: number;
 }
 
 /** Options of `@Interactive(options?)`. */

@@ -36,11 +36,12 @@ export function compileSurfaceMember(descriptor: SurfaceDescriptor, spec: Surfac
     className: descriptor.className,
     methodName: spec.methodName ?? descriptor.methodName
   });
-  const middleware = classMiddleware(descriptor.target);
+  const middleware = [...classMiddleware(descriptor.target), ...descriptor.middleware];
   const { steps, run } = buildChain(
     {
       name: spec.name,
       label: spec.label,
+      timeoutMs: spec.kind === 'completion' ? undefined : descriptor.timeoutMs,
       present: spec.present,
       interactive,
       mutation: false,

@@ -84,6 +84,16 @@ class Everything {
     return `Write about ${args.topic}`;
   }
 
+  @Resource('demo://slow', { name: 'slow', timeoutMs: 20 })
+  slow(@Signal() signal: AbortSignal) {
+    return this.gate.wait(signal);
+  }
+
+  @Prompt('prompt.guarded', { description: 'x', middleware: [(ctx, next) => (ctx.args.topic === 'secret' ? 'redacted' : next())] })
+  guarded(@Input() args: Args) {
+    return `About ${args.topic}`;
+  }
+
   @Prompt('prompt.blocking', { description: 'x' })
   promptBlocking(@Input() _args: Args, @Signal() signal: AbortSignal) {
     return this.gate.wait(signal);
@@ -209,6 +219,23 @@ describe('resources and prompts get the queue and cancellation like tools', () =
     // The slot is free again: a tool runs.
     expect((await client.callTool({ name: 'tool.plain', arguments: {} })).content).toEqual([{ type: 'text', text: 'tool ran' }]);
     expect(app.activeCalls).toBe(0);
+    await close();
+    await app.close();
+  });
+});
+
+describe('per-member options on resources and prompts', () => {
+  it('a resource with timeoutMs is ended after it (its handler sees the abort), and a prompt runs its own middleware', async () => {
+    const { app } = appWith();
+    const { client, close } = await connectTestClient(app);
+    await expect(client.readResource({ uri: 'demo://slow' })).rejects.toThrow(
+      /Resource demo:\/\/slow timed out after 20 ms and was stopped/
+    );
+    expect(app.describeChain('demo://slow', 'resource')).toContain('timeout');
+    const guarded = await client.getPrompt({ name: 'prompt.guarded', arguments: { topic: 'secret' } });
+    expect((guarded.messages[0].content as { text: string }).text).toBe('redacted');
+    const open = await client.getPrompt({ name: 'prompt.guarded', arguments: { topic: 'tea' } });
+    expect((open.messages[0].content as { text: string }).text).toBe('About tea');
     await close();
     await app.close();
   });
