@@ -118,7 +118,8 @@ function locate(name: string, from?: string): string | undefined {
  * Whether resolving `classes` (a member's class, its middleware and presenter classes) can
  * reach a per-call token (`CALL_CONTEXT`, `CALL_SIGNAL`), directly or through the classes they
  * inject; `opaque` tokens (factories, transient class providers) count as reaching one, since
- * what they build is not known before they run. Decided once at startup: a call whose member
+ * what they build is not known before they run, and so does a class with `dispose()` (disposed
+ * with the call's container). Decided once at startup: a call whose member
  * needs none gets no child container.
  */
 export function needsCallScope(container: DependencyContainer, classes: Iterable<Constructor>, opaque: ReadonlySet<unknown>): boolean {
@@ -126,6 +127,8 @@ export function needsCallScope(container: DependencyContainer, classes: Iterable
   const reaches = (target: unknown): boolean => {
     if (seen.has(target)) return false;
     seen.add(target);
+    // A Disposable the call builds is disposed with the call's container, so it needs one.
+    if (typeof (target as { prototype?: { dispose?: unknown } }).prototype?.dispose === 'function') return true;
     for (const param of typeInfo.get(target) ?? []) {
       const token = param && typeof param === 'object' && 'token' in (param as object) ? (param as { token: unknown }).token : param;
       if (PER_CALL.has(token) || opaque.has(token)) return true;

@@ -1,6 +1,9 @@
 import { IsString } from 'class-validator';
+import { inject } from 'tsyringe';
 import {
   Action,
+  CALL_CONTEXT,
+  Ctx,
   FusionApp,
   Input,
   Prompt,
@@ -9,6 +12,7 @@ import {
   Signal,
   ToolError,
   ToolProvider,
+  type CallContext,
   type MiddlewareFn
 } from '../../src';
 import { connectTestClient } from '../../src/testing';
@@ -288,5 +292,61 @@ describe('after close', () => {
     expect(() => app.describeChain('tool.plain')).toThrow(/shutting down/);
     await expect(app.listen({ transport: 'http', port: 0, handleSignals: false })).rejects.toThrow(/shutting down/);
     expect((await app.callTool('tool.plain')).content).toEqual([{ type: 'text', text: 'The app is shutting down; the call was not run.' }]);
+  });
+});
+
+describe('per-call containers', () => {
+  let disposed = 0;
+  let lastContainer: unknown;
+
+  @ToolProvider()
+  class Scoped {
+    constructor(@inject(CALL_CONTEXT) readonly ctx: CallContext) {}
+    @Action('scoped.run', { description: 'x' })
+    run() {
+      lastContainer = this.ctx.container;
+      return 'ran';
+    }
+    dispose() {
+      disposed++;
+    }
+  }
+
+  @ToolProvider()
+  class Unscoped {
+    @Action('unscoped.run', { description: 'x' })
+    run(@Ctx() _ctx: CallContext) {
+      return 'ran';
+    }
+
+    @Action('unscoped.container', { description: 'x' })
+    container(@Ctx() ctx: CallContext) {
+      return ctx.container.resolve(CALL_CONTEXT) === ctx ? 'made, with the context in it' : 'wrong';
+    }
+  }
+
+  it('are made where a per-call token is injected, and disposed (with their Disposable instances) when the call ends', async () => {
+    const app = FusionApp.create({ tools: [Scoped, Unscoped] });
+    await app.callTool('scoped.run');
+    await app.callTool('scoped.run');
+    await new Promise((resolve) => setImmediate(resolve)); // disposal runs after the response
+    expect(disposed).toBe(2);
+    expect(lastContainer).not.toBe(app.container);
+    await app.close();
+  });
+
+  it('are not made where nothing per-call is injected; ctx.container still makes one on demand', async () => {
+    const created = jest.fn();
+    const app = FusionApp.create({ tools: [Unscoped] });
+    const original = app.container.createChildContainer.bind(app.container);
+    app.container.createChildContainer = () => {
+      created();
+      return original();
+    };
+    expect((await app.callTool('unscoped.run')).content).toEqual([{ type: 'text', text: 'ran' }]);
+    expect(created).not.toHaveBeenCalled();
+    expect((await app.callTool('unscoped.container')).content).toEqual([{ type: 'text', text: 'made, with the context in it' }]);
+    expect(created).toHaveBeenCalledTimes(1);
+    await app.close();
   });
 });
