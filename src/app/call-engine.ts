@@ -101,7 +101,8 @@ export class CallEngine {
       upstream?.removeEventListener('abort', onUpstreamAbort);
       this.inFlight.delete(controller);
       // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
-      void state.scope?.dispose().catch(() => undefined);
+      const disposing = state.scope?.dispose();
+      if (disposing) disposing.catch(() => undefined);
     }
   }
 

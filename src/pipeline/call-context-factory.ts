@@ -13,7 +13,7 @@ export interface CallScope {
   /** The call's child container where one exists, else the app's. */
   resolver(): DependencyContainer;
   /** Disposes the call's child container, if one was made (tsyringe `dispose`: `Disposable` instances are disposed). */
-  dispose(): Promise<void>;
+  dispose(): Promise<void> | void;
 }
 
 const noProgress = (): void => undefined;
@@ -35,16 +35,6 @@ export async function createCallContext(
 ): Promise<{ ctx: CallContext; scope: CallScope }> {
   const made = factory ? await raceAbort(Promise.resolve(factory(extra)), extra.signal) : undefined;
   let child: DependencyContainer | undefined;
-  const ctx = Object.assign(made && typeof made === 'object' ? { ...made } : {}, {
-    signal: extra.signal,
-    tool,
-    args: extra.arguments,
-    requestId: extra.requestId,
-    progress: progress ? (percent: number, message?: string) => progress.report(percent, message) : noProgress,
-    log,
-    clientCapabilities: extra.clientCapabilities,
-    closeStream: extra.closeStream
-  }) as CallContext;
   const open = (): DependencyContainer => {
     if (child) return child;
     child = root.createChildContainer();
@@ -52,15 +42,27 @@ export async function createCallContext(
     child.register(CALL_SIGNAL, { useValue: extra.signal });
     return child;
   };
-  Object.defineProperty(ctx, 'container', { get: open, enumerable: true });
+  // One literal: the app's fields, then the framework's; `container` is made on first read.
+  const ctx = {
+    ...(made && typeof made === 'object' ? made : {}),
+    signal: extra.signal,
+    tool,
+    args: extra.arguments,
+    requestId: extra.requestId,
+    progress: progress ? (percent: number, message?: string) => progress.report(percent, message) : noProgress,
+    log,
+    clientCapabilities: extra.clientCapabilities,
+    closeStream: extra.closeStream,
+    get container(): DependencyContainer {
+      return open();
+    }
+  } as CallContext;
   if (perCall) open();
   return {
     ctx,
     scope: {
       resolver: () => child ?? root,
-      dispose: async () => {
-        await child?.dispose();
-      }
+      dispose: () => child?.dispose()
     }
   };
 }

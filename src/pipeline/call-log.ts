@@ -46,6 +46,11 @@ export class LogChannel implements CallLogger {
     this.message('error', data);
   }
 
+  /** Whether messages are still being written. */
+  get pendingWrites(): boolean {
+    return this.pending !== undefined && this.pending.length > 0;
+  }
+
   /** Resolves when every message logged so far is written. */
   async flush(): Promise<void> {
     while (this.pending && this.pending.length > 0) await Promise.all(this.pending.splice(0));

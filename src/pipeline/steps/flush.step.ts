@@ -1,3 +1,4 @@
+import type { CallState } from '../call-state';
 import { named, type NamedStep } from './named-step';
 
 /**
@@ -9,12 +10,16 @@ export function flushStep(): NamedStep {
   return named('flush', async (state, next) => {
     try {
       const value = await next();
-      await Promise.all([state.progress?.flush(), state.log.flush()]);
+      if (state.progress || state.log.pendingWrites) await flush(state);
       return value;
     } catch (error) {
       if (state.upstream?.aborted) state.progress?.discard();
-      else await Promise.all([state.progress?.flush(), state.log.flush()]);
+      else if (state.progress || state.log.pendingWrites) await flush(state);
       throw error;
     }
   });
+}
+
+function flush(state: CallState): Promise<unknown> {
+  return Promise.all([state.progress?.flush(), state.log.flush()]);
 }
