@@ -17,9 +17,23 @@ const FORMATS: Record<string, (v: string) => boolean> = {
       return false;
     }
   },
-  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)),
+  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && isCalendarDate(v),
   'date-time': (v) => /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v))
 };
+
+/** Whether `YYYY-MM-DD` names a day that exists (Date.parse rolls 2024-02-30 over into March). */
+function isCalendarDate(v: string): boolean {
+  const [year, month, day] = v.split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Characters as JSON Schema counts them (code points), not UTF-16 units. */
+function lengthOf(v: string): number {
+  let n = 0;
+  for (const _ of v) n++;
+  return n;
+}
 
 function allowedValues(schema: JsonSchema): unknown[] | undefined {
   if (Array.isArray(schema.enum)) return schema.enum;
@@ -56,9 +70,9 @@ function checkField(name: string, field: JsonSchema, value: unknown): string | u
       if (typeof value !== 'string') return `${name} must be a string`;
       const allowed = allowedValues(field);
       if (allowed && !allowed.includes(value)) return `${name} must be one of ${allowed.join(', ')}`;
-      if (typeof field.minLength === 'number' && value.length < field.minLength)
+      if (typeof field.minLength === 'number' && lengthOf(value) < field.minLength)
         return `${name} must be at least ${field.minLength} characters`;
-      if (typeof field.maxLength === 'number' && value.length > field.maxLength)
+      if (typeof field.maxLength === 'number' && lengthOf(value) > field.maxLength)
         return `${name} must be at most ${field.maxLength} characters`;
       const format = typeof field.format === 'string' ? FORMATS[field.format] : undefined;
       if (format && !format(value)) return `${name} must be a valid ${String(field.format)}`;

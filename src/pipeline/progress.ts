@@ -64,7 +64,8 @@ const BURST = 16;
  */
 export class ProgressChannel {
   private last = -Infinity;
-  private readonly queue: Array<{ progress: number; message: string | undefined }> = [];
+  /** Reports not yet written, each with its place among the accepted ones (the burst's are never replaced). */
+  private readonly queue: Array<{ progress: number; message: string | undefined; place: number }> = [];
   private inFlight: Promise<void> | undefined;
   private closed = false;
   private accepted = 0;
@@ -75,9 +76,11 @@ export class ProgressChannel {
   report(percent: number, message?: string): void {
     if (this.closed || !checkProgress(percent) || percent <= this.last) return;
     this.last = percent;
-    const next = { progress: percent, message };
-    // Within the burst every report is kept; past it, a report not yet written is replaced.
-    if (++this.accepted > BURST && this.queue.length > 0) this.queue[this.queue.length - 1] = next;
+    const next = { progress: percent, message, place: ++this.accepted };
+    // Within the burst every report is kept; past it, the newest report not yet written is
+    // replaced, unless that one is itself one of the burst (still waiting behind a slow write).
+    const tail = this.queue[this.queue.length - 1];
+    if (next.place > BURST && tail && tail.place > BURST) this.queue[this.queue.length - 1] = next;
     else this.queue.push(next);
     if (!this.inFlight) this.inFlight = this.pump();
   }
