@@ -47,6 +47,9 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
         'Each invoice is also the resource billing://invoices/{id}; the billing.collections_letter prompt drafts a payment reminder.',
       tools: [BillingTools, AdjustmentTools, ReportTools, AccountTools, InvoiceResources, CollectionsPrompts],
       stateKey: options.stateKey,
+      // In production an unexpected failure (a driver error, say) reaches clients as a generic
+      // message with a reference; the log has the original. Domain failures are ToolErrors: always sent.
+      maskErrors: process.env.NODE_ENV === 'production',
       providers: [
         { provide: Database, useValue: db },
         // Tells subscribers when an invoice changes; it reaches the app through the FUSION_APP token.

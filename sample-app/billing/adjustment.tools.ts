@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import {
   ask,
   Input,
+  type InputRound,
   Interactive,
   Mutation,
   readInput,
   readRequestState,
   requireInput,
-  ToolProvider,
-  type InputRound
+  ToolError,
+  ToolProvider
 } from '@mcpfusion/core';
 import { ADJUSTMENT_REASON_TITLES, type AdjustmentReason } from './adjustment-reason';
 import { AdjustmentRepository, type AdjustmentRecord } from './adjustment-repository';
@@ -56,8 +57,8 @@ export class AdjustmentTools {
   })
   adjust(@Input() request: AdjustmentRequest): AdjustmentRecord | InputRound {
     const invoice = this.invoices.find(request.id);
-    if (!invoice) throw new Error(invoiceNotFound(request.id));
-    if (invoice.status === InvoiceStatus.Refunded) throw new Error(alreadyRefunded(request.id, invoice.refundedAt));
+    if (!invoice) throw new ToolError(invoiceNotFound(request.id));
+    if (invoice.status === InvoiceStatus.Refunded) throw new ToolError(alreadyRefunded(request.id, invoice.refundedAt));
 
     const reason = readInput<AdjustmentReason>('reason');
     if (reason === undefined) {
@@ -93,9 +94,9 @@ export class AdjustmentTools {
 /** The state carried from round 1, after checking the invoice total is still the one the user saw. */
 function unchangedSinceFirstRound(invoice: InvoiceRecord): AdjustmentState {
   const state = readRequestState<AdjustmentState>();
-  if (!state) throw new Error(`The adjustment of invoice ${invoice.id} lost its state; nothing was recorded. Start again.`);
+  if (!state) throw new ToolError(`The adjustment of invoice ${invoice.id} lost its state; nothing was recorded. Start again.`);
   if (state.totalCents !== invoice.amountCents) {
-    throw new Error(
+    throw new ToolError(
       `Invoice ${invoice.id} changed while the adjustment was entered (its total was ${formatDollars(state.totalCents)}, ` +
         `now ${formatDollars(invoice.amountCents)}); nothing was recorded. Start again.`
     );

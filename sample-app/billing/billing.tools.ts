@@ -3,12 +3,13 @@ import {
   ask,
   cappedList,
   Input,
+  type InputRound,
   Interactive,
   Mutation,
   readInput,
   requireInput,
-  ToolProvider,
-  type InputRound
+  ToolError,
+  ToolProvider
 } from '@mcpfusion/core';
 import { InvoiceFilter, InvoiceLookup, RefundRequest } from './billing.inputs';
 import { InvoiceSummary, InvoiceView } from './billing.views';
@@ -39,7 +40,7 @@ export class BillingTools {
   })
   invoice(@Input() query: InvoiceLookup): InvoiceRecord {
     const found = this.invoices.find(query.id);
-    if (!found) throw new Error(invoiceNotFound(query.id));
+    if (!found) throw new ToolError(invoiceNotFound(query.id));
     return found;
   }
 
@@ -71,8 +72,8 @@ export class BillingTools {
   })
   refund(@Input() request: RefundRequest): InvoiceRecord | InputRound | string {
     const invoice = this.invoices.find(request.id);
-    if (!invoice) throw new Error(invoiceNotFound(request.id));
-    if (invoice.status === InvoiceStatus.Refunded) throw new Error(alreadyRefunded(request.id, invoice.refundedAt));
+    if (!invoice) throw new ToolError(invoiceNotFound(request.id));
+    if (invoice.status === InvoiceStatus.Refunded) throw new ToolError(alreadyRefunded(request.id, invoice.refundedAt));
     const confirm = readInput<boolean>('confirm');
     if (confirm === undefined) {
       return requireInput.elicit(
@@ -83,8 +84,8 @@ export class BillingTools {
     }
     if (!confirm) return REFUND_CANCELLED;
     const outcome = this.invoices.markRefunded(request.id, new Date());
-    if (outcome.kind === 'not-found') throw new Error(invoiceNotFound(request.id));
-    if (outcome.kind === 'already-refunded') throw new Error(alreadyRefunded(request.id, outcome.refundedAt));
+    if (outcome.kind === 'not-found') throw new ToolError(invoiceNotFound(request.id));
+    if (outcome.kind === 'already-refunded') throw new ToolError(alreadyRefunded(request.id, outcome.refundedAt));
     this.events.invoiceChanged(request.id);
     return this.invoices.find(request.id)!;
   }

@@ -1,4 +1,4 @@
-import { Input, Prompt, ToolProvider } from '@mcpfusion/core';
+import { Input, Prompt, ToolError, ToolProvider } from '@mcpfusion/core';
 import { CollectionsLetterArgs, type LetterTone } from './billing.inputs';
 import { CustomerRepository } from './customer-repository';
 import { InvoiceRepository, type InvoiceListing } from './invoice-repository';
@@ -43,9 +43,10 @@ export class CollectionsPrompts {
   })
   collectionsLetter(@Input() args: CollectionsLetterArgs): TextPromptMessage[] {
     const customer = this.customers.find(Number(args.customer));
-    if (!customer) throw new Error(`Customer ${args.customer} does not exist. Complete the customer argument to see the customer ids.`);
+    if (!customer) throw new ToolError(`Customer ${args.customer} does not exist. Complete the customer argument to see the customer ids.`);
     const open = this.invoices.list({ status: InvoiceStatus.Open, customerId: customer.id, limit: MAX_LETTER_INVOICES });
-    if (open.length === 0) throw new Error(`Customer ${customer.id} (${customer.name}) has no open invoices: there is nothing to collect.`);
+    if (open.length === 0)
+      throw new ToolError(`Customer ${customer.id} (${customer.name}) has no open invoices: there is nothing to collect.`);
     const oldestFirst = [...open].reverse();
     const text = [
       `Draft a collections letter to ${customer.name} <${customer.email}> (customer ${customer.id}) about these open invoices:`,
