@@ -64,7 +64,7 @@ export class CallEngine {
     if (this.closed) throw new AppClosedError();
     const controller = new AbortController();
     const upstream = request.signal;
-    const onUpstreamAbort = (): void => controller.abort(new CancelledError(upstream?.reason));
+    const onUpstreamAbort = (): void => controller.abort(CancelledError.of(upstream?.reason));
     if (upstream) {
       if (upstream.aborted) onUpstreamAbort();
       else upstream.addEventListener('abort', onUpstreamAbort, { once: true });
