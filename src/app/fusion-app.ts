@@ -12,6 +12,7 @@ import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { Constructor } from '../metadata/types';
 import type { RequestExtra } from '../pipeline/call-context';
 import type { ChainDependencies } from '../pipeline/chain-builder';
+import { isMiddlewareClass } from '../pipeline/middleware';
 import type { CompiledMember } from '../pipeline/compiled-member';
 import { ErrorBoundary, type CallKind } from '../pipeline/error-boundary';
 import { SchemaCatalog } from '../schema/json-schema';
@@ -326,9 +327,8 @@ function assertInjectable(container: DependencyContainer, registry: Registry, op
   for (const member of members) classes.add(member.target);
   const presenters = [options.presenter, ...registry.tools.map((t) => t.presenter)];
   for (const presenter of presenters) if (typeof presenter === 'function') classes.add(presenter as Constructor);
-  for (const middleware of [...(options.middleware ?? []), ...registry.tools.flatMap((t) => t.middleware)]) {
-    if (typeof (middleware.prototype as { use?: unknown } | undefined)?.use === 'function') classes.add(middleware as Constructor);
-  }
+  const middleware = [...(options.middleware ?? []), ...members.flatMap((m) => m.middleware)];
+  for (const m of middleware) if (isMiddlewareClass(m)) classes.add(m);
   for (const provider of options.providers ?? []) {
     if (typeof provider === 'function') classes.add(provider);
     else if ('useClass' in provider) classes.add(provider.useClass);

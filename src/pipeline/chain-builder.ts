@@ -6,7 +6,7 @@ import type { ContinuationStore } from '../interactive/continuation-store';
 import type { Constructor } from '../metadata/types';
 import type { InputValidator } from '../schema/input-validator';
 import { compose } from './compose';
-import type { Middleware } from './middleware';
+import { isMiddlewareClass, type Middleware } from './middleware';
 import { askStep } from './steps/ask.step';
 import { capabilityCheckStep } from './steps/capability-check.step';
 import { contextStep, type ContextFactory } from './steps/context.step';
@@ -35,7 +35,7 @@ export interface ChainDependencies {
 /** The classes a call resolves for a member: its own, and its middleware and presenter classes. */
 export function resolvedClasses(target: Constructor, middleware: readonly Middleware[], presenter?: unknown): Constructor[] {
   const classes: Constructor[] = [target];
-  for (const m of middleware) if (typeof (m.prototype as { use?: unknown } | undefined)?.use === 'function') classes.push(m as Constructor);
+  for (const m of middleware) if (isMiddlewareClass(m)) classes.push(m);
   if (typeof presenter === 'function') classes.push(presenter as Constructor);
   return classes;
 }

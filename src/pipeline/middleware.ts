@@ -15,3 +15,8 @@ export interface FusionMiddleware {
 
 /** A middleware function, or a class implementing {@link FusionMiddleware}. */
 export type Middleware = MiddlewareFn | Constructor<FusionMiddleware>;
+
+/** Whether a middleware is a class (resolved from the call's container) rather than a function. */
+export function isMiddlewareClass(value: unknown): value is Constructor<FusionMiddleware> {
+  return typeof value === 'function' && typeof (value.prototype as { use?: unknown } | undefined)?.use === 'function';
+}

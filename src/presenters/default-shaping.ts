@@ -29,9 +29,3 @@ export function shapeValue(value: unknown, outputSchema: JsonSchema | undefined,
   }
   return result;
 }
-
-/** The result of a call that failed: its message, no stack trace. */
-export function errorResult(error: unknown): CallToolResult {
-  const message = error instanceof Error ? error.message : String(error);
-  return { isError: true, content: [{ type: 'text', text: message }] };
-}

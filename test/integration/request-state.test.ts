@@ -257,3 +257,31 @@ describe('single-use state (singleUseState)', () => {
     );
   });
 });
+
+describe('a continuation store that hangs', () => {
+  it('cannot hold the call: sealing races the call signal, and the lock and slot are already free', async () => {
+    let sealing!: () => void;
+    const sealCalled = new Promise<void>((resolve) => (sealing = resolve));
+    const store = {
+      seal: () => (sealing(), new Promise<string>(() => undefined)), // never settles
+      open: async (t: string) => JSON.parse(t) as unknown,
+      consume: async () => true
+    };
+    const ledger = new Ledger();
+    const app = FusionApp.create({
+      tools: [InteractiveTools],
+      providers: [{ provide: Ledger, useValue: ledger }],
+      continuationStore: store
+    });
+    const controller = new AbortController();
+    const call = app.callTool('refund', { amount: 1 }, { signal: controller.signal, answers: { confirm: true } });
+    await sealCalled;
+    expect((await app.callTool('quick.write')).content).toEqual([{ type: 'text', text: 'written' }]); // the mutation lock is free
+    controller.abort();
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(/cancelled/);
+    expect(app.activeCalls).toBe(0);
+    await app.close();
+  });
+});

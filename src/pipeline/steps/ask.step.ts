@@ -1,3 +1,4 @@
+import { raceAbort } from '../../concurrency/abort';
 import { InputRoundsExceededError } from '../../errors';
 import { MAX_INPUT_ROUNDS, seal } from '../../interactive/continuation';
 import type { ContinuationStore } from '../../interactive/continuation-store';
@@ -19,7 +20,8 @@ export function askStep(store: ContinuationStore, what: string): NamedStep {
     const interaction = state.interaction!;
     if (interaction.progress.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(what, MAX_INPUT_ROUNDS);
     assertDeliverable(value, state.inputChannel);
-    return toInputRequiredResult(value, await seal(store, bindingOf(state), interaction.progress, value));
+    const sealed = await raceAbort(seal(store, bindingOf(state), interaction.progress, value), state.signal);
+    return toInputRequiredResult(value, sealed);
   });
 }
 

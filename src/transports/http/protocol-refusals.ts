@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import { PROTOTYPE_KEYS } from '../../wire/own-properties';
 import { jsonRpcErrorResponse } from './json-rpc-response';
 
@@ -10,8 +11,8 @@ import { jsonRpcErrorResponse } from './json-rpc-response';
 /** The first protocol version without JSON-RPC batching (removed in 2025-06-18). */
 export const NO_BATCH_SINCE = '2025-06-18';
 
-/** Largest request body read (the SDK's default limit). */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Largest request body read: the SDK's own default, so both legs refuse the same bodies. */
+export const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE;
 
 /**
  * 406 when `Accept` admits neither `application/json` nor `text/event-stream` (wildcards and
