@@ -1,5 +1,6 @@
 import { isInputRequiredResult, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
-import { AppClosedError, CancelledError } from '../errors';
+import { CallAbort } from '../concurrency/call-abort';
+import { AppClosedError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import { emptyInputScope, withInputScope } from '../interactive/input-scope';
@@ -24,11 +25,11 @@ const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * Runs a request through its member's compiled chain, for every kind alike. Owns the per-call
- * AbortController (the request's signal, a timeout, the app's shutdown all end it) and the end
+ * abort (`CallAbort`: the request's signal, a timeout, the app's shutdown all end it) and the end
  * of the call (the call's container is disposed). Failures are the error boundary's to map.
  */
 export class CallEngine {
-  private readonly inFlight = new Set<AbortController>();
+  private readonly inFlight = new Set<CallAbort>();
   private closed = false;
 
   constructor(
@@ -62,21 +63,14 @@ export class CallEngine {
   /** Runs any member's chain; resolves with what its presentation step made, rejects with the failure as thrown. */
   async run(member: CompiledMember, request: CallRequest): Promise<unknown> {
     if (this.closed) throw new AppClosedError();
-    const controller = new AbortController();
-    const upstream = request.signal;
-    const onUpstreamAbort = (): void => controller.abort(CancelledError.of(upstream?.reason));
-    if (upstream) {
-      if (upstream.aborted) onUpstreamAbort();
-      else upstream.addEventListener('abort', onUpstreamAbort, { once: true });
-    }
-    this.inFlight.add(controller);
-    const extra = requestExtra(request, controller.signal, member.info.name);
+    const aborter = new CallAbort(request.signal);
+    this.inFlight.add(aborter);
+    const extra = callExtra(request, aborter, member.info.name);
     const interactive = member.info.interactive;
     const state: CallState = {
       member,
-      signal: controller.signal,
-      abort: (reason) => controller.abort(reason),
-      upstream,
+      aborter,
+      upstream: request.signal,
       extra,
       subject: request.subject,
       log: new LogChannel(request.sendLog),
@@ -98,8 +92,8 @@ export class CallEngine {
     try {
       return await (state.inputScope ? withInputScope(state.inputScope, () => member.run(state)) : member.run(state));
     } finally {
-      upstream?.removeEventListener('abort', onUpstreamAbort);
-      this.inFlight.delete(controller);
+      aborter.detach();
+      this.inFlight.delete(aborter);
       // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
       const disposing = state.scope?.dispose();
       if (disposing) disposing.catch(() => undefined);
@@ -109,14 +103,19 @@ export class CallEngine {
   /** Refuses new calls and aborts those in flight (graceful shutdown). */
   close(): void {
     this.closed = true;
-    for (const controller of this.inFlight) controller.abort(new AppClosedError());
+    for (const aborter of this.inFlight) aborter.abort(new AppClosedError());
   }
 }
 
-/** The `extra` handed to `contextFactory`, from what the transport said about the request. */
-export function requestExtra(request: CallRequest, signal: AbortSignal, name: string): RequestExtra {
+/**
+ * The `extra` handed to `contextFactory` (and `principalOf`), from what the transport said
+ * about the request; its `signal` (an own getter, so a spread keeps it) is the call's, made on first read.
+ */
+function callExtra(request: CallRequest, aborter: CallAbort, name: string): RequestExtra {
   return {
-    signal,
+    get signal(): AbortSignal {
+      return aborter.signal;
+    },
     toolName: name,
     arguments: request.arguments ?? EMPTY_ARGS,
     requestId: request.requestId,

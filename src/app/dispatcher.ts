@@ -15,7 +15,7 @@ import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { ToolCatalog } from '../surface/tool-catalog';
 import type { CompletionQuery, ServedApp, TransportRequest } from '../transports/served-app';
 import { ownRecord } from '../wire/own-properties';
-import type { CallEngine } from './call-engine';
+import type { CallEngine, CallRequest } from './call-engine';
 
 /** The catalogs the dispatcher reads, replaced as a whole when providers change at run time. */
 export interface Catalogs {
@@ -47,14 +47,10 @@ export class Dispatcher implements ServedApp {
     return this.catalogs().tools.get(name)?.outputSchema;
   }
 
-  async callTool(
-    name: string,
-    args: Record<string, unknown> | undefined,
-    request: TransportRequest
-  ): Promise<CallToolResult | InputRequiredResult> {
-    const tool = this.catalogs().tools.get(name);
-    if (!tool) throw this.engine.boundary.protocolError(new UnknownToolError(name), 'tool', name);
-    return this.engine.callTool(tool, { ...request, subject: name, arguments: args });
+  callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
+    const tool = this.catalogs().tools.get(request.subject);
+    if (!tool) return Promise.reject(this.engine.boundary.protocolError(new UnknownToolError(request.subject), 'tool', request.subject));
+    return this.engine.callTool(tool, request);
   }
 
   async listResources(request: TransportRequest): Promise<Resource[]> {

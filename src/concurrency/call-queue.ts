@@ -16,6 +16,11 @@ export interface CallQueue {
    * `signal` aborts while waiting (the waiter leaves the queue in constant time).
    */
   acquire(signal: AbortSignal): Promise<Release>;
+  /**
+   * Optional: takes a slot now if one is free and nobody waits, without a signal (the engine
+   * then skips making one); undefined otherwise, and the caller waits with `acquire`.
+   */
+  tryAcquire?(): Release | undefined;
   /** Calls running now. */
   readonly active: number;
   /** Calls waiting now. */
@@ -48,6 +53,10 @@ export class InProcessCallQueue implements CallQueue {
 
   get waiting(): number {
     return this.gate.waiting;
+  }
+
+  tryAcquire(): Release | undefined {
+    return this.gate.tryAcquire();
   }
 
   acquire(signal: AbortSignal): Promise<Release> {

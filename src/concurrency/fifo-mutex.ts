@@ -11,6 +11,8 @@ export interface MutationLock {
    * in arrival order; an aborted waiter leaves at once and the others keep their order.
    */
   acquire(signal: AbortSignal): Promise<Release>;
+  /** Optional: takes the lock now if it is free (no signal needed); undefined otherwise. */
+  tryAcquire?(): Release | undefined;
   /** Whether someone holds the lock now. */
   readonly locked: boolean;
 }
@@ -26,6 +28,10 @@ export class FifoMutex implements MutationLock {
   /** Waiters now. */
   get waiting(): number {
     return this.gate.waiting;
+  }
+
+  tryAcquire(): Release | undefined {
+    return this.gate.tryAcquire();
   }
 
   acquire(signal: AbortSignal): Promise<Release> {

@@ -1,5 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
-import { raceAbort } from '../concurrency/abort';
+import type { CallAbort } from '../concurrency/call-abort';
 import { CALL_CONTEXT, CALL_SIGNAL } from '../di/tokens';
 import type { CallContext, RequestExtra, ToolInfo } from './call-context';
 import type { CallLogger } from './call-log';
@@ -31,21 +31,24 @@ export async function createCallContext(
   tool: ToolInfo,
   progress: ProgressChannel | undefined,
   log: CallLogger,
-  perCall: boolean
+  perCall: boolean,
+  aborter: CallAbort
 ): Promise<{ ctx: CallContext; scope: CallScope }> {
-  const made = factory ? await raceAbort(Promise.resolve(factory(extra)), extra.signal) : undefined;
+  const made = factory ? await aborter.race(Promise.resolve(factory(extra))) : undefined;
   let child: DependencyContainer | undefined;
   const open = (): DependencyContainer => {
     if (child) return child;
     child = root.createChildContainer();
     child.register(CALL_CONTEXT, { useValue: ctx });
-    child.register(CALL_SIGNAL, { useValue: extra.signal });
+    child.register(CALL_SIGNAL, { useFactory: () => aborter.signal });
     return child;
   };
-  // One literal: the app's fields, then the framework's; `container` is made on first read.
+  // One literal: the app's fields, then the framework's; `signal` and `container` are made on first read.
   const ctx = {
     ...(made && typeof made === 'object' ? made : {}),
-    signal: extra.signal,
+    get signal(): AbortSignal {
+      return aborter.signal;
+    },
     tool,
     args: extra.arguments,
     requestId: extra.requestId,

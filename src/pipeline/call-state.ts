@@ -1,3 +1,4 @@
+import type { CallAbort } from '../concurrency/call-abort';
 import type { ContinuationProgress } from '../interactive/continuation';
 import type { InputChannel } from '../interactive/input-required';
 import type { InputScope } from '../interactive/input-scope';
@@ -13,10 +14,11 @@ import type { ProgressChannel } from './progress';
  */
 export interface CallState {
   readonly member: CompiledMember;
-  /** The call's own signal: the request's, a timeout's, or the app's shutdown end it. */
-  readonly signal: AbortSignal;
-  /** Ends the call with `reason` (the timeout step uses it). */
-  readonly abort: (reason: unknown) => void;
+  /**
+   * The call's end: the request's signal, a timeout, or the app's shutdown abort it. Stages wait
+   * on it (`race`); its `signal` (made on first read) is what handlers see.
+   */
+  readonly aborter: CallAbort;
   /** The request's own signal (client cancellation, disconnect), when it has one. */
   readonly upstream: AbortSignal | undefined;
   readonly extra: RequestExtra;

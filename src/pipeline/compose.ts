@@ -1,4 +1,3 @@
-import { abortError } from '../concurrency/abort';
 import { NextCalledTwiceError } from '../errors';
 import type { CallState } from './call-state';
 
@@ -16,7 +15,7 @@ export function compose(steps: readonly Step[]): (state: CallState) => Promise<u
     const dispatch = (i: number): Promise<unknown> => {
       if (i <= index) return Promise.reject(new NextCalledTwiceError());
       index = i;
-      if (state.signal.aborted) return Promise.reject(abortError(state.signal));
+      if (state.aborter.aborted) return Promise.reject(state.aborter.error());
       const step = steps[i];
       if (!step) return Promise.resolve(undefined);
       try {

@@ -4,6 +4,7 @@ import type { Violation } from '../errors';
 import type { Constructor } from '../types/core';
 import { isPrototypeKey } from '../wire/own-properties';
 import type { SchemaCheck } from './schema-check';
+import { instantiate } from './schema-exactness';
 
 const MAX_NESTING = 32;
 
@@ -24,14 +25,21 @@ export type InputValidator = (raw: Readonly<Record<string, unknown>>) => Validat
  * (keys that reach prototypes, absurd nesting), before any conversion; then the listed schema,
  * so that nothing the listed `inputSchema` forbids gets through; then the class's validators
  * (class-transformer, then class-validator), whose messages name the constraint and are the
- * ones reported when both refuse. Properties the class does not
+ * ones reported when both refuse (`schemaIsExact`: the listed schema implies the class's
+ * validators, see `schemaImpliesClass`, so an accepted input skips them). Properties the class does not
  * declare are refused ("property x should not exist"), never passed on or silently dropped.
  */
-export function createInputValidator(type: Constructor | undefined, listed: SchemaCheck): InputValidator {
+export function createInputValidator(type: Constructor | undefined, listed: SchemaCheck, schemaIsExact = false): InputValidator {
   return (raw) => {
     const { violations: structural, nodes } = checkStructure(raw);
     if (structural.length > 0) return { violations: structural };
     const schemaViolations = listed(raw);
+    // Where the listed schema carries every constraint of the class (decided at startup), its
+    // acceptance is the class's: the instance is built without class-transformer and class-validator.
+    if (schemaIsExact && type && schemaViolations.length === 0) {
+      const value = instantiate(type, raw);
+      if (value) return { value };
+    }
     // Converting into the class costs per value; an input the listed schema refuses is not
     // converted when it is large, so a huge invalid body cannot hold the server up.
     if (schemaViolations.length > 0 && nodes > MAX_NODES_FOR_CLASS_MESSAGES) return { violations: schemaViolations };

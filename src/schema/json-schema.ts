@@ -4,6 +4,7 @@ import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { Constructor, JsonSchema } from '../types/core';
 import { createInputValidator, type InputValidator } from './input-validator';
 import { compileSchemaCheck } from './schema-check';
+import { schemaImpliesClass } from './schema-exactness';
 
 export type { JsonSchema } from '../types/core';
 
@@ -29,7 +30,8 @@ export class SchemaCatalog {
   validatorOf(type: Constructor | undefined, owner: string): InputValidator {
     const cached = this.validators.get(type);
     if (cached) return cached;
-    const validator = createInputValidator(type, compileSchemaCheck(type ? this.schemaOf(type) : EMPTY_INPUT_SCHEMA, owner));
+    const schema = type ? this.schemaOf(type) : EMPTY_INPUT_SCHEMA;
+    const validator = createInputValidator(type, compileSchemaCheck(schema, owner), type !== undefined && schemaImpliesClass(type, schema));
     this.validators.set(type, validator);
     return validator;
   }
@@ -55,7 +57,7 @@ export class SchemaCatalog {
       ...raw,
       type: 'object',
       properties: Object.fromEntries(
-        Object.entries(properties).map(([name, property]) => [name, this.inlineNested(type, name, property, depth)])
+        Object.entries(properties).map(([name, property]) => [name, integerWhereInt(type, name, this.inlineNested(type, name, property, depth))])
       )
     };
     if (schema.additionalProperties === undefined) schema.additionalProperties = false;
@@ -76,6 +78,19 @@ export class SchemaCatalog {
     if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) return { ...out, items: resolve(out.items as JsonSchema) };
     return out;
   }
+}
+
+/**
+ * `@IsInt()` lists `type: integer`, whatever other constraint the property has: the converter
+ * merges each constraint's schema in turn, so `@IsInt() @Min(0)` would list `type: number`
+ * (and an agent would read that 1.5 is accepted).
+ */
+function integerWhereInt(type: Constructor, name: string, property: JsonSchema): JsonSchema {
+  if (property.type !== 'number') return property;
+  const isInt = getMetadataStorage()
+    .getTargetValidationMetadatas(type, '', true, false)
+    .some((m) => m.propertyName === name && m.name === 'isInt' && !m.each);
+  return isInt ? { ...property, type: 'integer' } : property;
 }
 
 /** The schema of a tool with no `@Input()`: an empty object, nothing else allowed. */

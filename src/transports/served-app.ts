@@ -31,11 +31,8 @@ export interface ServedApp {
   /** The listed input schema of a tool (the SDK checks `Mcp-Param-*` headers against it). */
   toolInputSchema(name: string): Record<string, unknown> | undefined;
   toolOutputSchema(name: string): Record<string, unknown> | undefined;
-  callTool(
-    name: string,
-    args: Record<string, unknown> | undefined,
-    request: TransportRequest
-  ): Promise<CallToolResult | InputRequiredResult>;
+  /** A tool call: `subject` is the tool's name, `arguments` its raw arguments. */
+  callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult>;
   listResources(request: TransportRequest): Promise<Resource[]>;
   listResourceTemplates(): ResourceTemplateType[];
   readResource(uri: string, request: TransportRequest): Promise<ReadResourceResult | InputRequiredResult>;

@@ -13,6 +13,7 @@ import { noInputChannel, type InputChannel } from '../interactive/input-required
 import type { LogSend } from '../pipeline/call-log';
 import type { ProgressSend } from '../pipeline/progress';
 import type { LiveServers } from './live-servers';
+import type { CallRequest } from '../pipeline/call-request';
 import type { ServedApp, TransportRequest } from './served-app';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
 
@@ -62,18 +63,7 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     server.setRequestHandler('tools/list', () => ({ tools: app.listTools() as never[] }));
     onValidated(server, 'tools/call', 'CallToolRequestParams', async (request, ctx) => {
       const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
-      const call = transportRequest(server, ctx, era);
-      const raw = ownValue(call.meta, 'progressToken');
-      const token = typeof raw === 'string' || typeof raw === 'number' ? raw : undefined;
-      const sendProgress: ProgressSend | undefined =
-        token === undefined
-          ? undefined
-          : (progress, message) =>
-              ctx.mcpReq.notify({
-                method: 'notifications/progress',
-                params: { progressToken: token, progress, total: 100, ...(message !== undefined ? { message } : {}) }
-              });
-      const result = await app.callTool(name, args, { ...call, sendProgress });
+      const result = await app.callTool(callRequest(server, ctx, era, name, args, progressSender(ctx)));
       return isInputRequiredResult(result) ? result : server.projectCallToolResult(result, app.toolOutputSchema(name));
     });
 
@@ -141,14 +131,40 @@ function onValidated(
   );
 }
 
+/** Sends the call's progress, where the request carried a progress token. */
+function progressSender(ctx: ServerContext): ProgressSend | undefined {
+  const raw = ownValue(ctx.mcpReq._meta as Record<string, unknown> | undefined, 'progressToken');
+  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+  return (progress, message) =>
+    ctx.mcpReq.notify({
+      method: 'notifications/progress',
+      params: { progressToken: raw, progress, total: 100, ...(message !== undefined ? { message } : {}) }
+    });
+}
+
 /** What a handler needs to know about the request it serves. */
 function transportRequest(server: Server, ctx: ServerContext, era: 'legacy' | 'modern'): TransportRequest {
+  return callRequest(server, ctx, era, '', undefined, undefined);
+}
+
+/** The request as the engine takes it, built once (the engine and the dispatcher copy nothing). */
+function callRequest(
+  server: Server,
+  ctx: ServerContext,
+  era: 'legacy' | 'modern',
+  subject: string,
+  args: Record<string, unknown> | undefined,
+  sendProgress: ProgressSend | undefined
+): CallRequest {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = ownValue(envelope, CLIENT_CAPABILITIES_META_KEY);
   const clientCapabilities = (isPlainJsonObject(declared) ? (declared as ClientCapabilities) : undefined) ?? server.getClientCapabilities();
   const requestState = ctx.mcpReq.requestState();
   const sendLog: LogSend = (level, data, logger) => ctx.mcpReq.log(level, data, logger);
   return {
+    subject,
+    arguments: args,
+    sendProgress,
     signal: ctx.mcpReq.signal,
     requestId: ctx.mcpReq.id,
     meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,

@@ -1,4 +1,3 @@
-import { raceAbort } from '../../concurrency/abort';
 import { InputRoundsExceededError } from '../../errors';
 import { MAX_INPUT_ROUNDS, seal } from '../../interactive/continuation';
 import type { ContinuationStore } from '../../interactive/continuation-store';
@@ -20,7 +19,7 @@ export function askStep(store: ContinuationStore, what: string): NamedStep {
     const interaction = state.interaction!;
     if (interaction.progress.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(what, MAX_INPUT_ROUNDS);
     assertDeliverable(value, state.inputChannel);
-    const sealed = await raceAbort(seal(store, bindingOf(state), interaction.progress, value), state.signal);
+    const sealed = await state.aborter.race(seal(store, bindingOf(state), interaction.progress, value));
     return toInputRequiredResult(value, sealed);
   });
 }

@@ -1,4 +1,3 @@
-import { abortError } from '../../concurrency/abort';
 import type { CallState } from '../call-state';
 import { isProgressEvent } from '../progress';
 import { named, type NamedStep } from './named-step';
@@ -20,17 +19,11 @@ export function generatorDriverStep(): NamedStep {
 }
 
 async function drive(gen: AnyIterator, state: CallState): Promise<unknown> {
-  const { signal } = state;
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => undefined);
+  const { aborter } = state;
   try {
     for (;;) {
-      if (signal.aborted) throw abortError(signal);
-      const step = await Promise.race([gen.next(), aborted]);
+      if (aborter.aborted) throw aborter.error();
+      const step = await aborter.race(Promise.resolve(gen.next()));
       if (step.done) return step.value;
       if (isProgressEvent(step.value)) state.ctx!.progress(step.value.percent, step.value.message);
     }
@@ -40,8 +33,6 @@ async function drive(gen: AnyIterator, state: CallState): Promise<unknown> {
       .then(() => gen.return?.(undefined))
       .catch(() => undefined);
     throw error;
-  } finally {
-    signal.removeEventListener('abort', onAbort!);
   }
 }
 

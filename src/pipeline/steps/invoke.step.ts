@@ -10,7 +10,7 @@ import { named, type NamedStep } from './named-step';
  */
 export function invokeStep(name: string, target: Constructor, methodName: string, params: readonly ParamKind[]): NamedStep {
   const argumentFor = params.map((kind) =>
-    kind === 'input' ? (s: CallState) => s.input : kind === 'signal' ? (s: CallState) => s.signal : (s: CallState) => s.ctx
+    kind === 'input' ? (s: CallState) => s.input : kind === 'signal' ? (s: CallState) => s.aborter.signal : (s: CallState) => s.ctx
   );
   return named(name, (state) => {
     const instance = state.scope!.resolver().resolve(target) as Record<string, (...args: unknown[]) => unknown>;

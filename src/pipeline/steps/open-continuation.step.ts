@@ -1,4 +1,3 @@
-import { raceAbort } from '../../concurrency/abort';
 import { InputDeclinedError } from '../../errors';
 import { resume } from '../../interactive/continuation';
 import type { ContinuationStore } from '../../interactive/continuation-store';
@@ -17,7 +16,7 @@ export function openContinuationStep(store: ContinuationStore): NamedStep {
   return named('open-continuation', async (state, next) => {
     const interaction = state.interaction!;
     // The store may be remote (a shared one): its wait ends with the call, like every other.
-    const resumed = await raceAbort(resume(store, bindingOf(state), interaction.requestState, interaction.inputResponses), state.signal);
+    const resumed = await state.aborter.race(resume(store, bindingOf(state), interaction.requestState, interaction.inputResponses));
     if (resumed.kind === 'end') throw new InputDeclinedError((resumed.result.content[0] as { text: string }).text);
     interaction.progress = resumed.progress;
     const scope = state.inputScope as MutableInputScope;

@@ -1,6 +1,5 @@
 import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
-import { raceAbort } from '../../concurrency/abort';
 import { NotInteractiveError } from '../../errors';
 import { isInputRound } from '../../interactive/require-input';
 import { shapeValue } from '../../presenters/default-shaping';
@@ -28,6 +27,6 @@ export function presentToolStep(
     if (isInputRound(value)) throw new NotInteractiveError(`Tool ${tool.name} (${tool.className}.${tool.methodName})`);
     if (!ref) return shapeValue(value, outputSchema);
     const presenter: Presenter = typeof ref === 'function' ? ((state.scope?.resolver() ?? app).resolve(ref) as Presenter) : ref;
-    return raceAbort(Promise.resolve(presenter.present(value, context)), state.signal) as Promise<CallToolResult>;
+    return state.aborter.race(Promise.resolve(presenter.present(value, context))) as Promise<CallToolResult>;
   });
 }

@@ -1,5 +1,5 @@
-import { raceAbort } from '../../concurrency/abort';
 import type { Release } from '../../concurrency/slot-gate';
+import type { CallState } from '../call-state';
 import { named, type NamedStep } from './named-step';
 
 /**
@@ -8,11 +8,11 @@ import { named, type NamedStep } from './named-step';
  * (a middleware, a context factory, a handler that ignores its signal) cannot keep the slot
  * once the call is aborted.
  */
-export function slotStep(name: string, acquire: (signal: AbortSignal) => Promise<Release>): NamedStep {
+export function slotStep(name: string, acquire: (state: CallState) => Release | Promise<Release>): NamedStep {
   return named(name, async (state, next) => {
-    const release = await acquire(state.signal);
+    const release = await acquire(state);
     try {
-      return await raceAbort(next(), state.signal);
+      return await state.aborter.race(next());
     } finally {
       release();
     }

@@ -1,0 +1,103 @@
+import { CancelledError, FusionError } from '../errors';
+
+/** The error a wait ends with when a call is aborted with `reason` (framework errors pass as they are). */
+export function abortErrorOf(reason: unknown): Error {
+  return reason instanceof FusionError ? reason : new CancelledError(reason);
+}
+
+/**
+ * The end of one call: aborted by the client (its request's signal), a timeout, or the app's
+ * shutdown, whichever is first. The framework's own stages wait on it directly (`race`), which
+ * costs a set insertion; the `AbortSignal` handlers and user code see is made on first read,
+ * so a call whose handler never reads `ctx.signal` allocates none. Once aborted it stays
+ * aborted, and a signal made later starts aborted with the same reason.
+ */
+export class CallAbort {
+  private controller: AbortController | undefined;
+  private abortReason: unknown;
+  private waiters: Set<(error: Error) => void> | undefined;
+  private upstream: AbortSignal | undefined;
+  aborted = false;
+
+  /** Follows `upstream` (the request's signal): its abort is this call's, as a cancellation. */
+  constructor(upstream?: AbortSignal) {
+    if (!upstream) return;
+    if (upstream.aborted) this.abort(CancelledError.of(upstream.reason));
+    else {
+      this.upstream = upstream;
+      upstream.addEventListener('abort', this, { once: true });
+    }
+  }
+
+  /** The call's `AbortSignal` (made on first read). */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
+  }
+
+  get reason(): unknown {
+    return this.abortReason;
+  }
+
+  /** The error a wait of this call ends with (valid once aborted). */
+  error(): Error {
+    return abortErrorOf(this.abortReason);
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.abortReason = reason;
+    this.detach();
+    this.controller?.abort(reason);
+    const waiters = this.waiters;
+    if (!waiters) return;
+    this.waiters = undefined;
+    const error = this.error();
+    for (const reject of waiters) reject(error);
+  }
+
+  /**
+   * Settles with `promise`, or rejects with the abort error as soon as the call is aborted,
+   * whichever is first; nothing stays registered once it settles.
+   */
+  race<T>(promise: Promise<T>): Promise<T> {
+    if (this.aborted) {
+      promise.catch(() => undefined);
+      return Promise.reject(this.error());
+    }
+    return new Promise<T>((resolve, reject) => {
+      const waiters = (this.waiters ??= new Set());
+      const onAbort = (error: Error): void => {
+        promise.catch(() => undefined);
+        reject(error);
+      };
+      waiters.add(onAbort);
+      promise.then(
+        (value) => {
+          this.waiters?.delete(onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.waiters?.delete(onAbort);
+          reject(error);
+        }
+      );
+    });
+  }
+
+  /** Stops following the request's signal (the call is over). */
+  detach(): void {
+    this.upstream?.removeEventListener('abort', this);
+    this.upstream = undefined;
+  }
+
+  /** The request's signal aborted (EventTarget listener protocol: no closure per call). */
+  handleEvent(): void {
+    const upstream = this.upstream;
+    this.abort(CancelledError.of(upstream?.reason));
+  }
+}

@@ -1,0 +1,117 @@
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { TransformationType } from 'class-transformer';
+import type { Constructor, JsonSchema } from '../types/core';
+
+/**
+ * Whether, for an input class, "the listed schema accepts" implies "the class's validators
+ * accept" and "class-transformer would build nothing but a copy of the properties": then a
+ * call whose arguments the (compiled) listed schema accepts needs neither class-transformer
+ * nor class-validator, only `new Class()` with the properties assigned. Decided once per
+ * class, at startup, from the metadata itself and the schema as listed (with its `@JSONSchema`
+ * overrides): every constraint of every property must be one whose meaning the listed schema
+ * carries exactly (the keyword with the same value is there), and nothing is transformed.
+ * Anything else (nested classes, `each`, groups, `@ValidateIf`, custom constraints, a
+ * constraint the schema states differently) keeps the full class path.
+ */
+export function schemaImpliesClass(type: Constructor, schema: JsonSchema): boolean {
+  if (schema.type !== 'object' || schema.additionalProperties !== false) return false;
+  if (defaultMetadataStorage.getStrategy(type) !== 'none') return false;
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const byProperty = new Map<string, ValidationMetadata[]>();
+  for (const meta of getMetadataStorage().getTargetValidationMetadatas(type, '', true, false)) {
+    const list = byProperty.get(meta.propertyName) ?? [];
+    list.push(meta);
+    byProperty.set(meta.propertyName, list);
+  }
+  if (Object.keys(properties).some((name) => !byProperty.has(name))) return false;
+  for (const [name, metas] of byProperty) {
+    const property = properties[name];
+    if (!property || !isPrimitiveType(property.type)) return false;
+    if (transformed(type, name)) return false;
+    let optional = false;
+    for (const meta of metas) {
+      if (meta.each || meta.always || (meta.groups && meta.groups.length > 0)) return false;
+      if (meta.type === ValidationTypes.CONDITIONAL_VALIDATION && meta.name === 'isOptional') optional = true;
+      else if (meta.type === ValidationTypes.WHITELIST) continue;
+      else if (meta.type !== ValidationTypes.CUSTOM_VALIDATION || !carried(meta, property)) return false;
+    }
+    if (!optional && !required.has(name)) return false;
+  }
+  return true;
+}
+
+/**
+ * Builds the input instance the way class-transformer does for such a class: a new instance,
+ * the properties copied. Undefined where a value is a number that is not finite (only an
+ * in-process caller can pass one, and class-validator's checks of those differ from the schema's).
+ */
+export function instantiate(type: Constructor, raw: Readonly<Record<string, unknown>>): object | undefined {
+  const instance = new (type as new () => Record<string, unknown>)();
+  for (const key of Object.keys(raw)) {
+    const value = raw[key];
+    if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
+    instance[key] = value;
+  }
+  return instance;
+}
+
+function isPrimitiveType(type: unknown): boolean {
+  return type === 'string' || type === 'integer' || type === 'number' || type === 'boolean';
+}
+
+function transformed(type: Constructor, property: string): boolean {
+  return (
+    defaultMetadataStorage.findTypeMetadata(type, property) !== undefined ||
+    defaultMetadataStorage.findTransformMetadatas(type, property, TransformationType.PLAIN_TO_CLASS).length > 0 ||
+    defaultMetadataStorage.findExposeMetadata(type, property) !== undefined ||
+    defaultMetadataStorage.findExcludeMetadata(type, property) !== undefined
+  );
+}
+
+const numeric = (s: JsonSchema) => s.type === 'number' || s.type === 'integer';
+const primitive = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** Whether the property's listed schema carries this constraint exactly (accepting there implies accepting here). */
+function carried(meta: ValidationMetadata, s: JsonSchema): boolean {
+  const c = (meta.constraints ?? []) as unknown[];
+  switch (meta.name) {
+    case 'isString':
+      return s.type === 'string';
+    case 'isInt':
+      return s.type === 'integer';
+    case 'isBoolean':
+      return s.type === 'boolean';
+    case 'isNumber': {
+      const options = (c[0] ?? {}) as Record<string, unknown>;
+      return numeric(s) && options.maxDecimalPlaces === undefined;
+    }
+    case 'min':
+      return numeric(s) && typeof c[0] === 'number' && s.minimum === c[0];
+    case 'max':
+      return numeric(s) && typeof c[0] === 'number' && s.maximum === c[0];
+    case 'maxLength':
+      // The schema counts code points, class-validator a little less (variation selectors): within the one, within the other.
+      return s.type === 'string' && typeof c[0] === 'number' && s.maxLength === c[0];
+    case 'matches': {
+      const pattern = c[0];
+      return s.type === 'string' && pattern instanceof RegExp && pattern.flags === '' && s.pattern === pattern.source;
+    }
+    case 'isIn': {
+      const allowed = c[0];
+      return Array.isArray(allowed) && allowed.every(primitive) && subsetOf(s.enum, allowed);
+    }
+    case 'isEnum': {
+      const entity = c[0];
+      return typeof entity === 'object' && entity !== null && subsetOf(s.enum, Object.values(entity));
+    }
+    default:
+      return false;
+  }
+}
+
+function subsetOf(listed: unknown, allowed: readonly unknown[]): boolean {
+  return Array.isArray(listed) && listed.every((v) => primitive(v) && allowed.includes(v));
+}
