@@ -5,6 +5,7 @@ import { firstEntry } from '../interactive/continuation';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import { emptyInputScope, withInputScope } from '../interactive/input-scope';
 import type { RequestExtra } from '../pipeline/call-context';
+import { argumentsOf, requestExtraOf } from '../pipeline/call-context-factory';
 import { LogChannel } from '../pipeline/call-log';
 import type { CallRequest } from '../pipeline/call-request';
 import type { CallState } from '../pipeline/call-state';
@@ -20,8 +21,6 @@ export interface InteractionSettings {
   readonly store: ContinuationStore;
   readonly principalOf: (extra: RequestExtra) => string | undefined;
 }
-
-const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * Runs a request through its member's compiled chain, for every kind alike. Owns the per-call
@@ -46,18 +45,20 @@ export class CallEngine {
    * A tool call: its result, an input-required result, or a failure as an `isError` result;
    * protocol-level failures (a bad `requestState`, a missing capability) are thrown.
    */
-  async callTool(tool: CompiledTool, request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
-    try {
-      const result = (await this.run(tool, request)) as CallToolResult | InputRequiredResult;
-      if (isInputRequiredResult(result) && tool.answersUpFront && answersSentUpFront(request, result)) {
-        // A read-only tool that opted in: answers came with the first call (no state yet); read
-        // them against the requests just made, as on a retry. Once only.
-        return await this.callTool(tool, { ...request, requestState: result.requestState });
-      }
-      return result;
-    } catch (error) {
-      return this.boundary.toolResult(error, tool.info.name);
-    }
+  callTool(tool: CompiledTool, request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
+    // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
+    return this.run(tool, request).then(
+      (value) => {
+        const result = value as CallToolResult | InputRequiredResult;
+        if (isInputRequiredResult(result) && tool.answersUpFront && answersSentUpFront(request, result)) {
+          // A read-only tool that opted in: answers came with the first call (no state yet); read
+          // them against the requests just made, as on a retry. Once only.
+          return this.callTool(tool, { ...request, requestState: result.requestState });
+        }
+        return result;
+      },
+      (error: unknown) => this.boundary.toolResult(error, tool.info.name)
+    );
   }
 
   /** Runs any member's chain; resolves with what its presentation step made, rejects with the failure as thrown. */
@@ -65,13 +66,14 @@ export class CallEngine {
     if (this.closed) throw new AppClosedError();
     const aborter = new CallAbort(request.signal);
     this.inFlight.add(aborter);
-    const extra = callExtra(request, aborter, member.info.name);
     const interactive = member.info.interactive;
     const state: CallState = {
       member,
       aborter,
       upstream: request.signal,
-      extra,
+      request,
+      args: argumentsOf(request),
+      extra: undefined,
       subject: request.subject,
       log: new LogChannel(request.sendLog),
       progress: request.sendProgress ? new ProgressChannel(request.sendProgress) : undefined,
@@ -79,16 +81,17 @@ export class CallEngine {
       ctx: undefined,
       scope: undefined,
       input: request.input,
-      interaction: interactive
-        ? {
-            requestState: request.requestState,
-            inputResponses: request.inputResponses,
-            principal: this.interaction.principalOf(extra) ?? null,
-            progress: firstEntry()
-          }
-        : undefined,
+      interaction: undefined,
       inputScope: interactive ? emptyInputScope() : undefined
     };
+    if (interactive) {
+      state.interaction = {
+        requestState: request.requestState,
+        inputResponses: request.inputResponses,
+        principal: this.interaction.principalOf(requestExtraOf(state)) ?? null,
+        progress: firstEntry()
+      };
+    }
     try {
       return await (state.inputScope ? withInputScope(state.inputScope, () => member.run(state)) : member.run(state));
     } finally {
@@ -105,28 +108,6 @@ export class CallEngine {
     this.closed = true;
     for (const aborter of this.inFlight) aborter.abort(new AppClosedError());
   }
-}
-
-/**
- * The `extra` handed to `contextFactory` (and `principalOf`), from what the transport said
- * about the request; its `signal` (an own getter, so a spread keeps it) is the call's, made on first read.
- */
-function callExtra(request: CallRequest, aborter: CallAbort, name: string): RequestExtra {
-  return {
-    get signal(): AbortSignal {
-      return aborter.signal;
-    },
-    toolName: name,
-    arguments: request.arguments ?? EMPTY_ARGS,
-    requestId: request.requestId,
-    meta: request.meta,
-    authInfo: request.authInfo,
-    httpRequest: request.httpRequest,
-    sessionId: request.sessionId,
-    era: request.era,
-    clientCapabilities: request.clientCapabilities,
-    closeStream: request.closeStream
-  };
 }
 
 /** Whether a first call (no continuation yet) carries answers to requests the tool just made. */

@@ -215,9 +215,9 @@ export class FusionApp {
    * shaped result, as a client would receive it (see `DirectCallOptions`). A failure resolves
    * as an `isError` result; an unknown tool name throws.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: DirectCallOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown> = {}, options: DirectCallOptions = {}): Promise<CallToolResult> {
     const tool = this.providers.catalogs.tools.get(name);
-    if (!tool) throw new UnknownToolError(name);
+    if (!tool) return Promise.reject(new UnknownToolError(name));
     return callThroughHarness(this.engine, tool, args, options);
   }
 

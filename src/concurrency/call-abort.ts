@@ -60,6 +60,15 @@ export class CallAbort {
     for (const reject of waiters) reject(error);
   }
 
+  /** Calls `listener` with the abort error when the call is aborted (unless removed first with {@link offAbort}). */
+  onAbort(listener: (error: Error) => void): void {
+    (this.waiters ??= new Set()).add(listener);
+  }
+
+  offAbort(listener: (error: Error) => void): void {
+    this.waiters?.delete(listener);
+  }
+
   /**
    * Settles with `promise`, or rejects with the abort error as soon as the call is aborted,
    * whichever is first; nothing stays registered once it settles.

@@ -1,5 +1,6 @@
 import { ServerBusyError } from '../errors';
 import { abortError } from './abort';
+import type { CallAbort } from './call-abort';
 import { SlotGate, type Release } from './slot-gate';
 
 export type { Release } from './slot-gate';
@@ -21,6 +22,11 @@ export interface CallQueue {
    * then skips making one); undefined otherwise, and the caller waits with `acquire`.
    */
   tryAcquire?(): Release | undefined;
+  /**
+   * Optional: `acquire` for one of the engine's calls, waiting on its abort directly (the
+   * in-process queue does; a waiting call then needs no AbortSignal, and its cancellation no event).
+   */
+  acquireFor?(call: CallAbort): Promise<Release>;
   /** Calls running now. */
   readonly active: number;
   /** Calls waiting now. */
@@ -65,6 +71,14 @@ export class InProcessCallQueue implements CallQueue {
     if (release) return Promise.resolve(release);
     if (this.gate.waiting >= this.maxQueue) return Promise.reject(new ServerBusyError(this.gate.waiting));
     return this.gate.wait(signal);
+  }
+
+  acquireFor(call: CallAbort): Promise<Release> {
+    if (call.aborted) return Promise.reject(call.error());
+    const release = this.gate.tryAcquire();
+    if (release) return Promise.resolve(release);
+    if (this.gate.waiting >= this.maxQueue) return Promise.reject(new ServerBusyError(this.gate.waiting));
+    return this.gate.waitFor(call);
   }
 }
 

@@ -1,4 +1,5 @@
 import { abortError } from './abort';
+import type { CallAbort } from './call-abort';
 import { SlotGate, type Release } from './slot-gate';
 
 /**
@@ -13,6 +14,8 @@ export interface MutationLock {
   acquire(signal: AbortSignal): Promise<Release>;
   /** Optional: takes the lock now if it is free (no signal needed); undefined otherwise. */
   tryAcquire?(): Release | undefined;
+  /** Optional: `acquire` for one of the engine's calls, waiting on its abort directly (see `CallQueue.acquireFor`). */
+  acquireFor?(call: CallAbort): Promise<Release>;
   /** Whether someone holds the lock now. */
   readonly locked: boolean;
 }
@@ -32,6 +35,12 @@ export class FifoMutex implements MutationLock {
 
   tryAcquire(): Release | undefined {
     return this.gate.tryAcquire();
+  }
+
+  acquireFor(call: CallAbort): Promise<Release> {
+    if (call.aborted) return Promise.reject(call.error());
+    const release = this.gate.tryAcquire();
+    return release ? Promise.resolve(release) : this.gate.waitFor(call);
   }
 
   acquire(signal: AbortSignal): Promise<Release> {

@@ -1,4 +1,5 @@
 import { abortError } from './abort';
+import type { CallAbort } from './call-abort';
 import { WaiterList } from './waiter-list';
 
 /** Gives a slot back. Idempotent: calling it twice releases once. */
@@ -30,6 +31,25 @@ export class SlotGate {
     if (this.used >= this.capacity) return undefined;
     this.used++;
     return this.releaser();
+  }
+
+  /**
+   * Waits in line for a call's slot; the wait ends with the abort error if the call is aborted.
+   * Waits on the call's abort directly: no AbortSignal, no event per cancelled waiter.
+   */
+  waitFor(call: CallAbort): Promise<Release> {
+    if (call.aborted) return Promise.reject(call.error());
+    return new Promise<Release>((resolve, reject) => {
+      const onAbort = (error: Error): void => {
+        this.waiters.remove(node);
+        reject(error);
+      };
+      const node = this.waiters.push((release) => {
+        call.offAbort(onAbort);
+        resolve(release);
+      });
+      call.onAbort(onAbort);
+    });
   }
 
   /** Waits in line for a slot; the wait ends with the abort reason if `signal` aborts. */

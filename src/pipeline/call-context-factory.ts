@@ -1,71 +1,70 @@
 import type { DependencyContainer } from 'tsyringe';
-import type { CallAbort } from '../concurrency/call-abort';
-import { CALL_CONTEXT, CALL_SIGNAL } from '../di/tokens';
 import type { CallContext, RequestExtra, ToolInfo } from './call-context';
-import type { CallLogger } from './call-log';
-import type { ProgressChannel } from './progress';
+import type { CallRequest } from './call-request';
+import type { CallScope } from './call-scope';
+import type { CallState } from './call-state';
 
 /** Makes the app context for one call from the raw request. */
 export type ContextFactory = (extra: RequestExtra) => object | undefined | Promise<object | undefined>;
 
-/** Where a call's classes are resolved from, and its end. */
-export interface CallScope {
-  /** The call's child container where one exists, else the app's. */
-  resolver(): DependencyContainer;
-  /** Disposes the call's child container, if one was made (tsyringe `dispose`: `Disposable` instances are disposed). */
-  dispose(): Promise<void> | void;
+const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** The raw arguments of a request (`{}` when it carried none). */
+export function argumentsOf(request: CallRequest): Readonly<Record<string, unknown>> {
+  return request.arguments ?? EMPTY_ARGS;
+}
+
+/**
+ * The `extra` handed to `contextFactory` (and `principalOf`), from what the transport said
+ * about the request; its `signal` (an own getter, so a spread keeps it) is the call's, made
+ * on first read. Made once per call, only when something asks for it.
+ */
+export function requestExtraOf(state: CallState): RequestExtra {
+  if (state.extra) return state.extra;
+  const { request, aborter } = state;
+  const extra: RequestExtra = {
+    get signal(): AbortSignal {
+      return aborter.signal;
+    },
+    toolName: state.member.info.name,
+    arguments: argumentsOf(request),
+    requestId: request.requestId,
+    meta: request.meta,
+    authInfo: request.authInfo,
+    httpRequest: request.httpRequest,
+    sessionId: request.sessionId,
+    era: request.era,
+    clientCapabilities: request.clientCapabilities,
+    closeStream: request.closeStream
+  };
+  state.extra = extra;
+  return extra;
 }
 
 const noProgress = (): void => undefined;
 
 /**
- * Builds the per-call context: what `contextFactory(extra)` made, plus the framework's fields.
- * A child container holding the context (CALL_CONTEXT) and the signal (CALL_SIGNAL) is made at
- * once when the member's classes inject them (`perCall`, decided at startup), else only if the
- * handler reads `ctx.container`.
+ * Builds the per-call context: what `contextFactory(extra)` made (`made`), plus the framework's
+ * fields, in one literal; `signal` and `container` are made on first read.
  */
-export async function createCallContext(
-  root: DependencyContainer,
-  factory: ContextFactory | undefined,
-  extra: RequestExtra,
-  tool: ToolInfo,
-  progress: ProgressChannel | undefined,
-  log: CallLogger,
-  perCall: boolean,
-  aborter: CallAbort
-): Promise<{ ctx: CallContext; scope: CallScope }> {
-  const made = factory ? await aborter.race(Promise.resolve(factory(extra))) : undefined;
-  let child: DependencyContainer | undefined;
-  const open = (): DependencyContainer => {
-    if (child) return child;
-    child = root.createChildContainer();
-    child.register(CALL_CONTEXT, { useValue: ctx });
-    child.register(CALL_SIGNAL, { useFactory: () => aborter.signal });
-    return child;
-  };
-  // One literal: the app's fields, then the framework's; `signal` and `container` are made on first read.
+export function createCallContext(state: CallState, scope: CallScope, tool: ToolInfo, made: object | undefined): CallContext {
+  const { request, aborter, progress } = state;
   const ctx = {
     ...(made && typeof made === 'object' ? made : {}),
     get signal(): AbortSignal {
       return aborter.signal;
     },
     tool,
-    args: extra.arguments,
-    requestId: extra.requestId,
+    args: argumentsOf(request),
+    requestId: request.requestId,
     progress: progress ? (percent: number, message?: string) => progress.report(percent, message) : noProgress,
-    log,
-    clientCapabilities: extra.clientCapabilities,
-    closeStream: extra.closeStream,
+    log: state.log,
+    clientCapabilities: request.clientCapabilities,
+    closeStream: request.closeStream,
     get container(): DependencyContainer {
-      return open();
+      return scope.open();
     }
   } as CallContext;
-  if (perCall) open();
-  return {
-    ctx,
-    scope: {
-      resolver: () => child ?? root,
-      dispose: () => child?.dispose()
-    }
-  };
+  scope.ctx = ctx;
+  return ctx;
 }

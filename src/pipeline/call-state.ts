@@ -3,7 +3,8 @@ import type { ContinuationProgress } from '../interactive/continuation';
 import type { InputChannel } from '../interactive/input-required';
 import type { InputScope } from '../interactive/input-scope';
 import type { CallContext, RequestExtra } from './call-context';
-import type { CallScope } from './call-context-factory';
+import type { CallScope } from './call-scope';
+import type { CallRequest } from './call-request';
 import type { LogChannel } from './call-log';
 import type { CallKind, ToolInfo } from '../types/core';
 import type { ProgressChannel } from './progress';
@@ -21,7 +22,12 @@ export interface CallState {
   readonly aborter: CallAbort;
   /** The request's own signal (client cancellation, disconnect), when it has one. */
   readonly upstream: AbortSignal | undefined;
-  readonly extra: RequestExtra;
+  /** The request as the transport handed it (raw, untrusted material included). */
+  readonly request: CallRequest;
+  /** The raw arguments (`{}` when the request carried none). */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The `extra` of `contextFactory` and `principalOf`, made on first need (`requestExtraOf`). */
+  extra: RequestExtra | undefined;
   /** What was asked for: the tool or prompt name, the resource URI (named in error messages). */
   readonly subject: string;
   /** The call's log writes (flushed before the response). */
@@ -36,8 +42,8 @@ export interface CallState {
   scope: CallScope | undefined;
   /** The validated input, set by the validate-input step. */
   input: unknown;
-  /** Interactive members: the echoed continuation and where the call stands. */
-  readonly interaction: Interaction | undefined;
+  /** Interactive members: the echoed continuation and where the call stands (set by the engine). */
+  interaction: Interaction | undefined;
   /** Interactive members: what `readInput` and friends read (the engine runs the chain inside it). */
   readonly inputScope: InputScope | undefined;
 }

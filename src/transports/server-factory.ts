@@ -176,9 +176,19 @@ function callRequest(
     sendLog,
     requestState: typeof requestState === 'string' ? requestState : undefined,
     inputResponses: ctx.mcpReq.inputResponses,
-    inputChannel: inputChannelOf(clientCapabilities, era),
+    inputChannel: channelOf(clientCapabilities, era),
     closeStream: ctx.http?.closeSSE
   };
+}
+
+/** The channels already worked out, by the capabilities object (a 2025-era connection's is one object for its life). */
+const channels = new WeakMap<ClientCapabilities, InputChannel>();
+
+function channelOf(declared: ClientCapabilities | undefined, era: 'legacy' | 'modern'): InputChannel {
+  if (!declared || era === 'modern') return inputChannelOf(declared, era);
+  let channel = channels.get(declared);
+  if (!channel) channels.set(declared, (channel = inputChannelOf(declared, era)));
+  return channel;
 }
 
 /**

@@ -28,7 +28,7 @@ export function askStep(store: ContinuationStore, what: string): NamedStep {
 export function bindingOf(state: CallState) {
   return {
     name: state.member.bindingName,
-    args: state.extra.arguments,
+    args: state.args,
     principal: state.interaction!.principal,
     singleUse: state.member.singleUseState
   };

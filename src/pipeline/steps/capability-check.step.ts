@@ -10,7 +10,7 @@ import { named, type NamedStep } from './named-step';
 export function capabilityCheckStep(name: string, required: ClientCapabilities): NamedStep {
   const keys = Object.keys(required);
   return named('capability-check', (state, next) => {
-    const declared = state.extra.clientCapabilities as Record<string, unknown> | undefined;
+    const declared = state.request.clientCapabilities as Record<string, unknown> | undefined;
     if (declared) {
       const missing = keys.filter((key) => declared[key] === undefined);
       if (missing.length > 0) {

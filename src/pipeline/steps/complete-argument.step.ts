@@ -9,7 +9,7 @@ import { named, type NamedStep } from './named-step';
 export function completeArgumentStep(target: Constructor, completer: Completer | string): NamedStep {
   return named('complete-argument', (state) => {
     const value = String(state.input ?? '');
-    if (typeof completer === 'function') return completer(value, { arguments: state.extra.arguments as Record<string, string> });
+    if (typeof completer === 'function') return completer(value, { arguments: state.args as Record<string, string> });
     const instance = state.scope!.resolver().resolve(target) as Record<string, (...args: unknown[]) => unknown>;
     return instance[completer](value, state.ctx);
   });

@@ -7,17 +7,21 @@ import { named, type NamedStep } from './named-step';
  * nothing it produced afterwards leaks out.
  */
 export function flushStep(): NamedStep {
-  return named('flush', async (state, next) => {
-    try {
-      const value = await next();
-      if (state.progress || state.log.pendingWrites) await flush(state);
-      return value;
-    } catch (error) {
-      if (state.upstream?.aborted) state.progress?.discard();
-      else if (state.progress || state.log.pendingWrites) await flush(state);
-      throw error;
-    }
-  });
+  // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
+  return named('flush', (state, next) =>
+    next().then(
+      (value) => (state.progress || state.log.pendingWrites ? flush(state).then(() => value) : value),
+      (error: unknown) => {
+        if (state.upstream?.aborted) state.progress?.discard();
+        else if (state.progress || state.log.pendingWrites) {
+          return flush(state).then(() => {
+            throw error;
+          });
+        }
+        throw error;
+      }
+    )
+  );
 }
 
 function flush(state: CallState): Promise<unknown> {

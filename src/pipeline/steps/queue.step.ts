@@ -8,5 +8,5 @@ import { slotStep } from './slot.step';
  * call that waits hands the queue its signal.
  */
 export function queueStep(queue: CallQueue): NamedStep {
-  return slotStep('queue', (state) => queue.tryAcquire?.() ?? queue.acquire(state.aborter.signal));
+  return slotStep('queue', (state) => queue.tryAcquire?.() ?? queue.acquireFor?.(state.aborter) ?? queue.acquire(state.aborter.signal));
 }

@@ -8,7 +8,7 @@ import { named, type NamedStep } from './named-step';
  */
 export function validateInputStep(name: string, validate: InputValidator): NamedStep {
   return named('validate-input', (state, next) => {
-    const result = validate(state.extra.arguments);
+    const result = validate(state.args);
     if (result.violations) throw new InvalidInputError(name, result.violations);
     state.input = result.value;
     return next();
