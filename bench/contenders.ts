@@ -86,12 +86,13 @@ export async function connectInMemory(server: { connect(t: InMemoryTransport): P
   return client;
 }
 
-export function benchApp(probe: BenchProbe, concurrency = { maxActive: 64, maxQueue: 1024 }): FusionApp {
+export function benchApp(probe: BenchProbe, concurrency = { maxActive: 64, maxQueue: 1024 }, logger?: (line: string) => void): FusionApp {
   return FusionApp.create({
     name: 'bench',
     version: '1.0.0',
     tools: [BenchTools],
     providers: [{ provide: BenchProbe, useValue: probe }],
-    concurrency
+    concurrency,
+    ...(logger ? { logger } : {})
   });
 }

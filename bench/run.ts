@@ -1,13 +1,16 @@
 import 'reflect-metadata';
 import { BenchProbe, bareSdkServer, benchApp, connectInMemory } from './contenders';
-import { fmt, interleave, summarize, type Stats } from './stats';
+import { httpRows } from './http';
+import { fmt, interleave, ratioOf, summarize, type RoundSamples } from './stats';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const PER_ROUND = Number(process.env.BENCH_CALLS ?? 1000);
+const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 5);
 
-function row(name: string, s: Stats, base?: Stats): string {
-  const ratio = base ? `${fmt(s.median / base.median, 2)}x` : '1.00x';
-  return `| ${name.padEnd(52)} | ${fmt(s.median).padStart(8)} | ${fmt(s.p99).padStart(8)} | ${fmt(s.callsPerSecond, 0).padStart(8)} | ${ratio.padStart(6)} |`;
+function rowOf(samples: RoundSamples, label: string, name: string, base?: string): string {
+  const s = summarize(samples[name].flat());
+  const ratio = base ? `${fmt(ratioOf(samples, name, base), 2)}x` : '1.00x';
+  return `| ${label.padEnd(52)} | ${fmt(s.median).padStart(8)} | ${fmt(s.p99).padStart(8)} | ${fmt(s.callsPerSecond, 0).padStart(8)} | ${ratio.padStart(6)} |`;
 }
 
 async function overhead(): Promise<string[]> {
@@ -26,19 +29,18 @@ async function overhead(): Promise<string[]> {
     directNoToken: () => app.callTool('double.stream', { n: n++ % 1000 }),
     fusionDirect: () => app.callTool('double', { n: n++ % 1000 })
   });
-  const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
   await Promise.all([sdk.close(), fusion.close()]);
   await app.close();
   return [
     '| scenario (in-memory 2025-era client, sequential)     | median µs |  p99 µs |  calls/s |  ratio |',
     '|------------------------------------------------------|----------|----------|----------|--------|',
-    row('bare SDK v2 McpServer tool', s.sdk),
-    row('@mcpfusion/core tool', s.fusion, s.sdk),
-    row('bare SDK, progress token + 10 notifications', s.sdkProgress),
-    row('@mcpfusion/core, progress token + 10 yields', s.fusionProgress, s.sdkProgress),
-    row('app.callTool, generator, 10 plain yields', s.directQuiet),
-    row('app.callTool, generator, 10 progress yields, no token', s.directNoToken, s.directQuiet),
-    row('@mcpfusion/core app.callTool (no transport)', s.fusionDirect, s.sdk)
+    rowOf(samples, 'bare SDK v2 McpServer tool', 'sdk'),
+    rowOf(samples, '@mcpfusion/core tool', 'fusion', 'sdk'),
+    rowOf(samples, 'bare SDK, progress token + 10 notifications', 'sdkProgress'),
+    rowOf(samples, '@mcpfusion/core, progress token + 10 yields', 'fusionProgress', 'sdkProgress'),
+    rowOf(samples, 'app.callTool, generator, 10 plain yields', 'directQuiet'),
+    rowOf(samples, 'app.callTool, generator, 10 progress yields, no token', 'directNoToken', 'directQuiet'),
+    rowOf(samples, '@mcpfusion/core app.callTool (no transport)', 'fusionDirect', 'sdk')
   ];
 }
 
@@ -105,12 +107,16 @@ async function massCancel(): Promise<string[]> {
 
 async function main(): Promise<void> {
   const out = [
-    `@mcpfusion/core benchmark: node ${process.version}, ${ROUNDS} rounds x ${PER_ROUND} calls per contender, interleaved`,
+    `@mcpfusion/core benchmark: node ${process.version}, ${ROUNDS} rounds x ${PER_ROUND} calls per contender, interleaved; ratio = median over rounds of the round medians' ratio`,
     '',
     ...(await overhead()),
     '',
     ...(await cancelToRelease()),
-    ...(await massCancel())
+    ...(await massCancel()),
+    '',
+    `HTTP: ${HTTP_ROUNDS} rounds of 500 sequential and 2,000 32-concurrent calls per contender and era; medians over rounds; ratio = @mcpfusion/core ÷ SDK`,
+    '',
+    ...(await httpRows(HTTP_ROUNDS, 500, 2000))
   ];
   // The benchmark is a CLI: its report is its output.
   process.stdout.write(out.join('\n') + '\n');

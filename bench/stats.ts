@@ -5,8 +5,15 @@ export interface Stats {
   readonly callsPerSecond: number;
 }
 
+/** The median of some numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 /** Median, p99 and throughput of sequential samples (each in ms). */
-export function summarize(samplesMs: number[]): Stats {
+export function summarize(samplesMs: readonly number[]): Stats {
   const sorted = [...samplesMs].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   const total = samplesMs.reduce((sum, v) => sum + v, 0);
@@ -24,26 +31,37 @@ export async function timeCalls(count: number, fn: () => Promise<unknown>): Prom
   return samples;
 }
 
+/** Every contender's samples, round by round. */
+export type RoundSamples = Record<string, number[][]>;
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
 /**
  * Runs the contenders in alternating rounds so machine noise (other processes on a shared
  * box) hits each of them alike, and rotates the order every round so that no contender always
- * runs right after the same other one (and pays for its garbage); returns every contender's samples.
+ * runs right after the same other one. Before each contender's turn the heap is collected
+ * (with --expose-gc), so nobody pays for another's garbage.
  */
-export async function interleave(
-  rounds: number,
-  perRound: number,
-  contenders: Record<string, () => Promise<unknown>>
-): Promise<Record<string, number[]>> {
-  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-  for (const [, fn] of Object.entries(contenders)) await timeCalls(Math.min(500, perRound), fn); // warm-up
+export async function interleave(rounds: number, perRound: number, contenders: Record<string, () => Promise<unknown>>): Promise<RoundSamples> {
+  const samples: RoundSamples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
+  for (const [, fn] of Object.entries(contenders)) await timeCalls(Math.min(1000, perRound), fn); // warm-up
   const entries = Object.entries(contenders);
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < entries.length; i++) {
       const [name, fn] = entries[(i + r) % entries.length];
-      samples[name].push(...(await timeCalls(perRound, fn)));
+      gc?.();
+      samples[name].push(await timeCalls(perRound, fn));
     }
   }
   return samples;
+}
+
+/**
+ * The ratio of two contenders: the median over rounds of the ratio of their round medians
+ * (each round's pair ran back to back, under the same machine load).
+ */
+export function ratioOf(samples: RoundSamples, name: string, base: string): number {
+  return median(samples[name].map((round, r) => median(round) / median(samples[base][r])));
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);

@@ -58,12 +58,19 @@ function validateClass(type: Constructor, raw: Readonly<Record<string, unknown>>
   const instance = plainToInstance(type, raw, { enableImplicitConversion: false }) as object;
   // Synchronous: class-validator's async form only adds promise overhead for the built-in
   // constraints. (Custom async constraints are not supported on input classes; see the README.)
-  const errors = validateSync(instance, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    validationError: { target: false, value: false }
-  });
+  let errors: ValidationError[];
+  try {
+    errors = validateSync(instance, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      validationError: { target: false, value: false }
+    });
+  } catch (error) {
+    // A constraint that throws (class-validator 0.15's maxDecimalPlaces on 1e-7, a custom one)
+    // refuses the input, with what it said, rather than failing the call.
+    return { violations: [{ path: '', message: `the arguments could not be validated: ${(error as Error).message ?? String(error)}` }] };
+  }
   if (errors.length === 0) return { value: instance };
   const violations: Violation[] = [];
   flatten(errors, '', violations);

@@ -1,5 +1,6 @@
 import { getMetadataStorage } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import { getMetadataSchema } from 'class-validator-jsonschema/build/decorators';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { Constructor, JsonSchema } from '../types/core';
 import { createInputValidator, type InputValidator } from './input-validator';
@@ -21,6 +22,8 @@ const MAX_DEPTH = 16;
 export class SchemaCatalog {
   private readonly cache = new Map<Constructor, JsonSchema>();
   private readonly validators = new Map<Constructor | undefined, InputValidator>();
+  /** Classes whose schema has `@JSONSchema` parts (their own or a nested class's). */
+  private readonly handWritten = new Set<Constructor>();
 
   /**
    * The validator of an input class (`undefined`: no input, only `{}`), which enforces both the
@@ -31,7 +34,8 @@ export class SchemaCatalog {
     const cached = this.validators.get(type);
     if (cached) return cached;
     const schema = type ? this.schemaOf(type) : EMPTY_INPUT_SCHEMA;
-    const validator = createInputValidator(type, compileSchemaCheck(schema, owner), type !== undefined && schemaImpliesClass(type, schema));
+    const check = compileSchemaCheck(schema, owner, type !== undefined && this.handWritten.has(type));
+    const validator = createInputValidator(type, check, type !== undefined && schemaImpliesClass(type, schema));
     this.validators.set(type, validator);
     return validator;
   }
@@ -61,6 +65,7 @@ export class SchemaCatalog {
       )
     };
     if (schema.additionalProperties === undefined) schema.additionalProperties = false;
+    if (hasOverrides(type, Object.keys(properties))) this.handWritten.add(type);
     this.cache.set(type, schema);
     return schema;
   }
@@ -72,12 +77,23 @@ export class SchemaCatalog {
       if (typeof schema.$ref !== 'string' || !schema.$ref.startsWith(REF_PREFIX)) return schema;
       const type = nested();
       const { $ref: _ref, ...rest } = schema;
-      return { ...(type ? this.schemaOf(type, depth + 1) : { type: 'object' }), ...rest };
+      if (type) {
+        const inlined = this.schemaOf(type, depth + 1);
+        if (this.handWritten.has(type)) this.handWritten.add(owner);
+        return { ...inlined, ...rest };
+      }
+      return { type: 'object', ...rest };
     };
     const out = resolve(node);
     if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) return { ...out, items: resolve(out.items as JsonSchema) };
     return out;
   }
+}
+
+/** Whether a class carries `@JSONSchema` overrides, on itself or on one of its properties. */
+function hasOverrides(type: Constructor, properties: readonly string[]): boolean {
+  const has = (key: string) => Object.keys(getMetadataSchema(type.prototype as object, key)).length > 0;
+  return has(type.name) || properties.some(has);
 }
 
 /**

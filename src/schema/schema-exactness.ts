@@ -1,4 +1,17 @@
-import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import {
+  IsBoolean,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  getMetadataStorage,
+  ValidationTypes
+} from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { TransformationType } from 'class-transformer';
@@ -16,9 +29,11 @@ import type { Constructor, JsonSchema } from '../types/core';
  * constraint the schema states differently) keeps the full class path.
  */
 export function schemaImpliesClass(type: Constructor, schema: JsonSchema): boolean {
-  if (schema.type !== 'object' || schema.additionalProperties !== false) return false;
+  if (schema.type !== 'object' || schema.additionalProperties !== false || !onlyKeys(schema, ROOT_KEYWORDS)) return false;
   if (defaultMetadataStorage.getStrategy(type) !== 'none') return false;
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  if (Object.keys(properties).length === 0) return false; // class-validator refuses an instance it knows no property of
+  if (!freshInstanceIsBlank(type, properties)) return false;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const byProperty = new Map<string, ValidationMetadata[]>();
   for (const meta of getMetadataStorage().getTargetValidationMetadatas(type, '', true, false)) {
@@ -29,14 +44,14 @@ export function schemaImpliesClass(type: Constructor, schema: JsonSchema): boole
   if (Object.keys(properties).some((name) => !byProperty.has(name))) return false;
   for (const [name, metas] of byProperty) {
     const property = properties[name];
-    if (!property || !isPrimitiveType(property.type)) return false;
+    if (!property || !isPrimitiveType(property.type) || !onlyKeys(property, PROPERTY_KEYWORDS)) return false;
     if (transformed(type, name)) return false;
     let optional = false;
     for (const meta of metas) {
       if (meta.each || meta.always || (meta.groups && meta.groups.length > 0)) return false;
       if (meta.type === ValidationTypes.CONDITIONAL_VALIDATION && meta.name === 'isOptional') optional = true;
       else if (meta.type === ValidationTypes.WHITELIST) continue;
-      else if (meta.type !== ValidationTypes.CUSTOM_VALIDATION || !carried(meta, property)) return false;
+      else if (meta.type !== ValidationTypes.CUSTOM_VALIDATION || !carried(meta, property) || !isBuiltIn(meta)) return false;
     }
     if (!optional && !required.has(name)) return false;
   }
@@ -56,6 +71,91 @@ export function instantiate(type: Constructor, raw: Readonly<Record<string, unkn
     instance[key] = value;
   }
   return instance;
+}
+
+/**
+ * The keywords a schema may use and stay exact: the ones the converter emits, annotations, and
+ * keywords that only narrow. Anything else (Ajv's `nullable`, `patternProperties`, `$async`…)
+ * could let through what the class refuses.
+ */
+const ROOT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', '$schema', 'title', 'description', 'examples']);
+const PROPERTY_KEYWORDS = new Set([
+  'type',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'format',
+  'enum',
+  'title',
+  'description',
+  'examples',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment'
+]);
+
+function onlyKeys(schema: JsonSchema, allowed: ReadonlySet<string>): boolean {
+  return Object.keys(schema).every((key) => allowed.has(key));
+}
+
+/**
+ * A new instance has no own property but the declared ones, none with a value: a field without
+ * a decorator is refused by class-validator (whitelist) whatever the input, and a default value
+ * would be validated without the listed schema having seen it.
+ */
+function freshInstanceIsBlank(type: Constructor, properties: Readonly<Record<string, JsonSchema>>): boolean {
+  let instance: Record<string, unknown>;
+  try {
+    instance = new (type as new () => Record<string, unknown>)();
+  } catch {
+    return false;
+  }
+  return Object.keys(instance).every((key) => Object.prototype.hasOwnProperty.call(properties, key) && instance[key] === undefined);
+}
+
+/** The built-in decorators the fast path knows, to tell them from custom constraints that reuse their names. */
+const BUILT_INS: Readonly<Record<string, (c: unknown[]) => PropertyDecorator>> = {
+  isString: () => IsString(),
+  isInt: () => IsInt(),
+  isBoolean: () => IsBoolean(),
+  isNumber: (c) => IsNumber((c[0] ?? {}) as Parameters<typeof IsNumber>[0]),
+  min: (c) => Min(c[0] as number),
+  max: (c) => Max(c[0] as number),
+  maxLength: (c) => MaxLength(c[0] as number),
+  matches: (c) => Matches(c[0] as RegExp),
+  isIn: (c) => IsIn(c[0] as unknown[]),
+  isEnum: (c) => IsEnum(c[0] as object)
+};
+
+/**
+ * Whether a constraint is class-validator's own: its message is the one the built-in decorator
+ * of that name gives for the same constraints (a custom `ValidateBy({ name: 'maxLength' })`
+ * says something else).
+ */
+function isBuiltIn(meta: ValidationMetadata): boolean {
+  const make = meta.name ? BUILT_INS[meta.name] : undefined;
+  if (!make) return false;
+  class Probe {}
+  make((meta.constraints ?? []) as unknown[])(Probe.prototype, 'probe');
+  const [reference] = getMetadataStorage().getTargetValidationMetadatas(Probe, '', true, false);
+  return reference !== undefined && messageOf(reference, meta) !== undefined && messageOf(reference, meta) === messageOf(meta, meta);
+}
+
+function messageOf(of: ValidationMetadata, args: ValidationMetadata): string | undefined {
+  const [constraint] = getMetadataStorage().getTargetValidatorConstraints(of.constraintCls);
+  const instance = constraint?.instance as { defaultMessage?: (a: object) => string } | undefined;
+  try {
+    return instance?.defaultMessage?.({ property: 'p', constraints: args.constraints ?? [], value: 'v', targetName: 'T', object: {} });
+  } catch {
+    return undefined;
+  }
 }
 
 function isPrimitiveType(type: unknown): boolean {

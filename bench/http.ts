@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { fmt, median } from './stats';
+
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ; 100 on Linux). */
+const CLK_TCK = 100;
+
+interface Contender {
+  readonly name: 'sdk' | 'fusion';
+  readonly child: ChildProcess;
+  readonly url: URL;
+}
+
+/** One phase's figures. */
+interface Phase {
+  readonly callsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly cpuUsPerCall: number;
+}
+
+async function start(name: Contender['name']): Promise<Contender> {
+  const child = spawn(process.execPath, [join(__dirname, 'http-server.js'), name], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout!.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim())));
+  });
+  return { name, child, url: new URL(`http://127.0.0.1:${port}/mcp`) };
+}
+
+async function stop(c: Contender): Promise<void> {
+  const exited = new Promise((resolve) => c.child.once('exit', resolve));
+  c.child.kill('SIGTERM');
+  await exited;
+}
+
+/** utime + stime of a process, in µs (from /proc: what the server spent, whatever the client did). */
+function cpuUs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / CLK_TCK) * 1e6;
+}
+
+async function connect(url: URL, era: '2025' | '2026'): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '1.0.0' }, era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined);
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return client;
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+/** `total` calls, `concurrency` in flight; latencies in ms. */
+async function phase(client: Client, pid: number, total: number, concurrency: number): Promise<Phase> {
+  const latencies: number[] = [];
+  let next = 0;
+  const cpu0 = cpuUs(pid);
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const n = next++;
+        const t = performance.now();
+        await client.callTool({ name: 'double', arguments: { n: n % 1000 } });
+        latencies.push(performance.now() - t);
+      }
+    })
+  );
+  const wall = performance.now() - t0;
+  const cpu = cpuUs(pid) - cpu0;
+  latencies.sort((a, b) => a - b);
+  return { callsPerSecond: total / (wall / 1000), p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), cpuUsPerCall: cpu / total };
+}
+
+/**
+ * The HTTP rows: each contender's server in a child process on 127.0.0.1, driven by one SDK v2
+ * client per era from this process; rounds alternate the contenders (and rotate who goes first),
+ * and every figure is the median over rounds.
+ */
+export async function httpRows(rounds: number, seqCalls: number, concCalls: number): Promise<string[]> {
+  // The SDK client (2.4.0) leaves an abort listener behind per concurrent 2025-era call, whoever
+  // the server is; Node then warns once per listener past 1,500. Counted, not printed.
+  let clientListenerWarnings = 0;
+  const onWarning = (warning: Error): void => {
+    if (warning.name === 'MaxListenersExceededWarning') clientListenerWarnings++;
+    else process.stderr.write(`${warning.name}: ${warning.message}\n`);
+  };
+  const defaultHandlers = process.listeners('warning');
+  process.removeAllListeners('warning');
+  process.on('warning', onWarning);
+  const contenders = [await start('sdk'), await start('fusion')];
+  const rows: string[] = [
+    '| scenario (HTTP on 127.0.0.1, server in a child process) | SDK v2 | @mcpfusion/core | ratio |',
+    '|----------------------------------------------------------|--------|-----------------|-------|'
+  ];
+  try {
+    for (const era of ['2025', '2026'] as const) {
+      const clients = await Promise.all(contenders.map((c) => connect(c.url, era)));
+      const results = contenders.map(() => ({ seq: [] as Phase[], conc: [] as Phase[] }));
+      for (let i = 0; i < contenders.length; i++) await phase(clients[i], contenders[i].child.pid!, 200, 8); // warm-up
+      for (let r = 0; r < rounds; r++) {
+        for (let k = 0; k < contenders.length; k++) {
+          const i = (k + r) % contenders.length;
+          results[i].seq.push(await phase(clients[i], contenders[i].child.pid!, seqCalls, 1));
+          results[i].conc.push(await phase(clients[i], contenders[i].child.pid!, concCalls, 32));
+        }
+      }
+      await Promise.all(clients.map((c) => c.close()));
+      const m = (i: number, kind: 'seq' | 'conc', key: keyof Phase) => median(results[i][kind].map((p) => p[key]));
+      const line = (label: string, kind: 'seq' | 'conc', key: keyof Phase, digits: number, scale = 1) => {
+        const [a, b] = [m(0, kind, key) * scale, m(1, kind, key) * scale];
+        return `| ${`${era === '2025' ? '2025-11-25' : '2026-07-28'}: ${label}`.padEnd(56)} | ${fmt(a, digits).padStart(6)} | ${fmt(b, digits).padStart(15)} | ${`${fmt(b / a, 2)}x`.padStart(5)} |`;
+      };
+      rows.push(
+        line('sequential calls/s', 'seq', 'callsPerSecond', 0),
+        line('sequential p50 µs', 'seq', 'p50', 0, 1000),
+        line('sequential p99 µs', 'seq', 'p99', 0, 1000),
+        line('sequential server CPU µs/call', 'seq', 'cpuUsPerCall', 0),
+        line('32 concurrent calls/s', 'conc', 'callsPerSecond', 0),
+        line('32 concurrent p99 µs', 'conc', 'p99', 0, 1000),
+        line('32 concurrent server CPU µs/call', 'conc', 'cpuUsPerCall', 0)
+      );
+    }
+  } finally {
+    await Promise.all(contenders.map(stop));
+    process.off('warning', onWarning);
+    for (const handler of defaultHandlers) process.on('warning', handler);
+  }
+  if (clientListenerWarnings > 0) {
+    rows.push('', `(the SDK client warned ${clientListenerWarnings} times of abort listeners it kept on one signal: its own leak under 2025-era concurrency, with either server)`);
+  }
+  return rows;
+}
