@@ -34,13 +34,11 @@ export async function timeCalls(count: number, fn: () => Promise<unknown>): Prom
 /** Every contender's samples, round by round. */
 export type RoundSamples = Record<string, number[][]>;
 
-const gc = (globalThis as { gc?: () => void }).gc;
-
 /**
  * Runs the contenders in alternating rounds so machine noise (other processes on a shared
  * box) hits each of them alike, and rotates the order every round so that no contender always
- * runs right after the same other one. Before each contender's turn the heap is collected
- * (with --expose-gc), so nobody pays for another's garbage.
+ * runs right after the same other one. (A forced GC before each turn was tried: it shrinks the
+ * young generation and slows every contender, the framework most.)
  */
 export async function interleave(rounds: number, perRound: number, contenders: Record<string, () => Promise<unknown>>): Promise<RoundSamples> {
   const samples: RoundSamples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
@@ -49,7 +47,6 @@ export async function interleave(rounds: number, perRound: number, contenders: R
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < entries.length; i++) {
       const [name, fn] = entries[(i + r) % entries.length];
-      gc?.();
       samples[name].push(await timeCalls(perRound, fn));
     }
   }

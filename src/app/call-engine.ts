@@ -62,8 +62,8 @@ export class CallEngine {
   }
 
   /** Runs any member's chain; resolves with what its presentation step made, rejects with the failure as thrown. */
-  async run(member: CompiledMember, request: CallRequest): Promise<unknown> {
-    if (this.closed) throw new AppClosedError();
+  run(member: CompiledMember, request: CallRequest): Promise<unknown> {
+    if (this.closed) return Promise.reject(new AppClosedError());
     const aborter = new CallAbort(request.signal);
     this.inFlight.add(aborter);
     const interactive = member.info.interactive;
@@ -92,15 +92,32 @@ export class CallEngine {
         progress: firstEntry()
       };
     }
+    let running: Promise<unknown>;
     try {
-      return await (state.inputScope ? withInputScope(state.inputScope, () => member.run(state)) : member.run(state));
-    } finally {
-      aborter.detach();
-      this.inFlight.delete(aborter);
-      // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
-      const disposing = state.scope?.dispose();
-      if (disposing) disposing.catch(() => undefined);
+      running = state.inputScope ? withInputScope(state.inputScope, () => member.run(state)) : member.run(state);
+    } catch (error) {
+      running = Promise.reject(error);
     }
+    // Chained rather than awaited (one suspended frame fewer per waiting call); the end runs either way.
+    return running.then(
+      (value) => {
+        this.end(state);
+        return value;
+      },
+      (error: unknown) => {
+        this.end(state);
+        throw error;
+      }
+    );
+  }
+
+  /** The end of a call: it stops following its request, leaves the in-flight set, and its own instances are disposed. */
+  private end(state: CallState): void {
+    state.aborter.detach();
+    this.inFlight.delete(state.aborter);
+    // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
+    const disposing = state.scope?.dispose();
+    if (disposing) disposing.catch(() => undefined);
   }
 
   /** Refuses new calls and aborts those in flight (graceful shutdown). */

@@ -1,8 +1,24 @@
+import { setImmediate as nextTurn } from 'node:timers';
 import { CancelledError, FusionError } from '../errors';
 
 /** The error a wait ends with when a call is aborted with `reason` (framework errors pass as they are). */
 export function abortErrorOf(reason: unknown): Error {
   return reason instanceof FusionError ? reason : new CancelledError(reason);
+}
+
+/** Calls started in this turn of the event loop that have not subscribed to their request's signal yet. */
+let unsubscribed: CallAbort[] = [];
+let subscribing = false;
+
+/**
+ * Subscribes the calls of the last turn that are still running (one pass per turn). Captured at
+ * load, so fake timers in a user's tests cannot stop it.
+ */
+function subscribeLastTurn(): void {
+  subscribing = false;
+  const calls = unsubscribed;
+  unsubscribed = [];
+  for (const call of calls) call.subscribe();
 }
 
 /**
@@ -11,13 +27,21 @@ export function abortErrorOf(reason: unknown): Error {
  * costs a set insertion; the `AbortSignal` handlers and user code see is made on first read,
  * so a call whose handler never reads `ctx.signal` allocates none. Once aborted it stays
  * aborted, and a signal made later starts aborted with the same reason.
+ *
+ * The request's signal is read at every stage (`aborted`), and listened to only by calls that
+ * outlive the turn of the event loop they started in: most calls end within it, and an
+ * EventTarget listener costs more than the rest of the call's bookkeeping. A call still
+ * running at the next turn subscribes then, so a cancellation reaches a waiting stage within
+ * one turn at most.
  */
 export class CallAbort {
   private controller: AbortController | undefined;
   private abortReason: unknown;
   private waiters: Set<(error: Error) => void> | undefined;
   private upstream: AbortSignal | undefined;
-  aborted = false;
+  private subscribed = false;
+  private done = false;
+  private isAborted = false;
 
   /** Follows `upstream` (the request's signal): its abort is this call's, as a cancellation. */
   constructor(upstream?: AbortSignal) {
@@ -25,8 +49,27 @@ export class CallAbort {
     if (upstream.aborted) this.abort(CancelledError.of(upstream.reason));
     else {
       this.upstream = upstream;
-      upstream.addEventListener('abort', this, { once: true });
+      unsubscribed.push(this);
+      if (!subscribing) {
+        subscribing = true;
+        nextTurn(subscribeLastTurn);
+      }
     }
+  }
+
+  /** Whether the call is aborted (the request's signal is read here, subscribed or not). */
+  get aborted(): boolean {
+    if (!this.isAborted && !this.subscribed && this.upstream?.aborted) this.handleEvent();
+    return this.isAborted;
+  }
+
+  /** Listens to the request's signal from now on (the call outlived its first turn). */
+  subscribe(): void {
+    const upstream = this.upstream;
+    if (this.done || this.isAborted || !upstream) return;
+    if (upstream.aborted) return this.handleEvent();
+    this.subscribed = true;
+    upstream.addEventListener('abort', this, { once: true });
   }
 
   /** The call's `AbortSignal` (made on first read). */
@@ -48,8 +91,8 @@ export class CallAbort {
   }
 
   abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
+    if (this.isAborted) return;
+    this.isAborted = true;
     this.abortReason = reason;
     this.detach();
     this.controller?.abort(reason);
@@ -100,7 +143,9 @@ export class CallAbort {
 
   /** Stops following the request's signal (the call is over). */
   detach(): void {
-    this.upstream?.removeEventListener('abort', this);
+    this.done = true;
+    if (this.subscribed) this.upstream?.removeEventListener('abort', this);
+    this.subscribed = false;
     this.upstream = undefined;
   }
 

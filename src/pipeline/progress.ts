@@ -26,13 +26,18 @@ export function progress(percent: number, message?: string): ProgressEvent {
   return new ProgressMark(percent, message);
 }
 
-/** A progress event: a small class, so creating one per yield stays cheap; the brand sits on the prototype. */
+/**
+ * A progress event: a small class, so creating one per yield stays cheap (its fields are
+ * assigned once, not defined and then set); the brand sits on the prototype.
+ */
 class ProgressMark {
   declare readonly [PROGRESS]: true;
-  constructor(
-    readonly percent: number,
-    readonly message?: string
-  ) {}
+  declare readonly percent: number;
+  declare readonly message?: string;
+  constructor(percent: number, message?: string) {
+    (this as { percent: number }).percent = percent;
+    (this as { message?: string }).message = message;
+  }
 }
 Object.defineProperty(ProgressMark.prototype, PROGRESS, { value: true });
 

@@ -126,7 +126,7 @@ function onValidated(
 ): void {
   server.setRequestHandler(
     method,
-    { params: specTypeSchemas[schema] as StandardSchemaV1 },
+    { params: method === 'tools/call' ? VALIDATED_BY_THE_SERVER : (specTypeSchemas[schema] as StandardSchemaV1) },
     (params, ctx) => handler({ method, params: params as Record<string, unknown> }, ctx as ServerContext) as never
   );
 }
@@ -141,6 +141,14 @@ function progressSender(ctx: ServerContext): ProgressSend | undefined {
       params: { progressToken: raw, progress, total: 100, ...(message !== undefined ? { message } : {}) }
     });
 }
+
+/**
+ * `tools/call` params need no second parse: the SDK's `Server` checks every `tools/call`
+ * request against the era's spec schema before any handler (-32602 naming the problem).
+ */
+const VALIDATED_BY_THE_SERVER: StandardSchemaV1 = {
+  '~standard': { version: 1, vendor: 'mcpfusion', validate: (value: unknown) => ({ value }) }
+};
 
 /** What a handler needs to know about the request it serves. */
 function transportRequest(server: Server, ctx: ServerContext, era: 'legacy' | 'modern'): TransportRequest {

@@ -102,9 +102,20 @@ describe('CallAbort following an upstream signal', () => {
     expect(abortListeners(upstream.signal)).toBe(0);
   });
 
-  it('is aborted when the upstream aborts later, as a cancellation caused by its reason', () => {
+  it('reads the upstream at every check within its first turn, without listening to it', () => {
     const upstream = new AbortController();
     const aborter = new CallAbort(upstream.signal);
+    expect(aborter.aborted).toBe(false);
+    expect(abortListeners(upstream.signal)).toBe(0);
+    upstream.abort('disconnected');
+    expect(aborter.aborted).toBe(true);
+    expect((aborter.reason as CancelledError).cause).toBe('disconnected');
+  });
+
+  it('listens from its second turn on: aborted when the upstream aborts later, as a cancellation caused by its reason', async () => {
+    const upstream = new AbortController();
+    const aborter = new CallAbort(upstream.signal);
+    await turn();
     expect(aborter.aborted).toBe(false);
     expect(abortListeners(upstream.signal)).toBe(1);
     upstream.abort('disconnected');
@@ -115,13 +126,14 @@ describe('CallAbort following an upstream signal', () => {
     expect(abortListeners(upstream.signal)).toBe(0);
   });
 
-  it('aborts a signal already read when the upstream aborts', () => {
+  it('aborts a signal already read when the upstream aborts (within one turn when it was not listening yet)', async () => {
     const upstream = new AbortController();
     const aborter = new CallAbort(upstream.signal);
     const signal = aborter.signal;
     const onAbort = jest.fn();
     signal.addEventListener('abort', onAbort);
     upstream.abort();
+    await turn();
     expect(signal.aborted).toBe(true);
     expect(signal.reason).toBeInstanceOf(CancelledError);
     expect((signal.reason as CancelledError).cause).toBe(upstream.signal.reason);
@@ -139,35 +151,40 @@ describe('CallAbort following an upstream signal', () => {
     expect(signal.aborted).toBe(false);
   });
 
-  it('detach() removes its listener: many calls on one signal retain nothing', () => {
+  it('detach() removes its listener: many calls on one signal retain nothing', async () => {
     const upstream = new AbortController();
     setMaxListeners(2000, upstream.signal);
     const aborters = Array.from({ length: 1000 }, () => new CallAbort(upstream.signal));
+    await turn();
     expect(abortListeners(upstream.signal)).toBe(1000);
     for (const aborter of aborters) aborter.detach();
     expect(abortListeners(upstream.signal)).toBe(0);
     for (let i = 0; i < 1000; i++) new CallAbort(upstream.signal).detach();
+    await turn();
     expect(abortListeners(upstream.signal)).toBe(0);
     upstream.abort();
     expect(aborters.some((aborter) => aborter.aborted)).toBe(false);
   });
 
-  it('detach() is idempotent and harmless without an upstream', () => {
+  it('detach() is idempotent and harmless without an upstream', async () => {
     const upstream = new AbortController();
     const other = new CallAbort(upstream.signal);
     const aborter = new CallAbort(upstream.signal);
     aborter.detach();
     aborter.detach();
     new CallAbort().detach();
+    await turn();
     expect(abortListeners(upstream.signal)).toBe(1);
     upstream.abort();
     expect(other.aborted).toBe(true);
     expect(aborter.aborted).toBe(false);
   });
 
-  it('an own abort removes the upstream listener, and a later upstream abort changes nothing', () => {
+  it('an own abort removes the upstream listener, and a later upstream abort changes nothing', async () => {
     const upstream = new AbortController();
     const aborter = new CallAbort(upstream.signal);
+    await turn();
+    expect(abortListeners(upstream.signal)).toBe(1);
     const reason = new TimeoutError('slow', 10);
     aborter.abort(reason);
     expect(abortListeners(upstream.signal)).toBe(0);

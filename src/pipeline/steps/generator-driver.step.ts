@@ -25,7 +25,8 @@ async function drive(gen: AnyIterator, state: CallState): Promise<unknown> {
       if (aborter.aborted) throw aborter.error();
       const step = await aborter.race(Promise.resolve(gen.next()));
       if (step.done) return step.value;
-      if (isProgressEvent(step.value)) state.ctx!.progress(step.value.percent, step.value.message);
+      // Without a progress token there is nowhere to send it: the event is dropped unread.
+      if (state.progress && isProgressEvent(step.value)) state.progress.report(step.value.percent, step.value.message);
     }
   } catch (error) {
     // Not awaited: a generator stuck in an await must not hold the response.
