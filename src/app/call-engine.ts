@@ -46,9 +46,17 @@ export class CallEngine {
    * protocol-level failures (a bad `requestState`, a missing capability) are thrown.
    */
   callTool(tool: CompiledTool, request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
-    // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
-    return this.run(tool, request).then(
+    let state: CallState;
+    try {
+      if (this.closed) throw new AppClosedError();
+      state = this.start(tool, request);
+    } catch (error) {
+      return Promise.resolve().then(() => this.boundary.toolResult(error, tool.info.name));
+    }
+    // One chained pair for the call's end and its result (a call waiting in the queue keeps no suspended frame here).
+    return this.chain(state).then(
       (value) => {
+        this.end(state);
         const result = value as CallToolResult | InputRequiredResult;
         if (isInputRequiredResult(result) && tool.answersUpFront && answersSentUpFront(request, result)) {
           // A read-only tool that opted in: answers came with the first call (no state yet); read
@@ -57,13 +65,37 @@ export class CallEngine {
         }
         return result;
       },
-      (error: unknown) => this.boundary.toolResult(error, tool.info.name)
+      (error: unknown) => {
+        this.end(state);
+        return this.boundary.toolResult(error, tool.info.name);
+      }
     );
   }
 
   /** Runs any member's chain; resolves with what its presentation step made, rejects with the failure as thrown. */
   run(member: CompiledMember, request: CallRequest): Promise<unknown> {
-    if (this.closed) return Promise.reject(new AppClosedError());
+    let state: CallState;
+    try {
+      if (this.closed) throw new AppClosedError();
+      state = this.start(member, request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // Chained rather than awaited (one suspended frame fewer per waiting call); the end runs either way.
+    return this.chain(state).then(
+      (value) => {
+        this.end(state);
+        return value;
+      },
+      (error: unknown) => {
+        this.end(state);
+        throw error;
+      }
+    );
+  }
+
+  /** A call's state, its abort in the in-flight set. */
+  private start(member: CompiledMember, request: CallRequest): CallState {
     const aborter = new CallAbort(request.signal);
     this.inFlight.add(aborter);
     const interactive = member.info.interactive;
@@ -85,30 +117,28 @@ export class CallEngine {
       inputScope: interactive ? emptyInputScope() : undefined
     };
     if (interactive) {
-      state.interaction = {
-        requestState: request.requestState,
-        inputResponses: request.inputResponses,
-        principal: this.interaction.principalOf(requestExtraOf(state)) ?? null,
-        progress: firstEntry()
-      };
-    }
-    let running: Promise<unknown>;
-    try {
-      running = state.inputScope ? withInputScope(state.inputScope, () => member.run(state)) : member.run(state);
-    } catch (error) {
-      running = Promise.reject(error);
-    }
-    // Chained rather than awaited (one suspended frame fewer per waiting call); the end runs either way.
-    return running.then(
-      (value) => {
-        this.end(state);
-        return value;
-      },
-      (error: unknown) => {
+      try {
+        state.interaction = {
+          requestState: request.requestState,
+          inputResponses: request.inputResponses,
+          principal: this.interaction.principalOf(requestExtraOf(state)) ?? null,
+          progress: firstEntry()
+        };
+      } catch (error) {
         this.end(state);
         throw error;
       }
-    );
+    }
+    return state;
+  }
+
+  /** The member's chain, inside the call's input scope where it has one; a synchronous throw is a rejection. */
+  private chain(state: CallState): Promise<unknown> {
+    try {
+      return state.inputScope ? withInputScope(state.inputScope, () => state.member.run(state)) : state.member.run(state);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** The end of a call: it stops following its request, leaves the in-flight set, and its own instances are disposed. */
