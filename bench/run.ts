@@ -5,7 +5,7 @@ import { fmt, interleave, ratioOf, summarize, type RoundSamples } from './stats'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const PER_ROUND = Number(process.env.BENCH_CALLS ?? 1000);
-const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 5);
+const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 9);
 
 function rowOf(samples: RoundSamples, label: string, name: string, base?: string): string {
   const s = summarize(samples[name].flat());
@@ -122,9 +122,9 @@ async function main(): Promise<void> {
 async function httpSection(): Promise<string[]> {
   return [
     '',
-    `HTTP: ${HTTP_ROUNDS} rounds of 500 sequential and 2,000 32-concurrent calls per contender and era; medians over rounds; ratio = @mcpfusion/core ÷ SDK`,
+    `HTTP: ${HTTP_ROUNDS} rounds of 400 sequential and 1,600 32-concurrent calls per contender and era; figures are medians over rounds; ratio = median over rounds of @mcpfusion/core ÷ SDK`,
     '',
-    ...(await httpRows(HTTP_ROUNDS, 500, 2000))
+    ...(await httpRows(HTTP_ROUNDS, 400, 1600))
   ];
 }
 

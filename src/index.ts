@@ -11,7 +11,14 @@ export { FifoMutex, InProcessCallQueue, raceAbort } from './concurrency';
 export type { CallQueue, CallQueueOptions, MutationLock, Release } from './concurrency';
 export type { CallContext, CallContextBase, RequestExtra, ToolInfo } from './pipeline/call-context';
 export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './pipeline/middleware';
-export { progress, isProgressEvent } from './pipeline/progress';
+import { progress as progressEvent } from './pipeline/progress';
+export { isProgressEvent } from './pipeline/progress';
+/**
+ * Makes a progress event for `yield` in a generator handler (see `progress` in
+ * `pipeline/progress.ts`). Exported as a plain value, not a re-export, so a call from a
+ * handler's loop reads a property rather than running a getter.
+ */
+export const progress: typeof progressEvent = progressEvent;
 export type { ProgressEvent } from './pipeline/progress';
 export { cappedList, isCallToolResult } from './presenters';
 export type { CappedListOptions, PresentationContext, Presenter, PresenterRef } from './presenters';

@@ -6,6 +6,11 @@ export function abortErrorOf(reason: unknown): Error {
   return reason instanceof FusionError ? reason : new CancelledError(reason);
 }
 
+/** An object told of a call's abort (a waiter that needs no closure for it). */
+export interface AbortListener {
+  onCallAbort(error: Error): void;
+}
+
 /** Calls started in this turn of the event loop that have not subscribed to their request's signal yet. */
 let unsubscribed: CallAbort[] = [];
 let subscribing = false;
@@ -37,7 +42,7 @@ function subscribeLastTurn(): void {
 export class CallAbort {
   private controller: AbortController | undefined;
   private abortReason: unknown;
-  private waiters: Set<(error: Error) => void> | undefined;
+  private waiters: Set<((error: Error) => void) | AbortListener> | undefined;
   private upstream: AbortSignal | undefined;
   private subscribed = false;
   private done = false;
@@ -100,15 +105,18 @@ export class CallAbort {
     if (!waiters) return;
     this.waiters = undefined;
     const error = this.error();
-    for (const reject of waiters) reject(error);
+    for (const waiter of waiters) {
+      if (typeof waiter === 'function') waiter(error);
+      else waiter.onCallAbort(error);
+    }
   }
 
   /** Calls `listener` with the abort error when the call is aborted (unless removed first with {@link offAbort}). */
-  onAbort(listener: (error: Error) => void): void {
+  onAbort(listener: ((error: Error) => void) | AbortListener): void {
     (this.waiters ??= new Set()).add(listener);
   }
 
-  offAbort(listener: (error: Error) => void): void {
+  offAbort(listener: ((error: Error) => void) | AbortListener): void {
     this.waiters?.delete(listener);
   }
 

@@ -1,6 +1,6 @@
 import { abortError } from './abort';
-import type { CallAbort } from './call-abort';
-import { WaiterList } from './waiter-list';
+import type { AbortListener, CallAbort } from './call-abort';
+import { WaiterList, type WaiterNode } from './waiter-list';
 
 /** Gives a slot back. Idempotent: calling it twice releases once. */
 export type Release = () => void;
@@ -40,15 +40,9 @@ export class SlotGate {
   waitFor(call: CallAbort): Promise<Release> {
     if (call.aborted) return Promise.reject(call.error());
     return new Promise<Release>((resolve, reject) => {
-      const onAbort = (error: Error): void => {
-        this.waiters.remove(node);
-        reject(error);
-      };
-      const node = this.waiters.push((release) => {
-        call.offAbort(onAbort);
-        resolve(release);
-      });
-      call.onAbort(onAbort);
+      const waiter = new CallWaiter(call, this.waiters, resolve, reject);
+      waiter.node = this.waiters.push(waiter.grant);
+      call.onAbort(waiter);
     });
   }
 
@@ -78,5 +72,28 @@ export class SlotGate {
       if (grant) grant(this.releaser());
       else this.used--;
     };
+  }
+}
+
+/** One call waiting for a slot: granted a slot, or aborted (and unlinked), whichever is first. One object, no closures. */
+class CallWaiter implements AbortListener {
+  node: WaiterNode<Grant> | undefined;
+  readonly grant: Grant;
+
+  constructor(
+    private readonly call: CallAbort,
+    private readonly list: WaiterList<Grant>,
+    private readonly resolve: (release: Release) => void,
+    private readonly reject: (error: Error) => void
+  ) {
+    this.grant = (release) => {
+      this.call.offAbort(this);
+      this.resolve(release);
+    };
+  }
+
+  onCallAbort(error: Error): void {
+    if (this.node) this.list.remove(this.node);
+    this.reject(error);
   }
 }
