@@ -44,7 +44,10 @@ function cpuUs(pid: number): number {
 }
 
 async function connect(url: URL, era: '2025' | '2026'): Promise<Client> {
-  const client = new Client({ name: 'bench', version: '1.0.0' }, era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined);
+  const client = new Client(
+    { name: 'bench', version: '1.0.0' },
+    era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined
+  );
   await client.connect(new StreamableHTTPClientTransport(url));
   return client;
 }
@@ -72,7 +75,12 @@ async function phase(client: Client, pid: number, total: number, concurrency: nu
   const wall = performance.now() - t0;
   const cpu = cpuUs(pid) - cpu0;
   latencies.sort((a, b) => a - b);
-  return { callsPerSecond: total / (wall / 1000), p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), cpuUsPerCall: cpu / total };
+  return {
+    callsPerSecond: total / (wall / 1000),
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    cpuUsPerCall: cpu / total
+  };
 }
 
 /**
@@ -137,7 +145,10 @@ export async function httpRows(rounds: number, seqCalls: number, concCalls: numb
     for (const handler of defaultHandlers) process.on('warning', handler);
   }
   if (clientListenerWarnings > 0) {
-    rows.push('', `(the SDK client warned ${clientListenerWarnings} times of abort listeners it kept on one signal: its own leak under 2025-era concurrency, with either server)`);
+    rows.push(
+      '',
+      `(the SDK client warned ${clientListenerWarnings} times of abort listeners it kept on one signal: its own leak under 2025-era concurrency, with either server)`
+    );
   }
   return rows;
 }

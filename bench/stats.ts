@@ -40,7 +40,11 @@ export type RoundSamples = Record<string, number[][]>;
  * runs right after the same other one. (A forced GC before each turn was tried: it shrinks the
  * young generation and slows every contender, the framework most.)
  */
-export async function interleave(rounds: number, perRound: number, contenders: Record<string, () => Promise<unknown>>): Promise<RoundSamples> {
+export async function interleave(
+  rounds: number,
+  perRound: number,
+  contenders: Record<string, () => Promise<unknown>>
+): Promise<RoundSamples> {
   const samples: RoundSamples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
   for (const [, fn] of Object.entries(contenders)) await timeCalls(Math.min(1000, perRound), fn); // warm-up
   const entries = Object.entries(contenders);

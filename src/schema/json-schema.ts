@@ -61,7 +61,10 @@ export class SchemaCatalog {
       ...raw,
       type: 'object',
       properties: Object.fromEntries(
-        Object.entries(properties).map(([name, property]) => [name, integerWhereInt(type, name, this.inlineNested(type, name, property, depth))])
+        Object.entries(properties).map(([name, property]) => [
+          name,
+          integerWhereInt(type, name, this.inlineNested(type, name, property, depth))
+        ])
       )
     };
     if (schema.additionalProperties === undefined) schema.additionalProperties = false;

@@ -717,15 +717,18 @@ describe('exact schemas: the fast path agrees with class-transformer + class-val
     expect(apps.length).toBeGreaterThan(5);
     const line = (a: (typeof apps)[number]) => `  ${a.type.name} (${a.owners.join(', ')})`;
     // The sample app's input classes all take the fast path (so the other fuzzers exercise it).
-    expect(apps.filter((a) => a.owners.some((o) => /^(Billing|Adjustment|Report|Account|Invoice|Collections)/.test(o))).every((a) => a.exact)).toBe(true);
-    if (process.env.FUZZ_REPORT) console.log(
-      [
-        `exact (fast path): ${apps.filter((a) => a.exact).length} of ${apps.length} input classes`,
-        ...apps.filter((a) => a.exact).map(line),
-        'not exact (class path):',
-        ...apps.filter((a) => !a.exact).map(line)
-      ].join('\n')
-    );
+    expect(
+      apps.filter((a) => a.owners.some((o) => /^(Billing|Adjustment|Report|Account|Invoice|Collections)/.test(o))).every((a) => a.exact)
+    ).toBe(true);
+    if (process.env.FUZZ_REPORT)
+      console.log(
+        [
+          `exact (fast path): ${apps.filter((a) => a.exact).length} of ${apps.length} input classes`,
+          ...apps.filter((a) => a.exact).map(line),
+          'not exact (class path):',
+          ...apps.filter((a) => !a.exact).map(line)
+        ].join('\n')
+      );
   });
 
   it('app input classes', () => {
