@@ -24,6 +24,10 @@ async function main(): Promise<void> {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
+    process.once('SIGTERM', () => {
+      server.closeAllConnections();
+      server.close(() => process.exit(0));
+    });
   } else if (which === 'fusion') {
     const app = benchApp(new BenchProbe(), undefined, () => undefined);
     const listening = await app.listen({ transport: 'http', host: '127.0.0.1', port: 0, path: '/mcp' });

@@ -110,6 +110,10 @@ describe('protocol refusals', () => {
     expect(acceptRefusal(withAccept('*/*'))).toBeUndefined();
     expect(acceptRefusal(withAccept('text/*'))).toBeUndefined();
     expect(acceptRefusal(withAccept('application/json, text/event-stream'))).toBeUndefined();
+    // Without parameters the ranges are compared as they are: a look-alike type does not pass.
+    expect(acceptRefusal(withAccept('application/json-seq'))?.status).toBe(406);
+    expect(acceptRefusal(withAccept('Application/JSON'))).toBeUndefined();
+    expect(acceptRefusal(withAccept('text/event-streamx, application/jsonx'))?.status).toBe(406);
   });
 
   it('batches: refused from 2025-06-18 on, passed on before it and for single messages', () => {

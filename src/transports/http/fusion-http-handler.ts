@@ -12,6 +12,7 @@ import {
   type ServerEventBus,
   type ServerNotifier
 } from '@modelcontextprotocol/server';
+import { isPlainJsonObject } from '../../wire/own-properties';
 import { jsonRpcErrorResponse } from './json-rpc-response';
 import { MAX_BODY_BYTES, acceptRefusal, batchRefusal, prototypeArgumentRefusal, stripPrototypeKeys } from './protocol-refusals';
 import { SessionRegistry, type SessionOptions } from './session-registry';
@@ -104,13 +105,32 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
         }
       }
       // The body is read once, here: both legs get it parsed, and the SDK reads it no more.
-      if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
+      if (!claimsModernEnvelope(parsedBody) && (await isLegacyRequest(request, parsedBody))) return legacy(request, parsedBody, authInfo);
       return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
     },
     close() {
       return (closing ??= Promise.allSettled([sessions?.close(), modern.close()]).then(() => options.onClose?.()));
     }
   };
+}
+
+/** The `_meta` key of the 2026-07-28 per-request envelope that names the protocol version. */
+const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/**
+ * Whether a parsed body is a single request (not `initialize`, not a posted response) whose
+ * params carry the 2026-07-28 envelope claim: the SDK classifies such a body as modern, or
+ * refuses it on the modern leg, never as legacy. Saves classifying it twice (here with
+ * `isLegacyRequest`, then in the modern handler); anything else is left to `isLegacyRequest`.
+ */
+function claimsModernEnvelope(body: unknown): boolean {
+  if (!isPlainJsonObject(body)) return false;
+  const message = body as Record<string, unknown>;
+  if (typeof message.method !== 'string' || message.method === 'initialize' || 'result' in message || 'error' in message) return false;
+  const params = message.params;
+  if (!isPlainJsonObject(params)) return false;
+  const meta = (params as Record<string, unknown>)._meta;
+  return isPlainJsonObject(meta) && PROTOCOL_VERSION_META_KEY in (meta as object);
 }
 
 /**

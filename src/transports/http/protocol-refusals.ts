@@ -30,6 +30,13 @@ export function acceptRefusal(request: Request): Response | undefined {
 }
 
 function admits(accept: string, type: string, subtype: string): boolean {
+  // The common case: no parameters (so no q=0), the ranges compared as they are.
+  if (!accept.includes(';')) {
+    return accept.split(',').some((part) => {
+      const range = part.trim().toLowerCase();
+      return range === `${type}/${subtype}` || range === `${type}/*` || range === '*/*';
+    });
+  }
   let best: { specificity: number; q: number } | undefined;
   for (const part of accept.split(',')) {
     const [range, ...params] = part.trim().toLowerCase().split(';');
