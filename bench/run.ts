@@ -5,7 +5,7 @@ import { fmt, interleave, ratioOf, summarize, type RoundSamples } from './stats'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const PER_ROUND = Number(process.env.BENCH_CALLS ?? 1000);
-const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 9);
+const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 15);
 
 function rowOf(samples: RoundSamples, label: string, name: string, base?: string): string {
   const s = summarize(samples[name].flat());
