@@ -5,7 +5,11 @@ import { CancelledError, FusionError } from '../errors';
  * FusionError (cancelled, timed out, app closed); any other reason is wrapped.
  */
 export function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
+  return abortErrorOf(signal.reason);
+}
+
+/** The error a wait ends with when a call is aborted with `reason` (framework errors pass as they are). */
+export function abortErrorOf(reason: unknown): Error {
   return reason instanceof FusionError ? reason : new CancelledError(reason);
 }
 

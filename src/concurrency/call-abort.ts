@@ -1,10 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers';
-import { CancelledError, FusionError } from '../errors';
+import { CancelledError } from '../errors';
+import { abortErrorOf } from './abort';
 
-/** The error a wait ends with when a call is aborted with `reason` (framework errors pass as they are). */
-export function abortErrorOf(reason: unknown): Error {
-  return reason instanceof FusionError ? reason : new CancelledError(reason);
-}
+export { abortErrorOf } from './abort';
 
 /** An object told of a call's abort (a waiter that needs no closure for it). */
 export interface AbortListener {

@@ -67,18 +67,20 @@ export class InProcessCallQueue implements CallQueue {
 
   acquire(signal: AbortSignal): Promise<Release> {
     if (signal.aborted) return Promise.reject(abortError(signal));
-    const release = this.gate.tryAcquire();
-    if (release) return Promise.resolve(release);
-    if (this.gate.waiting >= this.maxQueue) return Promise.reject(new ServerBusyError(this.gate.waiting));
-    return this.gate.wait(signal);
+    return this.admit() ?? this.gate.wait(signal);
   }
 
   acquireFor(call: CallAbort): Promise<Release> {
     if (call.aborted) return Promise.reject(call.error());
+    return this.admit() ?? this.gate.waitFor(call);
+  }
+
+  /** A free slot, or the refusal of a full queue; undefined when the caller is to wait in line. */
+  private admit(): Promise<Release> | undefined {
     const release = this.gate.tryAcquire();
     if (release) return Promise.resolve(release);
     if (this.gate.waiting >= this.maxQueue) return Promise.reject(new ServerBusyError(this.gate.waiting));
-    return this.gate.waitFor(call);
+    return undefined;
   }
 }
 

@@ -140,12 +140,22 @@ const BUILT_INS: Readonly<Record<string, (c: unknown[]) => PropertyDecorator>> =
  * says something else).
  */
 function isBuiltIn(meta: ValidationMetadata): boolean {
+  let known = builtIn.get(meta);
+  if (known === undefined) builtIn.set(meta, (known = compareWithBuiltIn(meta)));
+  return known;
+}
+
+/** Verdicts of {@link isBuiltIn}, per metadata: each app built on the same classes asks again, and a probe class registers metadata for good. */
+const builtIn = new WeakMap<ValidationMetadata, boolean>();
+
+function compareWithBuiltIn(meta: ValidationMetadata): boolean {
   const make = meta.name ? BUILT_INS[meta.name] : undefined;
   if (!make) return false;
   class Probe {}
   make((meta.constraints ?? []) as unknown[])(Probe.prototype, 'probe');
   const [reference] = getMetadataStorage().getTargetValidationMetadatas(Probe, '', true, false);
-  return reference !== undefined && messageOf(reference, meta) !== undefined && messageOf(reference, meta) === messageOf(meta, meta);
+  const expected = reference && messageOf(reference, meta);
+  return expected !== undefined && expected === messageOf(meta, meta);
 }
 
 function messageOf(of: ValidationMetadata, args: ValidationMetadata): string | undefined {
