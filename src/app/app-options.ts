@@ -1,4 +1,5 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
+import type { AuthOptions } from '../auth/http-auth';
 import type { CallQueue, CallQueueOptions } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
@@ -60,8 +61,18 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
   stateTtlSeconds?: number;
   /** Where continuation state is kept. Default: in the signed token itself (`SignedContinuationStore`). */
   continuationStore?: ContinuationStore;
-  /** The caller a continuation is bound to. Default: `extra.authInfo?.clientId`. */
+  /**
+   * The caller a continuation (`requestState`) and a 2025-era session are bound to: a state
+   * issued to one caller is refused for another. Default: the token's subject, else its client id.
+   */
   principalOf?: (extra: RequestExtra) => string | undefined;
+  /**
+   * Makes the HTTP endpoint (`listen({ transport: 'http' })`, `createHttpHandler`) an OAuth 2.1
+   * resource server: every request needs a valid bearer token (401 otherwise), a member that
+   * declares `scopes` needs a token that grants them (403 `insufficient_scope`), and the RFC 9728
+   * metadata is served at `/.well-known/oauth-protected-resource`. stdio is not affected.
+   */
+  auth?: AuthOptions;
 }
 
 /** Options of `app.listen()`. */

@@ -23,7 +23,8 @@ export function compileTools(
       kind: descriptor.kind,
       interactive: descriptor.interactive,
       className: descriptor.className,
-      methodName: descriptor.methodName
+      methodName: descriptor.methodName,
+      scopes: descriptor.scopes
     });
     const middleware = [...deps.globalMiddleware, ...descriptor.middleware];
     const { steps, run } = buildChain(
@@ -31,6 +32,7 @@ export function compileTools(
         name: descriptor.name,
         label: `Tool ${descriptor.name}`,
         requires: descriptor.requires,
+        scopes: descriptor.scopes,
         timeoutMs: descriptor.timeoutMs,
         present: presentToolStep(info, outputSchema, descriptor.presenter, deps.container),
         interactive: descriptor.interactive,

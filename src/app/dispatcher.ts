@@ -5,16 +5,19 @@ import {
   type CompleteResult,
   type GetPromptResult,
   type InputRequiredResult,
+  type AuthInfo,
   type ReadResourceResult,
   type Resource
 } from '@modelcontextprotocol/server';
+import type { WireRequest } from '../auth/http-auth';
+import { missingScopes } from '../auth/scopes';
 import { UnknownToolError } from '../errors';
 import type { CallKind } from '../pipeline/error-boundary';
 import type { PromptCatalog } from '../surface/prompt-catalog';
 import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { ToolCatalog } from '../surface/tool-catalog';
 import type { CompletionQuery, ServedApp, TransportRequest } from '../transports/served-app';
-import { ownRecord } from '../wire/own-properties';
+import { isPlainJsonObject, ownRecord, ownValue } from '../wire/own-properties';
 import type { CallEngine, CallRequest } from './call-engine';
 
 /** The catalogs the dispatcher reads, replaced as a whole when providers change at run time. */
@@ -32,11 +35,14 @@ export interface Catalogs {
 export class Dispatcher implements ServedApp {
   constructor(
     private readonly engine: CallEngine,
-    private readonly catalogs: () => Catalogs
+    private readonly catalogs: () => Catalogs,
+    /** Lists show only what the caller's scopes allow (`auth.listing: 'allowed'`). */
+    private readonly filterLists = false
   ) {}
 
-  listTools() {
-    return this.catalogs().tools.listing;
+  listTools(auth?: AuthInfo) {
+    const shown = this.shownTo(auth);
+    return shown ? this.catalogs().tools.listingFor(shown) : this.catalogs().tools.listing;
   }
 
   toolInputSchema(name: string) {
@@ -55,8 +61,10 @@ export class Dispatcher implements ServedApp {
 
   async listResources(request: TransportRequest): Promise<Resource[]> {
     const { resources } = this.catalogs();
-    const listed = resources.fixedListing();
-    for (const member of resources.listMembers()) {
+    const auth = request.authInfo;
+    const listed = resources.fixedListing(this.shownTo(auth));
+    // A template's list method is run only for a caller its scopes allow, whatever the listing option.
+    for (const member of resources.listMembers(auth ? grantedBy(auth) : undefined)) {
       listed.push(
         ...((await this.guard('resource', member.info.name, () =>
           this.engine.run(member, { ...request, subject: member.info.name })
@@ -66,8 +74,8 @@ export class Dispatcher implements ServedApp {
     return listed;
   }
 
-  listResourceTemplates() {
-    return this.catalogs().resources.listTemplates();
+  listResourceTemplates(auth?: AuthInfo) {
+    return this.catalogs().resources.listTemplates(this.shownTo(auth));
   }
 
   readResource(uri: string, request: TransportRequest): Promise<ReadResourceResult | InputRequiredResult> {
@@ -77,8 +85,9 @@ export class Dispatcher implements ServedApp {
     }) as Promise<ReadResourceResult | InputRequiredResult>;
   }
 
-  listPrompts() {
-    return this.catalogs().prompts.listing;
+  listPrompts(auth?: AuthInfo) {
+    const shown = this.shownTo(auth);
+    return shown ? this.catalogs().prompts.listingFor(shown) : this.catalogs().prompts.listing;
   }
 
   getPrompt(name: string, args: Record<string, string>, request: TransportRequest): Promise<GetPromptResult | InputRequiredResult> {
@@ -106,6 +115,43 @@ export class Dispatcher implements ServedApp {
     }) as Promise<CompleteResult>;
   }
 
+  scopesOf(request: WireRequest): readonly string[] | undefined {
+    const params = isPlainJsonObject(request.params) ? (request.params as Record<string, unknown>) : undefined;
+    const { tools, prompts, resources } = this.catalogs();
+    const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+    switch (request.method) {
+      case 'tools/call':
+        return tools.get(text(ownValue(params, 'name')) ?? '')?.info.scopes;
+      case 'prompts/get':
+        return prompts.get(text(ownValue(params, 'name')) ?? '')?.info.scopes;
+      case 'resources/read':
+      case 'resources/subscribe': {
+        const uri = text(ownValue(params, 'uri'));
+        if (uri === undefined) return undefined;
+        try {
+          return resources.resolve(uri).member.info.scopes;
+        } catch {
+          return undefined; // unknown: answered -32602 by the handler
+        }
+      }
+      case 'completion/complete': {
+        const ref = ownValue(params, 'ref');
+        if (!isPlainJsonObject(ref)) return undefined;
+        const type = ownValue(ref as Record<string, unknown>, 'type');
+        if (type === 'ref/prompt') return prompts.get(text(ownValue(ref as Record<string, unknown>, 'name')) ?? '')?.info.scopes;
+        if (type === 'ref/resource') return resources.member(text(ownValue(ref as Record<string, unknown>, 'uri')) ?? '')?.info.scopes;
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** What lists show this caller: undefined (everything) unless lists are filtered and the caller has a token. */
+  private shownTo(auth: AuthInfo | undefined): ((scopes: readonly string[]) => boolean) | undefined {
+    return this.filterLists && auth ? grantedBy(auth) : undefined;
+  }
+
   /** Runs `work`; any failure leaves as the protocol error the boundary makes of it. */
   private async guard(kind: CallKind, subject: string, work: () => Promise<unknown>): Promise<unknown> {
     try {
@@ -114,4 +160,9 @@ export class Dispatcher implements ServedApp {
       throw this.engine.boundary.protocolError(error, kind, subject);
     }
   }
+}
+
+/** Whether a token grants a member's scopes. */
+function grantedBy(auth: AuthInfo): (scopes: readonly string[]) => boolean {
+  return (scopes) => scopes.length === 0 || missingScopes(scopes, auth.scopes).length === 0;
 }

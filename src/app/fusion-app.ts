@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult, McpServerFactory, Tool, Transport } from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { defaultPrincipalOf } from '../auth/caller-auth';
+import { createHttpAuthGate, type HttpAuthGate } from '../auth/http-auth';
 import { InProcessCallQueue } from '../concurrency/call-queue';
 import { FifoMutex } from '../concurrency/fifo-mutex';
 import { checkInjection, duplicateCopies, needsCallScope } from '../di/injection-check';
@@ -61,6 +63,8 @@ export class FusionApp {
   /** The SDK server factory (for `createMcpHandler`, `serveStdio`, or your own HTTP framework). */
   readonly serverFactory: McpServerFactory;
   private readonly engine: CallEngine;
+  private dispatcher!: Dispatcher;
+  private readonly gate: HttpAuthGate | undefined;
   private readonly providers: ProviderSet;
   private readonly live = new LiveServers();
   private readonly httpHandlers = new Set<FusionHttpHandler>();
@@ -93,13 +97,14 @@ export class FusionApp {
     assertSingleUseSupported(this.providers.registry, deps!.continuations);
     const boundary = new ErrorBoundary(options.maskErrors === true, (m) => this.log(m));
     this.engine = new CallEngine(
-      { store: deps!.continuations, principalOf: options.principalOf ?? ((extra: RequestExtra) => extra.authInfo?.clientId) },
+      { store: deps!.continuations, principalOf: options.principalOf ?? ((extra: RequestExtra) => defaultPrincipalOf(extra.authInfo)) },
       boundary
     );
     this.serverFactory = createServerFactory(
-      { app: new Dispatcher(this.engine, () => this.providers.catalogs), live: this.live },
+      { app: (this.dispatcher = new Dispatcher(this.engine, () => this.providers.catalogs, options.auth?.listing === 'allowed')), live: this.live },
       { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
     );
+    this.gate = this.authGate();
   }
 
   /** What every chain shares; built with the first registry (the continuation store depends on whether anything is interactive). */
@@ -224,14 +229,18 @@ export class FusionApp {
   /** A web-standard HTTP endpoint for both eras (mount it anywhere, or drive it in-process in tests). */
   createHttpHandler(options: HttpHandlerOptions = {}): FusionHttpHandler {
     this.assertOpen();
-    const handler = createFusionHttpHandler(this.serverFactory, {
-      onerror: (e) => this.log(`http: ${e.message}`),
-      ...options,
-      onClose: () => {
-        this.httpHandlers.delete(handler);
-        options.onClose?.();
-      }
-    });
+    const handler = createFusionHttpHandler(
+      this.serverFactory,
+      {
+        onerror: (e) => this.log(`http: ${e.message}`),
+        ...options,
+        onClose: () => {
+          this.httpHandlers.delete(handler);
+          options.onClose?.();
+        }
+      },
+      this.gate
+    );
     this.httpHandlers.add(handler);
     return handler;
   }
@@ -255,7 +264,13 @@ export class FusionApp {
         );
       }
       const handler = this.createHttpHandler(options);
-      const http: HttpListener = await listenHttp(handler, { host, port: options.port ?? 3000, path: options.path ?? '/mcp' });
+      const http: HttpListener = await listenHttp(handler, {
+        host,
+        port: options.port ?? 3000,
+        path: options.path ?? '/mcp',
+        // With auth, an oversized Authorization header is answered 401 by the gate (not 431 by node).
+        ...(this.options.auth ? { maxHeaderSize: 128 * 1024 } : {})
+      });
       this.listeners.push(http);
       listening = { url: http.url };
     }
@@ -272,6 +287,15 @@ export class FusionApp {
       await this.options.onClose?.();
     })();
     return this.closing;
+  }
+
+  /** The resource-server gate of the HTTP endpoint (`auth`), with every scope the app's members declare: built at create, so a misconfiguration fails there. */
+  private authGate(): HttpAuthGate | undefined {
+    const auth = this.options.auth;
+    if (!auth) return undefined;
+    const { tools, resources, templates, prompts } = this.providers.registry;
+    const declared = [...tools, ...resources, ...templates, ...prompts].flatMap((member) => member.scopes);
+    return createHttpAuthGate(auth, declared, (request) => this.dispatcher.scopesOf(request));
   }
 
   private installSignalHandlers(): void {

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { Constructor } from '../metadata/types';
-import { CALL_CONTEXT, CALL_SIGNAL } from './tokens';
+import { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL } from './tokens';
 
 // tsyringe keeps what `@injectable()` recorded in this map, and resolving reads it. It is not part
 // of the public API, so it is only read, to report at startup what resolving would fail on later.
@@ -9,7 +9,7 @@ import { CALL_CONTEXT, CALL_SIGNAL } from './tokens';
 const { typeInfo } = require('tsyringe/dist/cjs/dependency-container') as { typeInfo: Map<unknown, readonly unknown[]> };
 
 /** Tokens that exist only in a call's child container. */
-const PER_CALL: ReadonlySet<unknown> = new Set([CALL_CONTEXT, CALL_SIGNAL]);
+const PER_CALL: ReadonlySet<unknown> = new Set([CALL_CONTEXT, CALL_SIGNAL, CALL_AUTH]);
 
 /** Types `design:paramtypes` records for an interface, a union or a primitive: nothing to resolve by. */
 const NOT_A_TOKEN: ReadonlySet<unknown> = new Set([Object, String, Number, Boolean, Array, Function, Symbol, Promise]);

@@ -11,6 +11,9 @@
  */
 export const CALL_CONTEXT = Symbol.for('mcpfusion:call-context');
 
+/** Who is calling (`CallerAuth`, the same object as `ctx.auth`): undefined for a call without a verified token. */
+export const CALL_AUTH = Symbol.for('mcpfusion:call-auth');
+
 /** The call's `AbortSignal` (the same object as `ctx.signal`). */
 export const CALL_SIGNAL = Symbol.for('mcpfusion:call-signal');
 

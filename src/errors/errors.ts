@@ -85,6 +85,25 @@ export class InvalidProgressError extends FusionError {
   }
 }
 
+/**
+ * The caller's token lacks scopes the member requires (declared with `scopes`): the call was
+ * refused before anything of its chain ran. Over HTTP the endpoint answers 403 with an
+ * `insufficient_scope` challenge before the request reaches the chain; this is the same
+ * refusal where there is no HTTP status to give (the test harness, a gate of your own).
+ */
+export class InsufficientScopeError extends FusionError {
+  constructor(
+    readonly what: string,
+    readonly requiredScopes: readonly string[],
+    readonly missingScopes: readonly string[]
+  ) {
+    super(
+      ErrorCode.INSUFFICIENT_SCOPE,
+      `${what} needs the scope${missingScopes.length > 1 ? 's' : ''} ${missingScopes.join(', ')}, which the caller's token does not grant; nothing was run.`
+    );
+  }
+}
+
 /** The app is closing or closed. */
 export class AppClosedError extends FusionError {
   constructor() {

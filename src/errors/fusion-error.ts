@@ -33,6 +33,8 @@ export const ErrorCode = {
   NOT_INTERACTIVE: 'NOT_INTERACTIVE',
   /** The user declined or cancelled a request for input; nothing was done. */
   INPUT_DECLINED: 'INPUT_DECLINED',
+  /** The caller's token does not grant a scope the member requires; nothing of the call ran. */
+  INSUFFICIENT_SCOPE: 'INSUFFICIENT_SCOPE',
   /** A failure meant for the agent, raised by application code with `ToolError`: its message is always sent. */
   TOOL_ERROR: 'TOOL_ERROR',
   /** An unexpected failure whose message was masked (`maskErrors`); `reference` is in the server's log. */

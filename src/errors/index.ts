@@ -6,6 +6,7 @@ export {
   ConfigurationError,
   ElicitationUnsupportedError,
   InputDeclinedError,
+  InsufficientScopeError,
   InputRoundsExceededError,
   MaskedError,
   InvalidRequestStateError,

@@ -1,4 +1,5 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import { memberScopes } from '../auth/scopes';
 import { ConfigurationError } from '../errors';
 import { metadataStorage } from './metadata-storage';
 import type { ToolDescriptor } from './tool-descriptor';
@@ -58,7 +59,7 @@ export function buildRegistry(classes: readonly Constructor[]): Registry {
     for (const { key, method, where } of inheritedMembers(target, lineage, problems)) {
       const kind = method.kinds[0]?.kind;
       if (method.kinds.length === 1 && kind !== 'action' && kind !== 'mutation') {
-        const member = describeSurfaceMember(target, key, method, problems, where);
+        const member = describeSurfaceMember(target, key, method, problems, where, provider.scopes);
         if (!member) continue;
         const id = `${member.kind === 'prompt' ? 'prompt' : 'resource'} "${member.kind === 'resource-template' ? member.uriTemplate : member.kind === 'resource' ? member.uri : member.name}"`;
         const previous = seen.get(id);
@@ -142,7 +143,8 @@ export function classOptionsOf(target: Constructor): ToolProviderOptions {
   const lineage = metadataStorage.lineage(target);
   return {
     middleware: lineage.flatMap(({ record }) => record.provider?.middleware ?? []),
-    presenter: lineage.reduce<ToolProviderOptions['presenter']>((nearest, { record }) => record.provider?.presenter ?? nearest, undefined)
+    presenter: lineage.reduce<ToolProviderOptions['presenter']>((nearest, { record }) => record.provider?.presenter ?? nearest, undefined),
+    scopes: lineage.reduce<ToolProviderOptions['scopes']>((nearest, { record }) => record.provider?.scopes ?? nearest, undefined)
   };
 }
 
@@ -205,6 +207,7 @@ function describeMethod(
   ) {
     problems.push(`${where}: output must be a class or [Class] (got ${String(output)}).`);
   }
+  const scopes = memberScopes(where, options.scopes, target.name, provider.scopes, problems);
   const fn = (target.prototype as Record<string | symbol, unknown>)[key] as (...args: unknown[]) => unknown;
   const params = describeParams(target, key, fn, method, where, problems);
   if (problems.length > before || !params) return undefined;
@@ -244,6 +247,8 @@ function describeMethod(
     middleware: Object.freeze([...(provider.middleware ?? []), ...(options.middleware ?? [])]),
     timeoutMs: options.timeoutMs,
     requires: options.requires,
+    scopes,
     isGenerator: fnKind === 'AsyncGeneratorFunction' || fnKind === 'GeneratorFunction'
   });
 }
+

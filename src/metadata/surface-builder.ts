@@ -1,6 +1,7 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
 import { describeParams } from './param-describer';
+import { memberScopes } from '../auth/scopes';
 import type { Middleware } from '../pipeline/middleware';
 import type { CompleterRef, Constructor, MethodRecord, PromptOptions, ResourceTemplateOptions } from './types';
 
@@ -10,7 +11,8 @@ export function describeSurfaceMember(
   key: string | symbol,
   method: MethodRecord,
   problems: string[],
-  where = `${target.name}.${String(key)}`
+  where = `${target.name}.${String(key)}`,
+  classScopes?: readonly string[]
 ): ResourceDescriptor | ResourceTemplateDescriptor | PromptDescriptor | undefined {
   const [{ kind, name: id, options: raw }] = method.kinds;
   const before = problems.length;
@@ -24,7 +26,8 @@ export function describeSurfaceMember(
     inputType: params?.inputType,
     interactive: method.interactive,
     singleUseState: method.interactiveOptions?.singleUseState === true,
-    ...commonOptions(where, raw as { middleware?: unknown; timeoutMs?: unknown } | undefined, problems)
+    ...commonOptions(where, raw as { middleware?: unknown; timeoutMs?: unknown } | undefined, problems),
+    scopes: memberScopes(where, (raw as { scopes?: unknown } | undefined)?.scopes, target.name, classScopes, problems)
   };
   if (method.interactiveOptions?.answersUpFront)
     problems.push(`${where}: answersUpFront applies to read-only tools only (answers must answer a question the server asked).`);

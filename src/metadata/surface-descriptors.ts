@@ -14,6 +14,8 @@ interface SurfaceMember {
   /** The member's own middleware (`options.middleware`), run after global and class middleware. */
   readonly middleware: readonly Middleware[];
   readonly timeoutMs?: number;
+  /** OAuth scopes a caller's token must grant (its own, else the class's; empty: none). */
+  readonly scopes: readonly string[];
 }
 
 /** A resource at a fixed URI. */

@@ -30,6 +30,8 @@ export interface ToolDescriptor {
   readonly timeoutMs?: number;
   /** Client capabilities the tool needs. */
   readonly requires?: ClientCapabilities;
+  /** OAuth scopes a caller's token must grant (its own, else the class's; empty: none). */
+  readonly scopes: readonly string[];
   /** Whether the method is a generator function (its results are driven by the generator driver). */
   readonly isGenerator: boolean;
 }

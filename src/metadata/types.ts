@@ -30,6 +30,13 @@ export interface ToolOptions {
    * declare them gets the protocol's missing-capability error (-32021) and the tool does not run.
    */
   requires?: ClientCapabilities;
+  /**
+   * OAuth scopes the caller's token must grant (all of them) to use this tool. Over HTTP a
+   * token without them is answered 403 `insufficient_scope` naming them, before anything runs.
+   * Default: the class's `@ToolProvider({ scopes })`. Checked only where the call carries a
+   * verified token (HTTP with `auth`, or `authInfo` in the harness); stdio carries none.
+   */
+  scopes?: readonly string[];
 }
 
 /** Options of the `@ToolProvider()` class decorator. */
@@ -38,6 +45,8 @@ export interface ToolProviderOptions {
   middleware?: readonly Middleware[];
   /** Default presenter for the class's tools. */
   presenter?: PresenterRef;
+  /** The OAuth scopes every tool, resource and prompt of the class needs, unless it declares its own `scopes`. */
+  scopes?: readonly string[];
 }
 
 /** Suggests values for one argument of a prompt or one variable of a resource template. */
@@ -66,6 +75,13 @@ export interface ResourceOptions {
   middleware?: readonly Middleware[];
   /** Ends the read with a timeout error (-32603) after this many milliseconds. Default: none. */
   timeoutMs?: number;
+  /**
+   * OAuth scopes the caller's token must grant (all of them) to use this resource. Over HTTP a
+   * token without them is answered 403 `insufficient_scope` naming them, before anything runs.
+   * Default: the class's `@ToolProvider({ scopes })`. Checked only where the call carries a
+   * verified token (HTTP with `auth`, or `authInfo` in the harness); stdio carries none.
+   */
+  scopes?: readonly string[];
 }
 
 /** Options of `@ResourceTemplate(uriTemplate, options)`. */
@@ -87,6 +103,13 @@ export interface PromptOptions {
   middleware?: readonly Middleware[];
   /** Ends the request with a timeout error (-32603) after this many milliseconds. Default: none. */
   timeoutMs?: number;
+  /**
+   * OAuth scopes the caller's token must grant (all of them) to use this prompt. Over HTTP a
+   * token without them is answered 403 `insufficient_scope` naming them, before anything runs.
+   * Default: the class's `@ToolProvider({ scopes })`. Checked only where the call carries a
+   * verified token (HTTP with `auth`, or `authInfo` in the harness); stdio carries none.
+   */
+  scopes?: readonly string[];
 }
 
 /** Options of `@Interactive(options?)`. */

@@ -1,4 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
+import { callerAuthOf } from '../auth/caller-auth';
+import type { CallerAuth } from '../auth/caller-auth';
 import type { CallContext, RequestExtra, ToolInfo } from './call-context';
 import type { CallRequest } from './call-request';
 import type { CallScope } from './call-scope';
@@ -61,6 +63,9 @@ export function createCallContext(state: CallState, scope: CallScope, tool: Tool
     log: state.log,
     clientCapabilities: request.clientCapabilities,
     closeStream: request.closeStream,
+    get auth(): CallerAuth | undefined {
+      return callerAuthOf(request.authInfo);
+    },
     get container(): DependencyContainer {
       return scope.open();
     }

@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { CallerAuth } from '../auth/caller-auth';
 import type { RequestFacts, ToolInfo } from '../types/core';
 import type { CallLogger } from './call-log';
 
@@ -31,6 +32,11 @@ export interface CallContextBase {
   readonly log: CallLogger;
   /** What the client declared it can do, when known. */
   readonly clientCapabilities?: ClientCapabilities;
+  /**
+   * Who is calling, from the verified bearer token (HTTP with `auth`, or `authInfo` in the
+   * harness): subject, client id, scopes, expiry, claims. Undefined without a token (stdio).
+   */
+  readonly auth?: CallerAuth;
   /** Closes this call's resumable SSE stream (see {@link RequestFacts.closeStream}); absent where not supported. */
   readonly closeStream?: () => void;
   /** The call's child container (holds CALL_CONTEXT and CALL_SIGNAL). */

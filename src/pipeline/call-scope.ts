@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { CallAbort } from '../concurrency/call-abort';
-import { CALL_CONTEXT, CALL_SIGNAL } from '../di/tokens';
+import { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL } from '../di/tokens';
 import type { CallContext } from './call-context';
 
 /**
@@ -25,6 +25,8 @@ export class CallScope {
     const aborter = this.aborter;
     child.register(CALL_CONTEXT, { useValue: this.ctx });
     child.register(CALL_SIGNAL, { useFactory: () => aborter.signal });
+    const ctx = this.ctx;
+    child.register(CALL_AUTH, { useFactory: () => ctx?.auth });
     this.child = child;
     return child;
   }

@@ -17,6 +17,7 @@ import { mutationLockStep } from './steps/mutation-lock.step';
 import type { NamedStep } from './steps/named-step';
 import { openContinuationStep } from './steps/open-continuation.step';
 import { queueStep } from './steps/queue.step';
+import { scopeCheckStep } from './steps/scope-check.step';
 import { timeoutStep } from './steps/timeout.step';
 import { validateInputStep } from './steps/validate-input.step';
 
@@ -46,6 +47,8 @@ export interface ChainSpec {
   readonly name: string;
   readonly label: string;
   readonly requires?: ClientCapabilities;
+  /** OAuth scopes the caller's token must grant (the scope check runs first where there are any). */
+  readonly scopes?: readonly string[];
   readonly timeoutMs?: number;
   /** Shapes the terminal's value into the protocol result. */
   readonly present: NamedStep;
@@ -64,7 +67,7 @@ export interface ChainSpec {
 /**
  * Builds one member's chain, once, at startup, for every kind alike:
  *
- *   flush → capability-check? → timeout? → present → ask? → queue → context →
+ *   scope-check? → flush → capability-check? → timeout? → present → ask? → queue → context →
  *   middleware (global, class, method) → mutation-lock? → generator-driver? →
  *   validate-input? → open-continuation? → terminal
  *
@@ -73,7 +76,9 @@ export interface ChainSpec {
  * are flushed last, before the response.
  */
 export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: readonly NamedStep[]; run: ReturnType<typeof compose> } {
-  const steps: NamedStep[] = [flushStep()];
+  const steps: NamedStep[] = [];
+  if (spec.scopes && spec.scopes.length > 0) steps.push(scopeCheckStep(spec.label, spec.scopes));
+  steps.push(flushStep());
   if (spec.requires) steps.push(capabilityCheckStep(spec.name, spec.requires));
   if (spec.timeoutMs !== undefined) steps.push(timeoutStep(spec.label, spec.timeoutMs));
   steps.push(spec.present);

@@ -23,7 +23,8 @@ const INVALID_REQUEST: ReadonlySet<string> = new Set([
   ErrorCode.INPUT_DECLINED,
   ErrorCode.INPUT_ROUNDS_EXCEEDED,
   ErrorCode.NOT_INTERACTIVE,
-  ErrorCode.ELICITATION_UNSUPPORTED
+  ErrorCode.ELICITATION_UNSUPPORTED,
+  ErrorCode.INSUFFICIENT_SCOPE
 ]);
 
 /**

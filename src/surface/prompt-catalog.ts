@@ -50,6 +50,11 @@ export class PromptCatalog {
     return this.prompts.size;
   }
 
+  /** The entries of the prompts a caller may use (`allowed` says of a member's scopes). */
+  listingFor(allowed: (scopes: readonly string[]) => boolean): readonly Prompt[] {
+    return this.listing.filter((entry) => allowed(this.prompts.get(entry.name)!.render.info.scopes));
+  }
+
   /** A prompt's chain by name. */
   get(name: string): CompiledMember | undefined {
     return this.prompts.get(name)?.render;

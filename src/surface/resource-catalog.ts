@@ -33,6 +33,8 @@ export interface ResourceTarget {
  * The app's resources and resource templates: listings and chains built once; a read finds the
  * member by URI and the engine runs its chain, like a tool's.
  */
+const ALL = (): boolean => true;
+
 export class ResourceCatalog {
   private readonly byUri: Map<string, { descriptor: ResourceDescriptor; read: CompiledMember }>;
   private readonly templates: CompiledTemplate[];
@@ -106,8 +108,8 @@ export class ResourceCatalog {
   }
 
   /** The fixed resources' entries of `resources/list` (the templates' `list` chains add the rest). */
-  fixedListing(): Resource[] {
-    return [...this.byUri.values()].map(({ descriptor: r }) => ({
+  fixedListing(allowed: (scopes: readonly string[]) => boolean = ALL): Resource[] {
+    return [...this.byUri.values()].filter(({ descriptor }) => allowed(descriptor.scopes)).map(({ descriptor: r }) => ({
       uri: r.uri,
       name: r.name,
       ...(r.title ? { title: r.title } : {}),
@@ -117,13 +119,13 @@ export class ResourceCatalog {
   }
 
   /** The `list` chains of the templates that have one. */
-  listMembers(): CompiledMember[] {
-    return this.templates.flatMap((t) => (t.list ? [t.list] : []));
+  listMembers(allowed: (scopes: readonly string[]) => boolean = ALL): CompiledMember[] {
+    return this.templates.flatMap((t) => (t.list && allowed(t.descriptor.scopes) ? [t.list] : []));
   }
 
   /** `resources/templates/list`. */
-  listTemplates(): ResourceTemplateType[] {
-    return this.templates.map(({ descriptor: t }) => ({
+  listTemplates(allowed: (scopes: readonly string[]) => boolean = ALL): ResourceTemplateType[] {
+    return this.templates.filter(({ descriptor }) => allowed(descriptor.scopes)).map(({ descriptor: t }) => ({
       uriTemplate: t.uriTemplate,
       name: t.name,
       ...(t.title ? { title: t.title } : {}),

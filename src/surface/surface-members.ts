@@ -34,13 +34,15 @@ export function compileSurfaceMember(descriptor: SurfaceDescriptor, spec: Surfac
     kind: descriptor.kind,
     interactive,
     className: descriptor.className,
-    methodName: spec.methodName ?? descriptor.methodName
+    methodName: spec.methodName ?? descriptor.methodName,
+    scopes: descriptor.scopes
   });
   const middleware = [...classMiddleware(descriptor.target), ...descriptor.middleware];
   const { steps, run } = buildChain(
     {
       name: spec.name,
       label: spec.label,
+      scopes: descriptor.scopes,
       timeoutMs: spec.kind === 'completion' ? undefined : descriptor.timeoutMs,
       present: spec.present,
       interactive,

@@ -12,6 +12,11 @@ export class ToolCatalog {
     this.listing = Object.freeze(tools.map((tool) => tool.listing));
   }
 
+  /** The entries of the tools a caller may use (`allowed` says of a member's scopes). */
+  listingFor(allowed: (scopes: readonly string[]) => boolean): readonly Tool[] {
+    return [...this.tools.values()].filter((tool) => allowed(tool.info.scopes)).map((tool) => tool.listing);
+  }
+
   /** A compiled tool by name. */
   get(name: string): CompiledTool | undefined {
     return this.tools.get(name);

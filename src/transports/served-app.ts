@@ -1,4 +1,5 @@
 import type {
+  AuthInfo,
   CallToolResult,
   CompleteResult,
   GetPromptResult,
@@ -9,6 +10,7 @@ import type {
   ResourceTemplateType,
   Tool
 } from '@modelcontextprotocol/server';
+import type { WireRequest } from '../auth/http-auth';
 import type { CallRequest } from '../pipeline/call-request';
 
 /** A `completion/complete` request's parts. */
@@ -27,16 +29,19 @@ export type TransportRequest = Omit<CallRequest, 'subject' | 'arguments' | 'inpu
  * `isError` result); they only adapt to the wire. The app implements it (`Dispatcher`).
  */
 export interface ServedApp {
-  listTools(): readonly Tool[];
+  /** `tools/list`: with `auth` and `auth.listing: 'allowed'`, only what the caller's scopes allow. */
+  listTools(auth?: AuthInfo): readonly Tool[];
   /** The listed input schema of a tool (the SDK checks `Mcp-Param-*` headers against it). */
   toolInputSchema(name: string): Record<string, unknown> | undefined;
   toolOutputSchema(name: string): Record<string, unknown> | undefined;
   /** A tool call: `subject` is the tool's name, `arguments` its raw arguments. */
   callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult>;
   listResources(request: TransportRequest): Promise<Resource[]>;
-  listResourceTemplates(): ResourceTemplateType[];
+  listResourceTemplates(auth?: AuthInfo): ResourceTemplateType[];
   readResource(uri: string, request: TransportRequest): Promise<ReadResourceResult | InputRequiredResult>;
-  listPrompts(): readonly Prompt[];
+  listPrompts(auth?: AuthInfo): readonly Prompt[];
   getPrompt(name: string, args: Record<string, string>, request: TransportRequest): Promise<GetPromptResult | InputRequiredResult>;
   complete(query: CompletionQuery, request: TransportRequest): Promise<CompleteResult>;
+  /** The OAuth scopes a wire request needs (what it calls declares them), for the HTTP entry's 403; none: undefined. */
+  scopesOf(request: WireRequest): readonly string[] | undefined;
 }

@@ -60,7 +60,7 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     const server = mcp.server;
     const subscriptions = era === 'legacy' || !requestInfo ? live.add(server, era) : new Set<string>();
 
-    server.setRequestHandler('tools/list', () => ({ tools: app.listTools() as never[] }));
+    server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] }));
     onValidated(server, 'tools/call', 'CallToolRequestParams', async (request, ctx) => {
       const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
       const result = await app.callTool(callRequest(server, ctx, era, name, args, progressSender(ctx)));
@@ -70,7 +70,9 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     server.setRequestHandler('resources/list', async (_request, ctx) => ({
       resources: await app.listResources(transportRequest(server, ctx, era))
     }));
-    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: app.listResourceTemplates() }));
+    server.setRequestHandler('resources/templates/list', (_request, ctx) => ({
+      resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo)
+    }));
     onValidated(server, 'resources/read', 'ReadResourceRequestParams', async (request, ctx) =>
       app.readResource((request.params as { uri: string }).uri, transportRequest(server, ctx, era))
     );
@@ -83,7 +85,7 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
       return {};
     });
 
-    server.setRequestHandler('prompts/list', () => ({ prompts: app.listPrompts() as never[] }));
+    server.setRequestHandler('prompts/list', (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] }));
     onValidated(server, 'prompts/get', 'GetPromptRequestParams', async (request, ctx) => {
       const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, string> };
       return app.getPrompt(name, args ?? {}, transportRequest(server, ctx, era));

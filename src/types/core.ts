@@ -36,6 +36,8 @@ export interface ToolInfo {
   readonly interactive: boolean;
   readonly className: string;
   readonly methodName: string;
+  /** The OAuth scopes a caller's token must grant to run it (empty: none). */
+  readonly scopes: readonly string[];
 }
 
 /**

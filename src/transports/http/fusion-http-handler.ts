@@ -12,6 +12,7 @@ import {
   type ServerEventBus,
   type ServerNotifier
 } from '@modelcontextprotocol/server';
+import type { HttpAuthGate } from '../../auth/http-auth';
 import { isPlainJsonObject } from '../../wire/own-properties';
 import { jsonRpcErrorResponse } from './json-rpc-response';
 import { MAX_BODY_BYTES, acceptRefusal, batchRefusal, prototypeArgumentRefusal, stripPrototypeKeys } from './protocol-refusals';
@@ -57,11 +58,13 @@ export interface FusionHttpHandler {
 }
 
 /**
- * Builds the endpoint: Host and Origin validation first (DNS rebinding), then 2026-era
+ * Builds the endpoint: Host and Origin validation first (DNS rebinding), then, with an auth
+ * gate, the bearer token (401) and the scopes of what the request calls (403), then 2026-era
  * requests to the SDK's per-request handler and 2025-era ones to the session registry
- * (or, in JSON mode, everything to the stateless handler).
+ * (or, in JSON mode, everything to the stateless handler). The gate also serves the RFC 9728
+ * protected resource metadata at its well-known paths.
  */
-export function createFusionHttpHandler(factory: McpServerFactory, options: HttpHandlerOptions = {}): FusionHttpHandler {
+export function createFusionHttpHandler(factory: McpServerFactory, options: HttpHandlerOptions = {}, gate?: HttpAuthGate): FusionHttpHandler {
   const path = options.path ?? '/mcp';
   const allowedHosts = options.allowedHosts ?? localhostAllowedHostnames();
   const allowedOrigins = options.allowedOrigins ?? localhostAllowedOrigins();
@@ -86,13 +89,22 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
     },
     async fetch(request, requestOptions) {
       const url = new URL(request.url);
+      if (gate && url.pathname !== path) {
+        const metadata = gate.metadata(request, url.pathname);
+        if (metadata) return metadata;
+      }
       if (url.pathname !== path) return jsonRpcErrorResponse(404, -32000, `Not found: the MCP endpoint is ${path}`);
       // A web Request built in-process carries no Host header; its URL is where Node takes the host from.
       const host = request.headers.get('host') ?? url.host;
       if (!validateHostHeader(host, allowedHosts).ok) return jsonRpcErrorResponse(403, -32000, `Forbidden: Host ${host} is not allowed`);
       const rejected = originValidationResponse(request, allowedOrigins);
       if (rejected) return rejected;
-      const authInfo = requestOptions?.authInfo;
+      let authInfo = requestOptions?.authInfo;
+      if (gate) {
+        const verified = await gate.authenticate(request, url);
+        if (verified instanceof Response) return verified;
+        authInfo = verified;
+      }
       let parsedBody: unknown;
       if (request.method === 'POST') {
         const refused = await readPost(request);
@@ -103,6 +115,9 @@ export function createFusionHttpHandler(factory: McpServerFactory, options: Http
           const batch = batchRefusal(parsedBody, request.headers.get('mcp-protocol-version') ?? undefined);
           if (batch) return batch;
         }
+        // Refused before any server is built for it: what it calls needs scopes the token lacks.
+        const forbidden = gate && authInfo ? gate.authorize(parsedBody, authInfo) : undefined;
+        if (forbidden) return forbidden;
       }
       // The body is read once, here: both legs get it parsed, and the SDK reads it no more.
       if (!claimsModernEnvelope(parsedBody) && (await isLegacyRequest(request, parsedBody))) return legacy(request, parsedBody, authInfo);

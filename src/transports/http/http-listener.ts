@@ -12,9 +12,12 @@ export interface HttpListener {
 }
 
 /** Serves a handler over node:http on `host` (127.0.0.1 by default) and `port` (0 = any free port). */
-export async function listenHttp(handler: FusionHttpHandler, options: { host: string; port: number; path: string }): Promise<HttpListener> {
+export async function listenHttp(
+  handler: FusionHttpHandler,
+  options: { host: string; port: number; path: string; maxHeaderSize?: number }
+): Promise<HttpListener> {
   const node = toNodeHandler(handler);
-  const server: NodeHttpServer = createServer((req, res) => {
+  const server: NodeHttpServer = createServer(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}, (req, res) => {
     void node(req, res);
   });
   await new Promise<void>((resolve, reject) => {

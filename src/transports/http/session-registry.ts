@@ -6,6 +6,7 @@ import {
   type EventStore,
   type McpServerFactory
 } from '@modelcontextprotocol/server';
+import { defaultPrincipalOf } from '../../auth/caller-auth';
 import { jsonRpcErrorResponse } from './json-rpc-response';
 import { batchRefusal } from './protocol-refusals';
 import { BoundedSessionEventStore } from './session-event-store';
@@ -30,6 +31,8 @@ interface Session {
   /** The protocol version negotiated at initialize. */
   readonly version: () => string | undefined;
   readonly close: () => Promise<void>;
+  /** Who opened it (the token's subject or client id): a session serves no one else. */
+  readonly owner: string | undefined;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -62,7 +65,8 @@ export class SessionRegistry {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       const session = this.sessions.get(sessionId);
-      if (!session) return jsonRpcErrorResponse(404, -32001, 'Session not found: start a new session with initialize');
+      // Another caller's session is answered as if it did not exist: a session id is not a credential.
+      if (!session || session.owner !== defaultPrincipalOf(authInfo)) return jsonRpcErrorResponse(404, -32001, 'Session not found: start a new session with initialize');
       this.touch(sessionId, session);
       const batch = batchRefusal(parsedBody, session.version());
       if (batch) return batch;
@@ -98,6 +102,7 @@ export class SessionRegistry {
           transport,
           version: () => protocol.getNegotiatedProtocolVersion(),
           timer: undefined,
+          owner: defaultPrincipalOf(authInfo),
           close: () => (closing ??= Promise.allSettled([transport.close(), server.close()]).then(() => undefined))
         };
         this.sessions.set(id, session);
