@@ -1,4 +1,4 @@
-import { FusionApp } from '@mcpfusion/core';
+import { FusionApp, type AuthOptions } from '@mcpfusion/core';
 import { AccountTools } from './accounts/account.tools';
 import { AdjustmentTools } from './billing/adjustment.tools';
 import { BillingTools } from './billing/billing.tools';
@@ -21,6 +21,11 @@ export interface BillingAppOptions {
    * random key per process, with a warning on stderr; several instances must share one.
    */
   stateKey?: string;
+  /**
+   * Serve HTTP as an OAuth protected resource (see `auth-config.ts` for the environment form).
+   * The scopes each tool needs are declared on it (`scopes.ts`). Default: none (open, for local use).
+   */
+  auth?: AuthOptions;
 }
 
 /**
@@ -47,6 +52,7 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
         'Each invoice is also the resource billing://invoices/{id}; the billing.collections_letter prompt drafts a payment reminder.',
       tools: [BillingTools, AdjustmentTools, ReportTools, AccountTools, InvoiceResources, CollectionsPrompts],
       stateKey: options.stateKey,
+      auth: options.auth,
       // In production an unexpected failure (a driver error, say) reaches clients as a generic
       // message with a reference; the log has the original. Domain failures are ToolErrors: always sent.
       maskErrors: process.env.NODE_ENV === 'production',

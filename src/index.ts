@@ -7,7 +7,7 @@ export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-op
 export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';
 export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';
 export { jwtVerifier } from './auth/jwt-verifier';
-export type { JwtVerifierOptions } from './auth/jwt-verifier';
+export type { JSONWebKeySet, JwtVerifierOptions } from './auth/jwt-verifier';
 export type { AuthOptions } from './auth/http-auth';
 export type { CallerAuth } from './auth/caller-auth';
 export { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';

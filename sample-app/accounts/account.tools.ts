@@ -2,6 +2,7 @@ import { Action, Input, Interactive, readInput, requireInput, ToolProvider, type
 import { consentUrl } from './account-provider';
 import { ConnectRequest } from './account.inputs';
 import { ConnectedAccountRepository } from './connected-account-repository';
+import { Scopes } from '../scopes';
 
 /** The name the consent visit is answered under (its key) (`readInput('consent')`). */
 const CONSENT = 'consent';
@@ -18,6 +19,7 @@ export class AccountTools {
    */
   @Interactive()
   @Action('account.connect', {
+    scopes: [Scopes.AccountsConnect],
     title: 'Connect an account',
     description:
       'Connect the desk to a github, google or stripe account. The user approves access on the provider consent page; nothing is connected unless they do.',

@@ -20,6 +20,7 @@ import { InvoiceRepository, type InvoiceRecord } from './invoice-repository';
 import { InvoiceStatus } from './invoice-status';
 import { centsToDollars, dollarsToCents, formatDollars } from './money';
 import { ResourceEvents } from './resource-events';
+import { Scopes } from '../scopes';
 
 /** What a declined adjustment answers. */
 export const ADJUSTMENT_CANCELLED = 'Adjustment cancelled';
@@ -50,6 +51,7 @@ export class AdjustmentTools {
    */
   @Interactive({ singleUseState: true }) // a confirmation answers one question once: a replay is refused
   @Mutation('billing.adjust', {
+    scopes: [Scopes.BillingWrite],
     title: 'Adjust invoice',
     description:
       'Credit part of an invoice. Asks the user for the reason (discount, billing error, goodwill), then the amount in dollars (at most the invoice total), and records one adjustment.',

@@ -18,14 +18,15 @@ import { InvoiceRepository, type InvoiceListing, type InvoiceRecord } from './in
 import { InvoiceStatus } from './invoice-status';
 import { formatDollars } from './money';
 import { ResourceEvents } from './resource-events';
+import { Scopes } from '../scopes';
 
 const DEFAULT_LIST_LIMIT = 100;
 
 /** What a declined (or unconfirmed) refund answers. */
 export const REFUND_CANCELLED = 'Refund cancelled';
 
-/** Invoice tools: look one up, list them, refund one (after the user confirms). */
-@ToolProvider()
+/** Invoice tools: look one up, list them, refund one (after the user confirms). Reading needs `billing:read` (when auth is on). */
+@ToolProvider({ scopes: [Scopes.BillingRead] })
 export class BillingTools {
   constructor(
     private readonly invoices: InvoiceRepository,
@@ -65,6 +66,7 @@ export class BillingTools {
    */
   @Interactive({ singleUseState: true }) // a confirmation answers one question once: a replay is refused
   @Mutation('billing.refund', {
+    scopes: [Scopes.BillingWrite],
     title: 'Refund invoice',
     description:
       'Refund an invoice in full and mark it refunded, after the user confirms. An invoice can be refunded only once; refunding it again is an error.',

@@ -4,6 +4,7 @@ import { CustomerRepository } from './customer-repository';
 import { InvoiceRepository, type InvoiceListing } from './invoice-repository';
 import { InvoiceStatus } from './invoice-status';
 import { formatMoney } from './money';
+import { Scopes } from '../scopes';
 
 /** The most open invoices a letter lists (the most recent ones). */
 const MAX_LETTER_INVOICES = 100;
@@ -23,7 +24,7 @@ export interface TextPromptMessage {
 }
 
 /** Prompts for the people who chase payments. */
-@ToolProvider()
+@ToolProvider({ scopes: [Scopes.BillingRead] })
 export class CollectionsPrompts {
   constructor(
     private readonly customers: CustomerRepository,

@@ -6,6 +6,7 @@ import { InvoiceRepository, type InvoiceRecord } from './invoice-repository';
 import type { AdjustmentRecord } from './adjustment-repository';
 import { formatMoney } from './money';
 import { INVOICE_URI_TEMPLATE, invoiceUri } from './resource-events';
+import { Scopes } from '../scopes';
 
 /** How many recent invoices `resources/list` shows. */
 const LISTED_INVOICES = 10;
@@ -22,7 +23,7 @@ export interface ListedInvoice {
 }
 
 /** Invoices as resources: `billing://invoices/{id}`, updated when an invoice is refunded or adjusted. */
-@ToolProvider()
+@ToolProvider({ scopes: [Scopes.BillingRead] })
 export class InvoiceResources {
   constructor(
     private readonly invoices: InvoiceRepository,

@@ -5,6 +5,7 @@ import { aggregateMonth, clearAggregates, monthsWithInvoices } from './aggregate
 import { addUp, loadQuarterRows, quarterMonths, renderChart, totalsByMonth } from './quarter-report';
 import { QuarterQuery, RebuildOptions } from './report.inputs';
 import { QuarterReport, RebuildSummary } from './report.views';
+import { Scopes } from '../scopes';
 
 /** Share of the progress bar the month chunks of a rebuild take; the commit is the rest. */
 const REBUILD_CHUNKS_PERCENT = 95;
@@ -16,6 +17,7 @@ export class ReportTools {
 
   /** A quarter's totals per month, reported in stages so a client can show progress or cancel. */
   @Action('report.generate', {
+    scopes: [Scopes.ReportsRead],
     title: 'Quarter report',
     description:
       'Totals of the invoices issued in one quarter, per month and overall (billed, paid, open, refunded, net, in cents), with a text chart. Reports progress.',
@@ -42,6 +44,7 @@ export class ReportTools {
    * COMMIT, and an abort or error rolls everything back, so the table is never half-built.
    */
   @Mutation('reports.rebuild', {
+    scopes: [Scopes.BillingWrite],
     title: 'Rebuild monthly aggregates',
     description:
       'Recompute the monthly_aggregates table from all invoices, month by month, in one transaction (all or nothing). Reports progress; cancelling leaves the previous table as it was.',

@@ -1,9 +1,14 @@
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
-import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose' with { 'resolution-mode': 'import' };
+import type { JSONWebKeySet as JoseKeySet, JWTPayload, JWTVerifyGetKey } from 'jose' with { 'resolution-mode': 'import' };
 import { ConfigurationError } from '../errors';
 import { isScopeToken } from './scopes';
 
 type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
+
+/** A JSON Web Key Set (RFC 7517): the authorization server's public keys. */
+export interface JSONWebKeySet {
+  readonly keys: ReadonlyArray<Readonly<Record<string, unknown>>>;
+}
 
 /** Options of {@link jwtVerifier}. */
 export interface JwtVerifierOptions {
@@ -109,7 +114,7 @@ export function jwtVerifier(options: JwtVerifierOptions): OAuthTokenVerifier {
       throw new ConfigurationError('jwtVerifier: the JWKS holds private or symmetric key material (d or k): give it the public keys only.');
     }
     let local: JWTVerifyGetKey | undefined;
-    return () => (local ??= loadJose().createLocalJWKSet(source as JSONWebKeySet));
+    return () => (local ??= loadJose().createLocalJWKSet(source as unknown as JoseKeySet));
   }
 }
 
