@@ -357,7 +357,13 @@ function assertInjectable(container: DependencyContainer, registry: Registry, op
     if (typeof provider === 'function') classes.add(provider);
     else if ('useClass' in provider) classes.add(provider.useClass);
   }
-  const problems = [...duplicateCopies(), ...checkInjection(container, classes)];
+  // Classes the app's container builds once: they must not inject what exists per call.
+  const singletons = new Map<unknown, Constructor>();
+  for (const provider of options.providers ?? []) {
+    if (typeof provider === 'function') singletons.set(provider, provider);
+    else if ('useClass' in provider && provider.singleton !== false) singletons.set(provider.provide, provider.useClass);
+  }
+  const problems = [...duplicateCopies(), ...checkInjection(container, classes, singletons)];
   if (problems.length > 0) {
     throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with dependency injection:\n- ${problems.join('\n- ')}`);
   }

@@ -21,8 +21,13 @@ const NOT_A_TOKEN: ReadonlySet<unknown> = new Set([Object, String, Number, Boole
  * registered or itself buildable. Returns one line per problem, naming the class, the
  * parameter and the fix; the app turns them into one ConfigurationError.
  */
-export function checkInjection(container: DependencyContainer, classes: Iterable<Constructor>): string[] {
+export function checkInjection(
+  container: DependencyContainer,
+  classes: Iterable<Constructor>,
+  singletons: ReadonlyMap<unknown, Constructor> = new Map()
+): string[] {
   const problems: string[] = [];
+  const reported = new Set<unknown>();
   const seen = new Set<Constructor>();
   const visit = (target: Constructor, via: string | undefined): void => {
     if (seen.has(target)) return;
@@ -37,7 +42,20 @@ export function checkInjection(container: DependencyContainer, classes: Iterable
     info.forEach((param, index) => {
       const token = tokenOf(param);
       if (token === undefined) return; // delay(), injectAll(): resolved lazily or possibly empty
-      if (PER_CALL.has(token) || container.isRegistered(token as InjectionToken, true)) return;
+      if (PER_CALL.has(token)) return;
+      if (container.isRegistered(token as InjectionToken, true)) {
+        const singleton = singletons.get(token);
+        const perCall = singleton ? perCallTokenOf(container, singleton) : undefined;
+        if (singleton && perCall !== undefined && !reported.has(token)) {
+          reported.add(token);
+          problems.push(
+            `${singleton.name} (needed by ${where}) is a singleton provider but injects ${tokenName(perCall)}, which exists only during a call: ` +
+              `register it as { provide: ${singleton.name}, useClass: ${singleton.name}, singleton: false } so each call builds its own, ` +
+              'or inject the per-call value into the tool class.'
+          );
+        }
+        return;
+      }
       const at = `parameter #${index + 1} of ${where}`;
       if (NOT_A_TOKEN.has(token)) {
         problems.push(
@@ -53,6 +71,25 @@ export function checkInjection(container: DependencyContainer, classes: Iterable
   };
   for (const target of classes) visit(target, undefined);
   return problems;
+}
+
+/** The per-call token a class reaches through its constructor parameters (unregistered classes followed), if any. */
+function perCallTokenOf(container: DependencyContainer, target: Constructor, seen = new Set<unknown>()): unknown {
+  if (seen.has(target)) return undefined;
+  seen.add(target);
+  for (const param of typeInfo.get(target) ?? []) {
+    const token = tokenOf(param);
+    if (PER_CALL.has(token)) return token;
+    if (typeof token === 'function' && !container.isRegistered(token as InjectionToken, true)) {
+      const reached = perCallTokenOf(container, token as Constructor, seen);
+      if (reached !== undefined) return reached;
+    }
+  }
+  return undefined;
+}
+
+function tokenName(token: unknown): string {
+  return token === CALL_CONTEXT ? 'CALL_CONTEXT' : token === CALL_SIGNAL ? 'CALL_SIGNAL' : token === CALL_AUTH ? 'CALL_AUTH' : String(token);
 }
 
 function tokenOf(param: unknown): unknown {

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { Action, FusionApp, ToolProvider, type Presenter } from '../../src';
+import { Action, CALL_AUTH, FusionApp, ToolProvider, type Presenter } from '../../src';
 import { duplicateCopies } from '../../src/di/injection-check';
 
 class Repository {
@@ -78,6 +78,26 @@ describe('dependency injection is checked at startup', () => {
     injectable()(Repository);
     const app = FusionApp.create({ tools: [Fine], providers: [{ provide: 'clock', useValue: { now: () => 1 } }] });
     void app.close();
+  });
+
+  it('a singleton provider that injects a per-call token fails at create (it would fail on every call), and passes once it is per call', () => {
+    @injectable()
+    class Audit {
+      constructor(@inject(CALL_AUTH) readonly auth: unknown) {}
+    }
+    @ToolProvider()
+    class Audited {
+      constructor(readonly audit: Audit) {}
+      @Action('audited', { description: 'x' })
+      run() {
+        return 'ok';
+      }
+    }
+    expect(() => FusionApp.create({ tools: [Audited], providers: [Audit] })).toThrow(
+      /Audit \(needed by Audited\) is a singleton provider but injects CALL_AUTH, which exists only during a call: register it as \{ provide: Audit, useClass: Audit, singleton: false \}/
+    );
+    expect(() => FusionApp.create({ tools: [Audited], providers: [{ provide: Audit, useClass: Audit, singleton: false }] })).not.toThrow();
+    expect(() => FusionApp.create({ tools: [Audited] })).not.toThrow();
   });
 
   it('one copy of each shared package here; a project with its own tsyringe is told so', () => {
