@@ -19,9 +19,14 @@ export function authFromEnv(env: NodeJS.ProcessEnv = process.env): AuthOptions |
   const jwksFile = env.MCP_AUTH_JWKS_FILE?.trim();
   const jwksUrl = env.MCP_AUTH_JWKS_URL?.trim();
   if (!issuer && !audience && !jwksFile && !jwksUrl) return undefined;
-  const missing = [!issuer && 'MCP_AUTH_ISSUER', !audience && 'MCP_AUTH_AUDIENCE', !jwksFile && !jwksUrl && 'MCP_AUTH_JWKS_FILE or MCP_AUTH_JWKS_URL'];
+  const missing = [
+    !issuer && 'MCP_AUTH_ISSUER',
+    !audience && 'MCP_AUTH_AUDIENCE',
+    !jwksFile && !jwksUrl && 'MCP_AUTH_JWKS_FILE or MCP_AUTH_JWKS_URL'
+  ];
   const named = missing.filter((name): name is string => typeof name === 'string');
-  if (named.length > 0) throw new Error(`auth is half configured: set ${named.join(', ')} as well (or none of the MCP_AUTH_* variables to run open).`);
+  if (named.length > 0)
+    throw new Error(`auth is half configured: set ${named.join(', ')} as well (or none of the MCP_AUTH_* variables to run open).`);
   if (jwksFile && jwksUrl) throw new Error('set MCP_AUTH_JWKS_FILE or MCP_AUTH_JWKS_URL, not both.');
   return {
     verifier: jwtVerifier({ issuer: issuer!, audience: audience!, jwks: jwksUrl ?? readJwks(jwksFile!) }),

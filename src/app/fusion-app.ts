@@ -101,7 +101,10 @@ export class FusionApp {
       boundary
     );
     this.serverFactory = createServerFactory(
-      { app: (this.dispatcher = new Dispatcher(this.engine, () => this.providers.catalogs, options.auth?.listing === 'allowed')), live: this.live },
+      {
+        app: (this.dispatcher = new Dispatcher(this.engine, () => this.providers.catalogs, options.auth?.listing === 'allowed')),
+        live: this.live
+      },
       { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
     );
     this.gate = this.authGate();

@@ -73,7 +73,9 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  */
 export function createHttpAuthGate(options: AuthOptions, declaredScopes: readonly string[], scopesOf: ScopesOfRequest): HttpAuthGate {
   if (!options || typeof options.verifier?.verifyAccessToken !== 'function') {
-    throw new ConfigurationError('auth.verifier is required: jwtVerifier({ issuer, audience, jwks }) or an object with verifyAccessToken(token).');
+    throw new ConfigurationError(
+      'auth.verifier is required: jwtVerifier({ issuer, audience, jwks }) or an object with verifyAccessToken(token).'
+    );
   }
   const resource = urlOption('auth.resource', options.resource);
   const problems: string[] = [];
@@ -115,7 +117,8 @@ export function createHttpAuthGate(options: AuthOptions, declaredScopes: readonl
 
     async authenticate(request, url) {
       // OAuth 2.1 forbids tokens in the URL (they end up in logs): refused even beside a valid header.
-      if (url.searchParams.has('access_token')) return refuse('Access tokens are not accepted in the query string; send an Authorization header');
+      if (url.searchParams.has('access_token'))
+        return refuse('Access tokens are not accepted in the query string; send an Authorization header');
       const header = request.headers.get('authorization');
       if (header !== null) {
         if (header.length > MAX_TOKEN_CHARS + 7) return refuse('The access token is too long');
@@ -125,9 +128,14 @@ export function createHttpAuthGate(options: AuthOptions, declaredScopes: readonl
         }
       }
       try {
-        return await verifyBearerToken(header, { verifier: options.verifier, requiredScopes: [...requiredScopes], resourceMetadataUrl: metadataUrl });
+        return await verifyBearerToken(header, {
+          verifier: options.verifier,
+          requiredScopes: [...requiredScopes],
+          resourceMetadataUrl: metadataUrl
+        });
       } catch (error) {
-        if (error instanceof OAuthError) return bearerAuthChallengeResponse(error, { requiredScopes: [...requiredScopes], resourceMetadataUrl: metadataUrl });
+        if (error instanceof OAuthError)
+          return bearerAuthChallengeResponse(error, { requiredScopes: [...requiredScopes], resourceMetadataUrl: metadataUrl });
         // A verifier that failed by itself (not a refusal): the client's token is not to blame.
         return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.ServerError, 'The access token could not be verified'));
       }
@@ -143,10 +151,13 @@ export function createHttpAuthGate(options: AuthOptions, declaredScopes: readonl
         if (!needed || needed.length === 0) continue;
         if (missingScopes(needed, auth.scopes).length === 0) continue;
         const challenge = [...new Set([...requiredScopes, ...needed])];
-        return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, `This request needs the scope ${challenge.join(' ')}`), {
-          requiredScopes: challenge,
-          resourceMetadataUrl: metadataUrl
-        });
+        return bearerAuthChallengeResponse(
+          new OAuthError(OAuthErrorCode.InsufficientScope, `This request needs the scope ${challenge.join(' ')}`),
+          {
+            requiredScopes: challenge,
+            resourceMetadataUrl: metadataUrl
+          }
+        );
       }
       return undefined;
     }

@@ -128,7 +128,8 @@ function listOption(name: string, value: string | readonly string[] | undefined)
 
 function durationOption(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw new ConfigurationError(`jwtVerifier: ${name} must be a whole number of milliseconds ≥ 0.`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new ConfigurationError(`jwtVerifier: ${name} must be a whole number of milliseconds ≥ 0.`);
   return value;
 }
 
@@ -140,7 +141,9 @@ function checkedJwksUrl(source: string | URL): URL {
     throw new ConfigurationError(`jwtVerifier: jwks ${JSON.stringify(String(source))} is not a URL.`);
   }
   if (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) return url;
-  throw new ConfigurationError(`jwtVerifier: the JWKS URL must use https: (plain http is allowed on loopback hosts only; got ${url.origin}).`);
+  throw new ConfigurationError(
+    `jwtVerifier: the JWKS URL must use https: (plain http is allowed on loopback hosts only; got ${url.origin}).`
+  );
 }
 
 function invalidToken(description: string): OAuthError {
@@ -165,20 +168,24 @@ function refusalOf(error: unknown, lib: Jose): OAuthError {
         return invalidToken(`The access token's ${error.claim === 'iat' ? 'iat' : 'claims'} are not valid`);
     }
   }
-  if (error instanceof errors.JOSEAlgNotAllowed) return invalidToken('The access token is signed with an algorithm this server does not accept');
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return invalidToken('The access token is signed with an algorithm this server does not accept');
   if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
     return invalidToken('The access token is signed with a key this server does not know');
   }
   if (error instanceof errors.JWSSignatureVerificationFailed) return invalidToken('The access token signature is not valid');
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || isFetchFailure(error)) {
+  // jose raises its own typed errors for everything about the token; anything else (a fetch that
+  // failed, a JWKS that timed out, answered other than 200 or is not a JWKS) is about the keys.
+  if (
+    error instanceof errors.JWKSTimeout ||
+    error instanceof errors.JWKSInvalid ||
+    !(error instanceof errors.JOSEError) ||
+    (error as { code?: string }).code === 'ERR_JOSE_GENERIC' // a JWKS response that was not 200
+  ) {
     // Not the token's fault: the keys could not be had. The client must not throw its token away.
     return new OAuthError(OAuthErrorCode.ServerError, 'The authorization server keys could not be fetched');
   }
   return invalidToken('The access token is malformed');
-}
-
-function isFetchFailure(error: unknown): boolean {
-  return error instanceof TypeError || (error instanceof Error && (error as { code?: string }).code === 'ERR_JOSE_GENERIC');
 }
 
 /** The SDK's `AuthInfo` from verified claims. */

@@ -89,7 +89,13 @@ function perCallTokenOf(container: DependencyContainer, target: Constructor, see
 }
 
 function tokenName(token: unknown): string {
-  return token === CALL_CONTEXT ? 'CALL_CONTEXT' : token === CALL_SIGNAL ? 'CALL_SIGNAL' : token === CALL_AUTH ? 'CALL_AUTH' : String(token);
+  return token === CALL_CONTEXT
+    ? 'CALL_CONTEXT'
+    : token === CALL_SIGNAL
+      ? 'CALL_SIGNAL'
+      : token === CALL_AUTH
+        ? 'CALL_AUTH'
+        : String(token);
 }
 
 function tokenOf(param: unknown): unknown {

@@ -251,4 +251,3 @@ function describeMethod(
     isGenerator: fnKind === 'AsyncGeneratorFunction' || fnKind === 'GeneratorFunction'
   });
 }
-

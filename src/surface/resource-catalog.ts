@@ -109,13 +109,15 @@ export class ResourceCatalog {
 
   /** The fixed resources' entries of `resources/list` (the templates' `list` chains add the rest). */
   fixedListing(allowed: (scopes: readonly string[]) => boolean = ALL): Resource[] {
-    return [...this.byUri.values()].filter(({ descriptor }) => allowed(descriptor.scopes)).map(({ descriptor: r }) => ({
-      uri: r.uri,
-      name: r.name,
-      ...(r.title ? { title: r.title } : {}),
-      ...(r.description ? { description: r.description } : {}),
-      ...(r.mimeType ? { mimeType: r.mimeType } : {})
-    }));
+    return [...this.byUri.values()]
+      .filter(({ descriptor }) => allowed(descriptor.scopes))
+      .map(({ descriptor: r }) => ({
+        uri: r.uri,
+        name: r.name,
+        ...(r.title ? { title: r.title } : {}),
+        ...(r.description ? { description: r.description } : {}),
+        ...(r.mimeType ? { mimeType: r.mimeType } : {})
+      }));
   }
 
   /** The `list` chains of the templates that have one. */
@@ -125,13 +127,15 @@ export class ResourceCatalog {
 
   /** `resources/templates/list`. */
   listTemplates(allowed: (scopes: readonly string[]) => boolean = ALL): ResourceTemplateType[] {
-    return this.templates.filter(({ descriptor }) => allowed(descriptor.scopes)).map(({ descriptor: t }) => ({
-      uriTemplate: t.uriTemplate,
-      name: t.name,
-      ...(t.title ? { title: t.title } : {}),
-      ...(t.description ? { description: t.description } : {}),
-      ...(t.mimeType ? { mimeType: t.mimeType } : {})
-    }));
+    return this.templates
+      .filter(({ descriptor }) => allowed(descriptor.scopes))
+      .map(({ descriptor: t }) => ({
+        uriTemplate: t.uriTemplate,
+        name: t.name,
+        ...(t.title ? { title: t.title } : {}),
+        ...(t.description ? { description: t.description } : {}),
+        ...(t.mimeType ? { mimeType: t.mimeType } : {})
+      }));
   }
 
   /** The completer chain of a template's variable, when it has one (`undefined` template: unknown). */

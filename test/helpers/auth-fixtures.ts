@@ -43,7 +43,11 @@ export interface TokenClaims extends Omit<JWTPayload, 'exp'> {
 }
 
 /** A signed access token: issuer and audience as above unless overridden. */
-export async function mintToken(key: SigningKey, claims: TokenClaims = {}, header: { kid?: string | false; alg?: string } = {}): Promise<string> {
+export async function mintToken(
+  key: SigningKey,
+  claims: TokenClaims = {},
+  header: { kid?: string | false; alg?: string } = {}
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const { exp, ...rest } = claims;
   const payload: JWTPayload = {

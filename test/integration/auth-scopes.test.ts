@@ -97,7 +97,14 @@ describe('scopes declared on tools, resources and prompts', () => {
 
   async function start(extra: Partial<AuthOptions> = {}): Promise<void> {
     probe = new Probe();
-    app = FusionApp.create({ tools: [LedgerTools], providers: [{ provide: Probe, useValue: probe }, { provide: WhoIsCalling, useClass: WhoIsCalling, singleton: false }], auth: authOptions(extra) });
+    app = FusionApp.create({
+      tools: [LedgerTools],
+      providers: [
+        { provide: Probe, useValue: probe },
+        { provide: WhoIsCalling, useClass: WhoIsCalling, singleton: false }
+      ],
+      auth: authOptions(extra)
+    });
     ({ url } = (await app.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL });
   }
   afterEach(async () => {
@@ -195,19 +202,24 @@ describe('scopes declared on tools, resources and prompts', () => {
     await client.close();
   });
 
-  it("ctx.auth and CALL_AUTH say who calls; the raw token is not handed to handlers", async () => {
+  it('ctx.auth and CALL_AUTH say who calls; the raw token is not handed to handlers', async () => {
     await start();
     const answer = await callRaw('ledger.read', await token('ledger:read ledger:extra', 'bob'));
     const result = responseOf(answer).result as { structuredContent?: unknown; content: Array<{ text: string }> };
     expect(JSON.parse(result.content[0].text)).toEqual({ subject: 'bob', scopes: ['ledger:read', 'ledger:extra'], viaDi: 'bob' });
-    const open = responseOf(await callRaw('ledger.open', await token('ledger:read', 'carol'))).result as { content: Array<{ text: string }> };
+    const open = responseOf(await callRaw('ledger.open', await token('ledger:read', 'carol'))).result as {
+      content: Array<{ text: string }>;
+    };
     expect(JSON.parse(open.content[0].text)).toEqual({ hasToken: false, claims: 'carol' });
   });
 
   describe("listing: 'allowed'", () => {
     async function list(method: string, scope: string) {
       const { body, headers } = modernRequest(method, {});
-      return responseOf(await postRaw(url, body, { ...headers, authorization: `Bearer ${await token(scope)}` })).result as Record<string, unknown>;
+      return responseOf(await postRaw(url, body, { ...headers, authorization: `Bearer ${await token(scope)}` })).result as Record<
+        string,
+        unknown
+      >;
     }
 
     it('each caller sees what its scopes allow; the lists are private to the caller', async () => {
@@ -248,7 +260,12 @@ describe('scopes declared on tools, resources and prompts', () => {
     const alice = await token('ledger:read', 'alice');
     const init = await postRaw(
       url,
-      { jsonrpc: '2.0', id: freshId(), method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: freshId(),
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }
+      },
       { authorization: `Bearer ${alice}` }
     );
     const sessionId = init.headers.get('mcp-session-id')!;
@@ -270,12 +287,24 @@ describe('the scope check in the chain (test harness, gates of your own)', () =>
   let probe: Probe;
   beforeEach(() => {
     probe = new Probe();
-    app = FusionApp.create({ tools: [LedgerTools], providers: [{ provide: Probe, useValue: probe }, { provide: WhoIsCalling, useClass: WhoIsCalling, singleton: false }] });
+    app = FusionApp.create({
+      tools: [LedgerTools],
+      providers: [
+        { provide: Probe, useValue: probe },
+        { provide: WhoIsCalling, useClass: WhoIsCalling, singleton: false }
+      ]
+    });
   });
   afterEach(async () => {
     await app.close();
   });
-  const authInfo = (scopes: string[], subject = 'dana') => ({ token: 'opaque', clientId: 'c', scopes, expiresAt: 2_000_000_000, extra: { subject } });
+  const authInfo = (scopes: string[], subject = 'dana') => ({
+    token: 'opaque',
+    clientId: 'c',
+    scopes,
+    expiresAt: 2_000_000_000,
+    extra: { subject }
+  });
 
   it('is the first stage of a member that declares scopes, and absent elsewhere', () => {
     expect(app.describeChain('ledger.write')[0]).toBe('scope-check');
@@ -287,7 +316,9 @@ describe('the scope check in the chain (test harness, gates of your own)', () =>
     const result = await app.callTool('ledger.write', {}, { authInfo: authInfo(['ledger:read']) });
     expect(result).toEqual({
       isError: true,
-      content: [{ type: 'text', text: "Tool ledger.write needs the scope ledger:write, which the caller's token does not grant; nothing was run." }]
+      content: [
+        { type: 'text', text: "Tool ledger.write needs the scope ledger:write, which the caller's token does not grant; nothing was run." }
+      ]
     });
     expect(probe.runs).toEqual([]);
     const allowed = await app.callTool('ledger.read', {}, { authInfo: authInfo(['ledger:read']) });
@@ -304,7 +335,11 @@ describe('the scope check in the chain (test harness, gates of your own)', () =>
     const handler = app.createHttpHandler();
     const { body, headers } = modernRequest('tools/call', { name: 'ledger.write', arguments: {} });
     const res = await handler.fetch(
-      new Request('http://127.0.0.1/mcp', { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }),
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        body,
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+      }),
       { authInfo: authInfo(['ledger:read']) }
     );
     const answer = (await res.json()) as { result: { isError: boolean; content: Array<{ text: string }> } };
@@ -374,7 +409,9 @@ describe('startup checks', () => {
     const jwks = jwksOf(key);
     expect(() => jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks, algorithms: ['none'] })).toThrow(/never "none"/);
     expect(() => jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks, algorithms: ['HS256'] })).toThrow(/shared secret/);
-    expect(() => jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [{ ...key.publicJwk, d: 'secret' }] } })).toThrow(/private/);
+    expect(() => jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [{ ...key.publicJwk, d: 'secret' }] } })).toThrow(
+      /private/
+    );
     expect(() => jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks: 'http://keys.example.test/jwks.json' })).toThrow(/https/);
     expect(() => jwtVerifier({ issuer: '', audience: AUDIENCE, jwks })).toThrow(/issuer is required/);
   });

@@ -8,8 +8,10 @@ import { IsInt, IsOptional, IsString, Matches, Min, ValidateIf } from 'class-val
 import { inject, injectable } from 'tsyringe';
 import {
   Action,
+  CALL_AUTH,
   CALL_CONTEXT,
   CALL_SIGNAL,
+  Ctx,
   FusionApp,
   Input,
   Interactive,
@@ -22,7 +24,9 @@ import {
   ask,
   readInput,
   requireInput,
+  jwtVerifier,
   type CallContext,
+  type CallerAuth,
   type MiddlewareFn,
   type PresentationContext,
   type Presenter
@@ -217,3 +221,49 @@ export async function connectOwnClient(app: FusionApp): Promise<Client> {
 }
 
 export const middleware = [auditTrail];
+
+// ---- Authorization ----
+
+export class PayoutRequest {
+  @IsInt() @Min(1) invoiceId!: number;
+}
+
+@ToolProvider({ scopes: ['billing:read'] }) // the default of every member of the class
+export class PayoutTools {
+  @Action('payouts.list', { description: 'List payouts' })
+  list(@Ctx() ctx: CallContext) {
+    return `payouts visible to ${ctx.auth?.subject ?? 'anyone (no token: stdio)'}`;
+  }
+
+  @Mutation('payouts.send', { description: 'Send a payout', scopes: ['billing:write'] })
+  send(@Input() request: PayoutRequest) {
+    return `sent for invoice ${request.invoiceId}`;
+  }
+}
+
+@injectable()
+export class PayoutAudit {
+  constructor(@inject(CALL_AUTH) private readonly auth: CallerAuth | undefined) {}
+
+  who(): string {
+    return this.auth?.subject ?? 'local';
+  }
+}
+
+export function protectedApp(): FusionApp {
+  return FusionApp.create({
+    tools: [PayoutTools],
+    auth: {
+      verifier: jwtVerifier({
+        issuer: 'https://auth.example.com',
+        audience: 'https://payouts.example.com/mcp',
+        jwks: 'https://auth.example.com/.well-known/jwks.json'
+      }),
+      resource: 'https://payouts.example.com/mcp',
+      authorizationServers: ['https://auth.example.com'],
+      listing: 'allowed' // tools/list shows each caller what its scopes allow
+    }
+  });
+}
+
+export const authDeclared = [PayoutAudit];

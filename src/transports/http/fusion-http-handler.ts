@@ -64,7 +64,11 @@ export interface FusionHttpHandler {
  * (or, in JSON mode, everything to the stateless handler). The gate also serves the RFC 9728
  * protected resource metadata at its well-known paths.
  */
-export function createFusionHttpHandler(factory: McpServerFactory, options: HttpHandlerOptions = {}, gate?: HttpAuthGate): FusionHttpHandler {
+export function createFusionHttpHandler(
+  factory: McpServerFactory,
+  options: HttpHandlerOptions = {},
+  gate?: HttpAuthGate
+): FusionHttpHandler {
   const path = options.path ?? '/mcp';
   const allowedHosts = options.allowedHosts ?? localhostAllowedHostnames();
   const allowedOrigins = options.allowedOrigins ?? localhostAllowedOrigins();

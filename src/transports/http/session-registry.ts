@@ -66,7 +66,8 @@ export class SessionRegistry {
     if (sessionId) {
       const session = this.sessions.get(sessionId);
       // Another caller's session is answered as if it did not exist: a session id is not a credential.
-      if (!session || session.owner !== defaultPrincipalOf(authInfo)) return jsonRpcErrorResponse(404, -32001, 'Session not found: start a new session with initialize');
+      if (!session || session.owner !== defaultPrincipalOf(authInfo))
+        return jsonRpcErrorResponse(404, -32001, 'Session not found: start a new session with initialize');
       this.touch(sessionId, session);
       const batch = batchRefusal(parsedBody, session.version());
       if (batch) return batch;

@@ -1,0 +1,177 @@
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { FusionApp } from '@mcpfusion/core';
+import { AUDIENCE, ISSUER, jwksOf, mintToken, signingKey, type SigningKey } from '../test/helpers/auth-fixtures';
+import { modernRequest, postRaw, responseOf } from '../test/helpers/raw-http';
+import { createBillingApp } from './app';
+import { authFromEnv } from './auth-config';
+import { TEST_STATE_KEY, inspect, tempDb, type TempDb } from './test-helpers';
+
+/** The billing desk as a protected resource: the scopes of scopes.ts, enforced over real HTTP. */
+describe('the billing desk with MCP_AUTH_* set', () => {
+  let key: SigningKey;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let db: TempDb;
+  let app: FusionApp;
+  let url: URL;
+
+  beforeAll(async () => {
+    key = await signingKey('desk-key');
+    dir = mkdtempSync(join(tmpdir(), 'desk-auth-'));
+    writeFileSync(join(dir, 'jwks.json'), JSON.stringify(jwksOf(key)));
+    env = { MCP_AUTH_ISSUER: ISSUER, MCP_AUTH_AUDIENCE: AUDIENCE, MCP_AUTH_JWKS_FILE: join(dir, 'jwks.json') };
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  beforeEach(async () => {
+    db = tempDb();
+    app = createBillingApp({ dbPath: db.path, stateKey: TEST_STATE_KEY, auth: authFromEnv(env) });
+    ({ url } = (await app.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL });
+  });
+  afterEach(async () => {
+    await app.close();
+    db.remove();
+  });
+
+  const tokenFor = (scope: string) => mintToken(key, { sub: 'clerk', scope });
+  async function call(bearer: string, name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+    const { body, headers } = modernRequest('tools/call', { name, arguments: args, ...extra });
+    return postRaw(url, body, { ...headers, authorization: `Bearer ${bearer}` });
+  }
+
+  it('needs a token at all', async () => {
+    const { body, headers } = modernRequest('tools/list', {});
+    const answer = await postRaw(url, body, headers);
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+  });
+
+  it.each([
+    ['billing.refund', { id: 1 }, 'billing:write'],
+    ['billing.adjust', { id: 1 }, 'billing:write'],
+    ['reports.rebuild', {}, 'billing:write'],
+    ['account.connect', { provider: 'github' }, 'accounts:connect'],
+    ['report.generate', { quarter: '2025-Q1' }, 'reports:read']
+  ])('billing:read alone cannot run %s (%j): 403 asking for %s', async (name, args, scope) => {
+    const answer = await call(await tokenFor('billing:read'), name, args);
+    expect(answer.status).toBe(403);
+    expect(answer.headers.get('www-authenticate')).toContain(`error="insufficient_scope"`);
+    expect(answer.headers.get('www-authenticate')).toContain(`scope="${scope}"`);
+  });
+
+  it('billing:read reads invoices, the invoice resource and the prompt', async () => {
+    const reader = await tokenFor('billing:read');
+    const invoice = responseOf(await call(reader, 'billing.invoice', { id: 1 }));
+    expect((invoice.result as { isError?: boolean }).isError).toBeFalsy();
+    const read = modernRequest('resources/read', { uri: 'billing://invoices/1' });
+    expect((await postRaw(url, read.body, { ...read.headers, authorization: `Bearer ${reader}` })).status).toBe(200);
+    const prompt = modernRequest('prompts/get', { name: 'billing.collections_letter', arguments: { invoiceId: '1' } });
+    expect((await postRaw(url, prompt.body, { ...prompt.headers, authorization: `Bearer ${reader}` })).status).toBe(200);
+    const noRead = await call(await tokenFor('reports:read'), 'billing.invoice', { id: 1 });
+    expect(noRead.status).toBe(403);
+  });
+
+  it('billing:write refunds after the user confirms; the refused attempt before it wrote nothing', async () => {
+    const disk = inspect(db.path);
+    try {
+      const open = () => disk.prepare("SELECT count(*) AS n FROM invoices WHERE status = 'refunded'").get() as { n: number };
+      const before = open().n;
+      expect((await call(await tokenFor('billing:read'), 'billing.refund', { id: 2 })).status).toBe(403);
+      expect(open().n).toBe(before);
+      const writer = await tokenFor('billing:read billing:write');
+      const first = responseOf(await call(writer, 'billing.refund', { id: 2 })).result as {
+        resultType: string;
+        requestState: string;
+        inputRequests: object;
+      };
+      expect(first.resultType).toBe('input_required');
+      const [question] = Object.keys(first.inputRequests);
+      const done = responseOf(
+        await call(
+          writer,
+          'billing.refund',
+          { id: 2 },
+          { requestState: first.requestState, inputResponses: { [question]: { action: 'accept', content: { confirm: true } } } }
+        )
+      ).result as { isError?: boolean };
+      expect(done.isError).toBeFalsy();
+      expect(open().n).toBe(before + 1);
+    } finally {
+      disk.close();
+    }
+  });
+
+  it('the protected resource metadata lists the desk scopes', async () => {
+    const res = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url));
+    expect(await res.json()).toEqual({
+      resource: AUDIENCE,
+      authorization_servers: [ISSUER],
+      scopes_supported: ['accounts:connect', 'billing:read', 'billing:write', 'reports:read'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Billing desk'
+    });
+  });
+});
+
+describe('authFromEnv', () => {
+  it('none of the variables: no auth (the desk runs open)', () => {
+    expect(authFromEnv({})).toBeUndefined();
+  });
+
+  it('some but not all: an error naming what is missing (a half-configured desk must not start open)', () => {
+    expect(() => authFromEnv({ MCP_AUTH_ISSUER: ISSUER })).toThrow(
+      /set MCP_AUTH_AUDIENCE, MCP_AUTH_JWKS_FILE or MCP_AUTH_JWKS_URL as well/
+    );
+    expect(() =>
+      authFromEnv({ MCP_AUTH_ISSUER: ISSUER, MCP_AUTH_AUDIENCE: AUDIENCE, MCP_AUTH_JWKS_FILE: '/nonexistent/jwks.json' })
+    ).toThrow(/could not be read/);
+  });
+});
+
+/** The README's try-out: `eval "$(node scripts/dev-auth.mjs env)"`, then the desk needs the tokens it printed. */
+test('scripts/dev-auth.mjs env + main.js: 401 without a token, the read token reads, it cannot refund', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dev-auth-'));
+  const db = tempDb();
+  const root = join(__dirname, '..');
+  const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'scripts/dev-auth.mjs'), 'env'], {
+    env: { ...process.env, DEV_AUTH_DIR: dir }
+  });
+  const vars = Object.fromEntries(
+    [...stdout.matchAll(/^export (\w+)='([^']*)'$/gm)].map((match) => [match[1], match[2]] as const)
+  ) as Record<string, string>;
+  expect(Object.keys(vars).sort()).toEqual(['ADMIN_TOKEN', 'MCP_AUTH_AUDIENCE', 'MCP_AUTH_ISSUER', 'MCP_AUTH_JWKS_FILE', 'READ_TOKEN']);
+  const child = spawn(process.execPath, [join(root, 'build/sample-app/main.js')], {
+    env: { ...process.env, ...vars, PORT: '0', BILLING_DB: db.path, FUSION_STATE_KEY: TEST_STATE_KEY },
+    stdio: ['ignore', 'ignore', 'pipe']
+  });
+  try {
+    const endpoint = await new Promise<URL>((resolve, reject) => {
+      let seen = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const match = /billing-desk listening on (\S+) \(pid \d+; bearer tokens required\)/.exec(seen);
+        if (match) resolve(new URL(match[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`main.js exited (${String(code)}) before listening:\n${seen}`)));
+    });
+    const list = modernRequest('tools/list', {});
+    expect((await postRaw(endpoint, list.body, list.headers)).status).toBe(401);
+    const listed = responseOf(await postRaw(endpoint, list.body, { ...list.headers, authorization: `Bearer ${vars.READ_TOKEN}` }));
+    expect((listed.result as { tools: unknown[] }).tools.length).toBeGreaterThan(5);
+    const refund = modernRequest('tools/call', { name: 'billing.refund', arguments: { id: 1 } });
+    expect((await postRaw(endpoint, refund.body, { ...refund.headers, authorization: `Bearer ${vars.READ_TOKEN}` })).status).toBe(403);
+    const admin = await postRaw(endpoint, refund.body, { ...refund.headers, authorization: `Bearer ${vars.ADMIN_TOKEN}` });
+    expect(admin.status).toBe(200);
+  } finally {
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+    child.stderr.destroy();
+    db.remove();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 30_000);
