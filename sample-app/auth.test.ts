@@ -153,7 +153,7 @@ test('scripts/dev-auth.mjs env + main.js: 401 without a token, the read token re
       let seen = '';
       child.stderr.on('data', (chunk: Buffer) => {
         seen += chunk.toString();
-        const match = /billing-desk listening on (\S+) \(pid \d+; bearer tokens required\)/.exec(seen);
+        const match = /billing-desk listening on (\S+) \(pid \d+\), bearer tokens required/.exec(seen);
         if (match) resolve(new URL(match[1]));
       });
       child.once('exit', (code) => reject(new Error(`main.js exited (${String(code)}) before listening:\n${seen}`)));

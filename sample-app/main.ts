@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     ...(allowedHosts?.length ? { allowedHosts } : {})
   });
   const mode = auth ? 'bearer tokens required' : 'open: no auth, local use only';
-  process.stderr.write(`billing-desk listening on ${url?.href} (pid ${process.pid}; ${mode})\n`);
+  process.stderr.write(`billing-desk listening on ${url?.href} (pid ${process.pid}), ${mode}\n`);
 }
 
 main().catch((error: unknown) => {
