@@ -1,5 +1,6 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { AuthOptions } from '../auth/http-auth';
+import type { TaskSettings } from '../tasks/task-manager';
 import type { CallQueue, CallQueueOptions } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
@@ -73,6 +74,12 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
    * metadata is served at `/.well-known/oauth-protected-resource`. stdio is not affected.
    */
   auth?: AuthOptions;
+  /**
+   * Tasks (the 2026-07-28 extension): where records live (default in memory; `SqliteTaskStore`
+   * survives restarts), their TTL, the polling interval suggested, and how many may be live.
+   * Used by tools that declare `task` in their options.
+   */
+  tasks?: TaskSettings;
 }
 
 /** Options of `app.listen()`. */

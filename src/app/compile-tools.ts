@@ -51,7 +51,8 @@ export function compileTools(
       description: descriptor.description,
       inputSchema: inputSchema as Tool['inputSchema'],
       ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
-      annotations: descriptor.annotations
+      annotations: descriptor.annotations,
+      ...(descriptor.task ? { execution: { taskSupport: descriptor.task.support } } : {})
     };
     return Object.freeze({
       kind: 'tool' as const,

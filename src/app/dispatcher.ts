@@ -11,7 +11,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { WireRequest } from '../auth/http-auth';
 import { missingScopes } from '../auth/scopes';
-import { UnknownToolError } from '../errors';
+import { MissingCapabilityError, UnknownToolError } from '../errors';
+import { TASKS_EXTENSION, declaresTasks } from '../tasks/task-record';
+import type { TaskManager } from '../tasks/task-manager';
 import type { CallKind } from '../pipeline/error-boundary';
 import type { PromptCatalog } from '../surface/prompt-catalog';
 import type { ResourceCatalog } from '../surface/resource-catalog';
@@ -37,7 +39,9 @@ export class Dispatcher implements ServedApp {
     private readonly engine: CallEngine,
     private readonly catalogs: () => Catalogs,
     /** Lists show only what the caller's scopes allow (`auth.listing: 'allowed'`). */
-    private readonly filterLists = false
+    private readonly filterLists = false,
+    /** Runs task-capable tools as tasks (the tasks extension). */
+    readonly tasks?: TaskManager
   ) {}
 
   listTools(auth?: AuthInfo) {
@@ -53,9 +57,27 @@ export class Dispatcher implements ServedApp {
     return this.catalogs().tools.get(name)?.outputSchema;
   }
 
-  callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
+  callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
     const tool = this.catalogs().tools.get(request.subject);
     if (!tool) return Promise.reject(this.engine.boundary.protocolError(new UnknownToolError(request.subject), 'tool', request.subject));
+    const task = tool.descriptor.task;
+    if (task) {
+      // The server decides per request: a task only for a 2026-07-28 request that declared the extension.
+      if (this.tasks && request.era === 'modern' && declaresTasks(request.clientCapabilities)) {
+        return this.tasks.start(tool.info.name, task, request);
+      }
+      if (task.support === 'required') {
+        const error = new MissingCapabilityError(tool.info.name, { extensions: { [TASKS_EXTENSION]: {} } });
+        return Promise.reject(this.engine.boundary.protocolError(error, 'tool', request.subject));
+      }
+    }
+    return this.engine.callTool(tool, request);
+  }
+
+  /** One round of a task: the tool's chain, as a synchronous call. */
+  runToolRound(name: string, request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
+    const tool = this.catalogs().tools.get(name);
+    if (!tool) return Promise.reject(this.engine.boundary.protocolError(new UnknownToolError(name), 'tool', name));
     return this.engine.callTool(tool, request);
   }
 

@@ -4,6 +4,9 @@ import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { defaultPrincipalOf } from '../auth/caller-auth';
 import { createHttpAuthGate, type HttpAuthGate } from '../auth/http-auth';
 import { InProcessCallQueue } from '../concurrency/call-queue';
+import { TaskManager } from '../tasks/task-manager';
+import { InMemoryTaskStore } from '../tasks/task-store';
+import type { CallRequest } from '../pipeline/call-request';
 import { FifoMutex } from '../concurrency/fifo-mutex';
 import { checkInjection, duplicateCopies, needsCallScope } from '../di/injection-check';
 import { FUSION_APP } from '../di/tokens';
@@ -102,7 +105,12 @@ export class FusionApp {
     );
     this.serverFactory = createServerFactory(
       {
-        app: (this.dispatcher = new Dispatcher(this.engine, () => this.providers.catalogs, options.auth?.listing === 'allowed')),
+        app: (this.dispatcher = new Dispatcher(
+          this.engine,
+          () => this.providers.catalogs,
+          options.auth?.listing === 'allowed',
+          this.taskManager()
+        )),
         live: this.live
       },
       { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
@@ -285,11 +293,26 @@ export class FusionApp {
   close(): Promise<void> {
     this.closing ??= (async () => {
       for (const [signal, handler] of this.signalHandlers) process.off(signal, handler);
+      this.dispatcher.tasks?.close();
       this.engine.close();
       await Promise.allSettled([...this.listeners, ...this.httpHandlers].map((listener) => listener.close()));
       await this.options.onClose?.();
     })();
     return this.closing;
+  }
+
+  /** The task manager, when a tool declares `task` or the app has `tasks` settings. */
+  private taskManager(): TaskManager | undefined {
+    const { options } = this;
+    if (!options.tasks && !this.providers.registry.tools.some((tool) => tool.task)) return undefined;
+    const principalOf = options.principalOf;
+    return new TaskManager(
+      options.tasks?.store ?? new InMemoryTaskStore(),
+      options.tasks ?? {},
+      (name, request) => this.dispatcher.runToolRound(name, request),
+      (request: CallRequest) => (principalOf ? principalOf(extraOf(request)) : defaultPrincipalOf(request.authInfo)) ?? null,
+      (message) => this.log(message)
+    );
   }
 
   /** The resource-server gate of the HTTP endpoint (`auth`), with every scope the app's members declare: built at create, so a misconfiguration fails there. */
@@ -370,4 +393,20 @@ function assertInjectable(container: DependencyContainer, registry: Registry, op
   if (problems.length > 0) {
     throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with dependency injection:\n- ${problems.join('\n- ')}`);
   }
+}
+
+/** The `extra` of `principalOf` for a request outside any call (a task's creation or its later requests). */
+function extraOf(request: CallRequest): RequestExtra {
+  return {
+    signal: request.signal ?? new AbortController().signal,
+    toolName: request.subject,
+    arguments: request.arguments ?? {},
+    requestId: request.requestId,
+    meta: request.meta,
+    authInfo: request.authInfo,
+    httpRequest: request.httpRequest,
+    sessionId: request.sessionId,
+    era: request.era,
+    clientCapabilities: request.clientCapabilities
+  };
 }

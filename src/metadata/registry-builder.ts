@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { memberScopes } from '../auth/scopes';
+import type { ToolTaskSupport } from '../tasks/task-manager';
 import { ConfigurationError } from '../errors';
 import { metadataStorage } from './metadata-storage';
 import type { ToolDescriptor } from './tool-descriptor';
@@ -208,6 +209,7 @@ function describeMethod(
     problems.push(`${where}: output must be a class or [Class] (got ${String(output)}).`);
   }
   const scopes = memberScopes(where, options.scopes, target.name, provider.scopes, problems);
+  const task = taskOption(where, options.task, problems);
   const fn = (target.prototype as Record<string | symbol, unknown>)[key] as (...args: unknown[]) => unknown;
   const params = describeParams(target, key, fn, method, where, problems);
   if (problems.length > before || !params) return undefined;
@@ -248,6 +250,34 @@ function describeMethod(
     timeoutMs: options.timeoutMs,
     requires: options.requires,
     scopes,
+    ...(task ? { task } : {}),
     isGenerator: fnKind === 'AsyncGeneratorFunction' || fnKind === 'GeneratorFunction'
+  });
+}
+
+/** The `task` option of a tool, checked: `'optional'`, `'required'` or `{ support, ttlMs?, pollIntervalMs? }`. */
+function taskOption(where: string, value: unknown, problems: string[]): ToolTaskSupport | undefined {
+  if (value === undefined) return undefined;
+  const raw = typeof value === 'string' ? { support: value } : value;
+  const { support, ttlMs, pollIntervalMs } = (raw ?? {}) as { support?: unknown; ttlMs?: unknown; pollIntervalMs?: unknown };
+  if (support !== 'optional' && support !== 'required') {
+    problems.push(
+      `${where}: task must be 'optional', 'required' or { support: 'optional' | 'required', ttlMs?, pollIntervalMs? } (got ${JSON.stringify(value)}).`
+    );
+    return undefined;
+  }
+  for (const [name, ms] of [
+    ['ttlMs', ttlMs],
+    ['pollIntervalMs', pollIntervalMs]
+  ] as const) {
+    if (ms !== undefined && (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms <= 0)) {
+      problems.push(`${where}: task.${name} must be a positive whole number of milliseconds (got ${String(ms)}).`);
+      return undefined;
+    }
+  }
+  return Object.freeze({
+    support,
+    ...(typeof ttlMs === 'number' ? { ttlMs } : {}),
+    ...(typeof pollIntervalMs === 'number' ? { pollIntervalMs } : {})
   });
 }

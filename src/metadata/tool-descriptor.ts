@@ -2,6 +2,7 @@ import type { ClientCapabilities, ToolAnnotations } from '@modelcontextprotocol/
 import type { Middleware } from '../pipeline/middleware';
 import type { PresenterRef } from '../presenters/presenter';
 import type { JsonSchema } from '../schema/json-schema';
+import type { ToolTaskSupport } from '../tasks/task-manager';
 import type { Constructor, OutputSpec, ParamKind, ToolKind } from './types';
 
 /** Everything the framework needs to serve one tool, built and validated once at startup. */
@@ -32,6 +33,8 @@ export interface ToolDescriptor {
   readonly requires?: ClientCapabilities;
   /** OAuth scopes a caller's token must grant (its own, else the class's; empty: none). */
   readonly scopes: readonly string[];
+  /** How the tool takes part in tasks; absent: never a task. */
+  readonly task?: ToolTaskSupport;
   /** Whether the method is a generator function (its results are driven by the generator driver). */
   readonly isGenerator: boolean;
 }

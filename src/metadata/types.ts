@@ -31,6 +31,13 @@ export interface ToolOptions {
    */
   requires?: ClientCapabilities;
   /**
+   * Long work as a task (the 2026-07-28 tasks extension): `'optional'` runs the call as a task
+   * for clients that declared the extension (and synchronously for others); `'required'` never
+   * runs it synchronously (clients without the extension get -32021). The object form sets the
+   * task's TTL and suggested polling interval (defaults: the app's `tasks` option).
+   */
+  task?: 'optional' | 'required' | { support: 'optional' | 'required'; ttlMs?: number; pollIntervalMs?: number };
+  /**
    * OAuth scopes the caller's token must grant (all of them) to use this tool. Over HTTP a
    * token without them is answered 403 `insufficient_scope` naming them, before anything runs.
    * Default: the class's `@ToolProvider({ scopes })`. Checked only where the call carries a

@@ -26,4 +26,6 @@ export interface CallRequest extends RequestFacts {
   readonly inputResponses?: Readonly<Record<string, unknown>>;
   /** What this connection can deliver; absent: nothing. */
   readonly inputChannel?: InputChannel;
+  /** Called when the handler first waits beyond the current turn (a task-capable call becomes a task then). */
+  readonly onWaiting?: () => void;
 }

@@ -12,6 +12,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { WireRequest } from '../auth/http-auth';
 import type { CallRequest } from '../pipeline/call-request';
+import type { TaskManager } from '../tasks/task-manager';
 
 /** A `completion/complete` request's parts. */
 export interface CompletionQuery {
@@ -35,7 +36,9 @@ export interface ServedApp {
   toolInputSchema(name: string): Record<string, unknown> | undefined;
   toolOutputSchema(name: string): Record<string, unknown> | undefined;
   /** A tool call: `subject` is the tool's name, `arguments` its raw arguments. */
-  callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult>;
+  callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>>;
+  /** The app's tasks (`tasks/get`, `tasks/update`, `tasks/cancel`), when it has task-capable tools. */
+  readonly tasks?: TaskManager;
   listResources(request: TransportRequest): Promise<Resource[]>;
   listResourceTemplates(auth?: AuthInfo): ResourceTemplateType[];
   readResource(uri: string, request: TransportRequest): Promise<ReadResourceResult | InputRequiredResult>;

@@ -1,10 +1,15 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   McpServer,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
   Server,
   isInputRequiredResult,
   specTypeSchemas,
+  type CallToolResult,
   type ClientCapabilities,
+  type ServerCapabilities,
   type StandardSchemaV1,
   type McpServerFactory,
   type ServerContext
@@ -14,7 +19,9 @@ import type { LogSend } from '../pipeline/call-log';
 import type { ProgressSend } from '../pipeline/progress';
 import type { LiveServers } from './live-servers';
 import type { CallRequest } from '../pipeline/call-request';
+import type { TaskManager } from '../tasks/task-manager';
 import type { ServedApp, TransportRequest } from './served-app';
+import { TASKS_EXTENSION, declaresTasks } from '../tasks/task-record';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
 
 /** Identity and instructions the server announces. */
@@ -49,8 +56,9 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
           resources: { subscribe: true, listChanged: true },
           prompts: { listChanged: true },
           completions: {},
-          logging: {}
-        },
+          logging: {},
+          ...(app.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {})
+        } as ServerCapabilities,
         ...(identity.instructions ? { instructions: identity.instructions } : {})
       }
     );
@@ -64,8 +72,10 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     onValidated(server, 'tools/call', 'CallToolRequestParams', async (request, ctx) => {
       const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
       const result = await app.callTool(callRequest(server, ctx, era, name, args, progressSender(ctx)));
-      return isInputRequiredResult(result) ? result : server.projectCallToolResult(result, app.toolOutputSchema(name));
+      if (isInputRequiredResult(result) || result.resultType === 'task') return result as never;
+      return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
     });
+    if (app.tasks) serveTasks(server, app.tasks, era);
 
     server.setRequestHandler('resources/list', async (_request, ctx) => ({
       resources: await app.listResources(transportRequest(server, ctx, era))
@@ -220,3 +230,53 @@ function inputChannelOf(declared: ClientCapabilities | undefined, era: 'legacy' 
   const url = elicitation?.url !== undefined;
   return { form, url, sampling: declared.sampling !== undefined, roots: declared.roots !== undefined };
 }
+
+/**
+ * `tasks/get`, `tasks/update` and `tasks/cancel` (the tasks extension): only for requests that
+ * declare the extension in their per-request capabilities (-32021 otherwise); params are
+ * checked before the manager sees them (-32602).
+ */
+function serveTasks(server: Server, tasks: TaskManager, era: 'legacy' | 'modern'): void {
+  const gate = (ctx: ServerContext): CallRequest => {
+    const request = callRequest(server, ctx, era, '', undefined, undefined);
+    if (!declaresTasks(request.clientCapabilities)) {
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } as ClientCapabilities },
+        `This request needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities.`
+      );
+    }
+    return request;
+  };
+  // The gate comes first (a client without the extension is told so whatever it sent), then the params.
+  server.setRequestHandler('tasks/get', { params: PASS_THROUGH }, (params, ctx) => {
+    const request = gate(ctx as ServerContext);
+    return tasks.get(taskIdOf(params), request) as never;
+  });
+  server.setRequestHandler('tasks/cancel', { params: PASS_THROUGH }, (params, ctx) => {
+    const request = gate(ctx as ServerContext);
+    return tasks.cancel(taskIdOf(params), request) as never;
+  });
+  server.setRequestHandler('tasks/update', { params: PASS_THROUGH }, (params, ctx) => {
+    const request = gate(ctx as ServerContext);
+    // The SDK lifts `inputResponses` out of the params (as for MRTR retries): read from the request.
+    const answers = request.inputResponses ?? ownValue(params, 'inputResponses');
+    if (!isPlainJsonObject(answers)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'Invalid params for tasks/update: inputResponses must be an object of answers by request key'
+      );
+    }
+    return tasks.update(taskIdOf(params), answers as Record<string, unknown>, request) as never;
+  });
+}
+
+/** `params.taskId`, a non-empty string (-32602 otherwise). */
+function taskIdOf(params: unknown): string {
+  const taskId = ownValue(params, 'taskId');
+  if (typeof taskId !== 'string' || taskId === '')
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: taskId must be a non-empty string');
+  return taskId;
+}
+
+/** Params read by the handler itself (after the capability gate). */
+const PASS_THROUGH: StandardSchemaV1 = { '~standard': { version: 1, vendor: 'mcpfusion', validate: (value: unknown) => ({ value }) } };

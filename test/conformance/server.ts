@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { inject } from 'tsyringe';
 import {
   Action,
@@ -13,6 +15,7 @@ import {
   Prompt,
   Resource,
   ResourceTemplate,
+  ToolError,
   ToolProvider,
   ask,
   progress,
@@ -597,6 +600,84 @@ class ConformanceLogging {
   }
 }
 
+class GreetInput {
+  @IsString() name!: string;
+}
+
+class DeleteInput {
+  @IsOptional() @IsString() filename?: string;
+}
+
+class SlowComputeInput {
+  @IsInt() @Min(0) @Max(600) seconds!: number;
+  @IsOptional() @IsString() label?: string;
+}
+
+/**
+ * The fixtures of the tasks extension scenarios (`tasks-*`, 0.2.0-alpha.12, SEP-2663). A
+ * task-capable call becomes a task once it waits on something (here a timer); what it asks
+ * before its first wait is asked in the request (MRTR), what it asks later through the task.
+ */
+@ToolProvider()
+class ConformanceTaskTools {
+  @Action('greet', { description: 'Sync-only greeting' })
+  greet(@Input() input: GreetInput) {
+    return `Hello, ${input.name}!`;
+  }
+
+  @Action('slow_compute', { description: 'Sleeps `seconds` seconds, then answers (task-supporting)', task: 'optional' })
+  async slowCompute(@Input() input: SlowComputeInput, @Ctx() ctx: CallContext) {
+    if (input.seconds > 0) await sleep(input.seconds * 1000, ctx.signal);
+    return `Computed ${input.label ?? 'result'} after ${input.seconds}s`;
+  }
+
+  @Action('failing_job', { description: 'Fails with a tool error after a moment (task required)', task: 'required' })
+  async failingJob(@Ctx() ctx: CallContext) {
+    await sleep(300, ctx.signal);
+    throw new ToolError('The job failed: simulated tool execution error');
+  }
+
+  @Action('protocol_error_job', { description: 'Fails with a protocol error (task-supporting)', task: 'optional' })
+  async protocolErrorJob(@Ctx() ctx: CallContext) {
+    await sleep(100, ctx.signal);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'Simulated protocol-level failure');
+  }
+
+  @Interactive()
+  @Action('confirm_delete', { description: 'Asks to confirm a deletion, inside the task', task: 'optional' })
+  async confirmDelete(@Input() input: DeleteInput, @Ctx() ctx: CallContext) {
+    await sleep(10, ctx.signal);
+    const what = input.filename ?? 'the item';
+    const confirm = readInput<boolean>('confirm');
+    if (confirm === undefined) return requireInput.elicit(`Delete ${what}?`, { confirm: ask.boolean('Confirm the deletion') });
+    return confirm ? `Deleted ${what}` : 'Deletion cancelled';
+  }
+
+  @Interactive()
+  @Action('multi_input', { description: 'Asks two questions at once, inside the task', task: 'optional' })
+  async multiInput(@Ctx() ctx: CallContext) {
+    await sleep(10, ctx.signal);
+    const name = readInput<string>('name');
+    const confirm = readInput<boolean>('confirm');
+    if (name === undefined || confirm === undefined) {
+      return requireInput.all([
+        requireInput.elicit('Your name?', { name: ask.string('Your name') }, { key: 'name_input' }),
+        requireInput.elicit('Proceed?', { confirm: ask.boolean('Confirm') }, { key: 'confirm_input' })
+      ]);
+    }
+    return `Answers: ${name}, ${String(confirm)}`;
+  }
+
+  @Interactive()
+  @Action('test_tool_with_task', { description: 'Asks a name in the request (MRTR), then works as a task', task: 'required' })
+  async withTask(@Ctx() ctx: CallContext) {
+    const name = readInput<string>('name');
+    if (name === undefined) return requireInput.elicit('What is your name?', { name: ask.string('Your name') }, { key: 'user_name' });
+    await sleep(50, ctx.signal);
+    return `Hello, ${name}! Your task is done.`;
+  }
+}
+
 /** The conformance server's app (not listening): what `main` serves, and what tests fuzz in-process. */
 export function createConformanceApp(): FusionApp {
   return FusionApp.create({
@@ -608,7 +689,8 @@ export function createConformanceApp(): FusionApp {
       ConformanceResources,
       ConformancePrompts,
       ConformanceLogging,
-      ConformanceTriggers
+      ConformanceTriggers,
+      ConformanceTaskTools
     ],
     // A per-process key for the signed continuation state (one process: nothing to share).
     stateKey: process.env.FUSION_STATE_KEY ?? randomBytes(32),

@@ -1,5 +1,6 @@
 import type { Constructor, ParamKind } from '../../metadata/types';
 import type { CallState } from '../call-state';
+import { noteWaiting } from '../waiting';
 import { named, type NamedStep } from './named-step';
 
 /**
@@ -14,6 +15,8 @@ export function invokeStep(name: string, target: Constructor, methodName: string
   );
   return named(name, (state) => {
     const instance = state.scope!.resolver().resolve(target) as Record<string, (...args: unknown[]) => unknown>;
-    return instance[methodName](...argumentFor.map((get) => get(state)));
+    const out = instance[methodName](...argumentFor.map((get) => get(state)));
+    if (state.request.onWaiting) noteWaiting(state, out);
+    return out;
   });
 }

@@ -1,0 +1,94 @@
+import { TERMINAL, type TaskRecord, type TaskStatus } from './task-record';
+import { patched, type TaskPatchOf, type TaskStore } from './task-store';
+
+/** What this store uses of a `better-sqlite3` database (so the framework does not depend on the driver). */
+export interface SqliteDatabase {
+  exec(sql: string): unknown;
+  prepare(sql: string): {
+    run(...params: unknown[]): { changes: number };
+    get(...params: unknown[]): unknown;
+    all(...params: unknown[]): unknown[];
+  };
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate(...args: A): R } & ((...args: A) => R);
+}
+
+/**
+ * Task records in a SQLite file (a `better-sqlite3` database you open and close), so they
+ * survive a restart: finished tasks keep their results until their TTL, tasks waiting for input
+ * can still be answered (with the same state key), and tasks whose work was running when the
+ * process died are settled to `failed` at startup (`failOrphans`). Each transition is one
+ * `BEGIN IMMEDIATE` transaction guarded by the current status, so several processes can share
+ * the file without lost updates.
+ */
+export class SqliteTaskStore implements TaskStore {
+  private readonly insert;
+  private readonly select;
+  private readonly update;
+  private readonly expire;
+  private readonly live;
+  private readonly working;
+  private readonly transact: (taskId: string, from: readonly TaskStatus[], patch: TaskPatchOf) => TaskRecord | undefined;
+
+  constructor(db: SqliteDatabase, table = 'mcpfusion_tasks') {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new TypeError(`SqliteTaskStore: ${JSON.stringify(table)} is not a table name`);
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${table} (task_id TEXT PRIMARY KEY, status TEXT NOT NULL, expires_at INTEGER NOT NULL, record TEXT NOT NULL);` +
+        `CREATE INDEX IF NOT EXISTS ${table}_expiry ON ${table} (expires_at);`
+    );
+    this.insert = db.prepare(`INSERT INTO ${table} (task_id, status, expires_at, record) VALUES (?, ?, ?, ?)`);
+    this.select = db.prepare(`SELECT record FROM ${table} WHERE task_id = ?`);
+    this.update = db.prepare(`UPDATE ${table} SET status = ?, record = ? WHERE task_id = ? AND status = ?`);
+    this.expire = db.prepare(`DELETE FROM ${table} WHERE expires_at <= ? RETURNING task_id`);
+    this.live = db.prepare(`SELECT count(*) AS n FROM ${table} WHERE status IN ('working', 'input_required')`);
+    this.working = db.prepare(`SELECT record FROM ${table} WHERE status = 'working'`);
+    const apply = (taskId: string, from: readonly TaskStatus[], patch: TaskPatchOf): TaskRecord | undefined => {
+      const row = this.select.get(taskId) as { record: string } | undefined;
+      if (!row) return undefined;
+      const record = JSON.parse(row.record) as TaskRecord;
+      if (!from.includes(record.status) || TERMINAL.has(record.status)) return undefined;
+      const previous = record.status;
+      const next = patched(record, patch);
+      if (!next) return undefined;
+      const { changes } = this.update.run(next.status, JSON.stringify(next), taskId, previous);
+      return changes === 1 ? next : undefined;
+    };
+    const tx = db.transaction(apply);
+    this.transact = (taskId, from, patch) => tx.immediate(taskId, from, patch);
+  }
+
+  async create(record: TaskRecord): Promise<void> {
+    this.insert.run(record.taskId, record.status, record.createdAt + record.ttlMs, JSON.stringify(record));
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    const row = this.select.get(taskId) as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as TaskRecord) : undefined;
+  }
+
+  async transition(taskId: string, from: readonly TaskStatus[], patch: TaskPatchOf): Promise<TaskRecord | undefined> {
+    return this.transact(taskId, from, patch);
+  }
+
+  async sweep(now: number): Promise<string[]> {
+    return (this.expire.all(now) as Array<{ task_id: string }>).map((row) => row.task_id);
+  }
+
+  async countLive(): Promise<number> {
+    return (this.live.get() as { n: number }).n;
+  }
+
+  async failOrphans(message: string, now: number): Promise<number> {
+    let failed = 0;
+    for (const row of this.working.all() as Array<{ record: string }>) {
+      const record = JSON.parse(row.record) as TaskRecord;
+      const settled = this.transact(record.taskId, ['working'], {
+        status: 'failed',
+        statusMessage: message,
+        lastUpdatedAt: now,
+        error: { code: -32603, message }
+      });
+      if (settled) failed++;
+    }
+    return failed;
+  }
+}
