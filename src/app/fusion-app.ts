@@ -25,6 +25,7 @@ import { PromptCatalog } from '../surface/prompt-catalog';
 import { ResourceCatalog } from '../surface/resource-catalog';
 import { ToolCatalog } from '../surface/tool-catalog';
 import { callThroughHarness, type DirectCallOptions } from '../testing/harness';
+import { driveTask } from '../testing/task-harness';
 import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import { listenHttp, type HttpListener } from '../transports/http/http-listener';
 import { LiveServers } from '../transports/live-servers';
@@ -234,6 +235,7 @@ export class FusionApp {
   callTool(name: string, args: Record<string, unknown> = {}, options: DirectCallOptions = {}): Promise<CallToolResult> {
     const tool = this.providers.catalogs.tools.get(name);
     if (!tool) return Promise.reject(new UnknownToolError(name));
+    if (options.asTask) return driveTask(this.dispatcher.tasks, tool, args, options);
     return callThroughHarness(this.engine, tool, args, options);
   }
 

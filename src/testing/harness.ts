@@ -22,6 +22,13 @@ export interface DirectCallOptions {
   /** Receives progress as a client with a progress token would. Without it, no progress channel exists. */
   onProgress?: (progress: number, message: string | undefined) => void;
   authInfo?: RequestExtra['authInfo'];
+  /**
+   * Call a task-capable tool as a client with the tasks extension would, and follow the task to
+   * its end (its requests for input answered from `answers`/`onInput` through `tasks/update`).
+   */
+  asTask?: boolean;
+  /** With `asTask`: every status of the task as `tasks/get` shows it. */
+  onTask?: (task: Record<string, unknown> & { taskId: string; status: string }) => void;
 }
 
 /**
