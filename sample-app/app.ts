@@ -1,4 +1,4 @@
-import { FusionApp, type AuthOptions } from '@mcpfusion/core';
+import { FusionApp, SqliteTaskStore, type AuthOptions } from '@mcpfusion/core';
 import { AccountTools } from './accounts/account.tools';
 import { AdjustmentTools } from './billing/adjustment.tools';
 import { BillingTools } from './billing/billing.tools';
@@ -53,6 +53,8 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
       tools: [BillingTools, AdjustmentTools, ReportTools, AccountTools, InvoiceResources, CollectionsPrompts],
       stateKey: options.stateKey,
       auth: options.auth,
+      // Task records (reports.rebuild, billing.refund as tasks) live in the same SQLite file.
+      tasks: { store: new SqliteTaskStore(db.openTaskConnection()), ttlMs: 24 * 3_600_000 },
       // In production an unexpected failure (a driver error, say) reaches clients as a generic
       // message with a reference; the log has the original. Domain failures are ToolErrors: always sent.
       maskErrors: process.env.NODE_ENV === 'production',

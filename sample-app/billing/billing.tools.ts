@@ -67,6 +67,8 @@ export class BillingTools {
   @Interactive({ singleUseState: true }) // a confirmation answers one question once: a replay is refused
   @Mutation('billing.refund', {
     scopes: [Scopes.BillingWrite],
+    // With the tasks extension the refund is a task at once: the confirmation comes through tasks/update.
+    task: { support: 'optional', create: 'at-once' },
     title: 'Refund invoice',
     description:
       'Refund an invoice in full and mark it refunded, after the user confirms. An invoice can be refunded only once; refunding it again is an error.',

@@ -82,6 +82,18 @@ export class Database {
     };
   }
 
+  /**
+   * The connection task records are written on: the same file, a connection of its own that
+   * never waits for a lock inside SQLite (`timeout: 0`): the task store retries a busy write
+   * without blocking the event loop. For `:memory:` it is the main connection.
+   */
+  openTaskConnection(): SqliteDatabase.Database {
+    if (this.inMemory) return this.connection;
+    const connection = new SqliteDatabase(this.location, { timeout: 0 });
+    this.writers.add(connection);
+    return connection;
+  }
+
   /** Closes every connection, writers still open included (a shutdown in mid-rebuild rolls it back). Idempotent. */
   close(): void {
     for (const writer of this.writers) if (writer.open) writer.close();

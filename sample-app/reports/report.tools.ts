@@ -45,6 +45,9 @@ export class ReportTools {
    */
   @Mutation('reports.rebuild', {
     scopes: [Scopes.BillingWrite],
+    // A client with the tasks extension gets a task it can poll and cancel (the transaction rolls back).
+    // A task at once: its record is written before the rebuild's long write transaction begins.
+    task: { support: 'optional', create: 'at-once' },
     title: 'Rebuild monthly aggregates',
     description:
       'Recompute the monthly_aggregates table from all invoices, month by month, in one transaction (all or nothing). Reports progress; cancelling leaves the previous table as it was.',

@@ -259,11 +259,15 @@ function describeMethod(
 function taskOption(where: string, value: unknown, problems: string[]): ToolTaskSupport | undefined {
   if (value === undefined) return undefined;
   const raw = typeof value === 'string' ? { support: value } : value;
-  const { support, ttlMs, pollIntervalMs } = (raw ?? {}) as { support?: unknown; ttlMs?: unknown; pollIntervalMs?: unknown };
+  const { support, ttlMs, pollIntervalMs, create } = (raw ?? {}) as { support?: unknown; ttlMs?: unknown; pollIntervalMs?: unknown; create?: unknown };
   if (support !== 'optional' && support !== 'required') {
     problems.push(
       `${where}: task must be 'optional', 'required' or { support: 'optional' | 'required', ttlMs?, pollIntervalMs? } (got ${JSON.stringify(value)}).`
     );
+    return undefined;
+  }
+  if (create !== undefined && create !== 'when-waiting' && create !== 'at-once') {
+    problems.push(`${where}: task.create must be 'when-waiting' or 'at-once' (got ${JSON.stringify(create)}).`);
     return undefined;
   }
   for (const [name, ms] of [
@@ -278,6 +282,7 @@ function taskOption(where: string, value: unknown, problems: string[]): ToolTask
   return Object.freeze({
     support,
     ...(typeof ttlMs === 'number' ? { ttlMs } : {}),
-    ...(typeof pollIntervalMs === 'number' ? { pollIntervalMs } : {})
+    ...(typeof pollIntervalMs === 'number' ? { pollIntervalMs } : {}),
+    ...(create ? { create: create as 'when-waiting' | 'at-once' } : {})
   });
 }

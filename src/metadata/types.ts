@@ -34,9 +34,14 @@ export interface ToolOptions {
    * Long work as a task (the 2026-07-28 tasks extension): `'optional'` runs the call as a task
    * for clients that declared the extension (and synchronously for others); `'required'` never
    * runs it synchronously (clients without the extension get -32021). The object form sets the
-   * task's TTL and suggested polling interval (defaults: the app's `tasks` option).
+   * task's TTL and suggested polling interval (defaults: the app's `tasks` option), and when the
+   * call becomes a task: `'when-waiting'` (default: once its handler waits on I/O or a timer, or
+   * reports progress; questions before that are asked in the request) or `'at-once'`.
    */
-  task?: 'optional' | 'required' | { support: 'optional' | 'required'; ttlMs?: number; pollIntervalMs?: number };
+  task?:
+    | 'optional'
+    | 'required'
+    | { support: 'optional' | 'required'; ttlMs?: number; pollIntervalMs?: number; create?: 'when-waiting' | 'at-once' };
   /**
    * OAuth scopes the caller's token must grant (all of them) to use this tool. Over HTTP a
    * token without them is answered 403 `insufficient_scope` naming them, before anything runs.

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { TERMINAL, type TaskRecord, type TaskStatus } from './task-record';
 import { patched, type TaskPatchOf, type TaskStore } from './task-store';
 
@@ -15,10 +16,17 @@ export interface SqliteDatabase {
 /**
  * Task records in a SQLite file (a `better-sqlite3` database you open and close), so they
  * survive a restart: finished tasks keep their results until their TTL, tasks waiting for input
- * can still be answered (with the same state key), and tasks whose work was running when the
- * process died are settled to `failed` at startup (`failOrphans`). Each transition is one
- * `BEGIN IMMEDIATE` transaction guarded by the current status, so several processes can share
- * the file without lost updates.
+ * can still be answered (with the same state key, within `stateTtlSeconds`), and tasks whose
+ * work was running when the process died are settled to `failed` at startup (`failOrphans`).
+ * It is for one process at a time: a process starting on the file settles every `working` task
+ * in it, another live process's included (several instances share a store built for that,
+ * see the scale-out work). Each transition is one
+ * `BEGIN IMMEDIATE` transaction guarded by the current status: no lost update between the
+ * task's run, a `tasks/cancel` and a sweep.
+ *
+ * Give it a connection of its own opened with `{ timeout: 0 }`: better-sqlite3 waits for a lock
+ * by blocking the thread, which would stall the server while another connection holds a long
+ * write transaction. A busy write is retried here instead, asynchronously, for `busyTimeoutMs`.
  */
 export class SqliteTaskStore implements TaskStore {
   private readonly insert;
@@ -29,7 +37,11 @@ export class SqliteTaskStore implements TaskStore {
   private readonly working;
   private readonly transact: (taskId: string, from: readonly TaskStatus[], patch: TaskPatchOf) => TaskRecord | undefined;
 
-  constructor(db: SqliteDatabase, table = 'mcpfusion_tasks') {
+  private readonly busyTimeoutMs: number;
+
+  constructor(db: SqliteDatabase, options: { table?: string; busyTimeoutMs?: number } = {}) {
+    const table = options.table ?? 'mcpfusion_tasks';
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new TypeError(`SqliteTaskStore: ${JSON.stringify(table)} is not a table name`);
     db.exec(
       `CREATE TABLE IF NOT EXISTS ${table} (task_id TEXT PRIMARY KEY, status TEXT NOT NULL, expires_at INTEGER NOT NULL, record TEXT NOT NULL);` +
@@ -57,7 +69,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async create(record: TaskRecord): Promise<void> {
-    this.insert.run(record.taskId, record.status, record.createdAt + record.ttlMs, JSON.stringify(record));
+    await this.whenFree(() => this.insert.run(record.taskId, record.status, record.createdAt + record.ttlMs, JSON.stringify(record)));
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -66,10 +78,11 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async transition(taskId: string, from: readonly TaskStatus[], patch: TaskPatchOf): Promise<TaskRecord | undefined> {
-    return this.transact(taskId, from, patch);
+    return this.whenFree(() => this.transact(taskId, from, patch));
   }
 
   async sweep(now: number): Promise<string[]> {
+    // One attempt: a sweep is never worth waiting for (a busy store is swept next time).
     return (this.expire.all(now) as Array<{ task_id: string }>).map((row) => row.task_id);
   }
 
@@ -81,14 +94,30 @@ export class SqliteTaskStore implements TaskStore {
     let failed = 0;
     for (const row of this.working.all() as Array<{ record: string }>) {
       const record = JSON.parse(row.record) as TaskRecord;
-      const settled = this.transact(record.taskId, ['working'], {
-        status: 'failed',
-        statusMessage: message,
-        lastUpdatedAt: now,
-        error: { code: -32603, message }
-      });
+      const settled = await this.whenFree(() =>
+        this.transact(record.taskId, ['working'], {
+          status: 'failed',
+          statusMessage: message,
+          lastUpdatedAt: now,
+          error: { code: -32603, message }
+        })
+      );
       if (settled) failed++;
     }
     return failed;
+  }
+
+  /** Runs a write; while another connection holds the write lock, tries again later (without blocking) until `busyTimeoutMs`. */
+  private async whenFree<T>(write: () => T): Promise<T> {
+    const deadline = Date.now() + this.busyTimeoutMs;
+    for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+      try {
+        return write();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (!code?.startsWith('SQLITE_BUSY') || Date.now() + wait > deadline) throw error;
+      }
+      await delay(wait);
+    }
   }
 }

@@ -18,6 +18,13 @@ export interface ToolTaskSupport {
   readonly support: 'optional' | 'required';
   readonly ttlMs?: number;
   readonly pollIntervalMs?: number;
+  /**
+   * When the call becomes a task. `'when-waiting'` (default): once its handler waits on anything
+   * beyond the current turn or reports progress; questions asked before that are asked in the
+   * request (MRTR), as the spec recommends. `'at-once'`: before the chain runs, so every
+   * question goes through `tasks/update` (for example a confirmation a person may give later).
+   */
+  readonly create?: 'when-waiting' | 'at-once';
 }
 
 /** App-wide task settings (the app option `tasks`). */
@@ -60,12 +67,16 @@ const NOT_FOUND = 'Failed to retrieve task: Task not found';
  */
 export class TaskManager {
   private readonly running = new Map<string, AbortController>();
+  /** The latest progress of tasks running here: shown by tasks/get, not written to the store on every report. */
+  private readonly progressOf = new Map<string, { message: string; at: number }>();
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly ttlMs: number;
   private readonly pollIntervalMs: number;
   private readonly maxLive: number;
   private readonly ready: Promise<void>;
   private closed = false;
+  /** Task requests admitted but not yet stored (so concurrent requests cannot pass `maxLiveTasks` together). */
+  private starting = 0;
 
   constructor(
     readonly store: TaskStore,
@@ -94,24 +105,66 @@ export class TaskManager {
     await this.ready;
     if (this.closed) return errorResult('The server is shutting down; the task was not started.');
     await this.sweep();
-    if ((await this.store.countLive()) >= this.maxLive) {
-      return errorResult(`Server busy: ${this.maxLive} tasks are already running or waiting. Retry later.`);
+    this.starting++;
+    try {
+      if ((await this.store.countLive()) + this.starting > this.maxLive) {
+        return errorResult(`Server busy: ${this.maxLive} tasks are already running or waiting. Retry later.`);
+      }
+      return await this.begin(toolName, support, request);
+    } finally {
+      this.starting--;
     }
+  }
+
+  private async begin(
+    toolName: string,
+    support: ToolTaskSupport,
+    request: CallRequest
+  ): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
     const taskId = randomUUID();
     const controller = new AbortController();
+    const recordOf = (statusMessage: string | undefined): TaskRecord => {
+      const now = Date.now();
+      return {
+        taskId,
+        principal: this.principalOf(request),
+        toolName,
+        arguments: { ...(request.arguments ?? {}) },
+        clientCapabilities: { ...(request.clientCapabilities ?? {}) },
+        status: 'working',
+        ...(statusMessage !== undefined ? { statusMessage } : {}),
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: support.ttlMs ?? this.ttlMs,
+        pollIntervalMs: support.pollIntervalMs ?? this.pollIntervalMs,
+        rounds: 0
+      };
+    };
+    let announced = false;
+    let lastMessage: string | undefined;
+    let escalate: () => void = () => undefined;
+    const progress: ProgressSend = async (percent, message) => {
+      lastMessage = message ?? `${Math.round(percent)}%`;
+      escalate();
+      if (announced) this.touch(taskId, lastMessage);
+    };
+    if (support.create === 'at-once') {
+      // Stored before the chain starts (before the handler can open a transaction of its own, say).
+      const created = recordOf(undefined);
+      this.running.set(taskId, controller);
+      await this.store.create(created);
+      announced = true;
+      void this.run(toolName, this.taskRequest(request, controller.signal, progress)).then(
+        (value) => this.settle(taskId, { value }, controller),
+        (error: unknown) => this.settle(taskId, { error }, controller)
+      );
+      return createTaskResult(created);
+    }
     const upstream = request.signal;
     const follow = (): void => controller.abort(upstream?.reason);
     if (upstream?.aborted) follow();
     else upstream?.addEventListener('abort', follow, { once: true });
-    let announced = false;
-    let lastMessage: string | undefined;
-    let escalate!: () => void;
     const escalated = new Promise<undefined>((resolve) => (escalate = () => resolve(undefined)));
-    const progress: ProgressSend = async (percent, message) => {
-      lastMessage = message ?? `${Math.round(percent)}%`;
-      escalate();
-      if (announced) await this.touch(taskId, lastMessage);
-    };
     const outcome = this.run(toolName, { ...this.taskRequest(request, controller.signal, progress), onWaiting: escalate }).then(
       (value) => ({ value }),
       (error: unknown) => ({ error })
@@ -120,25 +173,11 @@ export class TaskManager {
     const first = await Promise.race([outcome, escalated]);
     upstream?.removeEventListener('abort', follow);
     if (first) {
-      // Settled within the turn: answered as any call (MRTR input asked before the task exists, or the result).
+      // Settled before it waited: answered as any call (MRTR input asked before the task exists, or the result).
       if ('error' in first) throw first.error;
       return first.value;
     }
-    const now = Date.now();
-    const created: TaskRecord = {
-      taskId,
-      principal: this.principalOf(request),
-      toolName,
-      arguments: { ...(request.arguments ?? {}) },
-      clientCapabilities: { ...(request.clientCapabilities ?? {}) },
-      status: 'working',
-      ...(lastMessage !== undefined ? { statusMessage: lastMessage } : {}),
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs: support.ttlMs ?? this.ttlMs,
-      pollIntervalMs: support.pollIntervalMs ?? this.pollIntervalMs,
-      rounds: 0
-    };
+    const created = recordOf(lastMessage);
     this.running.set(taskId, controller);
     // Durable before it is announced: a tasks/get right after the answer finds it.
     await this.store.create(created);
@@ -149,7 +188,13 @@ export class TaskManager {
 
   /** `tasks/get`: the detailed task, or -32602 when there is none for this caller. */
   async get(taskId: string, request: CallRequest): Promise<TaskView> {
-    return detailedTask(await this.own(taskId, request)) as TaskView;
+    const record = await this.own(taskId, request);
+    const progress = record.status === 'working' ? this.progressOf.get(taskId) : undefined;
+    if (progress) {
+      record.statusMessage = progress.message;
+      record.lastUpdatedAt = Math.max(record.lastUpdatedAt, progress.at);
+    }
+    return detailedTask(record) as TaskView;
   }
 
   /**
@@ -188,16 +233,16 @@ export class TaskManager {
 
   /** `tasks/cancel`: a live task is `cancelled` at once and its run aborted; a finished one is left as it is. Both are acked. */
   async cancel(taskId: string, request: CallRequest): Promise<Record<string, unknown>> {
-    await this.own(taskId, request);
+    const record = await this.own(taskId, request);
+    if (!LIVE.includes(record.status)) return ACK;
+    // The run first: its stages release the queue slot and the lock (and roll a transaction back) at once.
+    this.running.get(taskId)?.abort('cancelled by the client (tasks/cancel)');
     const cancelled = await this.store.transition(taskId, LIVE, {
       status: 'cancelled',
       statusMessage: 'Cancelled by the client',
       lastUpdatedAt: Date.now()
     });
-    if (cancelled) {
-      this.running.get(taskId)?.abort('cancelled by the client (tasks/cancel)');
-      this.changed(taskId);
-    }
+    if (cancelled) this.changed(taskId);
     return ACK;
   }
 
@@ -224,7 +269,7 @@ export class TaskManager {
     return this.store.get(taskId);
   }
 
-  /** Aborts every run of this process (graceful shutdown): their tasks are settled by the abort, as `failed` is reserved for protocol errors they become `cancelled`. */
+  /** Aborts every run of this process (graceful shutdown): their tasks are settled to `failed`, saying the server shut down. */
   close(): void {
     this.closed = true;
     for (const [taskId, controller] of this.running) {
@@ -253,7 +298,7 @@ export class TaskManager {
     const keys = record.inputKeys ?? {};
     const answers: Record<string, unknown> = {};
     for (const [taskKey, answer] of Object.entries(record.inputResponses ?? {})) answers[keys[taskKey] ?? taskKey] = answer;
-    const progress: ProgressSend = (percent, message) => this.touch(record.taskId, message ?? `${Math.round(percent)}%`);
+    const progress: ProgressSend = async (percent, message) => this.touch(record.taskId, message ?? `${Math.round(percent)}%`);
     const round: CallRequest = this.taskRequest(
       {
         ...request,
@@ -280,6 +325,7 @@ export class TaskManager {
     controller: AbortController
   ): Promise<void> {
     if (this.running.get(taskId) === controller) this.running.delete(taskId);
+    this.progressOf.delete(taskId);
     const now = Date.now();
     try {
       if ('error' in outcome) {
@@ -324,13 +370,10 @@ export class TaskManager {
     this.changed(taskId);
   }
 
-  /** The status message of a working task (its latest progress). */
-  private async touch(taskId: string, message: string): Promise<void> {
-    try {
-      if (await this.store.transition(taskId, ['working'], { statusMessage: message, lastUpdatedAt: Date.now() })) this.changed(taskId);
-    } catch {
-      // progress is best effort: the next report or the outcome says more
-    }
+  /** The status message of a working task (its latest progress), kept in memory until the round ends. */
+  private touch(taskId: string, message: string): void {
+    this.progressOf.set(taskId, { message, at: Date.now() });
+    this.changed(taskId);
   }
 
   /** The task, for the caller it is bound to; anyone else is told it does not exist (-32602). */
@@ -339,13 +382,23 @@ export class TaskManager {
     if (typeof taskId !== 'string' || taskId === '') throw new ProtocolError(ProtocolErrorCode.InvalidParams, NOT_FOUND);
     await this.sweep();
     const record = await this.store.get(taskId);
-    if (!record || record.principal !== this.principalOf(request)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, NOT_FOUND);
+    // Past its TTL it is gone, swept or not yet.
+    const expired = record !== undefined && record.createdAt + record.ttlMs <= Date.now();
+    if (!record || expired || record.principal !== this.principalOf(request))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, NOT_FOUND);
     return record;
   }
 
   /** Removes expired tasks; a run of one that expired is aborted. */
   private async sweep(): Promise<void> {
-    for (const taskId of await this.store.sweep(Date.now())) {
+    let removed: string[];
+    try {
+      removed = await this.store.sweep(Date.now());
+    } catch {
+      return; // a store that is busy now sweeps next time; expired records are refused meanwhile (own)
+    }
+    for (const taskId of removed) {
+      this.progressOf.delete(taskId);
       this.running.get(taskId)?.abort('the task expired (ttlMs)');
       this.running.delete(taskId);
       this.changed(taskId);

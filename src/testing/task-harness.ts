@@ -17,9 +17,15 @@ import { answerFromMap, harnessView, type HarnessInputAnswer } from './harness-a
  * `isError` result saying so when it failed or was cancelled. Aborting `signal` cancels the task.
  * No polling: the harness waits for the task's next change.
  */
-export async function driveTask(tasks: TaskManager | undefined, tool: CompiledTool, args: Record<string, unknown>, options: DirectCallOptions): Promise<CallToolResult> {
+export async function driveTask(
+  tasks: TaskManager | undefined,
+  tool: CompiledTool,
+  args: Record<string, unknown>,
+  options: DirectCallOptions
+): Promise<CallToolResult> {
   const support = tool.descriptor.task;
-  if (!tasks || !support) throw new ConfigurationError(`Tool ${tool.info.name} does not run as a task: give it task: 'optional' or 'required'.`);
+  if (!tasks || !support)
+    throw new ConfigurationError(`Tool ${tool.info.name} does not run as a task: give it task: 'optional' or 'required'.`);
   const { onInput, answers, signal } = options;
   const canAnswer = Boolean(onInput || answers);
   const answer = async (requests: Record<string, unknown>): Promise<Record<string, HarnessInputAnswer>> => {

@@ -270,7 +270,8 @@ async function fuzz(served: Served, members: readonly Member[], plans: Readonly<
       const misread = member.misread?.(args, outcome);
       if (misread) throw new Error(`valid arguments were misread: sent ${preview(args)}, ${misread}`);
     });
-    await check('valid arguments', valid, plan?.validRuns ?? (hasProperties(member.schema) ? RUNS.valid : 1));
+    const validRuns = plan?.validRuns ?? (hasProperties(member.schema) ? RUNS.valid : 1);
+    if (validRuns > 0) await check('valid arguments', valid, validRuns);
   }
   if (failures.length > 0) throw new Error(`FUZZ_SEED=${SEED}: ${failures.length} failure(s)\n\n${failures.join('\n\n')}`);
 }
@@ -364,7 +365,16 @@ describe('argument fuzzing: conformance server', () => {
     'tool test_missing_capability': { capabilities: { sampling: {} } },
     // Each call adds or removes a tool (a prompt): two valid runs leave the lists as they were.
     'tool test_trigger_tool_change': { validRuns: 2 },
-    'tool test_trigger_prompt_change': { validRuns: 2 }
+    'tool test_trigger_prompt_change': { validRuns: 2 },
+    // Task tools: with the tasks extension declared, a valid call of these is a task, which the plain SDK
+    // client does not read ("Unsupported result type 'task'"): only broken arguments are fuzzed (refused
+    // before anything runs, synchronously); test/integration/tasks.test.ts drives them as tasks.
+    'tool failing_job': { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } }, validRuns: 0 },
+    'tool protocol_error_job': { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } }, validRuns: 0 },
+    // Its first round asks for a name in the request (MRTR): that part a plain client reads.
+    'tool test_tool_with_task': { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    // It sleeps `seconds` seconds: valid values stay at 0 (broken ones are refused before it runs).
+    'tool slow_compute': { narrow: (schema) => withMaximum(schema, 'seconds', 0) }
   };
 
   beforeAll(async () => {
