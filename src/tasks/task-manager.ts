@@ -355,8 +355,8 @@ export class TaskManager {
           };
         });
       } else {
-        const result = { ...(outcome.value as Record<string, unknown>) };
-        delete result.resultType;
+        // The result as the call itself would have answered it (a 2026-07-28 result carries its resultType).
+        const result: Record<string, unknown> = { ...(outcome.value as Record<string, unknown>), resultType: 'complete' };
         await this.store.transition(taskId, ['working'], {
           status: 'completed',
           statusMessage: result.isError === true ? 'Completed with a tool error' : 'Completed',

@@ -135,7 +135,7 @@ describe('tasks: lifecycle', () => {
     gates.get('p').release();
     const done = await pollTask(client, created.taskId, hasStatus('completed'), 'completion');
     expect(done).toMatchObject({ resultType: 'complete', status: 'completed', statusMessage: 'Completed' });
-    expect(done.result).toEqual({ content: [{ type: 'text', text: 'done after half' }] });
+    expect(done.result).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'done after half' }] });
     expect(done.createdAt).toBe(created.createdAt);
     expect(done).not.toHaveProperty('error');
   });
@@ -157,7 +157,11 @@ describe('tasks: lifecycle', () => {
 
     const completed = await pollTask(client, toolError.taskId, hasStatus('completed'), 'the tool error');
     expect(completed.statusMessage).toBe('Completed with a tool error');
-    expect(completed.result).toEqual({ isError: true, content: [{ type: 'text', text: 'The job failed: out of paper' }] });
+    expect(completed.result).toEqual({
+      resultType: 'complete',
+      isError: true,
+      content: [{ type: 'text', text: 'The job failed: out of paper' }]
+    });
     expect(completed).not.toHaveProperty('error');
 
     const failed = await pollTask(client, protocolError.taskId, hasStatus('failed'), 'the protocol error');
@@ -260,7 +264,7 @@ describe('tasks: input through tasks/update', () => {
 
     await client.update(asking.taskId, { 'approval#2': accept(true) });
     const done = await pollTask(client, asking.taskId, hasStatus('completed'), 'the refund');
-    expect(done.result).toEqual({ content: [{ type: 'text', text: 'Refunded $7' }] });
+    expect(done.result).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'Refunded $7' }] });
     expect(done).not.toHaveProperty('inputRequests');
     expect(ledger.refunds).toEqual([7]);
   });
@@ -270,7 +274,7 @@ describe('tasks: input through tasks/update', () => {
     const asking = await refundWaitingForInput(started, 'd', 12);
     await started.client.update(asking.taskId, { 'approval#1': { action: 'decline' } });
     const done = await pollTask(started.client, asking.taskId, hasStatus('completed'), 'the decline');
-    expect(done.result).toEqual({ isError: true, content: [{ type: 'text', text: 'Refund cancelled' }] });
+    expect(done.result).toEqual({ resultType: 'complete', isError: true, content: [{ type: 'text', text: 'Refund cancelled' }] });
     expect(done.statusMessage).toBe('Completed with a tool error');
     expect(started.ledger.refunds).toEqual([]);
   });
