@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import { IsInt, IsOptional, IsString, Matches, Min, ValidateIf } from 'class-validator';
+import type SqliteDatabase from 'better-sqlite3';
 import { inject, injectable } from 'tsyringe';
 import {
   Action,
@@ -20,11 +21,13 @@ import {
   Prompt,
   Resource,
   ResourceTemplate,
+  SqliteTaskStore,
   ToolProvider,
   ask,
   readInput,
   requireInput,
   jwtVerifier,
+  progress,
   type CallContext,
   type CallerAuth,
   type MiddlewareFn,
@@ -267,3 +270,38 @@ export function protectedApp(): FusionApp {
 }
 
 export const authDeclared = [PayoutAudit];
+
+// ---- Tasks ----
+
+export class ExportRequest {
+  @IsInt() @Min(1) year!: number;
+}
+
+@ToolProvider()
+export class ExportTools {
+  @Action('ledger.export', { description: 'Export a year of the ledger', task: 'optional' })
+  async *export(@Input() request: ExportRequest) {
+    for (let month = 1; month <= 12; month++) {
+      yield progress((month * 100) / 12, `month ${month} of 12`);
+      await writeMonth(request.year, month);
+    }
+    return `exported ${request.year}`;
+  }
+}
+
+async function writeMonth(year: number, month: number): Promise<void> {
+  await Promise.resolve(`${year}-${month}`);
+}
+
+export function tasksApp(db: SqliteDatabase.Database): FusionApp {
+  return FusionApp.create({
+    tools: [ExportTools],
+    tasks: { store: new SqliteTaskStore(db), ttlMs: 3_600_000, pollIntervalMs: 1_000, maxLiveTasks: 100 }
+  });
+}
+
+export async function exportAsTask(app: FusionApp): Promise<string[]> {
+  const statuses: string[] = [];
+  await app.callTool('ledger.export', { year: 2025 }, { asTask: true, onTask: (task) => statuses.push(task.status) });
+  return statuses; // ['working', …, 'completed']
+}
