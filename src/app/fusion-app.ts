@@ -252,7 +252,8 @@ export class FusionApp {
           options.onClose?.();
         }
       },
-      this.gate
+      this.gate,
+      this.dispatcher.tasks
     );
     this.httpHandlers.add(handler);
     return handler;

@@ -70,6 +70,8 @@ export class TaskManager {
   /** The latest progress of tasks running here: shown by tasks/get, not written to the store on every report. */
   private readonly progressOf = new Map<string, { message: string; at: number }>();
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** Listeners of task changes (listen streams): called on every change of the task, until removed. */
+  private readonly watchers = new Map<string, Set<() => void>>();
   private readonly ttlMs: number;
   private readonly pollIntervalMs: number;
   private readonly maxLive: number;
@@ -405,7 +407,19 @@ export class TaskManager {
     }
   }
 
+  /** Calls `listener` on every change of the task (its status, message, input requests); returns the removal. */
+  watch(taskId: string, listener: () => void): () => void {
+    const set = this.watchers.get(taskId) ?? new Set();
+    this.watchers.set(taskId, set);
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.watchers.delete(taskId);
+    };
+  }
+
   private changed(taskId: string): void {
+    for (const listener of this.watchers.get(taskId) ?? []) listener();
     const set = this.waiters.get(taskId);
     if (!set) return;
     this.waiters.delete(taskId);

@@ -13,6 +13,9 @@ import {
   type ServerNotifier
 } from '@modelcontextprotocol/server';
 import type { HttpAuthGate } from '../../auth/http-auth';
+import type { TaskManager } from '../../tasks/task-manager';
+import { taskListenResponse } from '../../tasks/task-listen';
+import { TASKS_EXTENSION, declaresTasks } from '../../tasks/task-record';
 import { isPlainJsonObject } from '../../wire/own-properties';
 import { jsonRpcErrorResponse } from './json-rpc-response';
 import { MAX_BODY_BYTES, acceptRefusal, batchRefusal, prototypeArgumentRefusal, stripPrototypeKeys } from './protocol-refusals';
@@ -67,7 +70,8 @@ export interface FusionHttpHandler {
 export function createFusionHttpHandler(
   factory: McpServerFactory,
   options: HttpHandlerOptions = {},
-  gate?: HttpAuthGate
+  gate?: HttpAuthGate,
+  tasks?: TaskManager
 ): FusionHttpHandler {
   const path = options.path ?? '/mcp';
   const allowedHosts = options.allowedHosts ?? localhostAllowedHostnames();
@@ -122,6 +126,9 @@ export function createFusionHttpHandler(
         // Refused before any server is built for it: what it calls needs scopes the token lacks.
         const forbidden = gate && authInfo ? gate.authorize(parsedBody, authInfo) : undefined;
         if (forbidden) return forbidden;
+        // A listen for task status (the tasks extension) is served here: the SDK's listen router knows no task ids.
+        const listen = tasks ? taskListenOf(parsedBody) : undefined;
+        if (listen) return listenForTasks(listen, authInfo, tasks!, request.signal);
       }
       // The body is read once, here: both legs get it parsed, and the SDK reads it no more.
       if (!claimsModernEnvelope(parsedBody) && (await isLegacyRequest(request, parsedBody))) return legacy(request, parsedBody, authInfo);
@@ -131,6 +138,51 @@ export function createFusionHttpHandler(
       return (closing ??= Promise.allSettled([sessions?.close(), modern.close()]).then(() => options.onClose?.()));
     }
   };
+}
+
+/** A `subscriptions/listen` request that asks for task status (`params.notifications.taskIds`). */
+interface TaskListen {
+  readonly id: string | number;
+  readonly taskIds: readonly string[];
+  readonly capabilities: unknown;
+}
+
+function taskListenOf(body: unknown): TaskListen | undefined {
+  if (!isPlainJsonObject(body)) return undefined;
+  const message = body as Record<string, unknown>;
+  if (message.method !== 'subscriptions/listen' || (typeof message.id !== 'string' && typeof message.id !== 'number')) return undefined;
+  const params = isPlainJsonObject(message.params) ? (message.params as Record<string, unknown>) : undefined;
+  const notifications = params && isPlainJsonObject(params.notifications) ? (params.notifications as Record<string, unknown>) : undefined;
+  const taskIds = notifications?.taskIds;
+  if (!Array.isArray(taskIds) || taskIds.length === 0) return undefined;
+  const meta = params && isPlainJsonObject(params._meta) ? (params._meta as Record<string, unknown>) : undefined;
+  return {
+    id: message.id,
+    taskIds: taskIds.filter((taskId): taskId is string => typeof taskId === 'string'),
+    capabilities: meta?.['io.modelcontextprotocol/clientCapabilities']
+  };
+}
+
+/** Task status on a listen stream, for a request that declared the extension (-32021 otherwise). */
+function listenForTasks(
+  listen: TaskListen,
+  authInfo: AuthInfo | undefined,
+  tasks: TaskManager,
+  signal: AbortSignal
+): Promise<Response> | Response {
+  if (!declaresTasks(listen.capabilities)) {
+    return Response.json({
+      jsonrpc: '2.0',
+      id: listen.id,
+      error: {
+        code: -32021,
+        message: `Listening for task status needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities.`,
+        data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }
+      }
+    });
+  }
+  const request = { subject: '', era: 'modern' as const, authInfo, clientCapabilities: listen.capabilities as Record<string, unknown> };
+  return taskListenResponse(listen.id, listen.taskIds, request, tasks, signal);
 }
 
 /** The `_meta` key of the 2026-07-28 per-request envelope that names the protocol version. */
