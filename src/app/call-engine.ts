@@ -1,6 +1,6 @@
-import { isInputRequiredResult, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { ProtocolError, isInputRequiredResult, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { CallAbort } from '../concurrency/call-abort';
-import { AppClosedError } from '../errors';
+import { AppClosedError, FusionError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import { emptyInputScope, withInputScope } from '../interactive/input-scope';
@@ -67,6 +67,9 @@ export class CallEngine {
       },
       (error: unknown) => {
         this.end(state);
+        if (request.exceptionsFail && !(error instanceof FusionError) && !(error instanceof ProtocolError)) {
+          throw this.boundary.protocolError(error, 'tool', tool.info.name);
+        }
         return this.boundary.toolResult(error, tool.info.name);
       }
     );

@@ -28,4 +28,10 @@ export interface CallRequest extends RequestFacts {
   readonly inputChannel?: InputChannel;
   /** Called when the handler first waits beyond the current turn (a task-capable call becomes a task then). */
   readonly onWaiting?: () => void;
+  /**
+   * An exception that is neither a framework error nor a tool error is thrown as a JSON-RPC error
+   * (-32603, masked with `maskErrors`) instead of becoming an `isError` result: a task's round, so
+   * that the task is `failed` with the error object.
+   */
+  readonly exceptionsFail?: boolean;
 }

@@ -166,8 +166,18 @@ export class TaskManager {
     const follow = (): void => controller.abort(upstream?.reason);
     if (upstream?.aborted) follow();
     else upstream?.addEventListener('abort', follow, { once: true });
-    const escalated = new Promise<undefined>((resolve) => (escalate = () => resolve(undefined)));
-    const outcome = this.run(toolName, { ...this.taskRequest(request, controller.signal, progress), onWaiting: escalate }).then(
+    let isTask = false;
+    const escalated = new Promise<undefined>(
+      (resolve) =>
+        (escalate = () => {
+          isTask = true;
+          resolve(undefined);
+        })
+    );
+    const outcome = this.run(
+      toolName,
+      this.taskRequest({ ...request, onWaiting: escalate }, controller.signal, progress, () => isTask)
+    ).then(
       (value) => ({ value }),
       (error: unknown) => ({ error })
     );
@@ -289,8 +299,11 @@ export class TaskManager {
   }
 
   /** The request of one round: the task's signal and progress; no stream of its own to close or log to. */
-  private taskRequest(request: CallRequest, signal: AbortSignal, progress: ProgressSend): CallRequest {
-    return { ...request, signal, sendProgress: progress, sendLog: undefined, closeStream: undefined };
+  private taskRequest(request: CallRequest, signal: AbortSignal, progress: ProgressSend, isTask: () => boolean = () => true): CallRequest {
+    const round = { ...request, signal, sendProgress: progress, sendLog: undefined, closeStream: undefined };
+    // Read when the call fails: an exception fails a task, but is an isError result for a call answered in the request.
+    Object.defineProperty(round, 'exceptionsFail', { get: isTask, enumerable: true });
+    return round;
   }
 
   /** Re-enters the handler with every answer of the round, in the background. */

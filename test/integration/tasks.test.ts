@@ -170,6 +170,19 @@ describe('tasks: lifecycle', () => {
     expect(failed).not.toHaveProperty('result');
   });
 
+  it('an unexpected exception (not a tool error) fails the task with a JSON-RPC error; answered in the request it is an isError result', async () => {
+    const { client, gates } = await startApp();
+    const crash = await startTask(client, 'job.crash', { gate: 'x' });
+    gates.get('x').release();
+    const failed = await pollTask(client, crash.taskId, hasStatus('failed'), 'the crash');
+    expect(failed.error).toEqual({ code: -32603, message: 'disk on fire' });
+    expect(failed).not.toHaveProperty('result');
+    // The same tool without the extension: the call's own answer, an isError result, as for any tool.
+    gates.get('y').release();
+    const plain = await client.call('job.crash', { gate: 'y' }, false);
+    expect(plain.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'disk on fire' }] });
+  });
+
   it('terminal states never change: cancel and update of a finished task are acked and it stays as it was', async () => {
     const { client, gates } = await startApp();
     const ok = await startTask(client, 'job.wait', { gate: 'a' });
