@@ -13,7 +13,8 @@ module.exports = {
     // ESM only, with "import"-only exports (the tasks extension's requester client, used by tests): mapped to its files.
     '^@modelcontextprotocol/ext-tasks/(.*)$': '<rootDir>/node_modules/@modelcontextprotocol/ext-tasks/dist/$1/index.js',
     '^@mcpfusion/core$': '<rootDir>/src/index.ts',
-    '^@mcpfusion/core/testing$': '<rootDir>/src/testing/index.ts'
+    '^@mcpfusion/core/testing$': '<rootDir>/src/testing/index.ts',
+    '^@mcpfusion/core/redis$': '<rootDir>/src/redis/index.ts'
   },
   setupFiles: ['reflect-metadata', '<rootDir>/test/helpers/jest-env.ts'],
   testTimeout: 20000

@@ -66,6 +66,9 @@ export function createCallContext(state: CallState, scope: CallScope, tool: Tool
     get auth(): CallerAuth | undefined {
       return callerAuthOf(request.authInfo);
     },
+    get lock(): { readonly fencingToken: number } | undefined {
+      return state.lock;
+    },
     get container(): DependencyContainer {
       return scope.open();
     }

@@ -37,6 +37,11 @@ export interface CallContextBase {
    * harness): subject, client id, scopes, expiry, claims. Undefined without a token (stdio).
    */
   readonly auth?: CallerAuth;
+  /**
+   * The mutation lock's grant, for a mutation run under a lock that gives fencing tokens (the
+   * Redis lock): pass `fencingToken` to your writes so the database can refuse a stale holder's.
+   */
+  readonly lock?: { readonly fencingToken: number };
   /** Closes this call's resumable SSE stream (see {@link RequestFacts.closeStream}); absent where not supported. */
   readonly closeStream?: () => void;
   /** The call's child container (holds CALL_CONTEXT and CALL_SIGNAL). */

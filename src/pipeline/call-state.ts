@@ -46,6 +46,8 @@ export interface CallState {
   interaction: Interaction | undefined;
   /** Interactive members: what `readInput` and friends read (the engine runs the chain inside it). */
   readonly inputScope: InputScope | undefined;
+  /** The mutation lock's grant, when the lock gives fencing tokens (a distributed lock). */
+  lock?: { readonly fencingToken: number };
 }
 
 /** The input-related part of an interactive call. */

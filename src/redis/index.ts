@@ -1,0 +1,8 @@
+/**
+ * `@mcpfusion/core/redis`: the coordination pieces for several instances on Redis (the official
+ * `redis` package, an optional peer dependency). Single-process apps never load this subpath.
+ */
+export { connectRedis } from './redis-connection';
+export type { RedisConnection, RedisConnectionOptions } from './redis-connection';
+export { LockUnavailableError, RedisMutationLock } from './redis-mutation-lock';
+export type { RedisMutationLockOptions } from './redis-mutation-lock';
