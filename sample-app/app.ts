@@ -1,4 +1,4 @@
-import { FusionApp, SqliteTaskStore, type AuthOptions } from '@mcpfusion/core';
+import { FusionApp, SqliteTaskStore, type AuthOptions, type FusionAppOptions } from '@mcpfusion/core';
 import { AccountTools } from './accounts/account.tools';
 import { AdjustmentTools } from './billing/adjustment.tools';
 import { BillingTools } from './billing/billing.tools';
@@ -26,6 +26,8 @@ export interface BillingAppOptions {
    * The scopes each tool needs are declared on it (`scopes.ts`). Default: none (open, for local use).
    */
   auth?: AuthOptions;
+  /** One instance of a fleet: the mutation lock, change notifications and continuation state it shares (see `fleet.ts`). */
+  fleet?: Pick<FusionAppOptions, 'mutationLock' | 'bus' | 'continuationStore'>;
 }
 
 /**
@@ -53,6 +55,7 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
       tools: [BillingTools, AdjustmentTools, ReportTools, AccountTools, InvoiceResources, CollectionsPrompts],
       stateKey: options.stateKey,
       auth: options.auth,
+      ...options.fleet,
       // Task records (reports.rebuild, billing.refund as tasks) live in the same SQLite file.
       tasks: { store: new SqliteTaskStore(db.openTaskConnection()), ttlMs: 24 * 3_600_000 },
       // In production an unexpected failure (a driver error, say) reaches clients as a generic

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createBillingApp } from './app';
 import { authFromEnv } from './auth-config';
+import { fleetFromEnv } from './fleet';
 
 /*
  * Entry point. `--stdio` serves MCP over stdin/stdout; otherwise Streamable HTTP on
@@ -18,12 +19,21 @@ import { authFromEnv } from './auth-config';
  * needs bearer tokens and each tool its scopes (auth-config.ts; `node scripts/dev-auth.mjs` makes
  * a development key and tokens). Without them it runs open: for local use on 127.0.0.1 only.
  * stdio is never authenticated (the client started this process).
+ *
+ * With REDIS_URL (and one FUSION_STATE_KEY and one BILLING_DB file for all), it runs as one
+ * instance of a fleet (fleet.ts): start several with their own PORT behind a load balancer.
  */
 
 async function main(): Promise<void> {
   const stdio = process.argv.includes('--stdio');
   const auth = stdio ? undefined : authFromEnv();
-  const app = createBillingApp({ auth });
+  const fleet = await fleetFromEnv();
+  const app = createBillingApp({ auth, fleet: fleet?.options });
+  if (fleet) {
+    // Redis closes after the app (its calls may still release the lock).
+    const close = app.close.bind(app);
+    app.close = () => close().finally(() => fleet.redis.close());
+  }
   if (stdio) {
     const { closed } = await app.listen({ transport: 'stdio' });
     await closed;
@@ -39,7 +49,7 @@ async function main(): Promise<void> {
     port: Number(process.env.PORT ?? 3000),
     ...(allowedHosts?.length ? { allowedHosts } : {})
   });
-  const mode = auth ? 'bearer tokens required' : 'open: no auth, local use only';
+  const mode = `${auth ? 'bearer tokens required' : 'open: no auth, local use only'}${fleet ? ', one instance of a fleet (Redis)' : ''}`;
   process.stderr.write(`billing-desk listening on ${url?.href} (pid ${process.pid}), ${mode}\n`);
 }
 

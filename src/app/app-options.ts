@@ -1,5 +1,6 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { AuthOptions } from '../auth/http-auth';
+import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { TaskSettings } from '../tasks/task-manager';
 import type { CallQueue, CallQueueOptions } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
@@ -80,6 +81,12 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
    * Used by tools that declare `task` in their options.
    */
   tasks?: TaskSettings;
+  /**
+   * Where change notifications (list_changed, resources/updated) travel. Default: this process
+   * only. Several instances share one (`RedisServerEventBus` from `@mcpfusion/core/redis`): a
+   * change on one instance then reaches 2026-era listen streams and 2025-era sessions on all.
+   */
+  bus?: ServerEventBus;
 }
 
 /** Options of `app.listen()`. */

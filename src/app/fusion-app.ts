@@ -117,7 +117,17 @@ export class FusionApp {
       { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
     );
     this.gate = this.authGate();
+    // A shared bus: its events reach this instance's long-lived connections (listen streams subscribe to it themselves).
+    this.unsubscribeBus = options.bus?.subscribe((event) => {
+      if (event.kind === 'resource_updated') this.live.resourceUpdated(event.uri);
+      else
+        this.live.listChanged(
+          event.kind === 'tools_list_changed' ? 'tools' : event.kind === 'resources_list_changed' ? 'resources' : 'prompts'
+        );
+    });
   }
+
+  private readonly unsubscribeBus: (() => void) | undefined;
 
   /** What every chain shares; built with the first registry (the continuation store depends on whether anything is interactive). */
   private chainDependencies(registry: Registry): ChainDependencies {
@@ -181,11 +191,14 @@ export class FusionApp {
    */
   notifyResourceUpdated(uri: string): void {
     this.assertOpen();
+    // With a shared bus, the event goes out once and comes back to every instance (this one included).
+    if (this.options.bus) return this.options.bus.publish({ kind: 'resource_updated', uri });
     this.live.resourceUpdated(uri);
     for (const handler of this.httpHandlers) handler.notify.resourceUpdated(uri);
   }
 
   private notifyListChanged(surface: 'tools' | 'resources' | 'prompts'): void {
+    if (this.options.bus) return this.options.bus.publish({ kind: `${surface}_list_changed` });
     this.live.listChanged(surface);
     for (const handler of this.httpHandlers) {
       if (surface === 'tools') handler.notify.toolsChanged();
@@ -246,6 +259,7 @@ export class FusionApp {
       this.serverFactory,
       {
         onerror: (e) => this.log(`http: ${e.message}`),
+        ...(this.options.bus ? { bus: this.options.bus } : {}),
         ...options,
         onClose: () => {
           this.httpHandlers.delete(handler);
@@ -297,6 +311,7 @@ export class FusionApp {
     this.closing ??= (async () => {
       for (const [signal, handler] of this.signalHandlers) process.off(signal, handler);
       this.dispatcher.tasks?.close();
+      this.unsubscribeBus?.();
       this.engine.close();
       await Promise.allSettled([...this.listeners, ...this.httpHandlers].map((listener) => listener.close()));
       await this.options.onClose?.();

@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { startRedis, type RedisServer } from '../test/helpers/redis-server';
+import { modernRequest, postRaw, responseOf } from '../test/helpers/raw-http';
+import { inspect, TEST_STATE_KEY, tempDb, type TempDb } from './test-helpers';
+
+/**
+ * Two billing-desk instances as child processes, one real redis-server and one SQLite file:
+ * the fleet behaves like one server.
+ */
+const MAIN = join(__dirname, '..', 'build', 'sample-app', 'main.js');
+const LISTENING = /billing-desk listening on (\S+) \(pid \d+\), .*one instance of a fleet \(Redis\)/;
+
+let redis: RedisServer;
+let db: TempDb;
+const children: ChildProcess[] = [];
+
+async function instance(): Promise<URL> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: '0', BILLING_DB: db.path, FUSION_STATE_KEY: TEST_STATE_KEY, REDIS_URL: redis.url },
+    stdio: ['ignore', 'ignore', 'pipe']
+  });
+  children.push(child);
+  return new Promise<URL>((resolve, reject) => {
+    let seen = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = LISTENING.exec(seen);
+      if (match) resolve(new URL(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`an instance exited (${String(code)}) before listening:\n${seen}`)));
+  });
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis.stop();
+});
+beforeEach(() => {
+  db = tempDb();
+});
+afterEach(async () => {
+  await Promise.all(
+    children.splice(0).map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+      child.stderr?.destroy();
+    })
+  );
+  db.remove();
+});
+
+async function call(url: URL, params: Record<string, unknown>) {
+  const { body, headers } = modernRequest('tools/call', params);
+  return responseOf(await postRaw(url, body, headers));
+}
+
+const accept = (requests: object) =>
+  Object.fromEntries(Object.keys(requests).map((key) => [key, { action: 'accept', content: { confirm: true } }]));
+
+test('an MRTR round started on one instance completes on the other; its single-use state is refused when replayed on the first', async () => {
+  const [a, b] = await Promise.all([instance(), instance()]);
+  const disk = inspect(db.path);
+  try {
+    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const asked = (await call(a, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object };
+    const answer = {
+      name: 'billing.refund',
+      arguments: { id },
+      requestState: asked.requestState,
+      inputResponses: accept(asked.inputRequests)
+    };
+    const done = await call(b, answer);
+    expect((done.result as { isError?: boolean }).isError).toBeFalsy();
+    const replay = await call(a, answer);
+    expect(replay.error?.code).toBe(-32602);
+    expect((disk.prepare('SELECT status FROM invoices WHERE id = ?').get(id) as { status: string }).status).toBe('refunded');
+  } finally {
+    disk.close();
+  }
+}, 30_000);
+
+test('concurrent confirmed refunds of one invoice through both instances: refunded exactly once', async () => {
+  const [a, b] = await Promise.all([instance(), instance()]);
+  const disk = inspect(db.path);
+  try {
+    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    // Two separate confirmations (two questions asked, two answers), sent at once to two instances.
+    const rounds = await Promise.all(
+      [a, b].map(async (url) => ({
+        url,
+        asked: (await call(url, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object }
+      }))
+    );
+    const outcomes = await Promise.all(
+      rounds.map(({ url, asked }) =>
+        call(url, {
+          name: 'billing.refund',
+          arguments: { id },
+          requestState: asked.requestState,
+          inputResponses: accept(asked.inputRequests)
+        })
+      )
+    );
+    const results = outcomes.map((o) => o.result as { isError?: boolean; content: Array<{ text: string }> });
+    expect(results.filter((r) => !r.isError)).toHaveLength(1);
+    expect(results.filter((r) => r.isError && /already refunded/.test(r.content[0].text))).toHaveLength(1);
+    const adjustments = disk.prepare("SELECT count(*) AS n FROM invoices WHERE id = ? AND status = 'refunded'").get(id) as { n: number };
+    expect(adjustments.n).toBe(1);
+  } finally {
+    disk.close();
+  }
+}, 30_000);
+
+test('a resources/updated after a refund on one instance reaches a 2026 listen stream on the other', async () => {
+  const [a, b] = await Promise.all([instance(), instance()]);
+  const disk = inspect(db.path);
+  try {
+    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const uri = `billing://invoices/${id}`;
+    const { body, headers } = modernRequest('subscriptions/listen', { notifications: { resourceSubscriptions: [uri] } });
+    const res = await fetch(b, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body
+    });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const until = async (needle: string): Promise<void> => {
+      while (!text.includes(needle)) {
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error(`the stream ended before ${needle}:\n${text}`);
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    };
+    await until('notifications/subscriptions/acknowledged');
+    const asked = (await call(a, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object };
+    await call(a, {
+      name: 'billing.refund',
+      arguments: { id },
+      requestState: asked.requestState,
+      inputResponses: accept(asked.inputRequests)
+    });
+    await until('notifications/resources/updated');
+    expect(text).toContain(uri);
+    await reader.cancel();
+  } finally {
+    disk.close();
+  }
+}, 30_000);

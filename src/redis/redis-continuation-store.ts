@@ -1,0 +1,60 @@
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import type { ContinuationStore } from '../interactive/continuation-store';
+import type { RedisConnection } from './redis-connection';
+
+/** Options of {@link RedisContinuationStore}. */
+export interface RedisContinuationStoreOptions {
+  /** The key (at least 32 bytes) the caller binding tags are made with; every instance uses the same. */
+  key: string | Uint8Array;
+  /** How long a state stays valid, in seconds. Default 600. */
+  ttlSeconds?: number;
+  /** Key prefix. Default `mcpfusion:state`. */
+  prefix?: string;
+}
+
+/**
+ * Continuation state in Redis, for several instances: the client holds only an opaque random
+ * id (the state itself never leaves the server), a state expires after its TTL, and a
+ * single-use state is consumed atomically (`SET NX`), so a confirmation replayed on another
+ * instance is refused there too. When Redis is unreachable, sealing or opening fails and the
+ * call gets an error (nothing is run on a state that cannot be read).
+ */
+export class RedisContinuationStore implements ContinuationStore {
+  private readonly ttlMs: number;
+  private readonly prefix: string;
+  private readonly tagKey: Buffer;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    options: RedisContinuationStoreOptions
+  ) {
+    const material = typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : Buffer.from(options.key);
+    if (material.length < 32) throw new TypeError('RedisContinuationStore: key must be at least 32 bytes');
+    this.tagKey = Buffer.from(hkdfSync('sha256', material, new Uint8Array(0), 'mcpfusion redis continuation binding v1', 32));
+    this.ttlMs = Math.round((options.ttlSeconds ?? 600) * 1000);
+    this.prefix = `{${options.prefix ?? 'mcpfusion:state'}}`;
+  }
+
+  async seal(payload: unknown): Promise<string> {
+    const id = randomBytes(24).toString('base64url');
+    await this.redis.client.set(`${this.prefix}:s:${id}`, JSON.stringify(payload), { PX: this.ttlMs });
+    return `r1.${id}`;
+  }
+
+  async open(token: string): Promise<unknown> {
+    const match = /^r1\.([A-Za-z0-9_-]{32})$/.exec(token);
+    if (!match) throw new Error('not a state of this store');
+    const stored = await this.redis.client.get(`${this.prefix}:s:${match[1]}`);
+    if (stored === null) throw new Error('unknown or expired');
+    return JSON.parse(stored) as unknown;
+  }
+
+  async consume(id: string): Promise<boolean> {
+    const set = await this.redis.client.set(`${this.prefix}:used:${id}`, '1', { NX: true, PX: this.ttlMs });
+    return set === 'OK';
+  }
+
+  bindingTag(value: string): Promise<string> {
+    return Promise.resolve(createHmac('sha256', this.tagKey).update(value, 'utf8').digest('base64url'));
+  }
+}
