@@ -27,7 +27,7 @@ export interface BillingAppOptions {
    */
   auth?: AuthOptions;
   /** One instance of a fleet: the mutation lock, change notifications and continuation state it shares (see `fleet.ts`). */
-  fleet?: Pick<FusionAppOptions, 'mutationLock' | 'bus' | 'continuationStore'>;
+  fleet?: Pick<FusionAppOptions, 'mutationLock' | 'bus' | 'continuationStore' | 'tasks'>;
 }
 
 /**
@@ -55,9 +55,11 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
       tools: [BillingTools, AdjustmentTools, ReportTools, AccountTools, InvoiceResources, CollectionsPrompts],
       stateKey: options.stateKey,
       auth: options.auth,
-      ...options.fleet,
+      mutationLock: options.fleet?.mutationLock,
+      bus: options.fleet?.bus,
+      continuationStore: options.fleet?.continuationStore,
       // Task records (reports.rebuild, billing.refund as tasks) live in the same SQLite file.
-      tasks: { store: new SqliteTaskStore(db.openTaskConnection()), ttlMs: 24 * 3_600_000 },
+      tasks: options.fleet?.tasks ?? { store: new SqliteTaskStore(db.openTaskConnection()), ttlMs: 24 * 3_600_000 },
       // In production an unexpected failure (a driver error, say) reaches clients as a generic
       // message with a reference; the log has the original. Domain failures are ToolErrors: always sent.
       maskErrors: process.env.NODE_ENV === 'production',

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { connectRedis } from '../src/redis';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server';
 import { modernRequest, postRaw, responseOf } from '../test/helpers/raw-http';
 import { inspect, TEST_STATE_KEY, tempDb, type TempDb } from './test-helpers';
@@ -154,3 +155,77 @@ test('a resources/updated after a refund on one instance reaches a 2026 listen s
     disk.close();
   }
 }, 30_000);
+
+const WITH_TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+async function taskCall(url: URL, method: string, params: Record<string, unknown>) {
+  const { body, headers } = modernRequest(method, params, { capabilities: WITH_TASKS });
+  const routing: Record<string, string> = typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {};
+  return responseOf(await postRaw(url, body, { ...headers, ...routing }));
+}
+
+test('a task created on one instance is polled and cancelled through the other; the run on the first stops and rolls back', async () => {
+  const [a, b] = await Promise.all([instance(), instance()]);
+  const disk = inspect(db.path);
+  try {
+    const before = disk.prepare('SELECT count(*) AS n FROM monthly_aggregates').get() as { n: number };
+    const created = (await taskCall(a, 'tools/call', { name: 'reports.rebuild', arguments: { throttleMs: 200 } })).result as {
+      taskId: string;
+      resultType: string;
+    };
+    expect(created.resultType).toBe('task');
+    expect(((await taskCall(b, 'tasks/get', { taskId: created.taskId })).result as { status: string }).status).toBe('working');
+    expect((await taskCall(b, 'tasks/cancel', { taskId: created.taskId })).result).toMatchObject({ resultType: 'complete' });
+    expect(((await taskCall(a, 'tasks/get', { taskId: created.taskId })).result as { status: string }).status).toBe('cancelled');
+    // The run on the first instance was aborted there: the lock is free for a refund through the second at once.
+    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const asked = (await call(b, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object };
+    const done = await call(b, {
+      name: 'billing.refund',
+      arguments: { id },
+      requestState: asked.requestState,
+      inputResponses: accept(asked.inputRequests)
+    });
+    expect((done.result as { isError?: boolean }).isError).toBeFalsy();
+    expect(disk.prepare('SELECT count(*) AS n FROM monthly_aggregates').get()).toEqual(before);
+  } finally {
+    disk.close();
+  }
+}, 30_000);
+
+test('the holder killed with SIGKILL mid-mutation: a mutation on the other instance runs within the lease bound, and the killed transaction left nothing', async () => {
+  const [a, b] = await Promise.all([instance(), instance()]);
+  const disk = inspect(db.path);
+  try {
+    const before = disk.prepare('SELECT count(*) AS n FROM monthly_aggregates').get() as { n: number };
+    // A long rebuild on the first instance (it holds the fleet's mutation lock and a write transaction).
+    const { body, headers } = modernRequest('tools/call', { name: 'reports.rebuild', arguments: { throttleMs: 1000 } });
+    const rebuilding = postRaw(a, body, headers).catch(() => undefined);
+    const [holder] = children;
+    // Wait until it holds the lock (its lease key exists in Redis), then kill it outright.
+    const probe = await connectRedis(redis.url);
+    try {
+      while ((await probe.client.exists('{mcpfusion:mutation}:holder')) === 0) await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      await probe.close();
+    }
+    holder.kill('SIGKILL');
+    await once(holder, 'exit');
+    await rebuilding;
+    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const started = Date.now();
+    const asked = (await call(b, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object };
+    const done = await call(b, {
+      name: 'billing.refund',
+      arguments: { id },
+      requestState: asked.requestState,
+      inputResponses: accept(asked.inputRequests)
+    });
+    expect((done.result as { isError?: boolean }).isError).toBeFalsy();
+    // The lease (5 s) plus one poll: the bound the README states.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(disk.prepare('SELECT count(*) AS n FROM monthly_aggregates').get()).toEqual(before);
+  } finally {
+    disk.close();
+  }
+}, 40_000);

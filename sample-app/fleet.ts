@@ -1,16 +1,27 @@
 import type { FusionAppOptions } from '@mcpfusion/core';
-import { RedisContinuationStore, RedisMutationLock, RedisServerEventBus, connectRedis, type RedisConnection } from '@mcpfusion/core/redis';
+import {
+  RedisContinuationStore,
+  RedisMutationLock,
+  RedisServerEventBus,
+  RedisTaskStore,
+  connectRedis,
+  type RedisConnection
+} from '@mcpfusion/core/redis';
 
 /**
  * With `REDIS_URL` set, the desk runs as one instance of a fleet: refunds and the other
  * mutations are serialized across every instance (`RedisMutationLock`), a change on one reaches
  * the listeners of all (`RedisServerEventBus`), and the state of questions in flight lives in
- * Redis (`RedisContinuationStore`, single use across instances). All instances share one
+ * Redis (`RedisContinuationStore`, single use across instances), and so do task records
+ * (`RedisTaskStore`). All instances share one
  * `FUSION_STATE_KEY` and one `BILLING_DB` file (WAL mode). Without it the desk runs alone.
  */
+/** What an instance of the fleet shares with the others. */
+export type FleetOptions = Pick<FusionAppOptions, 'mutationLock' | 'bus' | 'continuationStore' | 'tasks'>;
+
 export async function fleetFromEnv(
   env: NodeJS.ProcessEnv = process.env
-): Promise<{ options: Pick<FusionAppOptions, 'mutationLock' | 'bus' | 'continuationStore'>; redis: RedisConnection } | undefined> {
+): Promise<{ options: FleetOptions; redis: RedisConnection } | undefined> {
   const url = env.REDIS_URL?.trim();
   if (!url) return undefined;
   const key = env.FUSION_STATE_KEY;
@@ -22,7 +33,9 @@ export async function fleetFromEnv(
     options: {
       mutationLock: new RedisMutationLock(redis),
       bus: await RedisServerEventBus.create(redis),
-      continuationStore: new RedisContinuationStore(redis, { key })
+      continuationStore: new RedisContinuationStore(redis, { key }),
+      // Task records in Redis: a task started on one instance is polled, answered and cancelled on any.
+      tasks: { store: new RedisTaskStore(redis), ttlMs: 24 * 3_600_000 }
     }
   };
 }

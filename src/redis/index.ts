@@ -9,3 +9,4 @@ export type { RedisMutationLockOptions } from './redis-mutation-lock';
 export { RedisServerEventBus } from './redis-event-bus';
 export { RedisContinuationStore } from './redis-continuation-store';
 export type { RedisContinuationStoreOptions } from './redis-continuation-store';
+export { RedisTaskStore } from './redis-task-store';

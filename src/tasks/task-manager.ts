@@ -77,6 +77,7 @@ export class TaskManager {
   private readonly maxLive: number;
   private readonly ready: Promise<void>;
   private closed = false;
+  private readonly stopWatchingCancels: (() => void) | undefined;
   /** Task requests admitted but not yet stored (so concurrent requests cannot pass `maxLiveTasks` together). */
   private starting = 0;
 
@@ -90,6 +91,8 @@ export class TaskManager {
     this.ttlMs = positiveInt(settings.ttlMs, 3_600_000, 'tasks.ttlMs');
     this.pollIntervalMs = positiveInt(settings.pollIntervalMs, 1_000, 'tasks.pollIntervalMs');
     this.maxLive = positiveInt(settings.maxLiveTasks, 1_000, 'tasks.maxLiveTasks');
+    // A cancel on another instance of a shared store reaches the run here.
+    this.stopWatchingCancels = store.onCancel?.((taskId) => this.running.get(taskId)?.abort('cancelled by the client (tasks/cancel)'));
     this.ready = store
       .failOrphans('The server restarted while this task was running; its work was not resumed.', Date.now())
       .then((count) => {
@@ -254,7 +257,10 @@ export class TaskManager {
       statusMessage: 'Cancelled by the client',
       lastUpdatedAt: Date.now()
     });
-    if (cancelled) this.changed(taskId);
+    if (cancelled) {
+      this.store.announceCancel?.(taskId);
+      this.changed(taskId);
+    }
     return ACK;
   }
 
@@ -284,6 +290,7 @@ export class TaskManager {
   /** Aborts every run of this process (graceful shutdown): their tasks are settled to `failed`, saying the server shut down. */
   close(): void {
     this.closed = true;
+    this.stopWatchingCancels?.();
     for (const [taskId, controller] of this.running) {
       void this.store
         .transition(taskId, LIVE, {

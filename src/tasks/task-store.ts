@@ -37,6 +37,10 @@ export interface TaskStore {
    * `failed` with `message`; tasks waiting for input keep waiting. Returns how many.
    */
   failOrphans(message: string, now: number): Promise<number>;
+  /** A store shared by several instances: tells them all that a task was cancelled. */
+  announceCancel?(taskId: string): void;
+  /** A store shared by several instances: calls `listener` when any instance cancels a task (the one running it aborts the run). */
+  onCancel?(listener: (taskId: string) => void): () => void;
   close?(): void | Promise<void>;
 }
 
