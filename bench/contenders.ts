@@ -1,7 +1,7 @@
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { McpServer, fromJsonSchema } from '@modelcontextprotocol/server';
 import { IsInt, Max, Min } from 'class-validator';
-import { Action, Ctx, FusionApp, Input, Mutation, ToolProvider, progress, type CallContext } from '../src';
+import { Action, Ctx, FusionApp, Input, Mutation, ToolProvider, progress, type CallContext, type MutationLock } from '../src';
 
 const WORK = (n: number) => ({ doubled: n * 2 });
 
@@ -92,13 +92,19 @@ export async function connectInMemory(server: { connect(t: InMemoryTransport): P
   return client;
 }
 
-export function benchApp(probe: BenchProbe, concurrency = { maxActive: 64, maxQueue: 1024 }, logger?: (line: string) => void): FusionApp {
+export function benchApp(
+  probe: BenchProbe,
+  concurrency = { maxActive: 64, maxQueue: 1024 },
+  logger?: (line: string) => void,
+  mutationLock?: MutationLock
+): FusionApp {
   return FusionApp.create({
     name: 'bench',
     version: '1.0.0',
     tools: [BenchTools],
     providers: [{ provide: BenchProbe, useValue: probe }],
     concurrency,
-    ...(logger ? { logger } : {})
+    ...(logger ? { logger } : {}),
+    ...(mutationLock ? { mutationLock } : {})
   });
 }

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { BenchProbe, bareSdkServer, benchApp, connectInMemory } from './contenders';
 import { httpRows } from './http';
+import { connectRedis, RedisMutationLock } from '../src/redis';
+import { startRedis } from '../test/helpers/redis-server';
 import { fmt, interleave, ratioOf, summarize, type RoundSamples } from './stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
@@ -115,10 +117,41 @@ async function main(): Promise<void> {
     '',
     ...(await cancelToRelease()),
     ...(await massCancel()),
+    ...(await redisLock()),
     ...(HTTP_ROUNDS > 0 ? await httpSection() : [])
   ];
   // The benchmark is a CLI: its report is its output.
   process.stdout.write(out.join('\n') + '\n');
+}
+
+/** A mutation through the Redis lock (a real redis-server on 127.0.0.1) against the in-process lock. */
+async function redisLock(): Promise<string[]> {
+  let redis;
+  try {
+    redis = await startRedis();
+  } catch (error) {
+    return ['', `mutation through the Redis lock: not measured (${(error as Error).message.split('\n')[0]})`];
+  }
+  const connection = await connectRedis(redis.url);
+  try {
+    const local = benchApp(new BenchProbe());
+    const fleet = benchApp(new BenchProbe(), undefined, undefined, new RedisMutationLock(connection, { key: 'bench' }));
+    const samples = await interleave(ROUNDS, 200, {
+      local: () => local.callTool('quick', {}),
+      redis: () => fleet.callTool('quick', {})
+    });
+    await Promise.all([local.close(), fleet.close()]);
+    return [
+      '',
+      '| mutation, sequential (app.callTool)                  | median µs |  p99 µs |  calls/s |  ratio |',
+      '|------------------------------------------------------|----------|----------|----------|--------|',
+      rowOf(samples, 'in-process FIFO lock', 'local'),
+      rowOf(samples, 'RedisMutationLock (redis-server on 127.0.0.1)', 'redis', 'local')
+    ];
+  } finally {
+    await connection.close();
+    await redis.stop();
+  }
 }
 
 async function httpSection(): Promise<string[]> {

@@ -34,6 +34,13 @@ async function instance(): Promise<URL> {
   });
 }
 
+/** Two instances on one file: the first creates and seeds it, then the second opens it. */
+async function twoInstances(): Promise<[URL, URL]> {
+  const a = await instance();
+  const b = await instance();
+  return [a, b];
+}
+
 beforeAll(async () => {
   redis = await startRedis();
 });
@@ -65,7 +72,7 @@ const accept = (requests: object) =>
   Object.fromEntries(Object.keys(requests).map((key) => [key, { action: 'accept', content: { confirm: true } }]));
 
 test('an MRTR round started on one instance completes on the other; its single-use state is refused when replayed on the first', async () => {
-  const [a, b] = await Promise.all([instance(), instance()]);
+  const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
     const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
@@ -84,10 +91,10 @@ test('an MRTR round started on one instance completes on the other; its single-u
   } finally {
     disk.close();
   }
-}, 30_000);
+}, 60_000);
 
 test('concurrent confirmed refunds of one invoice through both instances: refunded exactly once', async () => {
-  const [a, b] = await Promise.all([instance(), instance()]);
+  const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
     const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
@@ -116,10 +123,10 @@ test('concurrent confirmed refunds of one invoice through both instances: refund
   } finally {
     disk.close();
   }
-}, 30_000);
+}, 60_000);
 
 test('a resources/updated after a refund on one instance reaches a 2026 listen stream on the other', async () => {
-  const [a, b] = await Promise.all([instance(), instance()]);
+  const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
     const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
@@ -154,7 +161,7 @@ test('a resources/updated after a refund on one instance reaches a 2026 listen s
   } finally {
     disk.close();
   }
-}, 30_000);
+}, 60_000);
 
 const WITH_TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
@@ -165,7 +172,7 @@ async function taskCall(url: URL, method: string, params: Record<string, unknown
 }
 
 test('a task created on one instance is polled and cancelled through the other; the run on the first stops and rolls back', async () => {
-  const [a, b] = await Promise.all([instance(), instance()]);
+  const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
     const before = disk.prepare('SELECT count(*) AS n FROM monthly_aggregates').get() as { n: number };
@@ -191,10 +198,10 @@ test('a task created on one instance is polled and cancelled through the other; 
   } finally {
     disk.close();
   }
-}, 30_000);
+}, 60_000);
 
 test('the holder killed with SIGKILL mid-mutation: a mutation on the other instance runs within the lease bound, and the killed transaction left nothing', async () => {
-  const [a, b] = await Promise.all([instance(), instance()]);
+  const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
     const before = disk.prepare('SELECT count(*) AS n FROM monthly_aggregates').get() as { n: number };

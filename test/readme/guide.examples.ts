@@ -30,11 +30,13 @@ import {
   progress,
   type CallContext,
   type CallerAuth,
+  type Constructor,
   type MiddlewareFn,
   type PresentationContext,
   type Presenter
 } from '@mcpfusion/core';
 import { connectTestClient } from '@mcpfusion/core/testing';
+import { RedisContinuationStore, RedisMutationLock, RedisServerEventBus, RedisTaskStore, connectRedis } from '@mcpfusion/core/redis';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 export class NoteInput {
@@ -304,4 +306,18 @@ export async function exportAsTask(app: FusionApp): Promise<string[]> {
   const statuses: string[] = [];
   await app.callTool('ledger.export', { year: 2025 }, { asTask: true, onTask: (task) => statuses.push(task.status) });
   return statuses; // ['working', …, 'completed']
+}
+
+// ---- Running several instances ----
+
+export async function fleetApp(tools: Constructor[]): Promise<FusionApp> {
+  const redis = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  return FusionApp.create({
+    tools,
+    mutationLock: new RedisMutationLock(redis), // FIFO across instances, leases, fencing tokens
+    bus: await RedisServerEventBus.create(redis), // list_changed and resources/updated reach every instance
+    continuationStore: new RedisContinuationStore(redis, { key: process.env.FUSION_STATE_KEY! }),
+    tasks: { store: new RedisTaskStore(redis) }, // tasks/get, update and cancel on any instance
+    onClose: () => redis.close()
+  });
 }

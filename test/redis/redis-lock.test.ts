@@ -82,7 +82,7 @@ describe('RedisMutationLock', () => {
     const dead = await connectRedis(redis.url);
     const doomed = new RedisMutationLock(dead, { key, leaseMs: 300, pollMs: 50 });
     const grant = (await doomed.acquire(new AbortController().signal)) as unknown as { fencingToken: number };
-    await dead.client.destroy(); // the process is gone: no release, no renewal
+    await dead.close(); // the process is gone: no release, no renewal
     const survivor = await instance(key, 300);
     const release = (await survivor.acquire(new AbortController().signal)) as (() => void) & { fencingToken: number };
     expect(release.fencingToken).toBeGreaterThan(grant.fencingToken);
