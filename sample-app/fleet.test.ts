@@ -236,3 +236,46 @@ test('the holder killed with SIGKILL mid-mutation: a mutation on the other insta
     disk.close();
   }
 }, 40_000);
+
+test('a resources/updated after a refund on one instance reaches a 2025-era session subscribed on the other', async () => {
+  const [a, b] = await twoInstances();
+  const disk = inspect(db.path);
+  try {
+    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const uri = `billing://invoices/${id}`;
+    // A 2025-era session on the second instance, subscribed to the invoice, with its standalone GET stream open.
+    const init = await postRaw(b, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'legacy', version: '1' } }
+    });
+    const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+    await postRaw(b, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    expect(
+      responseOf(await postRaw(b, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri } }, session)).result
+    ).toBeDefined();
+    const stream = await fetch(b, { headers: { accept: 'text/event-stream', ...session } });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    // The refund on the first instance.
+    const asked = (await call(a, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object };
+    await call(a, {
+      name: 'billing.refund',
+      arguments: { id },
+      requestState: asked.requestState,
+      inputResponses: accept(asked.inputRequests)
+    });
+    while (!text.includes('notifications/resources/updated')) {
+      const chunk = await reader.read();
+      if (chunk.done) throw new Error(`the session stream ended:\n${text}`);
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+    expect(text).toContain(uri);
+    await reader.cancel();
+  } finally {
+    disk.close();
+  }
+}, 60_000);
