@@ -67,7 +67,9 @@ export async function connectRedis(url: string, options: RedisConnectionOptions 
     },
     async close() {
       const sub = subscriber ? await subscriber.catch(() => undefined) : undefined;
-      await Promise.allSettled([client.close(), sub?.close()]);
+      // A client that is not connected (Redis down, reconnecting) is destroyed: closing would wait for it.
+      const end = (c: RedisClientType | undefined) => (c ? (c.isReady ? c.close() : Promise.resolve(c.destroy())) : undefined);
+      await Promise.allSettled([end(client), end(sub)]);
     }
   };
 }

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { connectRedis, type RedisConnection } from '../../src/redis';
+import { modernRequest } from '../helpers/raw-http';
+import { startRedis, type RedisServer } from '../helpers/redis-server';
+
+/** Two instances as child processes sharing the Redis mutation lock: no overlap, arrival order, an aborted waiter leaves. */
+const PROBE = join(__dirname, '..', '..', 'build', 'test', 'fixtures', 'fleet-probe.js');
+
+let redis: RedisServer;
+let probe: RedisConnection;
+const children: ChildProcess[] = [];
+
+async function instance(): Promise<URL> {
+  const child = spawn(process.execPath, [PROBE, redis.url], { stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  return new Promise<URL>((resolve, reject) => {
+    let seen = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening (\S+)/.exec(seen);
+      if (match) resolve(new URL(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`a probe exited (${String(code)}):\n${seen}`)));
+  });
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+  probe = await connectRedis(redis.url);
+});
+afterAll(async () => {
+  await Promise.all(
+    children.splice(0).map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+      child.stderr?.destroy();
+    })
+  );
+  await probe.close();
+  await redis.stop();
+});
+
+function run(url: URL, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+  const { body, headers } = modernRequest('tools/call', { name: 'probe.run', arguments: args });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body,
+    signal
+  }).then((res) => res.text());
+}
+
+/** Resolves once `predicate` holds of what Redis says (checked once per event-loop turn). */
+async function until(predicate: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 100_000; i++) {
+    if (await predicate()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+test('mutations on two instances never overlap, run in arrival order, and an aborted waiter leaves the line', async () => {
+  const a = await instance();
+  const b = await instance();
+  const line = () => probe.client.lLen('{probe}:queue');
+  const holder = run(a, { tag: 'h', hold: true });
+  await until(async () => (await probe.client.lRange('probe:order', 0, -1)).includes('h'), 'the holder runs');
+  const waiting: Array<Promise<string>> = [];
+  const leaving = new AbortController();
+  for (const [url, tag, signal] of [
+    [b, '1'],
+    [a, '2'],
+    [b, '3', leaving.signal],
+    [a, '4']
+  ] as const) {
+    waiting.push(run(url, { tag }, signal).catch((error: Error) => `aborted: ${error.name}`));
+    const expected = waiting.length;
+    await until(async () => (await line()) === expected, `${tag} in line`);
+  }
+  leaving.abort();
+  await until(async () => (await line()) === 3, 'the aborted waiter left the line');
+  await probe.client.set('probe:release:h', '1');
+  const outcomes = await Promise.all([holder, ...waiting]);
+  expect(outcomes[3]).toBe('aborted: AbortError');
+  expect(await probe.client.lRange('probe:order', 0, -1)).toEqual(['h', '1', '2', '4']);
+  expect(await probe.client.get('probe:overlaps')).toBeNull();
+  // Every grant had its own, growing fencing token.
+  const tokens = outcomes.filter((o) => o.includes('fencing token')).map((o) => Number(/fencing token (\d+)/.exec(o)![1]));
+  expect(tokens).toHaveLength(4);
+  expect([...tokens].sort((x, y) => x - y)).toEqual(tokens);
+}, 60_000);
