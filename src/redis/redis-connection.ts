@@ -59,11 +59,21 @@ export async function connectRedis(url: string, options: RedisConnectionOptions 
     client,
     subscriber() {
       return (subscriber ??= (async () => {
+        // Made on first need; while Redis is down that need fails now rather than waiting for it.
+        if (!client.isReady) throw new Error('Redis is not connected');
         const sub = client.duplicate() as RedisClientType;
         sub.on('error', (error: Error) => options.onError?.(error));
-        await sub.connect();
+        try {
+          await connectOnce(sub, options.connectTimeoutMs ?? 5_000);
+        } catch (error) {
+          await Promise.resolve(sub.destroy()).catch(() => undefined);
+          throw error;
+        }
         return sub;
-      })());
+      })().catch((error: unknown) => {
+        subscriber = undefined;
+        throw error;
+      }));
     },
     async close() {
       const sub = subscriber ? await subscriber.catch(() => undefined) : undefined;

@@ -42,7 +42,7 @@ afterAll(async () => {
   );
   await probe.close();
   await redis.stop();
-});
+}, 30_000);
 
 function run(url: URL, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
   const { body, headers } = modernRequest('tools/call', { name: 'probe.run', arguments: args });
@@ -93,3 +93,36 @@ test('mutations on two instances never overlap, run in arrival order, and an abo
   expect(tokens).toHaveLength(4);
   expect([...tokens].sort((x, y) => x - y)).toEqual(tokens);
 }, 60_000);
+
+test('Redis stopped mid-run: clean errors from both instances, then recovery, and no lock left held', async () => {
+  const a = await instance();
+  const b = await instance(); // b has not used the lock yet: its first use falls in the outage
+  expect(await run(a, { tag: 'before' })).toContain('ran before');
+  await redis.stop();
+  for (const url of [a, b]) {
+    const answer = await run(url, { tag: 'during' });
+    expect(answer).toContain('The mutation lock is unavailable');
+    expect(answer).toContain('nothing was changed');
+  }
+  await redis.start();
+  // Each instance reconnects by itself, with its backoff; until then a call gets the clean error.
+  for (const [url, tag] of [
+    [a, 'after-a'],
+    [b, 'after-b']
+  ] as const) {
+    let answer = await run(url, { tag });
+    for (let i = 0; !answer.includes(`ran ${tag}`) && i < 400; i++) {
+      expect(answer).toContain('The mutation lock is unavailable');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      answer = await run(url, { tag });
+    }
+    expect(answer).toContain(`ran ${tag}`);
+  }
+  const check = await connectRedis(redis.url);
+  try {
+    expect(await check.client.exists('{probe}:holder')).toBe(0);
+    expect(await check.client.lLen('{probe}:queue')).toBe(0);
+  } finally {
+    await check.close();
+  }
+}, 90_000);
