@@ -1,6 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
 import { callerAuthOf } from '../auth/caller-auth';
-import type { CallerAuth } from '../auth/caller-auth';
 import type { CallContext, RequestExtra, ToolInfo } from './call-context';
 import type { CallRequest } from './call-request';
 import type { CallScope } from './call-scope';
@@ -63,12 +62,9 @@ export function createCallContext(state: CallState, scope: CallScope, tool: Tool
     log: state.log,
     clientCapabilities: request.clientCapabilities,
     closeStream: request.closeStream,
-    get auth(): CallerAuth | undefined {
-      return callerAuthOf(request.authInfo);
-    },
-    get lock(): { readonly fencingToken: number } | undefined {
-      return state.lock;
-    },
+    // Plain fields (no getters: a context is made per call); `lock` is set by the mutation-lock stage.
+    auth: request.authInfo ? callerAuthOf(request.authInfo) : undefined,
+    lock: state.lock,
     get container(): DependencyContainer {
       return scope.open();
     }

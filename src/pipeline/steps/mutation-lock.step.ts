@@ -17,6 +17,9 @@ export function mutationLockStep(lock: MutationLock): NamedStep {
 
 function granted(state: CallState, release: Release): Release {
   const token = (release as { fencingToken?: unknown }).fencingToken;
-  if (typeof token === 'number') state.lock = { fencingToken: token };
+  if (typeof token === 'number') {
+    state.lock = { fencingToken: token };
+    if (state.ctx) (state.ctx as { lock?: unknown }).lock = state.lock;
+  }
   return release;
 }
