@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { connectRedis } from '../src/redis';
+import { ChildServers } from '../test/helpers/child-servers';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server';
 import { modernRequest, postRaw, responseOf } from '../test/helpers/raw-http';
 import { inspect, TEST_STATE_KEY, tempDb, type TempDb } from './test-helpers';
@@ -15,24 +15,10 @@ const LISTENING = /billing-desk listening on (\S+) \(pid \d+\), .*one instance o
 
 let redis: RedisServer;
 let db: TempDb;
-const children: ChildProcess[] = [];
+const servers = new ChildServers();
 
-async function instance(): Promise<URL> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: '0', BILLING_DB: db.path, FUSION_STATE_KEY: TEST_STATE_KEY, REDIS_URL: redis.url },
-    stdio: ['ignore', 'ignore', 'pipe']
-  });
-  children.push(child);
-  return new Promise<URL>((resolve, reject) => {
-    let seen = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = LISTENING.exec(seen);
-      if (match) resolve(new URL(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`an instance exited (${String(code)}) before listening:\n${seen}`)));
-  });
-}
+const instance = (): Promise<URL> =>
+  servers.start([MAIN], { PORT: '0', BILLING_DB: db.path, FUSION_STATE_KEY: TEST_STATE_KEY, REDIS_URL: redis.url }, LISTENING);
 
 /** Two instances on one file: the first creates and seeds it, then the second opens it. */
 async function twoInstances(): Promise<[URL, URL]> {
@@ -51,15 +37,7 @@ beforeEach(() => {
   db = tempDb();
 });
 afterEach(async () => {
-  await Promise.all(
-    children.splice(0).map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-      child.stderr?.destroy();
-    })
-  );
+  await servers.stopAll();
   db.remove();
 });
 
@@ -208,7 +186,7 @@ test('the holder killed with SIGKILL mid-mutation: a mutation on the other insta
     // A long rebuild on the first instance (it holds the fleet's mutation lock and a write transaction).
     const { body, headers } = modernRequest('tools/call', { name: 'reports.rebuild', arguments: { throttleMs: 1000 } });
     const rebuilding = postRaw(a, body, headers).catch(() => undefined);
-    const [holder] = children;
+    const [holder] = servers.all;
     // Wait until it holds the lock (its lease key exists in Redis), then kill it outright.
     const probe = await connectRedis(redis.url);
     try {

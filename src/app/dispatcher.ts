@@ -59,7 +59,7 @@ export class Dispatcher implements ServedApp {
 
   callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
     const tool = this.catalogs().tools.get(request.subject);
-    if (!tool) return Promise.reject(this.engine.boundary.protocolError(new UnknownToolError(request.subject), 'tool', request.subject));
+    if (!tool) return this.unknownTool(request.subject);
     const task = tool.descriptor.task;
     if (task) {
       // The server decides per request: a task only for a 2026-07-28 request that declared the extension.
@@ -77,8 +77,12 @@ export class Dispatcher implements ServedApp {
   /** One round of a task: the tool's chain, as a synchronous call. */
   runToolRound(name: string, request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
     const tool = this.catalogs().tools.get(name);
-    if (!tool) return Promise.reject(this.engine.boundary.protocolError(new UnknownToolError(name), 'tool', name));
-    return this.engine.callTool(tool, request);
+    return tool ? this.engine.callTool(tool, request) : this.unknownTool(name);
+  }
+
+  /** An unknown tool, as the protocol error (-32602) the boundary makes of it. */
+  private unknownTool(name: string): Promise<never> {
+    return Promise.reject(this.engine.boundary.protocolError(new UnknownToolError(name), 'tool', name));
   }
 
   async listResources(request: TransportRequest): Promise<Resource[]> {

@@ -16,6 +16,7 @@ import type { Registry } from '../metadata/registry-builder';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { Constructor } from '../metadata/types';
 import type { RequestExtra } from '../pipeline/call-context';
+import { requestExtra } from '../pipeline/call-context-factory';
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import { isMiddlewareClass } from '../pipeline/middleware';
 import type { CompiledMember } from '../pipeline/compiled-member';
@@ -415,16 +416,7 @@ function assertInjectable(container: DependencyContainer, registry: Registry, op
 
 /** The `extra` of `principalOf` for a request outside any call (a task's creation or its later requests). */
 function extraOf(request: CallRequest): RequestExtra {
-  return {
-    signal: request.signal ?? new AbortController().signal,
-    toolName: request.subject,
-    arguments: request.arguments ?? {},
-    requestId: request.requestId,
-    meta: request.meta,
-    authInfo: request.authInfo,
-    httpRequest: request.httpRequest,
-    sessionId: request.sessionId,
-    era: request.era,
-    clientCapabilities: request.clientCapabilities
-  };
+  return requestExtra(request, request.subject, () => request.signal ?? NEVER_ABORTED);
 }
+
+const NEVER_ABORTED = new AbortController().signal;

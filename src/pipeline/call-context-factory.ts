@@ -22,12 +22,18 @@ export function argumentsOf(request: CallRequest): Readonly<Record<string, unkno
  */
 export function requestExtraOf(state: CallState): RequestExtra {
   if (state.extra) return state.extra;
-  const { request, aborter } = state;
-  const extra: RequestExtra = {
+  const { aborter } = state;
+  state.extra = requestExtra(state.request, state.member.info.name, () => aborter.signal);
+  return state.extra;
+}
+
+/** The `extra` of a request: what the transport said about it, with `signal` read (an own getter) from `signalOf`. */
+export function requestExtra(request: CallRequest, toolName: string, signalOf: () => AbortSignal): RequestExtra {
+  return {
     get signal(): AbortSignal {
-      return aborter.signal;
+      return signalOf();
     },
-    toolName: state.member.info.name,
+    toolName,
     arguments: argumentsOf(request),
     requestId: request.requestId,
     meta: request.meta,
@@ -38,8 +44,6 @@ export function requestExtraOf(state: CallState): RequestExtra {
     clientCapabilities: request.clientCapabilities,
     closeStream: request.closeStream
   };
-  state.extra = extra;
-  return extra;
 }
 
 const noProgress = (): void => undefined;

@@ -145,41 +145,51 @@ export class RedisMutationLock implements MutationLock {
         woken = new Promise<void>((resolve) => (wake = resolve));
       }
     };
-    try {
-      await this.subscribe();
-      await this.redis.client.multi().set(`${this.waiterPrefix}${id}`, '1', { PX: this.leaseMs }).rPush(this.queue, id).exec();
-    } catch (error) {
-      throw new LockUnavailableError(error);
-    }
-    this.waiters.add(waiter);
     let onAbort: () => void = () => undefined;
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(abortError(signal));
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', onAbort, { once: true });
     });
     aborted.catch(() => undefined);
-    let lastRenew = Date.now();
-    try {
-      for (;;) {
-        let token: number;
-        try {
-          token = Number(await this.redis.client.eval(TRY_ACQUIRE, { keys, arguments: [id, String(this.leaseMs)] }));
-        } catch (error) {
+    // Every Redis round trip races the signal: a Redis that stops answering cannot hold a waiter.
+    const step = <T>(command: Promise<T>): Promise<T> =>
+      Promise.race([
+        command.catch((error: unknown) => {
           throw new LockUnavailableError(error);
-        }
+        }),
+        aborted
+      ]);
+    let attempt: Promise<unknown> | undefined;
+    this.waiters.add(waiter);
+    try {
+      await step(this.subscribe());
+      await step(this.redis.client.multi().set(`${this.waiterPrefix}${id}`, '1', { PX: this.leaseMs }).rPush(this.queue, id).exec());
+      let lastRenew = Date.now();
+      for (;;) {
+        attempt = this.redis.client.eval(TRY_ACQUIRE, { keys, arguments: [id, String(this.leaseMs)] });
+        const token = Number(await step(attempt));
+        attempt = undefined;
         if (token > 0) return this.grant(id, token, onLost);
         if (Date.now() - lastRenew > this.leaseMs / 3) {
           lastRenew = Date.now();
           // Still waiting: keep the place in line alive.
-          await this.redis.client.pExpire(`${this.waiterPrefix}${id}`, this.leaseMs).catch(() => undefined);
+          await step(this.redis.client.pExpire(`${this.waiterPrefix}${id}`, this.leaseMs)).catch((error: unknown) => {
+            if (signal.aborted) throw error;
+          });
         }
         const poll = delay(this.pollMs, undefined, { signal }).catch(() => undefined);
         await Promise.race([woken, poll, aborted]);
       }
     } catch (error) {
-      // Aborted (or Redis failed): leave the line at once, so the next waiter is served now.
+      // Aborted (or Redis failed): leave the line at once, so the next waiter is served now; a grant
+      // that was on its way when the signal fired is handed back.
       void this.redis.client.eval(LEAVE, { keys, arguments: [id, this.channel] }).catch(() => undefined);
+      void attempt
+        ?.then((token) => {
+          if (Number(token) > 0) return this.redis.client.eval(RELEASE, { keys, arguments: [`${id}:${String(token)}`, this.channel] });
+          return undefined;
+        })
+        .catch(() => undefined);
       throw error;
     } finally {
       this.waiters.delete(waiter);

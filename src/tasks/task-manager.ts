@@ -69,7 +69,6 @@ export class TaskManager {
   private readonly running = new Map<string, AbortController>();
   /** The latest progress of tasks running here: shown by tasks/get, not written to the store on every report. */
   private readonly progressOf = new Map<string, { message: string; at: number }>();
-  private readonly waiters = new Map<string, Set<() => void>>();
   /** Listeners of task changes (listen streams): called on every change of the task, until removed. */
   private readonly watchers = new Map<string, Set<() => void>>();
   private readonly ttlMs: number;
@@ -77,6 +76,7 @@ export class TaskManager {
   private readonly maxLive: number;
   private readonly ready: Promise<void>;
   private closed = false;
+  private nextSweepAt = 0;
   private readonly stopWatchingCancels: (() => void) | undefined;
   /** Task requests admitted but not yet stored (so concurrent requests cannot pass `maxLiveTasks` together). */
   private starting = 0;
@@ -146,6 +146,14 @@ export class TaskManager {
       };
     };
     let announced = false;
+    /** Stores the record (durable before it is announced: a tasks/get right after the answer finds it). */
+    const announce = async (statusMessage: string | undefined): Promise<TaskRecord> => {
+      const record = recordOf(statusMessage);
+      this.running.set(taskId, controller);
+      await this.store.create(record);
+      announced = true;
+      return record;
+    };
     let lastMessage: string | undefined;
     let escalate: () => void = () => undefined;
     const progress: ProgressSend = async (percent, message) => {
@@ -155,10 +163,7 @@ export class TaskManager {
     };
     if (support.create === 'at-once') {
       // Stored before the chain starts (before the handler can open a transaction of its own, say).
-      const created = recordOf(undefined);
-      this.running.set(taskId, controller);
-      await this.store.create(created);
-      announced = true;
+      const created = await announce(undefined);
       void this.run(toolName, this.taskRequest(request, controller.signal, progress)).then(
         (value) => this.settle(taskId, { value }, controller),
         (error: unknown) => this.settle(taskId, { error }, controller)
@@ -192,11 +197,7 @@ export class TaskManager {
       if ('error' in first) throw first.error;
       return first.value;
     }
-    const created = recordOf(lastMessage);
-    this.running.set(taskId, controller);
-    // Durable before it is announced: a tasks/get right after the answer finds it.
-    await this.store.create(created);
-    announced = true;
+    const created = await announce(lastMessage);
     void outcome.then((settled) => this.settle(taskId, settled, controller));
     return createTaskResult(created);
   }
@@ -267,17 +268,15 @@ export class TaskManager {
   /** Resolves at the task's next change (for the harness, which follows a task as a client would, without sleeping). */
   nextChange(taskId: string, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const set = this.waiters.get(taskId) ?? new Set();
-      this.waiters.set(taskId, set);
-      const done = (): void => {
+      const stop = this.watch(taskId, () => {
+        stop();
         signal?.removeEventListener('abort', abort);
         resolve();
-      };
+      });
       const abort = (): void => {
-        set.delete(done);
+        stop();
         reject(signal?.reason);
       };
-      set.add(done);
       signal?.addEventListener('abort', abort, { once: true });
     });
   }
@@ -413,9 +412,13 @@ export class TaskManager {
 
   /** Removes expired tasks; a run of one that expired is aborted. */
   private async sweep(): Promise<void> {
+    // At most once a second: a sweep is store I/O (a scan in Redis), and expired records are refused anyway (own).
+    const now = Date.now();
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + SWEEP_INTERVAL_MS;
     let removed: string[];
     try {
-      removed = await this.store.sweep(Date.now());
+      removed = await this.store.sweep(now);
     } catch {
       return; // a store that is busy now sweeps next time; expired records are refused meanwhile (own)
     }
@@ -439,13 +442,11 @@ export class TaskManager {
   }
 
   private changed(taskId: string): void {
-    for (const listener of this.watchers.get(taskId) ?? []) listener();
-    const set = this.waiters.get(taskId);
-    if (!set) return;
-    this.waiters.delete(taskId);
-    for (const resolve of set) resolve();
+    for (const listener of [...(this.watchers.get(taskId) ?? [])]) listener();
   }
 }
+
+const SWEEP_INTERVAL_MS = 1_000;
 
 const ACK: Record<string, unknown> = Object.freeze({ resultType: 'complete' }) as Record<string, unknown>;
 

@@ -138,7 +138,7 @@ function onValidated(
 ): void {
   server.setRequestHandler(
     method,
-    { params: method === 'tools/call' ? VALIDATED_BY_THE_SERVER : (specTypeSchemas[schema] as StandardSchemaV1) },
+    { params: method === 'tools/call' ? PASS_THROUGH : (specTypeSchemas[schema] as StandardSchemaV1) },
     (params, ctx) => handler({ method, params: params as Record<string, unknown> }, ctx as ServerContext) as never
   );
 }
@@ -155,10 +155,11 @@ function progressSender(ctx: ServerContext): ProgressSend | undefined {
 }
 
 /**
- * `tools/call` params need no second parse: the SDK's `Server` checks every `tools/call`
- * request against the era's spec schema before any handler (-32602 naming the problem).
+ * Params taken as they come, for a handler that checks them itself or needs no second parse:
+ * `tools/call` (the SDK's `Server` checks every one against the era's spec schema before any
+ * handler, -32602 naming the problem) and `tasks/*` (checked after the capability gate).
  */
-const VALIDATED_BY_THE_SERVER: StandardSchemaV1 = {
+const PASS_THROUGH: StandardSchemaV1 = {
   '~standard': { version: 1, vendor: 'mcpfusion', validate: (value: unknown) => ({ value }) }
 };
 
@@ -277,6 +278,3 @@ function taskIdOf(params: unknown): string {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: taskId must be a non-empty string');
   return taskId;
 }
-
-/** Params read by the handler itself (after the capability gate). */
-const PASS_THROUGH: StandardSchemaV1 = { '~standard': { version: 1, vendor: 'mcpfusion', validate: (value: unknown) => ({ value }) } };

@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { connectRedis, type RedisConnection } from '../../src/redis';
 import { modernRequest } from '../helpers/raw-http';
+import { ChildServers } from '../helpers/child-servers';
 import { startRedis, type RedisServer } from '../helpers/redis-server';
 
 /** Two instances as child processes sharing the Redis mutation lock: no overlap, arrival order, an aborted waiter leaves. */
@@ -10,36 +9,16 @@ const PROBE = join(__dirname, '..', '..', 'build', 'test', 'fixtures', 'fleet-pr
 
 let redis: RedisServer;
 let probe: RedisConnection;
-const children: ChildProcess[] = [];
+const servers = new ChildServers();
 
-async function instance(): Promise<URL> {
-  const child = spawn(process.execPath, [PROBE, redis.url], { stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(child);
-  return new Promise<URL>((resolve, reject) => {
-    let seen = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening (\S+)/.exec(seen);
-      if (match) resolve(new URL(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`a probe exited (${String(code)}):\n${seen}`)));
-  });
-}
+const instance = (): Promise<URL> => servers.start([PROBE, redis.url], {}, /listening (\S+)/);
 
 beforeAll(async () => {
   redis = await startRedis();
   probe = await connectRedis(redis.url);
 });
 afterAll(async () => {
-  await Promise.all(
-    children.splice(0).map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-      child.stderr?.destroy();
-    })
-  );
+  await servers.stopAll();
   await probe.close();
   await redis.stop();
 }, 30_000);

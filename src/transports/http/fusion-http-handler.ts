@@ -1,4 +1,5 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   createMcpHandler,
   isJsonContentType,
   isLegacyRequest,
@@ -140,6 +141,8 @@ export function createFusionHttpHandler(
   };
 }
 
+const MAX_LISTENED_TASKS = 100;
+
 /** A `subscriptions/listen` request that asks for task status (`params.notifications.taskIds`). */
 interface TaskListen {
   readonly id: string | number;
@@ -158,8 +161,9 @@ function taskListenOf(body: unknown): TaskListen | undefined {
   const meta = params && isPlainJsonObject(params._meta) ? (params._meta as Record<string, unknown>) : undefined;
   return {
     id: message.id,
-    taskIds: taskIds.filter((taskId): taskId is string => typeof taskId === 'string'),
-    capabilities: meta?.['io.modelcontextprotocol/clientCapabilities']
+    // A listen follows a bounded number of tasks: each one is looked up and watched.
+    taskIds: taskIds.filter((taskId): taskId is string => typeof taskId === 'string').slice(0, MAX_LISTENED_TASKS),
+    capabilities: meta?.[CLIENT_CAPABILITIES_META_KEY]
   };
 }
 
