@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { inject, injectable } from 'tsyringe';
 import {
@@ -346,6 +349,31 @@ describe('the scope check in the chain (test harness, gates of your own)', () =>
     expect(answer.result.isError).toBe(true);
     expect(answer.result.content[0].text).toMatch(/needs the scope ledger:write/);
     expect(probe.runs).toEqual([]);
+  });
+
+  it('serveNode on a node:http server of your own takes req.auth as the authInfo, and meets the same check', async () => {
+    const handler = app.createHttpHandler();
+    let scopes = ['ledger:read'];
+    const server = createServer((req, res) => {
+      (req as { auth?: AuthInfo }).auth = authInfo(scopes); // what an auth middleware of your own sets
+      void handler.serveNode(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+      const { body, headers } = modernRequest('tools/call', { name: 'ledger.write', arguments: {} });
+      const refused = responseOf(await postRaw(url, body, headers)).result as { isError: boolean; content: Array<{ text: string }> };
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0].text).toMatch(/needs the scope ledger:write/);
+      expect(probe.runs).toEqual([]);
+      scopes = ['ledger:write'];
+      expect((responseOf(await postRaw(url, body, headers)).result as { isError?: boolean }).isError).toBeFalsy();
+      expect(probe.runs).toEqual(['write']);
+    } finally {
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 

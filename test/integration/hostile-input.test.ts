@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FusionApp } from '../../src';
 import { DeskTools, Probe } from '../fixtures/desk-tools';
@@ -48,6 +49,39 @@ describe('hostile input over HTTP', () => {
     const garbage = await post('{"jsonrpc":');
     expect(garbage.status).toBe(400);
     expect(await garbage.json()).toMatchObject({ error: { code: -32700 } });
+  });
+
+  it('refuses a chunked body that grows past 4 MB with 413 and closes the connection; a client gone mid-body leaves the server up', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const refused = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      const req = httpRequest(url, { method: 'POST', headers }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode!, connection: res.headers.connection });
+      });
+      req.on('error', () => undefined); // the server may close before the last chunk is written
+      const chunk = 'x'.repeat(256 * 1024);
+      req.write('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"');
+      const pump = (left: number): void => {
+        if (left === 0 || req.destroyed) return void req.end('"}}');
+        if (req.write(chunk)) pump(left - 1);
+        else req.once('drain', () => pump(left - 1));
+      };
+      pump(20);
+      req.once('close', () => reject(new Error('closed without an answer')));
+    });
+    expect(refused).toEqual({ status: 413, connection: 'close' });
+
+    // Half a body, then the client goes away: nothing answers it, and the next request is served.
+    await new Promise<void>((resolve) => {
+      const req = httpRequest(url, { method: 'POST', headers: { ...headers, 'content-length': '1000' } });
+      req.on('error', () => undefined);
+      req.write('{"jsonrpc":"2.0","id":1,', () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    const { body, headers: modern } = modernRequest('tools/list', {});
+    expect(responseOf(await postRaw(url, body, modern)).result).toMatchObject({ tools: expect.any(Array) });
   });
 
   it('answers params the spec schema refuses (arguments that are no object) with -32602, not -32603', async () => {

@@ -13,6 +13,7 @@ import {
   type ServerEventBus,
   type ServerNotifier
 } from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthGate } from '../../auth/http-auth';
 import type { TaskManager } from '../../tasks/task-manager';
 import { taskListenResponse } from '../../tasks/task-listen';
@@ -20,6 +21,7 @@ import { TASKS_EXTENSION, declaresTasks } from '../../tasks/task-record';
 import { isPlainJsonObject } from '../../wire/own-properties';
 import { jsonRpcErrorResponse } from './json-rpc-response';
 import { MAX_BODY_BYTES, acceptRefusal, batchRefusal, prototypeArgumentRefusal, stripPrototypeKeys } from './protocol-refusals';
+import { nodeRequest, pathOf, readNodeBody, writeNodeResponse, type BodyReader } from './node-entry';
 import { SessionRegistry, type SessionOptions } from './session-registry';
 import { statelessJsonLegacy } from './stateless-json-legacy';
 
@@ -53,6 +55,13 @@ export interface HttpHandlerOptions {
 /** A web-standard MCP endpoint for an app (both eras), plus its shutdown. */
 export interface FusionHttpHandler {
   fetch(request: Request, options?: { authInfo?: AuthInfo }): Promise<Response>;
+  /**
+   * The same endpoint for a raw `node:http` request (what `listen({ transport: 'http' })` uses):
+   * reads the body from the Node stream itself, so it costs less than `toNodeHandler(handler)`.
+   * `req.auth`, when a middleware set it, is the pass-through `authInfo`. Give it an unread
+   * request (not one a body parser has consumed).
+   */
+  serveNode(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Closes its sessions and streams; idempotent. */
   close(): Promise<void>;
   /** Open 2025-era sessions. */
@@ -91,49 +100,75 @@ export function createFusionHttpHandler(
   const legacy = sessions ? sessions.handle.bind(sessions) : statelessJsonLegacy(factory);
   let closing: Promise<void> | undefined;
 
+  /**
+   * One request, whichever entry it came through (`fetch` or `serveNode`): `read` reads a POST's
+   * body once, from wherever the entry has it.
+   */
+  async function serve(request: Request, pathname: string, passedAuth: AuthInfo | undefined, read?: BodyReader): Promise<Response> {
+    if (gate && pathname !== path) {
+      const metadata = gate.metadata(request, pathname);
+      if (metadata) return metadata;
+    }
+    if (pathname !== path) return jsonRpcErrorResponse(404, -32000, `Not found: the MCP endpoint is ${path}`);
+    // A web Request built in-process carries no Host header; its URL is where Node takes the host from.
+    const host = request.headers.get('host') ?? new URL(request.url).host;
+    if (!validateHostHeader(host, allowedHosts).ok) return jsonRpcErrorResponse(403, -32000, `Forbidden: Host ${host} is not allowed`);
+    const rejected = originValidationResponse(request, allowedOrigins);
+    if (rejected) return rejected;
+    let authInfo = passedAuth;
+    if (gate) {
+      const verified = await gate.authenticate(request, new URL(request.url));
+      if (verified instanceof Response) return verified;
+      authInfo = verified;
+    }
+    let parsedBody: unknown;
+    if (read) {
+      const refused = await readPost(request, read);
+      if (refused instanceof Response) return refused;
+      parsedBody = refused.body;
+      // Without a session, the version header is all that says the era of a batch.
+      if (!request.headers.get('mcp-session-id')) {
+        const batch = batchRefusal(parsedBody, request.headers.get('mcp-protocol-version') ?? undefined);
+        if (batch) return batch;
+      }
+      // Refused before any server is built for it: what it calls needs scopes the token lacks.
+      const forbidden = gate && authInfo ? gate.authorize(parsedBody, authInfo) : undefined;
+      if (forbidden) return forbidden;
+      // A listen for task status (the tasks extension) is served here: the SDK's listen router knows no task ids.
+      const listen = tasks ? taskListenOf(parsedBody) : undefined;
+      if (listen) return listenForTasks(listen, authInfo, tasks!, request.signal);
+    }
+    // The body is read once, here: both legs get it parsed, and the SDK reads it no more.
+    if (!claimsModernEnvelope(parsedBody) && (await isLegacyRequest(request, parsedBody))) return legacy(request, parsedBody, authInfo);
+    return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
+  }
+
   return {
     notify: modern.notify,
     get sessionCount() {
       return sessions?.size ?? 0;
     },
-    async fetch(request, requestOptions) {
-      const url = new URL(request.url);
-      if (gate && url.pathname !== path) {
-        const metadata = gate.metadata(request, url.pathname);
-        if (metadata) return metadata;
+    fetch(request, requestOptions) {
+      const read = request.method === 'POST' ? () => readRequestBody(request, MAX_BODY_BYTES) : undefined;
+      return serve(request, new URL(request.url).pathname, requestOptions?.authInfo, read);
+    },
+    async serveNode(req, res) {
+      // Aborted when the client goes away before the answer is written: a 2026-era call is cancelled so.
+      const abort = new AbortController();
+      let finished = false;
+      res.on('close', () => {
+        if (!finished) abort.abort();
+      });
+      let response: Response;
+      try {
+        const read = req.method === 'POST' ? () => readNodeBody(req, MAX_BODY_BYTES) : undefined;
+        response = await serve(nodeRequest(req, abort.signal), pathOf(req.url), (req as { auth?: AuthInfo }).auth, read);
+      } catch (error) {
+        onerror?.(error instanceof Error ? error : new Error(String(error)));
+        response = jsonRpcErrorResponse(500, -32603, 'Internal server error');
       }
-      if (url.pathname !== path) return jsonRpcErrorResponse(404, -32000, `Not found: the MCP endpoint is ${path}`);
-      // A web Request built in-process carries no Host header; its URL is where Node takes the host from.
-      const host = request.headers.get('host') ?? url.host;
-      if (!validateHostHeader(host, allowedHosts).ok) return jsonRpcErrorResponse(403, -32000, `Forbidden: Host ${host} is not allowed`);
-      const rejected = originValidationResponse(request, allowedOrigins);
-      if (rejected) return rejected;
-      let authInfo = requestOptions?.authInfo;
-      if (gate) {
-        const verified = await gate.authenticate(request, url);
-        if (verified instanceof Response) return verified;
-        authInfo = verified;
-      }
-      let parsedBody: unknown;
-      if (request.method === 'POST') {
-        const refused = await readPost(request);
-        if (refused instanceof Response) return refused;
-        parsedBody = refused.body;
-        // Without a session, the version header is all that says the era of a batch.
-        if (!request.headers.get('mcp-session-id')) {
-          const batch = batchRefusal(parsedBody, request.headers.get('mcp-protocol-version') ?? undefined);
-          if (batch) return batch;
-        }
-        // Refused before any server is built for it: what it calls needs scopes the token lacks.
-        const forbidden = gate && authInfo ? gate.authorize(parsedBody, authInfo) : undefined;
-        if (forbidden) return forbidden;
-        // A listen for task status (the tasks extension) is served here: the SDK's listen router knows no task ids.
-        const listen = tasks ? taskListenOf(parsedBody) : undefined;
-        if (listen) return listenForTasks(listen, authInfo, tasks!, request.signal);
-      }
-      // The body is read once, here: both legs get it parsed, and the SDK reads it no more.
-      if (!claimsModernEnvelope(parsedBody) && (await isLegacyRequest(request, parsedBody))) return legacy(request, parsedBody, authInfo);
-      return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
+      await writeNodeResponse(response, res, abort.signal);
+      finished = true;
     },
     close() {
       return (closing ??= Promise.allSettled([sessions?.close(), modern.close()]).then(() => options.onClose?.()));
@@ -213,20 +248,20 @@ function claimsModernEnvelope(body: unknown): boolean {
  * (415), at most {@link MAX_BODY_BYTES} (413), valid JSON (400, -32700). Keys that could reach
  * a prototype are dropped from `inputResponses` before the SDK copies that map.
  */
-async function readPost(request: Request): Promise<Response | { body: unknown }> {
+async function readPost(request: Request, readBody: BodyReader): Promise<Response | { body: unknown }> {
   const notAcceptable = acceptRefusal(request);
   if (notAcceptable) return notAcceptable;
   if (!isJsonContentType(request.headers.get('content-type'))) {
     return jsonRpcErrorResponse(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
   }
-  let read: Awaited<ReturnType<typeof readRequestBody>>;
+  let body: unknown;
+  let read: Awaited<ReturnType<BodyReader>>;
   try {
-    read = await readRequestBody(request, MAX_BODY_BYTES);
+    read = await readBody();
   } catch {
     return jsonRpcErrorResponse(400, -32700, 'Parse error: the request body could not be read');
   }
   if (read.tooLarge) return jsonRpcErrorResponse(413, -32000, `Payload Too Large: the request body exceeds ${MAX_BODY_BYTES} bytes`);
-  let body: unknown;
   try {
     body = JSON.parse(read.text);
   } catch {

@@ -1,6 +1,5 @@
 import { createServer, type Server as NodeHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { FusionHttpHandler } from './fusion-http-handler';
 
 /** A listening HTTP server. */
@@ -16,9 +15,8 @@ export async function listenHttp(
   handler: FusionHttpHandler,
   options: { host: string; port: number; path: string; maxHeaderSize?: number }
 ): Promise<HttpListener> {
-  const node = toNodeHandler(handler);
   const server: NodeHttpServer = createServer(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}, (req, res) => {
-    void node(req, res);
+    void handler.serveNode(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
