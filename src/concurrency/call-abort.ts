@@ -40,7 +40,9 @@ function subscribeLastTurn(): void {
 export class CallAbort {
   private controller: AbortController | undefined;
   private abortReason: unknown;
-  private waiters: Set<((error: Error) => void) | AbortListener> | undefined;
+  /** The one waiter a call has at a time in the common case (no Set made for it); more go to `waiters`. */
+  private waiter: Waiter | undefined;
+  private waiters: Set<Waiter> | undefined;
   private upstream: AbortSignal | undefined;
   private subscribed = false;
   private done = false;
@@ -99,23 +101,24 @@ export class CallAbort {
     this.abortReason = reason;
     this.detach();
     this.controller?.abort(reason);
+    const first = this.waiter;
     const waiters = this.waiters;
-    if (!waiters) return;
-    this.waiters = undefined;
+    if (!first && !waiters) return;
+    this.waiter = this.waiters = undefined;
     const error = this.error();
-    for (const waiter of waiters) {
-      if (typeof waiter === 'function') waiter(error);
-      else waiter.onCallAbort(error);
-    }
+    if (first) tell(first, error);
+    if (waiters) for (const waiter of waiters) tell(waiter, error);
   }
 
   /** Calls `listener` with the abort error when the call is aborted (unless removed first with {@link offAbort}). */
-  onAbort(listener: ((error: Error) => void) | AbortListener): void {
-    (this.waiters ??= new Set()).add(listener);
+  onAbort(listener: Waiter): void {
+    if (this.waiter === undefined && this.waiters === undefined) this.waiter = listener;
+    else (this.waiters ??= new Set()).add(listener);
   }
 
-  offAbort(listener: ((error: Error) => void) | AbortListener): void {
-    this.waiters?.delete(listener);
+  offAbort(listener: Waiter): void {
+    if (this.waiter === listener) this.waiter = undefined;
+    else this.waiters?.delete(listener);
   }
 
   /**
@@ -128,19 +131,18 @@ export class CallAbort {
       return Promise.reject(this.error());
     }
     return new Promise<T>((resolve, reject) => {
-      const waiters = (this.waiters ??= new Set());
       const onAbort = (error: Error): void => {
         promise.catch(() => undefined);
         reject(error);
       };
-      waiters.add(onAbort);
+      this.onAbort(onAbort);
       promise.then(
         (value) => {
-          this.waiters?.delete(onAbort);
+          this.offAbort(onAbort);
           resolve(value);
         },
         (error: unknown) => {
-          this.waiters?.delete(onAbort);
+          this.offAbort(onAbort);
           reject(error);
         }
       );
@@ -158,6 +160,15 @@ export class CallAbort {
   /** The request's signal aborted (EventTarget listener protocol: no closure per call). */
   handleEvent(): void {
     const upstream = this.upstream;
+    // A once listener: the signal has dropped it already, so the end of the call need not.
+    this.subscribed = false;
     this.abort(CancelledError.of(upstream?.reason));
   }
+}
+
+type Waiter = ((error: Error) => void) | AbortListener;
+
+function tell(waiter: Waiter, error: Error): void {
+  if (typeof waiter === 'function') waiter(error);
+  else waiter.onCallAbort(error);
 }

@@ -5,7 +5,10 @@ import { WaiterList, type WaiterNode } from './waiter-list';
 /** Gives a slot back. Idempotent: calling it twice releases once. */
 export type Release = () => void;
 
-type Grant = (release: Release) => void;
+/** A waiter in line: given the slot when its turn comes. */
+interface Grantee {
+  grant(release: Release): void;
+}
 
 /**
  * `capacity` slots and a FIFO of waiters: the one mechanism behind the call queue
@@ -14,7 +17,7 @@ type Grant = (release: Release) => void;
  */
 export class SlotGate {
   private used = 0;
-  private readonly waiters = new WaiterList<Grant>();
+  private readonly waiters = new WaiterList<Grantee>();
 
   constructor(private readonly capacity: number) {}
 
@@ -41,7 +44,7 @@ export class SlotGate {
     if (call.aborted) return Promise.reject(call.error());
     return new Promise<Release>((resolve, reject) => {
       const waiter = new CallWaiter(call, this.waiters, resolve, reject);
-      waiter.node = this.waiters.push(waiter.grant);
+      waiter.node = this.waiters.push(waiter);
       call.onAbort(waiter);
     });
   }
@@ -54,9 +57,11 @@ export class SlotGate {
         this.waiters.remove(node);
         reject(abortError(signal));
       };
-      const node = this.waiters.push((release) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(release);
+      const node = this.waiters.push({
+        grant: (release) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(release);
+        }
       });
       signal.addEventListener('abort', onAbort, { once: true });
     });
@@ -69,27 +74,26 @@ export class SlotGate {
       released = true;
       const grant = this.waiters.shift();
       // The slot passes straight to the next waiter, so `used` is unchanged.
-      if (grant) grant(this.releaser());
+      if (grant) grant.grant(this.releaser());
       else this.used--;
     };
   }
 }
 
 /** One call waiting for a slot: granted a slot, or aborted (and unlinked), whichever is first. One object, no closures. */
-class CallWaiter implements AbortListener {
-  node: WaiterNode<Grant> | undefined;
-  readonly grant: Grant;
+class CallWaiter implements AbortListener, Grantee {
+  node: WaiterNode<Grantee> | undefined;
 
   constructor(
     private readonly call: CallAbort,
-    private readonly list: WaiterList<Grant>,
+    private readonly list: WaiterList<Grantee>,
     private readonly resolve: (release: Release) => void,
     private readonly reject: (error: Error) => void
-  ) {
-    this.grant = (release) => {
-      this.call.offAbort(this);
-      this.resolve(release);
-    };
+  ) {}
+
+  grant(release: Release): void {
+    this.call.offAbort(this);
+    this.resolve(release);
   }
 
   onCallAbort(error: Error): void {

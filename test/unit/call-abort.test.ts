@@ -28,7 +28,12 @@ function track<T>(promise: Promise<T>) {
   return state;
 }
 
-const waitersOf = (aborter: CallAbort): number | undefined => (aborter as any).waiters?.size;
+/** Waiters registered on a call: its single slot plus its set (undefined when it holds neither). */
+const waitersOf = (aborter: CallAbort): number | undefined => {
+  const { waiter, waiters } = aborter as any;
+  if (waiter === undefined && waiters === undefined) return undefined;
+  return (waiter === undefined ? 0 : 1) + (waiters?.size ?? 0);
+};
 
 /**
  * Runs `body`, then lets Node report any unhandled rejection while this test still runs: jest
