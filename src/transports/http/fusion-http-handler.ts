@@ -1,5 +1,7 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
   createMcpHandler,
   isJsonContentType,
   isLegacyRequest,
@@ -139,7 +141,9 @@ export function createFusionHttpHandler(
       if (listen) return listenForTasks(listen, authInfo, tasks!, request.signal);
     }
     // The body is read once, here: both legs get it parsed, and the SDK reads it no more.
-    if (!claimsModernEnvelope(parsedBody) && (await isLegacyRequest(request, parsedBody))) return legacy(request, parsedBody, authInfo);
+    if (!claimsModernEnvelope(parsedBody) && (onLegacySession(request) || (await isLegacyRequest(request, parsedBody)))) {
+      return legacy(request, parsedBody, authInfo);
+    }
     return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
   }
 
@@ -224,8 +228,17 @@ function listenForTasks(
   return taskListenResponse(listen.id, listen.taskIds, request, tasks, signal);
 }
 
-/** The `_meta` key of the 2026-07-28 per-request envelope that names the protocol version. */
-const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+
+/**
+ * Whether a request without the envelope claim is on a 2025-era session: it names the session
+ * and a 2025-era `MCP-Protocol-Version`, which is what `isLegacyRequest` would conclude from
+ * such a request (no claim, no modern version header), without classifying the body again.
+ */
+function onLegacySession(request: Request): boolean {
+  const version = request.headers.get('mcp-protocol-version');
+  return version !== null && LEGACY_VERSIONS.has(version) && request.headers.get('mcp-session-id') !== null;
+}
 
 /**
  * Whether a parsed body is a single request (not `initialize`, not a posted response) whose
