@@ -13,12 +13,13 @@ interface Contender {
   readonly url: URL;
 }
 
-/** One phase's figures. */
+/** One phase's figures, and its latencies (ms) for the percentiles pooled over rounds. */
 interface Phase {
   readonly callsPerSecond: number;
   readonly p50: number;
   readonly p99: number;
   readonly cpuUsPerCall: number;
+  readonly latencies: readonly number[];
 }
 
 async function start(name: Contender['name']): Promise<Contender> {
@@ -52,7 +53,9 @@ async function connect(url: URL, era: '2025' | '2026'): Promise<Client> {
   return client;
 }
 
-function percentile(sorted: number[], q: number): number {
+type Figure = Exclude<keyof Phase, 'latencies'>;
+
+function percentile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
@@ -79,7 +82,8 @@ async function phase(client: Client, pid: number, total: number, concurrency: nu
     callsPerSecond: total / (wall / 1000),
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
-    cpuUsPerCall: cpu / total
+    cpuUsPerCall: cpu / total,
+    latencies
   };
 }
 
@@ -122,10 +126,17 @@ export async function httpRows(rounds: number, seqCalls: number, concCalls: numb
           await client.close();
         }
       }
-      const m = (i: number, kind: 'seq' | 'conc', key: keyof Phase) => median(results[i][kind].map((p) => p[key]));
-      // Each round's two turns ran back to back: the ratio is the median of the rounds' ratios.
-      const ratio = (kind: 'seq' | 'conc', key: keyof Phase) => median(results[1][kind].map((p, r) => p[key] / results[0][kind][r][key]));
-      const line = (label: string, kind: 'seq' | 'conc', key: keyof Phase, digits: number, scale = 1) => {
+      // A p99 of one round is a handful of samples: the p99 rows pool every round's latencies.
+      const pooled = (i: number, kind: 'seq' | 'conc') =>
+        percentile(
+          results[i][kind].flatMap((p) => p.latencies).sort((a, b) => a - b),
+          0.99
+        );
+      const m = (i: number, kind: 'seq' | 'conc', key: Figure) => (key === 'p99' ? pooled(i, kind) : median(results[i][kind].map((p) => p[key])));
+      // Each round's two turns ran back to back: the ratio is the median of the rounds' ratios (of the pooled p99s for p99).
+      const ratio = (kind: 'seq' | 'conc', key: Figure) =>
+        key === 'p99' ? pooled(1, kind) / pooled(0, kind) : median(results[1][kind].map((p, r) => p[key] / results[0][kind][r][key]));
+      const line = (label: string, kind: 'seq' | 'conc', key: Figure, digits: number, scale = 1) => {
         const [a, b] = [m(0, kind, key) * scale, m(1, kind, key) * scale];
         return `| ${`${era === '2025' ? '2025-11-25' : '2026-07-28'}: ${label}`.padEnd(56)} | ${fmt(a, digits).padStart(6)} | ${fmt(b, digits).padStart(15)} | ${`${fmt(ratio(kind, key), 2)}x`.padStart(5)} |`;
       };

@@ -157,7 +157,7 @@ async function redisLock(): Promise<string[]> {
 async function httpSection(): Promise<string[]> {
   return [
     '',
-    `HTTP: ${HTTP_ROUNDS} rounds of 400 sequential and 1,600 32-concurrent calls per contender and era; figures are medians over rounds; ratio = median over rounds of @mcpfusion/core ÷ SDK`,
+    `HTTP: ${HTTP_ROUNDS} rounds of 400 sequential and 1,600 32-concurrent calls per contender and era; figures are medians over rounds (p99: over every round's calls pooled); ratio = median over rounds of @mcpfusion/core ÷ SDK (p99: of the pooled p99s)`,
     '',
     ...(await httpRows(HTTP_ROUNDS, 400, 1600))
   ];
