@@ -42,7 +42,26 @@ export function nodeRequest(req: IncomingMessage, signal: AbortSignal): Request 
   const host = headerValue(raw.host) ?? headerValue(raw[':authority']) ?? 'localhost';
   const target = req.url ?? '/';
   const url = target.startsWith('/') ? `http://${host}${target}` : target;
-  return new Request(url, { method: req.method ?? 'GET', headers, signal });
+  return new NodeWebRequest(url, { method: req.method ?? 'GET', headers }, signal);
+}
+
+/**
+ * A `Request` whose `signal` is the entry's own, aborted when the client goes away: given as
+ * `init.signal`, undici would make a second signal and link the two (half the cost of building
+ * the request). A clone of it follows undici's own signal, which never aborts: nothing here
+ * clones it (the entry hands the SDK the parsed body, so it reads no body either).
+ */
+class NodeWebRequest extends Request {
+  readonly #signal: AbortSignal;
+
+  constructor(url: string, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    this.#signal = signal;
+  }
+
+  override get signal(): AbortSignal {
+    return this.#signal;
+  }
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
