@@ -44,7 +44,8 @@ export class ErrorBoundary {
   /** A tool call's failure: an `isError` result, or a thrown protocol error. */
   toolResult(error: unknown, name: string): CallToolResult {
     const shown = this.reveal(error, 'tool', name);
-    if (shown instanceof ProtocolError || (shown instanceof FusionError && PROTOCOL_LEVEL.has(shown.code))) {
+    // The framework's own errors first: a FusionError is never a ProtocolError (whose instanceof check is a function).
+    if (shown instanceof FusionError ? PROTOCOL_LEVEL.has(shown.code) : shown instanceof ProtocolError) {
       throw this.protocolError(shown, 'tool', name);
     }
     return { isError: true, content: [{ type: 'text', text: shown instanceof Error ? shown.message : String(shown) }] };

@@ -1,6 +1,7 @@
-import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CallEngine } from '../app/call-engine';
-import { noInputChannel } from '../interactive/input-required';
+import { noInputChannel, type InputChannel } from '../interactive/input-required';
+import type { CallRequest } from '../pipeline/call-request';
 import type { RequestExtra } from '../pipeline/call-context';
 import type { CompiledTool } from '../pipeline/compiled-member';
 import { answerFromMap, harnessView, type HarnessInputAnswer, type HarnessInputRequest } from './harness-answers';
@@ -31,41 +32,65 @@ export interface DirectCallOptions {
   onTask?: (task: Record<string, unknown> & { taskId: string; status: string }) => void;
 }
 
+/** What the harness's calls can deliver: everything when it has answers, nothing (with why) otherwise. */
+const ANSWERING: InputChannel = { form: true, url: true, sampling: true, roots: true };
+const NOT_ANSWERING: InputChannel = noInputChannel('the test harness was given no answers (pass { answers } or { onInput })');
+
 /**
  * Calls a tool through its full chain with no transport, like a 2026-era client: on an
  * input-required result it answers (from `answers` or `onInput`) and retries with the echoed
- * state until the result is complete. Failures resolve as `isError` results.
+ * state until the result is complete. Failures resolve as `isError` results. The first round is
+ * chained, not awaited: a call waiting in the queue keeps no suspended frame here.
  */
-export async function callThroughHarness(
+export function callThroughHarness(
   engine: CallEngine,
   tool: CompiledTool,
   args: Record<string, unknown>,
   options: DirectCallOptions
 ): Promise<CallToolResult> {
-  const { onProgress, onInput, answers } = options;
-  const canAnswer = Boolean(onInput || answers);
-  let requestState: string | undefined;
-  let inputResponses: Record<string, unknown> | undefined;
-  for (;;) {
-    const result = await engine.callTool(tool, {
-      subject: tool.info.name,
-      arguments: args,
-      signal: options.signal,
-      meta: options.meta,
-      authInfo: options.authInfo,
-      sendProgress: onProgress ? async (progress, message) => onProgress(progress, message) : undefined,
-      requestState,
-      inputResponses,
-      inputChannel: canAnswer
-        ? { form: true, url: true, sampling: true, roots: true }
-        : noInputChannel('the test harness was given no answers (pass { answers } or { onInput })')
-    });
-    if (!isInputRequiredResult(result)) return result as CallToolResult;
-    inputResponses = {};
+  return engine
+    .callTool(tool, roundRequest(tool, args, options, undefined, undefined))
+    .then((result) => (isInputRequiredResult(result) ? answerRounds(engine, tool, args, options, result) : (result as CallToolResult)));
+}
+
+/** The rounds after an input-required result: answered, retried with the echoed state, until complete. */
+async function answerRounds(
+  engine: CallEngine,
+  tool: CompiledTool,
+  args: Record<string, unknown>,
+  options: DirectCallOptions,
+  first: InputRequiredResult
+): Promise<CallToolResult> {
+  const { onInput, answers } = options;
+  let result: CallToolResult | InputRequiredResult = first;
+  while (isInputRequiredResult(result)) {
+    const inputResponses: Record<string, unknown> = {};
     for (const [key, embedded] of Object.entries(result.inputRequests ?? {})) {
       const request = harnessView(key, embedded as { method: string; params?: Record<string, unknown> });
       inputResponses[key] = onInput ? await onInput(request) : answerFromMap(request, answers ?? {});
     }
-    requestState = result.requestState;
+    result = await engine.callTool(tool, roundRequest(tool, args, options, result.requestState, inputResponses));
   }
+  return result;
+}
+
+function roundRequest(
+  tool: CompiledTool,
+  args: Record<string, unknown>,
+  options: DirectCallOptions,
+  requestState: string | undefined,
+  inputResponses: Record<string, unknown> | undefined
+): CallRequest {
+  const { onProgress } = options;
+  return {
+    subject: tool.info.name,
+    arguments: args,
+    signal: options.signal,
+    meta: options.meta,
+    authInfo: options.authInfo,
+    sendProgress: onProgress ? async (progress, message) => onProgress(progress, message) : undefined,
+    requestState,
+    inputResponses,
+    inputChannel: options.onInput || options.answers ? ANSWERING : NOT_ANSWERING
+  };
 }

@@ -8,19 +8,22 @@ import { named, type NamedStep } from './named-step';
  */
 export function flushStep(): NamedStep {
   // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
+  // A call with neither channel (the test harness without onProgress) has nothing to flush.
   return named('flush', (state, next) =>
-    next().then(
-      (value) => (state.progress || state.log.pendingWrites ? flush(state).then(() => value) : value),
-      (error: unknown) => {
-        if (state.upstream?.aborted) state.progress?.discard();
-        else if (state.progress || state.log.pendingWrites) {
-          return flush(state).then(() => {
+    !state.progress && !state.request.sendLog
+      ? next()
+      : next().then(
+          (value) => (state.progress || state.log.pendingWrites ? flush(state).then(() => value) : value),
+          (error: unknown) => {
+            if (state.upstream?.aborted) state.progress?.discard();
+            else if (state.progress || state.log.pendingWrites) {
+              return flush(state).then(() => {
+                throw error;
+              });
+            }
             throw error;
-          });
-        }
-        throw error;
-      }
-    )
+          }
+        )
   );
 }
 
