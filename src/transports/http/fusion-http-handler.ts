@@ -171,7 +171,13 @@ export function createFusionHttpHandler(
         onerror?.(error instanceof Error ? error : new Error(String(error)));
         response = jsonRpcErrorResponse(500, -32603, 'Internal server error');
       }
-      await writeNodeResponse(response, res, abort.signal);
+      try {
+        await writeNodeResponse(response, res, abort.signal);
+      } catch (error) {
+        // Writing failed (the socket, a header Node refuses): the answer is lost, the server stays up.
+        onerror?.(error instanceof Error ? error : new Error(String(error)));
+        res.destroy();
+      }
       finished = true;
     },
     close() {

@@ -77,6 +77,8 @@ const utf8 = new TextDecoder();
 export function readNodeBody(req: IncomingMessage, max: number): Promise<ReadBody> {
   const declared = Number(headerValue(req.headers['content-length']));
   if (declared > max) return Promise.resolve({ tooLarge: true });
+  // Gone before the entry came to read it (while a token was being checked, say): no event is coming.
+  if (req.destroyed) return Promise.reject(new Error('The request was closed before its body was read'));
   return new Promise<ReadBody>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
