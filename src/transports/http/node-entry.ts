@@ -42,26 +42,34 @@ export function nodeRequest(req: IncomingMessage, signal: AbortSignal): Request 
   const host = headerValue(raw.host) ?? headerValue(raw[':authority']) ?? 'localhost';
   const target = req.url ?? '/';
   const url = target.startsWith('/') ? `http://${host}${target}` : target;
-  return new NodeWebRequest(url, { method: req.method ?? 'GET', headers }, signal);
+  const Built = NodeWebRequest();
+  return new Built(url, { method: req.method ?? 'GET', headers }, signal);
 }
 
 /**
  * A `Request` whose `signal` is the entry's own, aborted when the client goes away: given as
  * `init.signal`, undici would make a second signal and link the two (half the cost of building
  * the request). A clone of it follows undici's own signal, which never aborts: nothing here
- * clones it (the entry hands the SDK the parsed body, so it reads no body either).
+ * clones it (the entry hands the SDK the parsed body, so it reads no body either). Defined on
+ * first use: Node loads its fetch implementation when `Request` is first touched, and an app
+ * need not pay for that before it serves its first request.
  */
-class NodeWebRequest extends Request {
-  readonly #signal: AbortSignal;
+type NodeWebRequestClass = new (url: string, init: RequestInit, signal: AbortSignal) => Request;
+let nodeWebRequestClass: NodeWebRequestClass | undefined;
 
-  constructor(url: string, init: RequestInit, signal: AbortSignal) {
-    super(url, init);
-    this.#signal = signal;
-  }
+function NodeWebRequest(): NodeWebRequestClass {
+  return (nodeWebRequestClass ??= class NodeWebRequest extends Request {
+    readonly #signal: AbortSignal;
 
-  override get signal(): AbortSignal {
-    return this.#signal;
-  }
+    constructor(url: string, init: RequestInit, signal: AbortSignal) {
+      super(url, init);
+      this.#signal = signal;
+    }
+
+    override get signal(): AbortSignal {
+      return this.#signal;
+    }
+  });
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
