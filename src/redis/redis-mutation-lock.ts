@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { CallAbort } from '../concurrency/call-abort';
 import { abortError } from '../concurrency/abort';
 import type { MutationLock } from '../concurrency/fifo-mutex';
@@ -177,8 +176,15 @@ export class RedisMutationLock implements MutationLock {
             if (signal.aborted) throw error;
           });
         }
-        const poll = delay(this.pollMs, undefined, { signal }).catch(() => undefined);
-        await Promise.race([woken, poll, aborted]);
+        // Until woken, the poll interval or the abort, whichever is first; the poll's timer ends with the wait
+        // (a timer left behind per wake-up, each with a listener on the signal, piled up under contention).
+        let timer: NodeJS.Timeout | undefined;
+        const poll = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.pollMs)));
+        try {
+          await Promise.race([woken, poll, aborted]);
+        } finally {
+          clearTimeout(timer);
+        }
       }
     } catch (error) {
       // Aborted (or Redis failed): leave the line at once, so the next waiter is served now; a grant
