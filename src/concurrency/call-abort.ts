@@ -45,6 +45,7 @@ export class CallAbort {
   private waiters: Set<Waiter> | undefined;
   private upstream: AbortSignal | undefined;
   private subscribed = false;
+  private listener: (() => void) | undefined;
   private done = false;
   private isAborted = false;
 
@@ -64,7 +65,7 @@ export class CallAbort {
 
   /** Whether the call is aborted (the request's signal is read here, subscribed or not). */
   get aborted(): boolean {
-    if (!this.isAborted && !this.subscribed && this.upstream?.aborted) this.handleEvent();
+    if (!this.isAborted && !this.subscribed && this.upstream?.aborted) this.upstreamAborted();
     return this.isAborted;
   }
 
@@ -72,9 +73,12 @@ export class CallAbort {
   subscribe(): void {
     const upstream = this.upstream;
     if (this.done || this.isAborted || !upstream) return;
-    if (upstream.aborted) return this.handleEvent();
+    if (upstream.aborted) return this.upstreamAborted();
     this.subscribed = true;
-    upstream.addEventListener('abort', this, { once: true });
+    // A function, not this object: Node wraps an object listener in an async function, whose promise
+    // it then allocates and watches on every dispatch (about three times the rest of a cancellation).
+    this.listener = () => this.upstreamAborted();
+    upstream.addEventListener('abort', this.listener, { once: true });
   }
 
   /** The call's `AbortSignal` (made on first read). */
@@ -152,13 +156,13 @@ export class CallAbort {
   /** Stops following the request's signal (the call is over). */
   detach(): void {
     this.done = true;
-    if (this.subscribed) this.upstream?.removeEventListener('abort', this);
+    if (this.subscribed && this.listener) this.upstream?.removeEventListener('abort', this.listener);
     this.subscribed = false;
     this.upstream = undefined;
   }
 
-  /** The request's signal aborted (EventTarget listener protocol: no closure per call). */
-  handleEvent(): void {
+  /** The request's signal aborted. */
+  private upstreamAborted(): void {
     const upstream = this.upstream;
     // A once listener: the signal has dropped it already, so the end of the call need not.
     this.subscribed = false;
