@@ -104,9 +104,25 @@ async function massCancel(): Promise<string[]> {
   const heapAfter = process.memoryUsage().heapUsed;
   await app.close();
   const mb = (b: number) => fmt(b / 1024 / 1024, 2);
+  const bare = await bareAbortDispatch(count);
   return [
-    `10,000 queued calls cancelled: ${cancelled} cancelled in ${fmt(elapsed)} ms; heap ${mb(heapBefore)} MB before, ${mb(heapQueued)} MB while queued, ${mb(heapAfter)} MB after${gc ? '' : ' (run with --expose-gc for exact figures)'}`
+    `10,000 queued calls cancelled: ${cancelled} cancelled in ${fmt(elapsed)} ms; heap ${mb(heapBefore)} MB before, ${mb(heapQueued)} MB while queued, ${mb(heapAfter)} MB after${gc ? '' : ' (run with --expose-gc for exact figures)'}`,
+    `  (Node alone, same run: 10,000 signals aborted, each with one listener settling a promise, in ${fmt(bare)} ms)`
   ];
+}
+
+/** What the callers' side of the mass cancel costs with no framework at all: Node's abort dispatch. */
+async function bareAbortDispatch(count: number): Promise<number> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const controllers = Array.from({ length: count }, () => new AbortController());
+  const settled = controllers.map(
+    (c) => new Promise<string>((resolve) => c.signal.addEventListener('abort', () => resolve('cancelled'), { once: true }))
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  const start = performance.now();
+  for (const c of controllers) c.abort('cancelled by the client');
+  await Promise.all(settled);
+  return performance.now() - start;
 }
 
 async function main(): Promise<void> {
