@@ -42,7 +42,7 @@ export function nodeRequest(req: IncomingMessage, signal: AbortSignal): Request 
   const host = headerValue(raw.host) ?? headerValue(raw[':authority']) ?? 'localhost';
   const target = req.url ?? '/';
   const url = target.startsWith('/') ? `http://${host}${target}` : target;
-  const Built = NodeWebRequest();
+  const Built = nodeWebRequestType();
   return new Built(url, { method: req.method ?? 'GET', headers }, signal);
 }
 
@@ -57,7 +57,7 @@ export function nodeRequest(req: IncomingMessage, signal: AbortSignal): Request 
 type NodeWebRequestClass = new (url: string, init: RequestInit, signal: AbortSignal) => Request;
 let nodeWebRequestClass: NodeWebRequestClass | undefined;
 
-function NodeWebRequest(): NodeWebRequestClass {
+function nodeWebRequestType(): NodeWebRequestClass {
   return (nodeWebRequestClass ??= class NodeWebRequest extends Request {
     readonly #signal: AbortSignal;
 
