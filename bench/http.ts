@@ -1,11 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { fmt, median } from './stats';
-
-/** Clock ticks per second of /proc/<pid>/stat (USER_HZ; 100 on Linux). */
-const CLK_TCK = 100;
 
 interface Contender {
   readonly name: 'sdk' | 'fusion';
@@ -37,11 +34,22 @@ async function stop(c: Contender): Promise<void> {
   await exited;
 }
 
-/** utime + stime of a process, in µs (from /proc: what the server spent, whatever the client did). */
+/**
+ * The CPU time a process has used, in µs, summed over its threads from `/proc/<pid>/task/<tid>/schedstat`
+ * (nanoseconds on the CPU, user and system alike; `stat`'s utime + stime count 10 ms clock ticks, about 4%
+ * of a round's sequential phase). What the server spent, whatever the client did. A thread that ended
+ * between two reads is missed by the second: the servers keep theirs (V8's and libuv's) for their lifetime.
+ */
 function cpuUs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / CLK_TCK) * 1e6;
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended while being read.
+    }
+  }
+  return ns / 1000;
 }
 
 async function connect(url: URL, era: '2025' | '2026'): Promise<Client> {
