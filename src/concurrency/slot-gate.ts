@@ -72,9 +72,9 @@ export class SlotGate {
     return () => {
       if (released) return;
       released = true;
-      const grant = this.waiters.shift();
+      const next = this.waiters.shift();
       // The slot passes straight to the next waiter, so `used` is unchanged.
-      if (grant) grant.grant(this.releaser());
+      if (next) next.grant(this.releaser());
       else this.used--;
     };
   }
