@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { connectRedis } from '../src/redis';
 import { ChildServers } from '../test/helpers/child-servers';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server';
-import { modernRequest, postRaw, responseOf } from '../test/helpers/raw-http';
+import { modernRequest, openLegacySession, postRaw, responseOf, streamText } from '../test/helpers/raw-http';
 import { inspect, TEST_STATE_KEY, tempDb, type TempDb } from './test-helpers';
 
 /**
@@ -115,17 +115,8 @@ test('a resources/updated after a refund on one instance reaches a 2026 listen s
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
       body
     });
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const until = async (needle: string): Promise<void> => {
-      while (!text.includes(needle)) {
-        const chunk = await reader.read();
-        if (chunk.done) throw new Error(`the stream ended before ${needle}:\n${text}`);
-        text += decoder.decode(chunk.value, { stream: true });
-      }
-    };
-    await until('notifications/subscriptions/acknowledged');
+    const stream = streamText(res);
+    await stream.until('notifications/subscriptions/acknowledged');
     const asked = (await call(a, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object };
     await call(a, {
       name: 'billing.refund',
@@ -133,9 +124,8 @@ test('a resources/updated after a refund on one instance reaches a 2026 listen s
       requestState: asked.requestState,
       inputResponses: accept(asked.inputRequests)
     });
-    await until('notifications/resources/updated');
-    expect(text).toContain(uri);
-    await reader.cancel();
+    expect(await stream.until('notifications/resources/updated')).toContain(uri);
+    await stream.cancel();
   } finally {
     disk.close();
   }
@@ -222,22 +212,13 @@ test('a resources/updated after a refund on one instance reaches a 2025-era sess
     const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
     const uri = `billing://invoices/${id}`;
     // A 2025-era session on the second instance, subscribed to the invoice, with its standalone GET stream open.
-    const init = await postRaw(b, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'legacy', version: '1' } }
-    });
-    const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
-    await postRaw(b, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    const session = await openLegacySession(b, '2025-06-18');
     expect(
       responseOf(await postRaw(b, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri } }, session)).result
     ).toBeDefined();
-    const stream = await fetch(b, { headers: { accept: 'text/event-stream', ...session } });
-    expect(stream.status).toBe(200);
-    const reader = stream.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
+    const opened = await fetch(b, { headers: { accept: 'text/event-stream', ...session } });
+    expect(opened.status).toBe(200);
+    const stream = streamText(opened);
     // The refund on the first instance.
     const asked = (await call(a, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object };
     await call(a, {
@@ -246,13 +227,8 @@ test('a resources/updated after a refund on one instance reaches a 2025-era sess
       requestState: asked.requestState,
       inputResponses: accept(asked.inputRequests)
     });
-    while (!text.includes('notifications/resources/updated')) {
-      const chunk = await reader.read();
-      if (chunk.done) throw new Error(`the session stream ended:\n${text}`);
-      text += decoder.decode(chunk.value, { stream: true });
-    }
-    expect(text).toContain(uri);
-    await reader.cancel();
+    expect(await stream.until('notifications/resources/updated')).toContain(uri);
+    await stream.cancel();
   } finally {
     disk.close();
   }

@@ -96,3 +96,21 @@ export async function openLegacySession(url: URL, version: string): Promise<Reco
 export function freshId(): number {
   return nextId++;
 }
+
+/** A response body read as text as it streams: `until(needle)` reads on until the text holds `needle`. */
+export function streamText(response: Response): { until(needle: string): Promise<string>; cancel(): Promise<void> } {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  return {
+    async until(needle) {
+      while (!text.includes(needle)) {
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error(`the stream ended before ${needle}:\n${text}`);
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+      return text;
+    },
+    cancel: () => reader.cancel()
+  };
+}
