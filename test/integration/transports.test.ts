@@ -5,6 +5,7 @@ import { FusionApp } from '../../src';
 import { connectTestClient } from '../../src/testing';
 import { DeskTools, Probe } from '../fixtures/desk-tools';
 import { recordWire } from '../helpers/wire-log';
+import { openLegacySession } from '../helpers/raw-http';
 
 function makeApp() {
   return FusionApp.create({ name: 'desk', version: '1.0.0', tools: [DeskTools], providers: [{ provide: Probe, useValue: new Probe() }] });
@@ -87,6 +88,15 @@ describe('Streamable HTTP on 127.0.0.1', () => {
     expect(unknown.status).toBe(404);
     await client.close();
   });
+
+  it("answers a session's GET stream at once, before it has anything to send (no wait for the 15 s keep-alive)", async () => {
+    const session = await openLegacySession(url, '2025-06-18');
+    // The test's 5 s limit bounds this: the headers of a silent stream used to leave with its first keep-alive.
+    const stream = await fetch(url, { headers: { accept: 'text/event-stream', ...session } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    await stream.body?.cancel();
+  }, 5_000);
 
   it('resumes a session stream the tool closed: the response arrives after the client reconnects', async () => {
     const client = new Client({ name: 't', version: '1' });

@@ -168,15 +168,24 @@ async function pipeStream(body: ReadableStream<Uint8Array>, res: ServerResponse,
   };
   res.on('drain', resume);
   signal.addEventListener('abort', resume, { once: true });
+  // Node sends the headers with the first write. A stream with nothing to say yet (a 2025-era
+  // session's GET stream until its first notification or keep-alive, 15 s later) still answers at
+  // once; events that come within this turn leave with the headers in one write.
+  let silent: NodeJS.Immediate | undefined = setImmediate(() => res.flushHeaders());
   try {
     while (!signal.aborted) {
       const { done, value } = await reader.read();
       if (done) break;
+      if (silent) {
+        clearImmediate(silent);
+        silent = undefined;
+      }
       if (!res.write(value) && !signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
     }
   } catch {
     // The stream failed mid-answer: what was written stands, and the response is ended below.
   } finally {
+    clearImmediate(silent);
     res.off('drain', resume);
     signal.removeEventListener('abort', resume);
     if (signal.aborted) void reader.cancel().catch(() => undefined);
