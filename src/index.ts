@@ -1,8 +1,10 @@
 import 'reflect-metadata';
+// Registers the test harness behind `app.callTool` (the app reaches it through an internal seam).
+import './testing/harness';
 
 export { FusionApp } from './app/fusion-app';
 export type { DirectCallOptions, Listening } from './app/fusion-app';
-export type { HarnessInputAnswer, HarnessInputRequest } from './testing/harness-answers';
+export type { HarnessInputAnswer, HarnessInputRequest } from './types/harness';
 export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
 export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';
 export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';
@@ -16,7 +18,8 @@ export { SqliteTaskStore } from './tasks/sqlite-task-store';
 export type { SqliteDatabase } from './tasks/sqlite-task-store';
 export { TASKS_EXTENSION } from './tasks/task-record';
 export type { TaskPatch, TaskRecord, TaskStatus } from './tasks/task-record';
-export type { TaskSettings, ToolTaskSupport } from './tasks/task-manager';
+export type { TaskSettings } from './tasks/app-tasks';
+export type { ToolTaskSupport } from './types/tasks';
 export { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 export type { AuthInfo, OAuthTokenVerifier } from '@modelcontextprotocol/server';
 export * from './errors';

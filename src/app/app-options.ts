@@ -1,14 +1,14 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { AuthOptions } from '../auth/http-auth';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
-import type { TaskSettings } from '../tasks/task-manager';
+import type { TaskSettings } from '../tasks/app-tasks';
 import type { CallQueue, CallQueueOptions } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import type { Constructor } from '../metadata/types';
-import type { RequestExtra } from '../pipeline/call-context';
-import type { Middleware } from '../pipeline/middleware';
-import type { PresenterRef } from '../presenters/presenter';
+import type { RequestExtra } from '../types/context';
+import type { Middleware } from '../types/middleware';
+import type { PresenterRef } from '../types/presenter';
 import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 
 /** A provider registered in the app's container. A bare class registers itself. */

@@ -1,39 +1,36 @@
-import { ProtocolError, isInputRequiredResult, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { CallAbort } from '../concurrency/call-abort';
-import { AppClosedError, FusionError } from '../errors';
+import { AppClosedError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
-import type { ContinuationStore } from '../interactive/continuation-store';
 import { emptyInputScope, withInputScope } from '../interactive/input-scope';
-import type { RequestExtra } from '../pipeline/call-context';
-import { argumentsOf, requestExtraOf } from '../pipeline/call-context-factory';
+import { argumentsOf, createCallContext, requestExtraOf } from '../pipeline/call-context-factory';
 import { LogChannel } from '../pipeline/call-log';
-import type { CallRequest } from '../pipeline/call-request';
-import type { CallState } from '../pipeline/call-state';
-import type { CompiledMember, CompiledTool } from '../pipeline/compiled-member';
+import { CallScope } from '../pipeline/call-scope';
+import type { CallState, CompiledMember } from '../pipeline/call-state';
 import type { ErrorBoundary } from '../pipeline/error-boundary';
 import { ProgressChannel } from '../pipeline/progress';
+import type { PrincipalOf } from '../types/context';
+import type { CallRequest } from '../types/request';
+import type { TaskOutcome } from '../types/tasks';
 import { ownValue } from '../wire/own-properties';
-
-export type { CallRequest } from '../pipeline/call-request';
-
-/** Engine-wide settings for interactive members. */
-export interface InteractionSettings {
-  readonly store: ContinuationStore;
-  readonly principalOf: (extra: RequestExtra) => string | undefined;
-}
+import type { DependencyContainer } from 'tsyringe';
 
 /**
- * Runs a request through its member's compiled chain, for every kind alike. Owns the per-call
- * abort (`CallAbort`: the request's signal, a timeout, the app's shutdown all end it) and the end
- * of the call (the call's container is disposed). Failures are the error boundary's to map.
+ * Where every call starts and ends, for every kind alike. It builds the call's state before
+ * the chain runs (the abort, the context, the scope, the interaction), runs the member's
+ * compiled chain (whose outermost step is the error boundary, so what comes back is the
+ * answer: a result, or a thrown JSON-RPC error), and ends the call: it stops following its
+ * request, leaves the in-flight set, its own instances are disposed, and a call that ran as a
+ * task settles its task with the outcome.
  */
 export class CallEngine {
   private readonly inFlight = new Set<CallAbort>();
   private closed = false;
 
   constructor(
-    private readonly interaction: InteractionSettings,
-    readonly boundary: ErrorBoundary
+    private readonly container: DependencyContainer,
+    private readonly principalOf: PrincipalOf,
+    private readonly boundary: ErrorBoundary
   ) {}
 
   /** Calls in flight now. */
@@ -41,97 +38,71 @@ export class CallEngine {
     return this.inFlight.size;
   }
 
-  /**
-   * A tool call: its result, an input-required result, or a failure as an `isError` result;
-   * protocol-level failures (a bad `requestState`, a missing capability) are thrown.
-   */
-  callTool(tool: CompiledTool, request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
-    let state: CallState;
-    try {
-      if (this.closed) throw new AppClosedError();
-      state = this.start(tool, request);
-    } catch (error) {
-      return Promise.resolve().then(() => this.boundary.toolResult(error, tool.info.name));
-    }
-    // One chained pair for the call's end and its result (a call waiting in the queue keeps no suspended frame here).
-    return this.chain(state).then(
-      (value) => {
-        this.end(state);
-        const result = value as CallToolResult | InputRequiredResult;
-        if (isInputRequiredResult(result) && tool.answersUpFront && answersSentUpFront(request, result)) {
-          // A read-only tool that opted in: answers came with the first call (no state yet); read
-          // them against the requests just made, as on a retry. Once only.
-          return this.callTool(tool, { ...request, requestState: result.requestState });
-        }
-        return result;
-      },
-      (error: unknown) => {
-        this.end(state);
-        if (request.exceptionsFail && !(error instanceof FusionError) && !(error instanceof ProtocolError)) {
-          throw this.boundary.protocolError(error, 'tool', tool.info.name);
-        }
-        return this.boundary.toolResult(error, tool.info.name);
-      }
-    );
-  }
-
-  /** Runs any member's chain; resolves with what its presentation step made, rejects with the failure as thrown. */
+  /** Runs a request through its member's chain; resolves with the answer, or rejects with the JSON-RPC error the boundary made. */
   run(member: CompiledMember, request: CallRequest): Promise<unknown> {
     let state: CallState;
+    let early: Promise<unknown> | undefined;
     try {
       if (this.closed) throw new AppClosedError();
-      state = this.start(member, request);
+      let answer: ((value: unknown) => void) | undefined;
+      if (member.answersEarly) early = new Promise((resolve) => (answer = resolve));
+      state = this.start(member, request, answer);
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.resolve().then(() => this.failedToStart(member, request, error));
     }
-    // Chained rather than awaited (one suspended frame fewer per waiting call); the end runs either way.
-    return this.chain(state).then(
-      (value) => {
-        this.end(state);
-        return value;
-      },
+    // One chained pair for the call's end and its answer (a call waiting in the queue keeps no suspended frame here).
+    const done = this.chain(state).then(
+      (value) => this.end(state, value),
       (error: unknown) => {
-        this.end(state);
+        this.end(state, undefined);
         throw error;
       }
     );
+    const answered = member.answersUpFront ? done.then((value) => this.answersUpFront(member, request, value)) : done;
+    return early ? Promise.race([answered, early]) : answered;
   }
 
-  /** A call's state, its abort in the in-flight set. */
-  private start(member: CompiledMember, request: CallRequest): CallState {
+  /** A call's state, made whole before the chain runs; its abort joins the in-flight set. */
+  private start(member: CompiledMember, request: CallRequest, answer: ((value: unknown) => void) | undefined): CallState {
     const aborter = new CallAbort(request.signal);
-    this.inFlight.add(aborter);
+    const args = argumentsOf(request);
+    const log = new LogChannel(request.sendLog);
+    const scope = new CallScope(this.container, aborter);
     const interactive = member.info.interactive;
     const state: CallState = {
       member,
       aborter,
-      upstream: request.signal,
       request,
-      args: argumentsOf(request),
-      extra: undefined,
+      args,
       subject: request.subject,
-      log: new LogChannel(request.sendLog),
-      progress: request.sendProgress ? new ProgressChannel(request.sendProgress) : undefined,
-      inputChannel: request.inputChannel,
-      ctx: undefined,
-      scope: undefined,
-      input: request.input,
+      ctx: createCallContext(request, args, member.info, aborter, log, scope, (percent, message) =>
+        state.progress?.report(percent, message)
+      ),
+      scope,
       interaction: undefined,
-      inputScope: interactive ? emptyInputScope() : undefined
+      inputScope: interactive ? emptyInputScope() : undefined,
+      mode: request.mode ?? 'request',
+      task: request.task,
+      progress: request.sendProgress ? new ProgressChannel(request.sendProgress) : undefined,
+      log,
+      input: request.input,
+      extra: undefined,
+      answer
     };
     if (interactive) {
       try {
-        state.interaction = {
+        (state as { interaction: CallState['interaction'] }).interaction = {
           requestState: request.requestState,
           inputResponses: request.inputResponses,
-          principal: this.interaction.principalOf(requestExtraOf(state)) ?? null,
-          progress: firstEntry()
+          principal: this.principalOf(requestExtraOf(state)) ?? null,
+          position: firstEntry()
         };
       } catch (error) {
-        this.end(state);
+        aborter.detach();
         throw error;
       }
     }
+    this.inFlight.add(aborter);
     return state;
   }
 
@@ -144,13 +115,35 @@ export class CallEngine {
     }
   }
 
-  /** The end of a call: it stops following its request, leaves the in-flight set, and its own instances are disposed. */
-  private end(state: CallState): void {
+  /**
+   * The end of a call: it stops following its request, leaves the in-flight set, its own
+   * instances are disposed; a call that ran as a task settles it with its outcome.
+   */
+  private end(state: CallState, value: unknown): unknown {
     state.aborter.detach();
     this.inFlight.delete(state.aborter);
     // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
-    const disposing = state.scope?.dispose();
+    const disposing = state.scope.dispose();
     if (disposing) disposing.catch(() => undefined);
+    if (state.mode === 'task' && state.task && value !== undefined) void state.task.settle(value as TaskOutcome);
+    return value;
+  }
+
+  /** A call refused before its chain could run (the app is closing): answered as the boundary says. */
+  private failedToStart(member: CompiledMember, request: CallRequest, error: unknown): unknown {
+    const mode = request.mode ?? 'request';
+    const outcome = this.boundary.fail(member.kind, request.subject, mode, error);
+    if (mode === 'task' && request.task) void request.task.settle(outcome as TaskOutcome);
+    return outcome;
+  }
+
+  /**
+   * A read-only tool that opted in (`answersUpFront`): answers came with the first call (no
+   * state yet); they are read against the requests just made, as on a retry. Once only.
+   */
+  private answersUpFront(member: CompiledMember, request: CallRequest, value: unknown): unknown {
+    if (!isInputRequiredResult(value) || !answersSentUpFront(request, value)) return value;
+    return this.run(member, { ...request, requestState: value.requestState });
   }
 
   /** Refuses new calls and aborts those in flight (graceful shutdown). */

@@ -1,26 +1,25 @@
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  type CallToolResult,
-  type CompleteResult,
-  type GetPromptResult,
-  type InputRequiredResult,
-  type AuthInfo,
-  type ReadResourceResult,
-  type Resource
+import type {
+  AuthInfo,
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  InputRequiredResult,
+  ReadResourceResult,
+  Resource
 } from '@modelcontextprotocol/server';
 import type { WireRequest } from '../auth/http-auth';
 import { missingScopes } from '../auth/scopes';
-import { MissingCapabilityError, UnknownToolError } from '../errors';
-import { TASKS_EXTENSION, declaresTasks } from '../tasks/task-record';
-import type { TaskManager } from '../tasks/task-manager';
-import type { CallKind } from '../pipeline/error-boundary';
+import { NothingToCompleteError, UnknownPromptError, UnknownToolError } from '../errors';
+import type { CallKind, ErrorBoundary } from '../pipeline/error-boundary';
+import { jsonRpcErrorObject } from '../pipeline/error-boundary';
 import type { PromptCatalog } from '../surface/prompt-catalog';
 import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { ToolCatalog } from '../surface/tool-catalog';
-import type { CompletionQuery, ServedApp, TransportRequest } from '../transports/served-app';
+import type { CompletionQuery, ServedApp, TaskEndpoints } from '../transports/served-app';
+import { TASKS_EXTENSION } from '../tasks/task-record';
+import type { CallRequest } from '../types/request';
 import { isPlainJsonObject, ownRecord, ownValue } from '../wire/own-properties';
-import type { CallEngine, CallRequest } from './call-engine';
+import type { CallEngine } from './call-engine';
 
 /** The catalogs the dispatcher reads, replaced as a whole when providers change at run time. */
 export interface Catalogs {
@@ -30,19 +29,25 @@ export interface Catalogs {
 }
 
 /**
- * The app as the transports see it: finds the member a request runs, has the engine run its
- * chain, and hands every failure to the one error boundary. Reads the catalogs on each request,
- * so a run-time change of providers applies to the next one.
+ * The app as the transports see it: finds the member a request runs and has the engine run its
+ * chain (whose error boundary maps every failure of a call). What fails before a call exists
+ * (an unknown name) is thrown as a `FusionError` and leaves through the same boundary. Reads
+ * the catalogs on each request, so a run-time change of providers applies to the next one.
  */
 export class Dispatcher implements ServedApp {
   constructor(
     private readonly engine: CallEngine,
+    private readonly boundary: ErrorBoundary,
     private readonly catalogs: () => Catalogs,
     /** Lists show only what the caller's scopes allow (`auth.listing: 'allowed'`). */
     private readonly filterLists = false,
-    /** Runs task-capable tools as tasks (the tasks extension). */
-    readonly tasks?: TaskManager
-  ) {}
+    /** The tasks extension's endpoints, when the app has task-capable tools. */
+    readonly tasks?: TaskEndpoints
+  ) {
+    this.extensions = tasks ? { [TASKS_EXTENSION]: {} } : undefined;
+  }
+
+  readonly extensions: Readonly<Record<string, object>> | undefined;
 
   listTools(auth?: AuthInfo) {
     const shown = this.shownTo(auth);
@@ -57,45 +62,31 @@ export class Dispatcher implements ServedApp {
     return this.catalogs().tools.get(name)?.outputSchema;
   }
 
+  /** A tool call: its result, a request for input, a `CreateTaskResult`, or an `isError` result; protocol errors are thrown. */
   callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
     const tool = this.catalogs().tools.get(request.subject);
-    if (!tool) return this.unknownTool(request.subject);
-    const task = tool.descriptor.task;
-    if (task) {
-      // The server decides per request: a task only for a 2026-07-28 request that declared the extension.
-      if (this.tasks && request.era === 'modern' && declaresTasks(request.clientCapabilities)) {
-        return this.tasks.start(tool.info.name, task, request);
-      }
-      if (task.support === 'required') {
-        const error = new MissingCapabilityError(tool.info.name, { extensions: { [TASKS_EXTENSION]: {} } });
-        return Promise.reject(this.engine.boundary.protocolError(error, 'tool', request.subject));
-      }
-    }
-    return this.engine.callTool(tool, request);
+    if (!tool) return this.refuse('tool', request.subject, new UnknownToolError(request.subject));
+    return this.engine.run(tool, request) as Promise<CallToolResult | InputRequiredResult>;
   }
 
-  /** One round of a task: the tool's chain, as a synchronous call. */
-  runToolRound(name: string, request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
+  /** A later round of a task (after `tasks/update`): the tool's chain in task mode; its outcome settles the task. */
+  runTaskRound(name: string, request: CallRequest): void {
     const tool = this.catalogs().tools.get(name);
-    return tool ? this.engine.callTool(tool, request) : this.unknownTool(name);
+    if (tool) {
+      void this.engine.run(tool, request).catch(() => undefined);
+      return;
+    }
+    // The tool was removed at run time: the task fails, saying so.
+    void request.task?.settle({ error: jsonRpcErrorObject(this.boundary.protocolError(new UnknownToolError(name), 'tool', name)) });
   }
 
-  /** An unknown tool, as the protocol error (-32602) the boundary makes of it. */
-  private unknownTool(name: string): Promise<never> {
-    return Promise.reject(this.engine.boundary.protocolError(new UnknownToolError(name), 'tool', name));
-  }
-
-  async listResources(request: TransportRequest): Promise<Resource[]> {
+  async listResources(request: CallRequest): Promise<Resource[]> {
     const { resources } = this.catalogs();
     const auth = request.authInfo;
     const listed = resources.fixedListing(this.shownTo(auth));
     // A template's list method is run only for a caller its scopes allow, whatever the listing option.
     for (const member of resources.listMembers(auth ? grantedBy(auth) : undefined)) {
-      listed.push(
-        ...((await this.guard('resource', member.info.name, () =>
-          this.engine.run(member, { ...request, subject: member.info.name })
-        )) as Resource[])
-      );
+      listed.push(...((await this.engine.run(member, { ...request, subject: member.info.name })) as Resource[]));
     }
     return listed;
   }
@@ -104,11 +95,16 @@ export class Dispatcher implements ServedApp {
     return this.catalogs().resources.listTemplates(this.shownTo(auth));
   }
 
-  readResource(uri: string, request: TransportRequest): Promise<ReadResourceResult | InputRequiredResult> {
-    return this.guard('resource', uri, () => {
-      const target = this.catalogs().resources.resolve(uri);
-      return this.engine.run(target.member, { ...request, subject: uri, arguments: target.arguments, input: target.arguments });
-    }) as Promise<ReadResourceResult | InputRequiredResult>;
+  readResource(uri: string, request: CallRequest): Promise<ReadResourceResult | InputRequiredResult> {
+    let target;
+    try {
+      target = this.catalogs().resources.resolve(uri);
+    } catch (error) {
+      return this.refuse('resource', uri, error);
+    }
+    return this.engine.run(target.member, { ...request, subject: uri, arguments: target.arguments, input: target.arguments }) as Promise<
+      ReadResourceResult | InputRequiredResult
+    >;
   }
 
   listPrompts(auth?: AuthInfo) {
@@ -116,28 +112,29 @@ export class Dispatcher implements ServedApp {
     return shown ? this.catalogs().prompts.listingFor(shown) : this.catalogs().prompts.listing;
   }
 
-  getPrompt(name: string, args: Record<string, string>, request: TransportRequest): Promise<GetPromptResult | InputRequiredResult> {
-    return this.guard('prompt', name, () => {
-      const prompt = this.catalogs().prompts.get(name);
-      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-      return this.engine.run(prompt, { ...request, subject: name, arguments: args });
-    }) as Promise<GetPromptResult | InputRequiredResult>;
+  getPrompt(name: string, args: Record<string, string>, request: CallRequest): Promise<GetPromptResult | InputRequiredResult> {
+    const prompt = this.catalogs().prompts.get(name);
+    if (!prompt) return this.refuse('prompt', name, new UnknownPromptError(name));
+    return this.engine.run(prompt, { ...request, subject: name, arguments: args }) as Promise<GetPromptResult | InputRequiredResult>;
   }
 
-  complete(query: CompletionQuery, request: TransportRequest): Promise<CompleteResult> {
+  complete(query: CompletionQuery, request: CallRequest): Promise<CompleteResult> {
     const subject = query.ref.name ?? query.ref.uri ?? '';
-    return this.guard('completion', subject, async () => {
-      const { prompts, resources } = this.catalogs();
-      const found =
-        query.ref.type === 'ref/prompt'
-          ? prompts.completer(query.ref.name ?? '', query.argument.name)
-          : query.ref.type === 'ref/resource'
-            ? resources.completer(query.ref.uri ?? '', query.argument.name)
-            : { known: false };
-      if (!found.known) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Nothing to complete for ${JSON.stringify(query.ref)}`);
-      if (!found.member) return { completion: { values: [], total: 0, hasMore: false } };
-      const args = ownRecord<string>(query.context?.arguments);
-      return this.engine.run(found.member, { ...request, subject, arguments: args, input: String(query.argument.value ?? '') });
+    const { prompts, resources } = this.catalogs();
+    const found =
+      query.ref.type === 'ref/prompt'
+        ? prompts.completer(query.ref.name ?? '', query.argument.name)
+        : query.ref.type === 'ref/resource'
+          ? resources.completer(query.ref.uri ?? '', query.argument.name)
+          : { known: false };
+    if (!found.known) return this.refuse('completion', subject, new NothingToCompleteError(query.ref));
+    if (!found.member) return Promise.resolve({ completion: { values: [], total: 0, hasMore: false } });
+    const args = ownRecord<string>(query.context?.arguments);
+    return this.engine.run(found.member, {
+      ...request,
+      subject,
+      arguments: args,
+      input: String(query.argument.value ?? '')
     }) as Promise<CompleteResult>;
   }
 
@@ -178,13 +175,9 @@ export class Dispatcher implements ServedApp {
     return this.filterLists && auth ? grantedBy(auth) : undefined;
   }
 
-  /** Runs `work`; any failure leaves as the protocol error the boundary makes of it. */
-  private async guard(kind: CallKind, subject: string, work: () => Promise<unknown>): Promise<unknown> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.engine.boundary.protocolError(error, kind, subject);
-    }
+  /** A request refused before any call exists (an unknown name): the JSON-RPC error the boundary makes of it. */
+  private refuse(kind: CallKind, subject: string, error: unknown): Promise<never> {
+    return Promise.reject(this.boundary.protocolError(error, kind, subject));
   }
 }
 

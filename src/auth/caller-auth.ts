@@ -1,23 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { CallerAuth } from '../types/context';
 
-/**
- * Who is calling, as the verified token says (`ctx.auth`, and `CALL_AUTH` through DI). The raw
- * token is not part of it: a server must not pass the client's token on to other services.
- */
-export interface CallerAuth {
-  /** The token's subject (`sub`), where the verifier gives one (`jwtVerifier` does). */
-  readonly subject?: string;
-  /** The OAuth client the token was issued to. */
-  readonly clientId: string;
-  /** The scopes the token grants. */
-  readonly scopes: readonly string[];
-  /** When the token expires, in seconds since the epoch. */
-  readonly expiresAt?: number;
-  /** Every claim of the token, as verified (empty for verifiers that give none). */
-  readonly claims: Readonly<Record<string, unknown>>;
-  /** The resource the token was issued for, where the verifier says. */
-  readonly resource?: URL;
-}
+export type { CallerAuth } from '../types/context';
 
 const views = new WeakMap<AuthInfo, CallerAuth>();
 const NO_CLAIMS: Readonly<Record<string, unknown>> = Object.freeze({});

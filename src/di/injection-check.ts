@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
-import type { Constructor } from '../metadata/types';
+import type { Constructor } from '../types/core';
 import { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL } from './tokens';
 
 // tsyringe keeps what `@injectable()` recorded in this map, and resolving reads it. It is not part

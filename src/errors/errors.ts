@@ -154,12 +154,10 @@ export class NotInteractiveError extends FusionError {
 export class MissingCapabilityError extends FusionError {
   constructor(
     toolName: string,
-    readonly requiredCapabilities: Record<string, unknown>
+    readonly requiredCapabilities: Record<string, unknown>,
+    message = `Tool ${toolName} needs client capabilities the client did not declare: ${Object.keys(requiredCapabilities).join(', ')}.`
   ) {
-    super(
-      ErrorCode.MISSING_CLIENT_CAPABILITY,
-      `Tool ${toolName} needs client capabilities the client did not declare: ${Object.keys(requiredCapabilities).join(', ')}.`
-    );
+    super(ErrorCode.MISSING_CLIENT_CAPABILITY, message);
   }
 }
 

@@ -9,6 +9,20 @@ export const ErrorCode = {
   INVALID_INPUT: 'INVALID_INPUT',
   /** No tool with that name is registered. */
   UNKNOWN_TOOL: 'UNKNOWN_TOOL',
+  /** No prompt with that name is registered. */
+  UNKNOWN_PROMPT: 'UNKNOWN_PROMPT',
+  /** No resource or template matches the URI. */
+  UNKNOWN_RESOURCE: 'UNKNOWN_RESOURCE',
+  /** A completion names a prompt or resource the app does not have. */
+  UNKNOWN_COMPLETION_REF: 'UNKNOWN_COMPLETION_REF',
+  /** No task with that id exists for this caller (or it expired). */
+  TASK_NOT_FOUND: 'TASK_NOT_FOUND',
+  /** The request's params are malformed (answered -32602 with what is wrong). */
+  INVALID_PARAMS: 'INVALID_PARAMS',
+  /** The live-task limit is reached: the client should retry later. */
+  TASK_LIMIT: 'TASK_LIMIT',
+  /** A task's run ended with its process (a shutdown, or a restart found it running): the task failed. */
+  TASK_INTERRUPTED: 'TASK_INTERRUPTED',
   /** The call queue is full: load is shed, the client should retry later. */
   SERVER_BUSY: 'SERVER_BUSY',
   /** The call was aborted (client cancellation, disconnect, shutdown). */

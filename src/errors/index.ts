@@ -21,3 +21,12 @@ export {
   UnknownToolError
 } from './errors';
 export type { Violation } from './errors';
+export {
+  InvalidParamsError,
+  NothingToCompleteError,
+  TaskLimitError,
+  TaskInterruptedError,
+  TaskNotFoundError,
+  UnknownPromptError,
+  UnknownResourceError
+} from './request-errors';

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/server';
 import { InvalidRequestStateError } from '../errors';
 import { validateAnswers } from './answer-validator';
 import type { ContinuationStore } from './continuation-store';
@@ -32,8 +31,8 @@ interface ContinuationPayload {
   readonly n?: string;
 }
 
-/** Where an interactive call stands before its handler runs. */
-export interface ContinuationProgress {
+/** Where an interactive call stands before its handler runs: the round, and the answers so far. */
+export interface ContinuationPosition {
   readonly round: number;
   readonly answers: Record<string, unknown>;
   readonly statuses: Record<string, InputStatus>;
@@ -52,9 +51,9 @@ export interface ContinuationBinding {
 
 /** The outcome of re-entry processing: run the handler, ask again, or end the call. */
 export type Resumption =
-  | { readonly kind: 'run'; readonly progress: ContinuationProgress }
-  | { readonly kind: 'reask'; readonly progress: ContinuationProgress; readonly round: InputRound }
-  | { readonly kind: 'end'; readonly result: CallToolResult };
+  | { readonly kind: 'run'; readonly position: ContinuationPosition }
+  | { readonly kind: 'reask'; readonly position: ContinuationPosition; readonly round: InputRound }
+  | { readonly kind: 'end'; readonly message: string };
 
 /** A stable digest of the arguments (key order does not matter). */
 export function digestArguments(args: unknown): string {
@@ -82,8 +81,8 @@ async function principalTag(store: ContinuationStore, principal: string | null):
   return store.bindingTag ? store.bindingTag(principal) : principal;
 }
 
-/** The progress of a first entry: nothing asked yet. Maps without a prototype: no name reads an inherited value. */
-export function firstEntry(): ContinuationProgress {
+/** Where a first entry stands: nothing asked yet. Maps without a prototype: no name reads an inherited value. */
+export function firstEntry(): ContinuationPosition {
   return {
     round: 0,
     answers: Object.create(null) as Record<string, unknown>,
@@ -106,7 +105,7 @@ export async function resume(
   token: string | undefined,
   responses: Readonly<Record<string, unknown>> | undefined
 ): Promise<Resumption> {
-  if (token === undefined) return { kind: 'run', progress: firstEntry() };
+  if (token === undefined) return { kind: 'run', position: firstEntry() };
   let opened: unknown;
   try {
     opened = await store.open(token);
@@ -126,7 +125,7 @@ export async function resume(
       throw new InvalidRequestStateError('it was already used (each state of this tool is accepted once)');
   }
 
-  const progress: ContinuationProgress = {
+  const position: ContinuationPosition = {
     round: payload.r,
     answers: ownRecord(payload.a),
     statuses: ownRecord<InputStatus>(payload.st),
@@ -134,24 +133,24 @@ export async function resume(
   };
   const again: InputRequest[] = [];
   for (const request of payload.q) {
-    const outcome = readResponse(request, ownValue(responses, request.key), progress);
+    const outcome = readResponse(request, ownValue(responses, request.key), position);
     if (outcome === 'again') again.push(request);
     else if (typeof outcome === 'object') again.push(outcome);
     // A declined request is an error result: the tool did not do what was asked, and an error
     // result is exempt from the tool's output schema.
-    else if (outcome !== 'ok') return { kind: 'end', result: { isError: true, content: [{ type: 'text', text: outcome.slice(4) }] } };
+    else if (outcome !== 'ok') return { kind: 'end', message: outcome.slice(4) };
   }
-  return again.length > 0 ? { kind: 'reask', progress, round: createInputRound(again, payload.s) } : { kind: 'run', progress };
+  return again.length > 0 ? { kind: 'reask', position, round: createInputRound(again, payload.s) } : { kind: 'run', position };
 }
 
 /**
- * Applies one response to `progress`. Returns 'ok', 'again' (ask the same), a request to ask
+ * Applies one response to `position`. Returns 'ok', 'again' (ask the same), a request to ask
  * with a note, or 'end:<text>' (a declined request ends the call).
  */
 function readResponse(
   request: InputRequest,
   raw: unknown,
-  progress: ContinuationProgress
+  position: ContinuationPosition
 ): 'ok' | 'again' | InputRequest | `end:${string}` {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return 'again';
   const response = {
@@ -164,7 +163,7 @@ function readResponse(
   if (request.kind === 'form' || request.kind === 'url') {
     if (response.action === 'decline' || response.action === 'cancel') {
       const status: InputStatus = response.action === 'decline' ? 'declined' : 'cancelled';
-      for (const name of [...names, request.key]) progress.statuses[name] = status;
+      for (const name of [...names, request.key]) position.statuses[name] = status;
       if (request.onDecline === 'handler') return 'ok';
       return `end:${request.onDecline ?? `The user ${status} the request for input (${names.join(', ')}); nothing was done.`}`;
     }
@@ -172,17 +171,17 @@ function readResponse(
   }
   switch (request.kind) {
     case 'url':
-      progress.answers[request.key] = true;
+      position.answers[request.key] = true;
       break;
     case 'form': {
       const { values, problems } = validateAnswers(request.schema!, response.content ?? {});
       if (problems.length > 0) return { ...request, note: `The previous answer was invalid: ${problems.join('; ')}.` };
-      Object.assign(progress.answers, values);
+      Object.assign(position.answers, values);
       break;
     }
     case 'sampling':
       if (typeof response.role !== 'string' || typeof response.content !== 'object' || response.content === null) return 'again';
-      progress.answers[request.key] = raw;
+      position.answers[request.key] = raw;
       break;
     case 'roots': {
       const roots = response.roots;
@@ -192,11 +191,11 @@ function readResponse(
       ) {
         return 'again';
       }
-      progress.answers[request.key] = roots;
+      position.answers[request.key] = roots;
       break;
     }
   }
-  for (const name of [...names, request.key]) progress.statuses[name] = 'answered';
+  for (const name of [...names, request.key]) position.statuses[name] = 'answered';
   return 'ok';
 }
 
@@ -204,7 +203,7 @@ function readResponse(
 export async function seal(
   store: ContinuationStore,
   binding: ContinuationBinding,
-  progress: ContinuationProgress,
+  position: ContinuationPosition,
   round: InputRound
 ): Promise<string> {
   const payload: ContinuationPayload = {
@@ -212,9 +211,9 @@ export async function seal(
     t: binding.name,
     d: digestArguments(binding.args),
     p: await principalTag(store, binding.principal),
-    r: progress.round + 1,
-    a: progress.answers,
-    st: progress.statuses,
+    r: position.round + 1,
+    a: position.answers,
+    st: position.statuses,
     q: round.requests.map(({ note: _note, ...request }) => request),
     ...(round.state !== undefined ? { s: round.state } : {}),
     ...(binding.singleUse ? { n: randomBytes(16).toString('base64url') } : {})

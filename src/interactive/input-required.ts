@@ -1,12 +1,9 @@
 import { inputRequired, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { ElicitationUnsupportedError } from '../errors';
-import type { InputKind, InputRound } from './require-input';
+import type { InputChannel, InputKind } from '../types/core';
+import type { InputRound } from './require-input';
 
-/**
- * The kinds of requests for input a connection can deliver. `reason` says why nothing can be
- * delivered at all (no live channel); a single missing kind is explained from the kind.
- */
-export type InputChannel = { readonly [K in InputKind]: boolean } & { readonly reason?: string };
+export type { InputChannel } from '../types/core';
 
 /** The client capability each kind of request needs. */
 const NEEDED_CAPABILITY: Readonly<Record<InputKind, string>> = {

@@ -5,8 +5,9 @@ import { isPrototypeKey } from '../wire/own-properties';
 
 const INPUT_ROUND = Symbol.for('mcpfusion:input-round');
 
-/** The kinds of requests for input: a form, an out-of-band URL visit, a sampling request, a roots listing. */
-export type InputKind = 'form' | 'url' | 'sampling' | 'roots';
+import type { InputKind } from '../types/core';
+
+export type { InputKind } from '../types/core';
 
 /** One embedded request for input. */
 export interface InputRequest {

@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { memberScopes } from '../auth/scopes';
-import type { ToolTaskSupport } from '../tasks/task-manager';
+import type { ToolTaskSupport } from '../types/tasks';
 import { ConfigurationError } from '../errors';
 import { metadataStorage } from './metadata-storage';
 import type { ToolDescriptor } from './tool-descriptor';
@@ -60,7 +60,7 @@ export function buildRegistry(classes: readonly Constructor[]): Registry {
     for (const { key, method, where } of inheritedMembers(target, lineage, problems)) {
       const kind = method.kinds[0]?.kind;
       if (method.kinds.length === 1 && kind !== 'action' && kind !== 'mutation') {
-        const member = describeSurfaceMember(target, key, method, problems, where, provider.scopes);
+        const member = describeSurfaceMember(target, key, method, problems, where, provider);
         if (!member) continue;
         const id = `${member.kind === 'prompt' ? 'prompt' : 'resource'} "${member.kind === 'resource-template' ? member.uriTemplate : member.kind === 'resource' ? member.uri : member.name}"`;
         const previous = seen.get(id);

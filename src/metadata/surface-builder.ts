@@ -2,8 +2,8 @@ import { UriTemplate } from '@modelcontextprotocol/server';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
 import { describeParams } from './param-describer';
 import { memberScopes } from '../auth/scopes';
-import type { Middleware } from '../pipeline/middleware';
-import type { CompleterRef, Constructor, MethodRecord, PromptOptions, ResourceTemplateOptions } from './types';
+import type { Middleware } from '../types/middleware';
+import type { CompleterRef, Constructor, MethodRecord, PromptOptions, ResourceTemplateOptions, ToolProviderOptions } from './types';
 
 /** Builds the descriptor of a `@Resource`, `@ResourceTemplate` or `@Prompt` method, collecting misuse. */
 export function describeSurfaceMember(
@@ -12,7 +12,7 @@ export function describeSurfaceMember(
   method: MethodRecord,
   problems: string[],
   where = `${target.name}.${String(key)}`,
-  classScopes?: readonly string[]
+  provider: ToolProviderOptions = {}
 ): ResourceDescriptor | ResourceTemplateDescriptor | PromptDescriptor | undefined {
   const [{ kind, name: id, options: raw }] = method.kinds;
   const before = problems.length;
@@ -26,8 +26,8 @@ export function describeSurfaceMember(
     inputType: params?.inputType,
     interactive: method.interactive,
     singleUseState: method.interactiveOptions?.singleUseState === true,
-    ...commonOptions(where, raw as { middleware?: unknown; timeoutMs?: unknown } | undefined, problems),
-    scopes: memberScopes(where, (raw as { scopes?: unknown } | undefined)?.scopes, target.name, classScopes, problems)
+    ...commonOptions(where, raw as { middleware?: unknown; timeoutMs?: unknown } | undefined, provider.middleware ?? [], problems),
+    scopes: memberScopes(where, (raw as { scopes?: unknown } | undefined)?.scopes, target.name, provider.scopes, problems)
   };
   if (method.interactiveOptions?.answersUpFront)
     problems.push(`${where}: answersUpFront applies to read-only tools only (answers must answer a question the server asked).`);
@@ -118,8 +118,13 @@ function checkCompleters(
   }
 }
 
-/** The options every kind of surface member takes: its own middleware and a timeout. */
-function commonOptions(where: string, options: { middleware?: unknown; timeoutMs?: unknown } | undefined, problems: string[]) {
+/** The options every kind of surface member takes: its middleware (the class's first, then its own) and a timeout. */
+function commonOptions(
+  where: string,
+  options: { middleware?: unknown; timeoutMs?: unknown } | undefined,
+  classMiddleware: readonly Middleware[],
+  problems: string[]
+) {
   const timeoutMs = options?.timeoutMs;
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)) {
     problems.push(`${where}: timeoutMs must be a positive number of milliseconds (got ${String(timeoutMs)}).`);
@@ -129,7 +134,7 @@ function commonOptions(where: string, options: { middleware?: unknown; timeoutMs
     problems.push(`${where}: middleware must be a list of functions or middleware classes.`);
   }
   return {
-    middleware: Object.freeze([...((Array.isArray(middleware) ? middleware : []) as Middleware[])]),
+    middleware: Object.freeze([...classMiddleware, ...((Array.isArray(middleware) ? middleware : []) as Middleware[])]),
     ...(typeof timeoutMs === 'number' ? { timeoutMs } : {})
   };
 }

@@ -1,4 +1,4 @@
-import type { Middleware } from '../pipeline/middleware';
+import type { Middleware } from '../types/middleware';
 import type { Constructor, CompleterRef, OutputSpec, ParamKind } from './types';
 
 /** What resources, templates and prompts share. */
@@ -11,7 +11,7 @@ interface SurfaceMember {
   readonly interactive: boolean;
   /** Interactive: each issued `requestState` is accepted once. */
   readonly singleUseState: boolean;
-  /** The member's own middleware (`options.middleware`), run after global and class middleware. */
+  /** The class's middleware (`@ToolProvider({ middleware })`), then the member's own (`options.middleware`). */
   readonly middleware: readonly Middleware[];
   readonly timeoutMs?: number;
   /** OAuth scopes a caller's token must grant (its own, else the class's; empty: none). */

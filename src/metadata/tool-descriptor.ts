@@ -1,8 +1,7 @@
 import type { ClientCapabilities, ToolAnnotations } from '@modelcontextprotocol/server';
-import type { Middleware } from '../pipeline/middleware';
-import type { PresenterRef } from '../presenters/presenter';
-import type { JsonSchema } from '../schema/json-schema';
-import type { ToolTaskSupport } from '../tasks/task-manager';
+import type { Middleware } from '../types/middleware';
+import type { PresenterRef } from '../types/presenter';
+import type { ToolTaskSupport } from '../types/tasks';
 import type { Constructor, OutputSpec, ParamKind, ToolKind } from './types';
 
 /** Everything the framework needs to serve one tool, built and validated once at startup. */
@@ -37,10 +36,4 @@ export interface ToolDescriptor {
   readonly task?: ToolTaskSupport;
   /** Whether the method is a generator function (its results are driven by the generator driver). */
   readonly isGenerator: boolean;
-}
-
-/** The JSON Schemas a tool lists. */
-export interface ToolSchemas {
-  readonly input: JsonSchema;
-  readonly output?: JsonSchema;
 }

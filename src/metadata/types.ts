@@ -1,6 +1,6 @@
 import type { ClientCapabilities, ToolAnnotations } from '@modelcontextprotocol/server';
-import type { Middleware } from '../pipeline/middleware';
-import type { PresenterRef } from '../presenters/presenter';
+import type { Middleware } from '../types/middleware';
+import type { PresenterRef } from '../types/presenter';
 
 import type { MemberKind, OutputSpec, ParamKind } from '../types/core';
 

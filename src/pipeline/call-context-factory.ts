@@ -1,12 +1,14 @@
 import type { DependencyContainer } from 'tsyringe';
 import { callerAuthOf } from '../auth/caller-auth';
-import type { CallContext, RequestExtra, ToolInfo } from './call-context';
-import type { CallRequest } from './call-request';
+import type { CallAbort } from '../concurrency/call-abort';
+import type { CallContext, RequestExtra } from '../types/context';
+import type { ToolInfo } from '../types/core';
+import type { CallRequest } from '../types/request';
 import type { CallScope } from './call-scope';
 import type { CallState } from './call-state';
+import type { LogChannel } from './call-log';
 
-/** Makes the app context for one call from the raw request. */
-export type ContextFactory = (extra: RequestExtra) => object | undefined | Promise<object | undefined>;
+export type { ContextFactory } from '../types/context';
 
 const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -46,29 +48,34 @@ export function requestExtra(request: CallRequest, toolName: string, signalOf: (
   };
 }
 
-const noProgress = (): void => undefined;
-
 /**
- * Builds the per-call context: what `contextFactory(extra)` made (`made`), plus the framework's
- * fields, in one literal; `signal` and `container` are made on first read.
+ * Builds the per-call context before the chain runs: the framework's fields in one literal
+ * (`signal` and `container` made on first read, `progress` reading the call's current channel);
+ * the context step adds what `contextFactory` made, and the mutation-lock step the `lock`.
  */
-export function createCallContext(state: CallState, scope: CallScope, tool: ToolInfo, made: object | undefined): CallContext {
-  const { request, aborter, progress } = state;
+export function createCallContext(
+  request: CallRequest,
+  args: Readonly<Record<string, unknown>>,
+  tool: ToolInfo,
+  aborter: CallAbort,
+  log: LogChannel,
+  scope: CallScope,
+  progress: (percent: number, message?: string) => void
+): CallContext {
   const ctx = {
-    ...(made && typeof made === 'object' ? made : {}),
     get signal(): AbortSignal {
       return aborter.signal;
     },
     tool,
-    args: argumentsOf(request),
+    args,
     requestId: request.requestId,
-    progress: progress ? (percent: number, message?: string) => progress.report(percent, message) : noProgress,
-    log: state.log,
+    progress,
+    log,
     clientCapabilities: request.clientCapabilities,
     closeStream: request.closeStream,
     // Plain fields (no getters: a context is made per call); `lock` is set by the mutation-lock stage.
     auth: request.authInfo ? callerAuthOf(request.authInfo) : undefined,
-    lock: state.lock,
+    lock: undefined as { readonly fencingToken: number } | undefined,
     get container(): DependencyContainer {
       return scope.open();
     }

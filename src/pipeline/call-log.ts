@@ -1,29 +1,24 @@
-/** Log levels, least to most severe (the protocol's syslog levels). */
-export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+import type { CallLogger, LogLevel } from '../types/context';
+import type { LogSend } from '../types/request';
 
-/** Sends one `notifications/message` (the SDK applies the client's level filter). */
-export type LogSend = (level: LogLevel, data: unknown, logger?: string) => Promise<void>;
-
-/**
- * The context logger (`ctx.log`): sends `notifications/message` to the client that made the
- * call. The client's level applies (`logging/setLevel` on 2025-era sessions; the per-request
- * `logLevel` on 2026-07-28, where no level means no messages). Messages are written before
- * the response. For the server's own diagnostics use stderr (the app's `logger` option).
- */
-export interface CallLogger {
-  /** A message at any level, optionally naming the logger. */
-  message(level: LogLevel, data: unknown, logger?: string): void;
-  debug(data: unknown): void;
-  info(data: unknown): void;
-  warning(data: unknown): void;
-  error(data: unknown): void;
-}
+export type { CallLogger, LogLevel } from '../types/context';
+export type { LogSend } from '../types/request';
 
 /** A call's logger; it keeps the writes so the response can wait for them. One object per call. */
 export class LogChannel implements CallLogger {
   private pending: Promise<void>[] | undefined;
 
-  constructor(private readonly send: LogSend | undefined) {}
+  constructor(private send: LogSend | undefined) {}
+
+  /** Whether messages go anywhere (the connection can carry them, and the channel is not closed). */
+  get open(): boolean {
+    return this.send !== undefined;
+  }
+
+  /** Drops every later message (the call has no stream to write to any more: it became a task). */
+  close(): void {
+    this.send = undefined;
+  }
 
   message(level: LogLevel, data: unknown, logger?: string): void {
     if (!this.send) return;

@@ -3,13 +3,17 @@ import type { DependencyContainer } from 'tsyringe';
 import type { CallQueue } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
-import type { Constructor } from '../metadata/types';
 import type { InputValidator } from '../schema/input-validator';
+import type { ContextFactory } from '../types/context';
+import type { CallKind, Constructor } from '../types/core';
+import type { Middleware } from '../types/middleware';
+import type { TaskEscalation, ToolTaskSupport } from '../types/tasks';
 import { compose } from './compose';
-import { isMiddlewareClass, type Middleware } from './middleware';
+import type { ErrorBoundary } from './error-boundary';
 import { askStep } from './steps/ask.step';
 import { capabilityCheckStep } from './steps/capability-check.step';
-import { contextStep, type ContextFactory } from './steps/context.step';
+import { contextStep } from './steps/context.step';
+import { errorBoundaryStep } from './steps/error-boundary.step';
 import { flushStep } from './steps/flush.step';
 import { generatorDriverStep } from './steps/generator-driver.step';
 import { middlewareStep } from './steps/middleware.step';
@@ -18,44 +22,44 @@ import type { NamedStep } from './steps/named-step';
 import { openContinuationStep } from './steps/open-continuation.step';
 import { queueStep } from './steps/queue.step';
 import { scopeCheckStep } from './steps/scope-check.step';
+import { taskEscalationStep } from './steps/task-escalation.step';
 import { timeoutStep } from './steps/timeout.step';
 import { validateInputStep } from './steps/validate-input.step';
 
 /** What every chain of an app shares. */
 export interface ChainDependencies {
   readonly container: DependencyContainer;
+  readonly boundary: ErrorBoundary;
   readonly queue: CallQueue;
   readonly mutationLock: MutationLock;
   readonly contextFactory?: ContextFactory;
+  /** Global middleware, run before every member's class and method middleware. */
   readonly globalMiddleware: readonly Middleware[];
   readonly continuations: ContinuationStore;
+  /** Where task-capable tools become tasks (absent: the app has none). */
+  readonly tasks?: TaskEscalation;
   /** Whether resolving these classes reaches a per-call token (decided at startup; see `needsCallScope`). */
   readonly needsCallScope: (classes: readonly Constructor[]) => boolean;
 }
 
-/** The classes a call resolves for a member: its own, and its middleware and presenter classes. */
-export function resolvedClasses(target: Constructor, middleware: readonly Middleware[], presenter?: unknown): Constructor[] {
-  const classes: Constructor[] = [target];
-  for (const m of middleware) if (isMiddlewareClass(m)) classes.push(m);
-  if (typeof presenter === 'function') classes.push(presenter as Constructor);
-  return classes;
-}
-
 /** What one member's chain is made of: the stages that apply to it, and its own presentation and terminal steps. */
 export interface ChainSpec {
+  readonly kind: CallKind;
   /** The member's name in messages (`billing.refund`), and as it is labelled there (`Tool billing.refund`). */
   readonly name: string;
   readonly label: string;
   readonly requires?: ClientCapabilities;
   /** OAuth scopes the caller's token must grant (the scope check runs first where there are any). */
   readonly scopes?: readonly string[];
+  /** How the tool takes part in tasks (a task-escalation step where it does). */
+  readonly task?: ToolTaskSupport;
   readonly timeoutMs?: number;
   /** Shapes the terminal's value into the protocol result. */
   readonly present: NamedStep;
   readonly interactive: boolean;
   readonly mutation: boolean;
   readonly isGenerator: boolean;
-  /** Class, then method middleware (global middleware is added here). */
+  /** Every middleware of the member, in order: global, class, method. */
   readonly middleware: readonly Middleware[];
   /** Validates the raw arguments; absent where there are none to validate (a completion's value). */
   readonly validate?: InputValidator;
@@ -67,24 +71,25 @@ export interface ChainSpec {
 /**
  * Builds one member's chain, once, at startup, for every kind alike:
  *
- *   scope-check? → flush → capability-check? → timeout? → present → ask? → queue → context →
- *   middleware (global, class, method) → mutation-lock? → generator-driver? →
- *   validate-input? → open-continuation? → terminal
+ *   error-boundary → scope-check? → capability-check? → task-escalation? → flush → timeout? →
+ *   present → ask? → queue → context → middleware (global, class, method) → mutation-lock? →
+ *   generator-driver? → validate-input? → open-continuation? → terminal
  *
  * Outer stages finish after inner ones: the queue slot and the mutation lock are free before
  * a request for input is sealed and before the result is presented; progress and log messages
- * are flushed last, before the response.
+ * are flushed before the response; the boundary sees every failure, and a task's outcome.
  */
 export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: readonly NamedStep[]; run: ReturnType<typeof compose> } {
-  const steps: NamedStep[] = [];
+  const steps: NamedStep[] = [errorBoundaryStep(deps.boundary, spec.kind)];
   if (spec.scopes && spec.scopes.length > 0) steps.push(scopeCheckStep(spec.label, spec.scopes));
-  steps.push(flushStep());
   if (spec.requires) steps.push(capabilityCheckStep(spec.name, spec.requires));
+  if (spec.task && deps.tasks) steps.push(taskEscalationStep(deps.tasks, spec.name, spec.task));
+  steps.push(flushStep());
   if (spec.timeoutMs !== undefined) steps.push(timeoutStep(spec.label, spec.timeoutMs));
   steps.push(spec.present);
   if (spec.interactive) steps.push(askStep(deps.continuations, spec.label));
-  steps.push(queueStep(deps.queue), contextStep(deps.container, deps.contextFactory, spec.perCall));
-  steps.push(...[...deps.globalMiddleware, ...spec.middleware].map(middlewareStep));
+  steps.push(queueStep(deps.queue), contextStep(deps.contextFactory, spec.perCall));
+  steps.push(...spec.middleware.map(middlewareStep));
   if (spec.mutation) steps.push(mutationLockStep(deps.mutationLock));
   if (spec.isGenerator) steps.push(generatorDriverStep());
   if (spec.validate) steps.push(validateInputStep(spec.name, spec.validate));

@@ -3,19 +3,25 @@ import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
+  ResourceNotFoundError,
   type CallToolResult,
   type ClientCapabilities
 } from '@modelcontextprotocol/server';
-import { ErrorCode, FusionError, InvalidInputError, MaskedError, MissingCapabilityError } from '../errors';
-import type { CallKind } from '../types/core';
+import { ErrorCode, FusionError, InvalidInputError, MaskedError, MissingCapabilityError, UnknownResourceError } from '../errors';
+import type { CallKind, CallMode } from '../types/core';
+import type { JsonRpcErrorObject, TaskOutcome } from '../types/tasks';
 
 export type { CallKind } from '../types/core';
 
-/** Codes that are the protocol's business whatever the kind: they never become a tool result. */
-const PROTOCOL_LEVEL: ReadonlySet<string> = new Set([
+/** Codes that are the protocol's business whatever the kind: they never become a tool result (-32602, or -32021). */
+const INVALID_PARAMS: ReadonlySet<string> = new Set([
   ErrorCode.UNKNOWN_TOOL,
-  ErrorCode.INVALID_REQUEST_STATE,
-  ErrorCode.MISSING_CLIENT_CAPABILITY
+  ErrorCode.UNKNOWN_PROMPT,
+  ErrorCode.UNKNOWN_RESOURCE,
+  ErrorCode.UNKNOWN_COMPLETION_REF,
+  ErrorCode.TASK_NOT_FOUND,
+  ErrorCode.INVALID_PARAMS,
+  ErrorCode.INVALID_REQUEST_STATE
 ]);
 
 /** Codes that say the request cannot go on as asked (-32600 where there are no tool results). */
@@ -27,13 +33,30 @@ const INVALID_REQUEST: ReadonlySet<string> = new Set([
   ErrorCode.INSUFFICIENT_SCOPE
 ]);
 
+/** Whether a failure is the protocol's business (a JSON-RPC error whatever the kind), not the tool's. */
+function protocolLevel(error: unknown): boolean {
+  // The framework's own errors first: a FusionError is never a ProtocolError (whose instanceof check is a function).
+  if (error instanceof FusionError) return INVALID_PARAMS.has(error.code) || error.code === ErrorCode.MISSING_CLIENT_CAPABILITY;
+  return error instanceof ProtocolError;
+}
+
 /**
- * The one place that decides what a failure becomes on the wire, for every kind of request.
- * Steps, catalogs and handlers throw; they never build error results. For tools, everything
- * but the protocol-level codes is an `isError` result the agent reads; for resources, prompts
- * and completions (which have no error results) everything is a JSON-RPC error. With `mask`,
- * an exception that is neither a `FusionError` (a `ToolError` included) nor a protocol error
- * reaches the client as a generic message with a reference, and the original goes to the log.
+ * The one place that decides what a failure becomes on the wire, for every kind of request and
+ * both modes of a call. Steps, catalogs, the dispatcher, tasks and handlers throw; they never
+ * build error results or JSON-RPC errors. The compiled chain's outermost step
+ * (`steps/error-boundary.step.ts`) hands it every call's failure; the dispatcher hands it the
+ * failures of requests that are not calls (`tasks/*`, lists, an unknown name).
+ *
+ * - A tool call answered in its request: protocol-level codes are JSON-RPC errors, everything
+ *   else an `isError` result the agent reads.
+ * - A tool call running as a task: what would be an `isError` result completes the task with
+ *   it; anything else (a protocol-level code, an unexpected exception) fails the task with the
+ *   JSON-RPC error object.
+ * - Resources, prompts and completions have no error results: everything is a JSON-RPC error.
+ *
+ * With `mask`, an exception that is neither a `FusionError` (a `ToolError` included) nor a
+ * protocol error reaches the client as a generic message with a reference, and the original
+ * goes to the log.
  */
 export class ErrorBoundary {
   constructor(
@@ -41,21 +64,32 @@ export class ErrorBoundary {
     private readonly log: (message: string) => void
   ) {}
 
-  /** A tool call's failure: an `isError` result, or a thrown protocol error. */
-  toolResult(error: unknown, name: string): CallToolResult {
-    const shown = this.reveal(error, 'tool', name);
-    // The framework's own errors first: a FusionError is never a ProtocolError (whose instanceof check is a function).
-    if (shown instanceof FusionError ? PROTOCOL_LEVEL.has(shown.code) : shown instanceof ProtocolError) {
-      throw this.protocolError(shown, 'tool', name);
+  /**
+   * A call's failure as its answer: an `isError` result (tools), a task outcome (tools in task
+   * mode), or a thrown JSON-RPC error.
+   */
+  fail(kind: CallKind, subject: string, mode: CallMode, error: unknown): CallToolResult | TaskOutcome {
+    if (kind === 'tool' && mode === 'task') {
+      // An exception that is not the framework's fails a task (in a request it is an isError result).
+      if (protocolLevel(error) || !(error instanceof FusionError)) return { error: jsonRpcErrorObject(this.protocolError(error, kind, subject)) };
+      return { value: { ...errorResult(error.message), resultType: 'complete' } };
     }
-    return { isError: true, content: [{ type: 'text', text: shown instanceof Error ? shown.message : String(shown) }] };
+    const shown = this.reveal(error, kind, subject);
+    if (kind === 'tool' && !protocolLevel(shown)) return errorResult(shown instanceof Error ? shown.message : String(shown));
+    throw this.protocolError(shown, kind, subject);
+  }
+
+  /** A call's result in task mode: the task's outcome (a 2026-07-28 result carries its `resultType`). */
+  taskResult(value: unknown): TaskOutcome {
+    const result = value as Record<string, unknown>;
+    return { value: result.resultType === undefined ? { ...result, resultType: 'complete' } : result };
   }
 
   /**
    * A failure as the JSON-RPC error a transport answers with. `subject` names what was asked
    * for (the prompt's name, the resource's URI) in the messages that need it.
    */
-  protocolError(error: unknown, kind: CallKind, subject: string): Error {
+  protocolError(error: unknown, kind: CallKind, subject: string): ProtocolError {
     const shown = this.reveal(error, kind, subject);
     if (shown instanceof ProtocolError) return shown;
     if (shown instanceof MissingCapabilityError) {
@@ -64,6 +98,7 @@ export class ErrorBoundary {
         shown.message
       );
     }
+    if (shown instanceof UnknownResourceError) return new ResourceNotFoundError(shown.uri, shown.message);
     if (shown instanceof InvalidInputError && kind !== 'tool') {
       const what = kind === 'resource' ? `Invalid URI ${subject}` : `Invalid arguments for ${kind} ${subject}`;
       return new ProtocolError(
@@ -72,7 +107,7 @@ export class ErrorBoundary {
       );
     }
     if (shown instanceof FusionError) {
-      if (PROTOCOL_LEVEL.has(shown.code) || shown.code === ErrorCode.INVALID_INPUT) {
+      if (INVALID_PARAMS.has(shown.code) || shown.code === ErrorCode.INVALID_INPUT) {
         return new ProtocolError(ProtocolErrorCode.InvalidParams, shown.message);
       }
       if (INVALID_REQUEST.has(shown.code)) return new ProtocolError(ProtocolErrorCode.InvalidRequest, shown.message);
@@ -88,4 +123,14 @@ export class ErrorBoundary {
     this.log(`${kind} ${subject} failed (reference ${masked.reference}): ${detail}`);
     return masked;
   }
+}
+
+/** A JSON-RPC error as the object a failed task carries (`tasks/get` `error`). */
+export function jsonRpcErrorObject(error: ProtocolError): JsonRpcErrorObject {
+  return { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
+}
+
+/** A tool error result: one text block saying what went wrong. */
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
 }

@@ -1,20 +1,7 @@
 import type { Constructor } from '../types/core';
-import type { CallContext } from './call-context';
+import type { FusionMiddleware } from '../types/middleware';
 
-/** Runs the rest of the chain; returns what the handler returned. Call it at most once. */
-export type Next = () => Promise<unknown>;
-
-/** A middleware function: `(ctx, next)`, onion style. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type MiddlewareFn<C extends object = any> = (ctx: CallContext<C>, next: Next) => unknown;
-
-/** A middleware class, resolved from the call's container (so it can inject services). */
-export interface FusionMiddleware {
-  use(ctx: CallContext, next: Next): unknown;
-}
-
-/** A middleware function, or a class implementing {@link FusionMiddleware}. */
-export type Middleware = MiddlewareFn | Constructor<FusionMiddleware>;
+export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from '../types/middleware';
 
 /** Whether a middleware is a class (resolved from the call's container) rather than a function. */
 export function isMiddlewareClass(value: unknown): value is Constructor<FusionMiddleware> {

@@ -1,4 +1,5 @@
 import { InvalidProgressError } from '../errors';
+import type { ProgressSend } from '../types/request';
 
 const PROGRESS = Symbol.for('mcpfusion:progress');
 
@@ -46,8 +47,7 @@ export function isProgressEvent(value: unknown): value is ProgressEvent {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PROGRESS] === true;
 }
 
-/** Sends one progress notification. */
-export type ProgressSend = (progress: number, message: string | undefined) => Promise<void>;
+export type { ProgressSend } from '../types/request';
 
 /** Checks a progress value: in production a bad value is dropped, elsewhere it is an error. */
 export function checkProgress(percent: number): boolean {

@@ -1,7 +1,5 @@
+import { InvalidParamsError, UnknownResourceError } from '../errors';
 import {
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceNotFoundError,
   UriTemplate,
   type Resource,
   type ResourceTemplateType
@@ -157,7 +155,7 @@ export class ResourceCatalog {
       const variables = template.match(uri);
       if (variables) return { member: read, arguments: decodeVariables(uri, variables) };
     }
-    throw new ResourceNotFoundError(uri);
+    throw new UnknownResourceError(uri);
   }
 }
 
@@ -170,10 +168,7 @@ function decodeVariables(uri: string, variables: Record<string, string | string[
     try {
       return decodeURIComponent(value);
     } catch {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Invalid URI ${uri}: malformed percent-encoding in ${JSON.stringify(value)}`
-      );
+      throw new InvalidParamsError(`Invalid URI ${uri}: malformed percent-encoding in ${JSON.stringify(value)}`);
     }
   };
   const out = Object.create(null) as Record<string, string>;

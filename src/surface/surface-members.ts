@@ -1,14 +1,13 @@
-import { classOptionsOf } from '../metadata/registry-builder';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
-import type { CompleterRef, Constructor } from '../metadata/types';
-import type { ToolInfo } from '../pipeline/call-context';
-import { buildChain, resolvedClasses, type ChainDependencies } from '../pipeline/chain-builder';
+import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledMember } from '../pipeline/compiled-member';
-import type { CallKind } from '../pipeline/error-boundary';
+import { compileMember } from '../pipeline/compile-member';
 import { completeArgumentStep } from '../pipeline/steps/complete-argument.step';
 import type { NamedStep } from '../pipeline/steps/named-step';
 import { presentCompletionStep } from '../pipeline/steps/present-surface.step';
 import type { InputValidator } from '../schema/input-validator';
+import type { CompleterRef } from '../metadata/types';
+import type { CallKind } from '../types/core';
 
 type SurfaceDescriptor = ResourceDescriptor | ResourceTemplateDescriptor | PromptDescriptor;
 
@@ -26,44 +25,29 @@ export interface SurfaceMemberSpec {
   readonly methodName?: string;
 }
 
-/** Compiles one chain of a resource, template, `list` method or prompt: the same stages as a tool's. */
+/** Compiles one chain of a resource, template, `list` method or prompt through the one compile path. */
 export function compileSurfaceMember(descriptor: SurfaceDescriptor, spec: SurfaceMemberSpec, deps: ChainDependencies): CompiledMember {
-  const interactive = spec.interactive ?? descriptor.interactive;
-  const info: ToolInfo = Object.freeze({
-    name: spec.name,
-    kind: descriptor.kind,
-    interactive,
-    className: descriptor.className,
-    methodName: spec.methodName ?? descriptor.methodName,
-    scopes: descriptor.scopes
-  });
-  const middleware = [...classMiddleware(descriptor.target), ...descriptor.middleware];
-  const { steps, run } = buildChain(
+  return compileMember(
     {
+      kind: spec.kind,
+      memberKind: descriptor.kind,
       name: spec.name,
       label: spec.label,
+      target: descriptor.target,
+      className: descriptor.className,
+      methodName: spec.methodName ?? descriptor.methodName,
+      interactive: spec.interactive ?? descriptor.interactive,
+      singleUseState: descriptor.singleUseState,
+      bindingName: `${descriptor.kind}:${spec.name}`,
       scopes: descriptor.scopes,
       timeoutMs: spec.kind === 'completion' ? undefined : descriptor.timeoutMs,
-      present: spec.present,
-      interactive,
-      mutation: false,
-      isGenerator: false,
-      middleware,
+      middleware: descriptor.middleware,
       validate: spec.validate,
-      perCall: deps.needsCallScope(resolvedClasses(descriptor.target, [...deps.globalMiddleware, ...middleware])),
+      present: spec.present,
       terminal: spec.terminal
     },
     deps
   );
-  return Object.freeze({
-    kind: spec.kind,
-    info,
-    bindingName: `${descriptor.kind}:${spec.name}`,
-    singleUseState: interactive && descriptor.singleUseState,
-    answersUpFront: false,
-    steps,
-    run
-  });
 }
 
 /** The chains of an owner's completers, by argument name. */
@@ -92,9 +76,4 @@ export function compileCompleters(
     );
   }
   return out;
-}
-
-/** The middleware of a class's `@ToolProvider({ middleware })`, which applies to its resources and prompts as to its tools. */
-function classMiddleware(target: Constructor) {
-  return classOptionsOf(target).middleware ?? [];
 }

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { TERMINAL, type TaskRecord, type TaskStatus } from './task-record';
-import { patched, type TaskPatchOf, type TaskStore } from './task-store';
+import { patched, type TaskFailure, type TaskPatchOf, type TaskStore } from './task-store';
 
 /** What this store uses of a `better-sqlite3` database (so the framework does not depend on the driver). */
 export interface SqliteDatabase {
@@ -90,16 +90,16 @@ export class SqliteTaskStore implements TaskStore {
     return (this.live.get() as { n: number }).n;
   }
 
-  async failOrphans(message: string, now: number): Promise<number> {
+  async failOrphans(error: TaskFailure, now: number): Promise<number> {
     let failed = 0;
     for (const row of this.working.all() as Array<{ record: string }>) {
       const record = JSON.parse(row.record) as TaskRecord;
       const settled = await this.whenFree(() =>
         this.transact(record.taskId, ['working'], {
           status: 'failed',
-          statusMessage: message,
+          statusMessage: error.message,
           lastUpdatedAt: now,
-          error: { code: -32603, message }
+          error
         })
       );
       if (settled) failed++;

@@ -1,7 +1,8 @@
 import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
-import type { CallRequest } from '../pipeline/call-request';
-import type { TaskManager, TaskView } from './task-manager';
+import type { CallRequest } from '../types/request';
+import type { TaskLifecycle, TaskView } from './task-lifecycle';
 import { TERMINAL } from './task-record';
+import type { TaskWatchers } from './task-watchers';
 
 /**
  * A `subscriptions/listen` stream for task status (`notifications.taskIds`, the tasks
@@ -14,7 +15,8 @@ export async function taskListenResponse(
   id: string | number,
   taskIds: readonly string[],
   request: CallRequest,
-  tasks: TaskManager,
+  tasks: TaskLifecycle,
+  watchers: TaskWatchers,
   signal: AbortSignal
 ): Promise<Response> {
   const honoured: string[] = [];
@@ -63,7 +65,7 @@ export async function taskListenResponse(
       controller = streamController;
       write({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: honoured }, _meta: meta } });
       if (honoured.length === 0) return end(true);
-      for (const taskId of honoured) removals.push(tasks.watch(taskId, () => void push(taskId)));
+      for (const taskId of honoured) removals.push(watchers.watch(taskId, () => void push(taskId)));
       signal.addEventListener('abort', onAbort, { once: true });
       // The current state first: a client that listens after a change has not missed it.
       for (const taskId of honoured) void push(taskId);

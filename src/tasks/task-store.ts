@@ -1,5 +1,8 @@
 import { LIVE, TERMINAL, type TaskPatch, type TaskRecord, type TaskStatus } from './task-record';
 
+/** The JSON-RPC error object a failed task carries. */
+export type TaskFailure = NonNullable<TaskRecord['error']>;
+
 /** A transition's change: fixed, or computed from the current record (undefined: no change). */
 export type TaskPatchOf = TaskPatch | ((current: Readonly<TaskRecord>) => TaskPatch | undefined);
 
@@ -34,9 +37,10 @@ export interface TaskStore {
   countLive(): Promise<number>;
   /**
    * At startup: settles every `working` task (its work died with the process that ran it) to
-   * `failed` with `message`; tasks waiting for input keep waiting. Returns how many.
+   * `failed` with `error` (a JSON-RPC error object, its message the status message); tasks
+   * waiting for input keep waiting. Returns how many.
    */
-  failOrphans(message: string, now: number): Promise<number>;
+  failOrphans(error: TaskFailure, now: number): Promise<number>;
   /** A store shared by several instances: tells them all that a task was cancelled. */
   announceCancel?(taskId: string): void;
   /** A store shared by several instances: calls `listener` when any instance cancels a task (the one running it aborts the run). */

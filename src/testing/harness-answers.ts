@@ -1,18 +1,17 @@
-/** A request for input as the test harness shows it to `onInput`. */
-export interface HarnessInputRequest {
-  readonly kind: 'form' | 'url' | 'sampling' | 'roots';
-  /** The key the answer goes under. */
-  readonly key: string;
-  readonly message?: string;
-  readonly requestedSchema?: Record<string, unknown>;
-  readonly url?: string;
-  /** The embedded request's params as sent. */
-  readonly params: Record<string, unknown>;
-}
+import type { InputChannel } from '../types/core';
+import type { HarnessInputAnswer, HarnessInputRequest } from '../types/harness';
 
-/** An answer: an elicitation result (`{ action, content? }`), a sampling result, or `{ roots }`. */
-export type HarnessInputAnswer =
-  { readonly action: 'accept' | 'decline' | 'cancel'; readonly content?: Record<string, unknown> } | Record<string, unknown>;
+export type { HarnessInputAnswer, HarnessInputRequest } from '../types/harness';
+
+/** What the harness's calls can deliver: everything when it has answers, nothing (with why) otherwise. */
+export const ANSWERING: InputChannel = { form: true, url: true, sampling: true, roots: true };
+export const NOT_ANSWERING: InputChannel = {
+  form: false,
+  url: false,
+  sampling: false,
+  roots: false,
+  reason: 'the test harness was given no answers (pass { answers } or { onInput })'
+};
 
 /** How the harness shows an embedded request to `onInput`. */
 export function harnessView(key: string, embedded: { method: string; params?: Record<string, unknown> }): HarnessInputRequest {

@@ -1,12 +1,13 @@
 import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
+import type { AppInternals } from '../app/internals';
 import { ConfigurationError } from '../errors';
-import type { CallRequest } from '../pipeline/call-request';
 import type { CompiledTool } from '../pipeline/compiled-member';
-import type { TaskManager, TaskView } from '../tasks/task-manager';
+import type { AppTasks } from '../tasks/app-tasks';
+import type { TaskView } from '../tasks/task-lifecycle';
 import { TASKS_EXTENSION } from '../tasks/task-record';
-import { noInputChannel } from '../interactive/input-required';
-import type { DirectCallOptions } from './harness';
-import { answerFromMap, harnessView, type HarnessInputAnswer } from './harness-answers';
+import type { DirectCallOptions, HarnessInputAnswer } from '../types/harness';
+import type { CallRequest } from '../types/request';
+import { ANSWERING, NOT_ANSWERING, answerFromMap, harnessView } from './harness-answers';
 
 /**
  * `app.callTool(name, args, { asTask: true })`: calls a task-capable tool the way a client with
@@ -18,16 +19,15 @@ import { answerFromMap, harnessView, type HarnessInputAnswer } from './harness-a
  * No polling: the harness waits for the task's next change.
  */
 export async function driveTask(
-  tasks: TaskManager | undefined,
+  internals: AppInternals,
   tool: CompiledTool,
   args: Record<string, unknown>,
   options: DirectCallOptions
 ): Promise<CallToolResult> {
-  const support = tool.descriptor.task;
-  if (!tasks || !support)
+  const { tasks } = internals;
+  if (!tasks || !tool.descriptor.task)
     throw new ConfigurationError(`Tool ${tool.info.name} does not run as a task: give it task: 'optional' or 'required'.`);
   const { onInput, answers, signal } = options;
-  const canAnswer = Boolean(onInput || answers);
   const answer = async (requests: Record<string, unknown>): Promise<Record<string, HarnessInputAnswer>> => {
     const out: Record<string, HarnessInputAnswer> = {};
     for (const [key, embedded] of Object.entries(requests)) {
@@ -44,38 +44,36 @@ export async function driveTask(
     authInfo: options.authInfo,
     era: 'modern',
     clientCapabilities: { extensions: { [TASKS_EXTENSION]: {} }, elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } as never,
-    inputChannel: canAnswer
-      ? { form: true, url: true, sampling: true, roots: true }
-      : noInputChannel('the test harness was given no answers (pass { answers } or { onInput })')
+    inputChannel: onInput || answers ? ANSWERING : NOT_ANSWERING
   };
   let request = base;
   for (;;) {
-    const started = await tasks.start(tool.info.name, support, request);
+    const started = (await internals.engine.run(tool, request)) as Record<string, unknown>;
     if (isInputRequiredResult(started)) {
       request = { ...base, requestState: started.requestState, inputResponses: await answer(started.inputRequests ?? {}) };
       continue;
     }
-    if ((started as { resultType?: unknown }).resultType !== 'task') return started as CallToolResult;
-    return follow(tasks, (started as { taskId: string }).taskId, base, answer, options);
+    if (started.resultType !== 'task') return started as CallToolResult;
+    return follow(tasks, started.taskId as string, base, answer, options);
   }
 }
 
 async function follow(
-  tasks: TaskManager,
+  tasks: AppTasks,
   taskId: string,
   request: CallRequest,
   answer: (requests: Record<string, unknown>) => Promise<Record<string, HarnessInputAnswer>>,
   options: DirectCallOptions
 ): Promise<CallToolResult> {
   const { signal } = options;
-  const cancel = (): void => void tasks.cancel(taskId, request).catch(() => undefined);
+  const cancel = (): void => void tasks.lifecycle.cancel(taskId, request).catch(() => undefined);
   signal?.addEventListener('abort', cancel, { once: true });
   try {
     let answeredRound: string | undefined;
     for (;;) {
       // Listen before reading, so a change between the read and the wait is not missed.
-      const change = tasks.nextChange(taskId);
-      const view: TaskView = await tasks.get(taskId, request);
+      const change = tasks.watchers.nextChange(taskId);
+      const view: TaskView = await tasks.lifecycle.get(taskId, request);
       options.onTask?.(view);
       if (view.status === 'completed') return view.result as CallToolResult;
       if (view.status === 'failed') {
@@ -88,7 +86,7 @@ async function follow(
         const round = Object.keys(requests).sort().join(',');
         if (round !== answeredRound) {
           answeredRound = round;
-          await tasks.update(taskId, await answer(requests), request);
+          await tasks.lifecycle.update(taskId, await answer(requests), request);
           continue;
         }
       }

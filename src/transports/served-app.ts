@@ -11,8 +11,7 @@ import type {
   Tool
 } from '@modelcontextprotocol/server';
 import type { WireRequest } from '../auth/http-auth';
-import type { CallRequest } from '../pipeline/call-request';
-import type { TaskManager } from '../tasks/task-manager';
+import type { CallRequest } from '../types/request';
 
 /** A `completion/complete` request's parts. */
 export interface CompletionQuery {
@@ -21,8 +20,24 @@ export interface CompletionQuery {
   readonly context?: { readonly arguments?: Readonly<Record<string, string>> };
 }
 
-/** What a transport's request carries, before it is known which member it runs. */
-export type TransportRequest = Omit<CallRequest, 'subject' | 'arguments' | 'input'>;
+/** A `subscriptions/listen` request for task status, as the HTTP entry parsed it (untrusted). */
+export interface TaskListenRequest {
+  readonly id: string | number;
+  readonly taskIds: readonly string[];
+}
+
+/**
+ * The `tasks/*` endpoints of the tasks extension, against which the transport registers them.
+ * Params come raw; refusals (no extension: -32021; malformed params, an unknown task: -32602)
+ * are thrown already mapped by the error boundary.
+ */
+export interface TaskEndpoints {
+  get(params: unknown, request: CallRequest): Promise<Record<string, unknown>>;
+  update(params: unknown, request: CallRequest): Promise<Record<string, unknown>>;
+  cancel(params: unknown, request: CallRequest): Promise<Record<string, unknown>>;
+  /** A listen stream of task status (`request.clientCapabilities` from the listen's envelope). */
+  listen(listen: TaskListenRequest, request: CallRequest, signal: AbortSignal): Promise<Response>;
+}
 
 /**
  * What the transports serve, as they see it: one method per protocol request. Every failure
@@ -37,14 +52,16 @@ export interface ServedApp {
   toolOutputSchema(name: string): Record<string, unknown> | undefined;
   /** A tool call: `subject` is the tool's name, `arguments` its raw arguments. */
   callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>>;
-  /** The app's tasks (`tasks/get`, `tasks/update`, `tasks/cancel`), when it has task-capable tools. */
-  readonly tasks?: TaskManager;
-  listResources(request: TransportRequest): Promise<Resource[]>;
+  /** The app's tasks (`tasks/get`, `tasks/update`, `tasks/cancel`, task listens), when it has task-capable tools. */
+  readonly tasks?: TaskEndpoints;
+  /** The extensions advertised in the server's capabilities (`capabilities.extensions`), when there are any. */
+  readonly extensions?: Readonly<Record<string, object>>;
+  listResources(request: CallRequest): Promise<Resource[]>;
   listResourceTemplates(auth?: AuthInfo): ResourceTemplateType[];
-  readResource(uri: string, request: TransportRequest): Promise<ReadResourceResult | InputRequiredResult>;
+  readResource(uri: string, request: CallRequest): Promise<ReadResourceResult | InputRequiredResult>;
   listPrompts(auth?: AuthInfo): readonly Prompt[];
-  getPrompt(name: string, args: Record<string, string>, request: TransportRequest): Promise<GetPromptResult | InputRequiredResult>;
-  complete(query: CompletionQuery, request: TransportRequest): Promise<CompleteResult>;
+  getPrompt(name: string, args: Record<string, string>, request: CallRequest): Promise<GetPromptResult | InputRequiredResult>;
+  complete(query: CompletionQuery, request: CallRequest): Promise<CompleteResult>;
   /** The OAuth scopes a wire request needs (what it calls declares them), for the HTTP entry's 403; none: undefined. */
   scopesOf(request: WireRequest): readonly string[] | undefined;
 }

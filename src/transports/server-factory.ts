@@ -1,9 +1,6 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   McpServer,
-  MissingRequiredClientCapabilityError,
-  ProtocolError,
-  ProtocolErrorCode,
   Server,
   isInputRequiredResult,
   specTypeSchemas,
@@ -14,15 +11,11 @@ import {
   type McpServerFactory,
   type ServerContext
 } from '@modelcontextprotocol/server';
-import { noInputChannel, type InputChannel } from '../interactive/input-required';
-import type { LogSend } from '../pipeline/call-log';
-import type { ProgressSend } from '../pipeline/progress';
-import type { LiveServers } from './live-servers';
-import type { CallRequest } from '../pipeline/call-request';
-import type { TaskManager } from '../tasks/task-manager';
-import type { ServedApp, TransportRequest } from './served-app';
-import { TASKS_EXTENSION, declaresTasks } from '../tasks/task-record';
+import type { InputChannel } from '../types/core';
+import type { CallRequest, LogSend, ProgressSend } from '../types/request';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
+import type { LiveServers } from './live-servers';
+import type { ServedApp, TaskEndpoints } from './served-app';
 
 /** Identity and instructions the server announces. */
 export interface ServerIdentity {
@@ -57,7 +50,7 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
           prompts: { listChanged: true },
           completions: {},
           logging: {},
-          ...(app.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {})
+          ...(app.extensions ? { extensions: app.extensions } : {})
         } as ServerCapabilities,
         ...(identity.instructions ? { instructions: identity.instructions } : {})
       }
@@ -163,8 +156,8 @@ const PASS_THROUGH: StandardSchemaV1 = {
   '~standard': { version: 1, vendor: 'mcpfusion', validate: (value: unknown) => ({ value }) }
 };
 
-/** What a handler needs to know about the request it serves. */
-function transportRequest(server: Server, ctx: ServerContext, era: 'legacy' | 'modern'): TransportRequest {
+/** What a handler needs to know about the request it serves, before it is known what it runs. */
+function transportRequest(server: Server, ctx: ServerContext, era: 'legacy' | 'modern'): CallRequest {
   return callRequest(server, ctx, era, '', undefined, undefined);
 }
 
@@ -220,7 +213,7 @@ function channelOf(declared: ClientCapabilities | undefined, era: 'legacy' | 'mo
  */
 function inputChannelOf(declared: ClientCapabilities | undefined, era: 'legacy' | 'modern'): InputChannel {
   if (!declared) {
-    return noInputChannel(
+    return nothingDeliverable(
       era === 'legacy'
         ? 'this 2025-era connection is stateless (no session, no live channel to ask on); use a session, stdio, or a 2026-07-28 client'
         : 'the request declared no client capabilities'
@@ -233,48 +226,17 @@ function inputChannelOf(declared: ClientCapabilities | undefined, era: 'legacy' 
 }
 
 /**
- * `tasks/get`, `tasks/update` and `tasks/cancel` (the tasks extension): only for requests that
- * declare the extension in their per-request capabilities (-32021 otherwise); params are
- * checked before the manager sees them (-32602).
+ * `tasks/get`, `tasks/update` and `tasks/cancel` (the tasks extension), registered against the
+ * app's task endpoints, which check the extension and the params themselves.
  */
-function serveTasks(server: Server, tasks: TaskManager, era: 'legacy' | 'modern'): void {
-  const gate = (ctx: ServerContext): CallRequest => {
-    const request = callRequest(server, ctx, era, '', undefined, undefined);
-    if (!declaresTasks(request.clientCapabilities)) {
-      throw new MissingRequiredClientCapabilityError(
-        { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } as ClientCapabilities },
-        `This request needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities.`
-      );
-    }
-    return request;
-  };
-  // The gate comes first (a client without the extension is told so whatever it sent), then the params.
-  server.setRequestHandler('tasks/get', { params: PASS_THROUGH }, (params, ctx) => {
-    const request = gate(ctx as ServerContext);
-    return tasks.get(taskIdOf(params), request) as never;
-  });
-  server.setRequestHandler('tasks/cancel', { params: PASS_THROUGH }, (params, ctx) => {
-    const request = gate(ctx as ServerContext);
-    return tasks.cancel(taskIdOf(params), request) as never;
-  });
-  server.setRequestHandler('tasks/update', { params: PASS_THROUGH }, (params, ctx) => {
-    const request = gate(ctx as ServerContext);
-    // The SDK lifts `inputResponses` out of the params (as for MRTR retries): read from the request.
-    const answers = request.inputResponses ?? ownValue(params, 'inputResponses');
-    if (!isPlainJsonObject(answers)) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        'Invalid params for tasks/update: inputResponses must be an object of answers by request key'
-      );
-    }
-    return tasks.update(taskIdOf(params), answers as Record<string, unknown>, request) as never;
-  });
+function serveTasks(server: Server, tasks: TaskEndpoints, era: 'legacy' | 'modern'): void {
+  const request = (ctx: unknown): CallRequest => transportRequest(server, ctx as ServerContext, era);
+  server.setRequestHandler('tasks/get', { params: PASS_THROUGH }, (params, ctx) => tasks.get(params, request(ctx)) as never);
+  server.setRequestHandler('tasks/cancel', { params: PASS_THROUGH }, (params, ctx) => tasks.cancel(params, request(ctx)) as never);
+  server.setRequestHandler('tasks/update', { params: PASS_THROUGH }, (params, ctx) => tasks.update(params, request(ctx)) as never);
 }
 
-/** `params.taskId`, a non-empty string (-32602 otherwise). */
-function taskIdOf(params: unknown): string {
-  const taskId = ownValue(params, 'taskId');
-  if (typeof taskId !== 'string' || taskId === '')
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: taskId must be a non-empty string');
-  return taskId;
+/** A connection that can deliver no request for input, and why. */
+function nothingDeliverable(reason: string): InputChannel {
+  return { form: false, url: false, sampling: false, roots: false, reason };
 }

@@ -26,6 +26,22 @@ export type JsonSchema = { [key: string]: unknown };
 /** The kinds of request a chain serves. */
 export type CallKind = 'tool' | 'resource' | 'prompt' | 'completion';
 
+/**
+ * How a call runs: answered in its request (`'request'`), or as a task of the tasks extension
+ * (`'task'`: its outcome is the task's, read with `tasks/get`). The task-escalation step turns a
+ * request into a task; a task's later rounds start as one.
+ */
+export type CallMode = 'request' | 'task';
+
+/** The kinds of request for input a handler can make. */
+export type InputKind = 'form' | 'url' | 'sampling' | 'roots';
+
+/**
+ * The kinds of requests for input a connection can deliver. `reason` says why nothing can be
+ * delivered at all (no live channel); a single missing kind is explained from the kind.
+ */
+export type InputChannel = { readonly [K in InputKind]: boolean } & { readonly reason?: string };
+
 /** The protocol era of a connection: 2025-era (`initialize`, sessions) or 2026-07-28. */
 export type Era = 'legacy' | 'modern';
 

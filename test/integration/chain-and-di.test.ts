@@ -97,6 +97,7 @@ describe('the compiled chain', () => {
       middleware: [record('global')]
     });
     expect(app.describeChain('greet')).toEqual([
+      'error-boundary',
       'flush',
       'present',
       'queue',
@@ -108,6 +109,7 @@ describe('the compiled chain', () => {
       'invoke-tool'
     ]);
     expect(app.describeChain('write')).toEqual([
+      'error-boundary',
       'flush',
       'present',
       'queue',

@@ -157,6 +157,7 @@ describe('describeChain shows the whole call, for every kind', () => {
   it('tools, resources, templates and prompts', () => {
     const { app } = appWith({ middleware: [(_ctx, next) => next()] });
     expect(app.describeChain('tool.plain')).toEqual([
+      'error-boundary',
       'flush',
       'present',
       'queue',
@@ -166,6 +167,7 @@ describe('describeChain shows the whole call, for every kind', () => {
       'invoke-tool'
     ]);
     expect(app.describeChain('demo://fixed', 'resource')).toEqual([
+      'error-boundary',
       'flush',
       'present',
       'queue',
@@ -174,6 +176,7 @@ describe('describeChain shows the whole call, for every kind', () => {
       'read-resource'
     ]);
     expect(app.describeChain('demo://things/{id}', 'resource')).toEqual([
+      'error-boundary',
       'flush',
       'present',
       'queue',
@@ -183,6 +186,7 @@ describe('describeChain shows the whole call, for every kind', () => {
       'read-resource'
     ]);
     expect(app.describeChain('prompt.plain', 'prompt')).toEqual([
+      'error-boundary',
       'flush',
       'present',
       'queue',

@@ -41,7 +41,7 @@ describe('continuation state: the caller is bound by a keyed digest', () => {
     expect(await one.bindingTag(ALICE)).not.toBe(createHash('sha256').update(ALICE).digest('base64url'));
     // A state minted by one instance resumes on another that shares the key.
     const token = await seal(one, asAlice, firstEntry(), confirm);
-    await expect(resume(sameKey, asAlice, token, yes)).resolves.toMatchObject({ kind: 'run', progress: { answers: { confirm: true } } });
+    await expect(resume(sameKey, asAlice, token, yes)).resolves.toMatchObject({ kind: 'run', position: { answers: { confirm: true } } });
   });
 
   it('a state minted for alice resumes for alice and is refused for mallory and for an anonymous caller', async () => {
@@ -51,7 +51,7 @@ describe('continuation state: the caller is bound by a keyed digest', () => {
     await expect(resume(store, anonymous, token, yes)).rejects.toThrow(/it was issued to another caller/);
     await expect(resume(store, asAlice, token, yes)).resolves.toMatchObject({
       kind: 'run',
-      progress: { round: 1, answers: { confirm: true } }
+      position: { round: 1, answers: { confirm: true } }
     });
   });
 
@@ -68,10 +68,10 @@ describe('continuation state: the caller is bound by a keyed digest', () => {
     const withState = requireInput.elicit('Refund?', { confirm: ask.boolean('Approve') }, { state: { step: 2 } });
     const token = await seal(store, asAlice, firstEntry(), withState);
     const resumed = await resume(store, asAlice, token, yes);
-    expect(resumed).toMatchObject({ kind: 'run', progress: { round: 1, answers: { confirm: true }, state: { step: 2 } } });
+    expect(resumed).toMatchObject({ kind: 'run', position: { round: 1, answers: { confirm: true }, state: { step: 2 } } });
     await expect(resume(store, { ...asAlice, name: 'other' }, token, yes)).rejects.toThrow(/issued for another tool/);
     await expect(resume(store, { ...asAlice, args: { id: 2 } }, token, yes)).rejects.toThrow(/issued for other arguments/);
-    await expect(resume(store, asAlice, undefined, yes)).resolves.toMatchObject({ kind: 'run', progress: { round: 0 } });
+    await expect(resume(store, asAlice, undefined, yes)).resolves.toMatchObject({ kind: 'run', position: { round: 0 } });
   });
 
   it('a state in the previous format (the caller in clear) is refused as unrecognized', async () => {

@@ -3,7 +3,7 @@ import { MAX_INPUT_ROUNDS, seal } from '../../interactive/continuation';
 import type { ContinuationStore } from '../../interactive/continuation-store';
 import { assertDeliverable, toInputRequiredResult } from '../../interactive/input-required';
 import { isInputRound } from '../../interactive/require-input';
-import type { CallState } from '../call-state';
+import type { CallState, Interaction } from '../call-state';
 import { named, type NamedStep } from './named-step';
 
 /**
@@ -16,10 +16,10 @@ export function askStep(store: ContinuationStore, what: string): NamedStep {
   return named('ask', async (state, next) => {
     const value = await next();
     if (!isInputRound(value)) return value;
-    const interaction = state.interaction!;
-    if (interaction.progress.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(what, MAX_INPUT_ROUNDS);
-    assertDeliverable(value, state.inputChannel);
-    const sealed = await state.aborter.race(seal(store, bindingOf(state), interaction.progress, value));
+    const interaction = interactionOf(state);
+    if (interaction.position.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(what, MAX_INPUT_ROUNDS);
+    assertDeliverable(value, state.request.inputChannel);
+    const sealed = await state.aborter.race(seal(store, bindingOf(state), interaction.position, value));
     return toInputRequiredResult(value, sealed);
   });
 }
@@ -29,7 +29,14 @@ export function bindingOf(state: CallState) {
   return {
     name: state.member.bindingName,
     args: state.args,
-    principal: state.interaction!.principal,
+    principal: interactionOf(state).principal,
     singleUse: state.member.singleUseState
   };
+}
+
+/** The interaction of a call of an interactive member (the engine makes it for every such call before the chain runs). */
+export function interactionOf(state: CallState): Interaction {
+  const { interaction } = state;
+  if (!interaction) throw new TypeError(`${state.member.info.name} is not interactive: its chain has no input steps`);
+  return interaction;
 }

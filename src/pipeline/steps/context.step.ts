@@ -1,32 +1,55 @@
-import type { DependencyContainer } from 'tsyringe';
-import { createCallContext, requestExtraOf, type ContextFactory } from '../call-context-factory';
-import { CallScope } from '../call-scope';
+import { ConfigurationError } from '../../errors';
+import type { ContextFactory } from '../../types/context';
+import { requestExtraOf } from '../call-context-factory';
 import type { CallState } from '../call-state';
 import { named, type NamedStep } from './named-step';
 
-export type { ContextFactory } from '../call-context-factory';
+/**
+ * The fields of every call context that the framework owns (`CallContextBase`): a
+ * `contextFactory` that returns one of them is refused, never silently shadowed.
+ */
+export const RESERVED_CONTEXT_FIELDS: ReadonlySet<string> = new Set([
+  'signal',
+  'tool',
+  'args',
+  'requestId',
+  'progress',
+  'log',
+  'clientCapabilities',
+  'auth',
+  'lock',
+  'closeStream',
+  'container'
+]);
 
 /**
- * Builds the call's context (with what `contextFactory` made, awaited and raced against the
- * abort), and its child container where the member needs one (see {@link CallScope}).
+ * Enters the call's scope, inside the queue: opens its child container where the member needs
+ * one (`perCall`, decided at startup), and adds what `contextFactory` made (awaited and raced
+ * against the abort) to the call's context, which the engine built before the chain ran.
  * Without a factory nothing is awaited here.
  */
-export function contextStep(root: DependencyContainer, factory: ContextFactory | undefined, perCall: boolean): NamedStep {
-  const enter = (state: CallState, made: object | undefined): void => {
-    const scope = new CallScope(root, state.aborter);
-    state.scope = scope;
-    state.ctx = createCallContext(state, scope, state.member.info, made);
-    if (perCall) scope.open();
-  };
+export function contextStep(factory: ContextFactory | undefined, perCall: boolean): NamedStep {
   if (!factory) {
     return named('context', (state, next) => {
-      enter(state, undefined);
+      if (perCall) state.scope.open();
       return next();
     });
   }
   return named('context', async (state, next) => {
     const made = await state.aborter.race(Promise.resolve(factory(requestExtraOf(state))));
-    enter(state, made);
+    if (made && typeof made === 'object') addToContext(state, made);
+    if (perCall) state.scope.open();
     return next();
   });
+}
+
+function addToContext(state: CallState, made: object): void {
+  const reserved = Object.keys(made).filter((key) => RESERVED_CONTEXT_FIELDS.has(key));
+  if (reserved.length > 0) {
+    throw new ConfigurationError(
+      `contextFactory returned ${reserved.join(', ')}, which the framework sets on every call context: ` +
+        'rename the field (ctx.signal, ctx.auth, ctx.tool and the rest are always the framework\'s).'
+    );
+  }
+  Object.assign(state.ctx, made);
 }

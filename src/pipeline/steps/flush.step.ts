@@ -10,12 +10,12 @@ export function flushStep(): NamedStep {
   // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
   // A call with neither channel (the test harness without onProgress) has nothing to flush.
   return named('flush', (state, next) =>
-    !state.progress && !state.request.sendLog
+    !state.progress && !state.log.open
       ? next()
       : next().then(
           (value) => (state.progress || state.log.pendingWrites ? flush(state).then(() => value) : value),
           (error: unknown) => {
-            if (state.upstream?.aborted) state.progress?.discard();
+            if (state.request.signal?.aborted) state.progress?.discard();
             else if (state.progress || state.log.pendingWrites) {
               return flush(state).then(() => {
                 throw error;

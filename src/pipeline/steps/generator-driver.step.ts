@@ -1,6 +1,5 @@
 import type { CallState } from '../call-state';
 import { isProgressEvent } from '../progress';
-import { noteWaiting } from '../waiting';
 import { named, type NamedStep } from './named-step';
 
 type AnyIterator = AsyncIterator<unknown, unknown> | Iterator<unknown, unknown>;
@@ -24,9 +23,7 @@ async function drive(gen: AnyIterator, state: CallState): Promise<unknown> {
   try {
     for (;;) {
       if (aborter.aborted) throw aborter.error();
-      const pending = Promise.resolve(gen.next());
-      if (state.request.onWaiting) noteWaiting(state, pending);
-      const step = await aborter.race(pending);
+      const step = await aborter.race(Promise.resolve(gen.next()));
       if (step.done) return step.value;
       // Without a progress token there is nowhere to send it: the event is dropped unread.
       if (state.progress && isProgressEvent(step.value)) state.progress.report(step.value.percent, step.value.message);

@@ -1,6 +1,5 @@
 import type { Constructor, ParamKind } from '../../metadata/types';
 import type { CallState } from '../call-state';
-import { noteWaiting } from '../waiting';
 import { named, type NamedStep } from './named-step';
 
 /**
@@ -14,9 +13,7 @@ export function invokeStep(name: string, target: Constructor, methodName: string
     kind === 'input' ? (s: CallState) => s.input : kind === 'signal' ? (s: CallState) => s.aborter.signal : (s: CallState) => s.ctx
   );
   return named(name, (state) => {
-    const instance = state.scope!.resolver().resolve(target) as Record<string, (...args: unknown[]) => unknown>;
-    const out = instance[methodName](...argumentFor.map((get) => get(state)));
-    if (state.request.onWaiting) noteWaiting(state, out);
-    return out;
+    const instance = state.scope.resolver().resolve(target) as Record<string, (...args: unknown[]) => unknown>;
+    return instance[methodName](...argumentFor.map((get) => get(state)));
   });
 }

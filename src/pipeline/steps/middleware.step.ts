@@ -1,4 +1,3 @@
-import type { CallContext } from '../call-context';
 import type { CallState } from '../call-state';
 import { isMiddlewareClass, type FusionMiddleware, type Middleware, type MiddlewareFn } from '../middleware';
 import { named, type NamedStep } from './named-step';
@@ -8,8 +7,8 @@ export function middlewareStep(middleware: Middleware): NamedStep {
   const label = `middleware:${middleware.name || 'anonymous'}`;
   if (isMiddlewareClass(middleware)) {
     return named(label, (state: CallState, next) =>
-      (state.scope!.resolver().resolve(middleware) as FusionMiddleware).use(state.ctx as CallContext, next)
+      (state.scope.resolver().resolve(middleware) as FusionMiddleware).use(state.ctx, next)
     );
   }
-  return named(label, (state: CallState, next) => (middleware as MiddlewareFn)(state.ctx as CallContext, next));
+  return named(label, (state: CallState, next) => (middleware as MiddlewareFn)(state.ctx, next));
 }

@@ -19,7 +19,7 @@ function granted(state: CallState, release: Release): Release {
   const token = (release as { fencingToken?: unknown }).fencingToken;
   if (typeof token === 'number') {
     state.lock = { fencingToken: token };
-    if (state.ctx) (state.ctx as { lock?: unknown }).lock = state.lock;
+    (state.ctx as { lock?: unknown }).lock = state.lock;
   }
   return release;
 }

@@ -2,7 +2,7 @@ import { InputDeclinedError } from '../../errors';
 import { resume } from '../../interactive/continuation';
 import type { ContinuationStore } from '../../interactive/continuation-store';
 import type { MutableInputScope } from '../../interactive/input-scope';
-import { bindingOf } from './ask.step';
+import { bindingOf, interactionOf } from './ask.step';
 import { named, type NamedStep } from './named-step';
 
 /**
@@ -14,15 +14,15 @@ import { named, type NamedStep } from './named-step';
  */
 export function openContinuationStep(store: ContinuationStore): NamedStep {
   return named('open-continuation', async (state, next) => {
-    const interaction = state.interaction!;
+    const interaction = interactionOf(state);
     // The store may be remote (a shared one): its wait ends with the call, like every other.
     const resumed = await state.aborter.race(resume(store, bindingOf(state), interaction.requestState, interaction.inputResponses));
-    if (resumed.kind === 'end') throw new InputDeclinedError((resumed.result.content[0] as { text: string }).text);
-    interaction.progress = resumed.progress;
+    if (resumed.kind === 'end') throw new InputDeclinedError(resumed.message);
+    interaction.position = resumed.position;
     const scope = state.inputScope as MutableInputScope;
-    scope.answers = resumed.progress.answers;
-    scope.statuses = resumed.progress.statuses;
-    scope.state = resumed.progress.state;
+    scope.answers = resumed.position.answers;
+    scope.statuses = resumed.position.statuses;
+    scope.state = resumed.position.state;
     if (resumed.kind === 'reask') return resumed.round;
     return next();
   });

@@ -1,5 +1,5 @@
-import { ResourceNotFoundError, isInputRequiredResult, type CompleteResult, type Resource } from '@modelcontextprotocol/server';
-import { NotInteractiveError } from '../../errors';
+import { isInputRequiredResult, type CompleteResult, type Resource } from '@modelcontextprotocol/server';
+import { NotInteractiveError, UnknownResourceError } from '../../errors';
 import { isInputRound } from '../../interactive/require-input';
 import type { JsonSchema } from '../../schema/json-schema';
 import { toPromptResult, toResourceContents } from '../../presenters/surface-content';
@@ -27,7 +27,7 @@ function presentStep(name: string, where: string, shape: (value: unknown, state:
  */
 export function presentResourceStep(where: string, mimeType: string | undefined, allowlist: JsonSchema | undefined): NamedStep {
   return presentStep('present', where, (value, state) => {
-    if (value === undefined || value === null) throw new ResourceNotFoundError(state.subject);
+    if (value === undefined || value === null) throw new UnknownResourceError(state.subject);
     return toResourceContents(state.subject, value, mimeType, allowlist);
   });
 }

@@ -1,11 +1,10 @@
 import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
-import type { DependencyContainer } from 'tsyringe';
 import { NotInteractiveError } from '../../errors';
 import { isInputRound } from '../../interactive/require-input';
 import { shapeValue } from '../../presenters/default-shaping';
 import type { PresentationContext, Presenter, PresenterRef } from '../../presenters/presenter';
 import type { JsonSchema } from '../../schema/json-schema';
-import type { ToolInfo } from '../call-context';
+import type { ToolInfo } from '../../types/core';
 import { named, type NamedStep } from './named-step';
 
 /**
@@ -17,8 +16,7 @@ import { named, type NamedStep } from './named-step';
 export function presentToolStep(
   tool: ToolInfo,
   outputSchema: JsonSchema | undefined,
-  ref: PresenterRef | undefined,
-  app: DependencyContainer
+  ref: PresenterRef | undefined
 ): NamedStep {
   const context: PresentationContext = { tool, outputSchema, shape: (shaped, notes) => shapeValue(shaped, outputSchema, notes) };
   // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
@@ -27,7 +25,7 @@ export function presentToolStep(
       if (isInputRequiredResult(value)) return value;
       if (isInputRound(value)) throw new NotInteractiveError(`Tool ${tool.name} (${tool.className}.${tool.methodName})`);
       if (!ref) return shapeValue(value, outputSchema);
-      const presenter: Presenter = typeof ref === 'function' ? ((state.scope?.resolver() ?? app).resolve(ref) as Presenter) : ref;
+      const presenter: Presenter = typeof ref === 'function' ? (state.scope.resolver().resolve(ref) as Presenter) : ref;
       return state.aborter.race(Promise.resolve(presenter.present(value, context))) as Promise<CallToolResult>;
     })
   );

@@ -17,10 +17,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthGate } from '../../auth/http-auth';
-import type { TaskManager } from '../../tasks/task-manager';
-import { taskListenResponse } from '../../tasks/task-listen';
-import { TASKS_EXTENSION, declaresTasks } from '../../tasks/task-record';
 import { isPlainJsonObject } from '../../wire/own-properties';
+import type { TaskEndpoints, TaskListenRequest } from '../served-app';
 import { jsonRpcErrorResponse } from './json-rpc-response';
 import { MAX_BODY_BYTES, acceptRefusal, batchRefusal, prototypeArgumentRefusal, stripPrototypeKeys } from './protocol-refusals';
 import { nodeRequest, pathOf, readNodeBody, writeNodeResponse, type BodyReader } from './node-entry';
@@ -83,7 +81,7 @@ export function createFusionHttpHandler(
   factory: McpServerFactory,
   options: HttpHandlerOptions = {},
   gate?: HttpAuthGate,
-  tasks?: TaskManager
+  tasks?: TaskEndpoints
 ): FusionHttpHandler {
   const path = options.path ?? '/mcp';
   const allowedHosts = options.allowedHosts ?? localhostAllowedHostnames();
@@ -188,14 +186,12 @@ export function createFusionHttpHandler(
 
 const MAX_LISTENED_TASKS = 100;
 
-/** A `subscriptions/listen` request that asks for task status (`params.notifications.taskIds`). */
-interface TaskListen {
-  readonly id: string | number;
-  readonly taskIds: readonly string[];
+/** A `subscriptions/listen` request that asks for task status (`params.notifications.taskIds`), with its envelope's capabilities. */
+interface ParsedTaskListen extends TaskListenRequest {
   readonly capabilities: unknown;
 }
 
-function taskListenOf(body: unknown): TaskListen | undefined {
+function taskListenOf(body: unknown): ParsedTaskListen | undefined {
   if (!isPlainJsonObject(body)) return undefined;
   const message = body as Record<string, unknown>;
   if (message.method !== 'subscriptions/listen' || (typeof message.id !== 'string' && typeof message.id !== 'number')) return undefined;
@@ -212,26 +208,20 @@ function taskListenOf(body: unknown): TaskListen | undefined {
   };
 }
 
-/** Task status on a listen stream, for a request that declared the extension (-32021 otherwise). */
-function listenForTasks(
-  listen: TaskListen,
+/** Task status on a listen stream; a refusal (no extension: -32021) is the listen request's JSON-RPC error. */
+async function listenForTasks(
+  listen: ParsedTaskListen,
   authInfo: AuthInfo | undefined,
-  tasks: TaskManager,
+  tasks: TaskEndpoints,
   signal: AbortSignal
-): Promise<Response> | Response {
-  if (!declaresTasks(listen.capabilities)) {
-    return Response.json({
-      jsonrpc: '2.0',
-      id: listen.id,
-      error: {
-        code: -32021,
-        message: `Listening for task status needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities.`,
-        data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }
-      }
-    });
-  }
+): Promise<Response> {
   const request = { subject: '', era: 'modern' as const, authInfo, clientCapabilities: listen.capabilities as Record<string, unknown> };
-  return taskListenResponse(listen.id, listen.taskIds, request, tasks, signal);
+  try {
+    return await tasks.listen(listen, request, signal);
+  } catch (error) {
+    const { code, message, data } = error as { code: number; message: string; data?: unknown };
+    return Response.json({ jsonrpc: '2.0', id: listen.id, error: { code, message, ...(data !== undefined ? { data } : {}) } });
+  }
 }
 
 const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);

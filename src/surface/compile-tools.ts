@@ -1,13 +1,15 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
-import { buildChain, resolvedClasses, type ChainDependencies } from '../pipeline/chain-builder';
+import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledTool } from '../pipeline/compiled-member';
+import { compileMember } from '../pipeline/compile-member';
 import { invokeStep } from '../pipeline/steps/invoke.step';
 import { presentToolStep } from '../pipeline/steps/present-tool.step';
 import type { Presenter, PresenterRef } from '../presenters/presenter';
 import { EMPTY_INPUT_SCHEMA, type JsonSchema, type SchemaCatalog } from '../schema/json-schema';
+import type { Constructor } from '../types/core';
 
-/** Compiles descriptors into servable tools: schemas, listing and chain, once. */
+/** Compiles descriptors into servable tools: schemas, listing and chain (through the one compile path), once. */
 export function compileTools(
   descriptors: readonly ToolDescriptor[],
   catalog: SchemaCatalog,
@@ -18,29 +20,36 @@ export function compileTools(
     const descriptor = source.presenter || !defaultPresenter ? source : Object.freeze({ ...source, presenter: defaultPresenter });
     const inputSchema = descriptor.inputType ? catalog.schemaOf(descriptor.inputType) : EMPTY_INPUT_SCHEMA;
     const outputSchema = presenterOutputSchema(descriptor.presenter, baseOutputSchema(descriptor, catalog));
-    const info = Object.freeze({
+    const info = {
       name: descriptor.name,
       kind: descriptor.kind,
       interactive: descriptor.interactive,
       className: descriptor.className,
       methodName: descriptor.methodName,
       scopes: descriptor.scopes
-    });
-    const middleware = [...deps.globalMiddleware, ...descriptor.middleware];
-    const { steps, run } = buildChain(
+    };
+    const member = compileMember(
       {
+        kind: 'tool',
+        memberKind: descriptor.kind,
         name: descriptor.name,
         label: `Tool ${descriptor.name}`,
-        requires: descriptor.requires,
-        scopes: descriptor.scopes,
-        timeoutMs: descriptor.timeoutMs,
-        present: presentToolStep(info, outputSchema, descriptor.presenter, deps.container),
+        target: descriptor.target,
+        className: descriptor.className,
+        methodName: descriptor.methodName,
         interactive: descriptor.interactive,
+        singleUseState: descriptor.singleUseState,
+        answersUpFront: descriptor.answersUpFront,
+        scopes: descriptor.scopes,
+        requires: descriptor.requires,
+        task: descriptor.task,
+        timeoutMs: descriptor.timeoutMs,
         mutation: descriptor.kind === 'mutation',
         isGenerator: descriptor.isGenerator,
         middleware: descriptor.middleware,
+        presenterClass: typeof descriptor.presenter === 'function' ? (descriptor.presenter as Constructor) : undefined,
         validate: catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`),
-        perCall: deps.needsCallScope(resolvedClasses(descriptor.target, middleware, descriptor.presenter)),
+        present: presentToolStep(info, outputSchema, descriptor.presenter),
         terminal: invokeStep('invoke-tool', descriptor.target, descriptor.methodName, descriptor.params)
       },
       deps
@@ -54,18 +63,7 @@ export function compileTools(
       annotations: descriptor.annotations,
       ...(descriptor.task ? { execution: { taskSupport: descriptor.task.support } } : {})
     };
-    return Object.freeze({
-      kind: 'tool' as const,
-      descriptor,
-      info,
-      bindingName: descriptor.name,
-      singleUseState: descriptor.singleUseState,
-      answersUpFront: descriptor.answersUpFront,
-      listing,
-      outputSchema,
-      steps,
-      run
-    });
+    return Object.freeze({ ...member, kind: 'tool' as const, descriptor, listing, outputSchema, steps: member.steps as CompiledTool['steps'] });
   });
 }
 

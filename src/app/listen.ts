@@ -1,0 +1,72 @@
+import type { McpServerFactory, Transport } from '@modelcontextprotocol/server';
+import { ConfigurationError } from '../errors';
+import type { FusionHttpHandler } from '../transports/http/fusion-http-handler';
+import { listenHttp } from '../transports/http/http-listener';
+import { listenStdio } from '../transports/stdio-listener';
+import type { ListenOptions } from './app-options';
+
+/** What `listen` started. */
+export interface Listening {
+  /** The endpoint URL (HTTP only). */
+  readonly url?: URL;
+  /** Resolves when the stdio client closes its end (stdio only). */
+  readonly closed?: Promise<void>;
+}
+
+/** Something `listen` started that the app closes on shutdown. */
+export interface Closable {
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** What `listen` needs of the app. */
+export interface ListenParts {
+  readonly serverFactory: McpServerFactory;
+  createHttpHandler(options: ListenOptions & { transport: 'http' }): FusionHttpHandler;
+  /** With `auth`: oversized Authorization headers are answered 401 by the gate, not 431 by Node. */
+  readonly withAuth: boolean;
+  readonly log: (message: string) => void;
+}
+
+/** Serves an app on stdio or Streamable HTTP (127.0.0.1 by default); returns what it started and its closer. */
+export async function listenOn(parts: ListenParts, options: ListenOptions, stdioTransport?: Transport): Promise<[Listening, Closable]> {
+  if (options.transport === 'stdio') {
+    const stdio = listenStdio(parts.serverFactory, (e) => parts.log(`stdio: ${e.message}`), stdioTransport);
+    return [{ closed: stdio.closed }, stdio];
+  }
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host) && !options.allowedHosts) {
+    throw new ConfigurationError(`Binding to ${host} needs allowedHosts (the Host names clients use), to keep DNS rebinding protection.`);
+  }
+  const handler = parts.createHttpHandler(options);
+  const http = await listenHttp(handler, {
+    host,
+    port: options.port ?? 3000,
+    path: options.path ?? '/mcp',
+    ...(parts.withAuth ? { maxHeaderSize: 128 * 1024 } : {})
+  });
+  return [{ url: http.url }, http];
+}
+
+/** SIGINT and SIGTERM end the process through the app's graceful shutdown (installed once, removed by `close`). */
+export class ProcessSignals {
+  private readonly handlers: Array<[NodeJS.Signals, () => void]> = [];
+
+  install(close: () => Promise<void>, log: (message: string) => void): void {
+    if (this.handlers.length > 0) return;
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const handler = (): void => {
+        log(`${signal}: shutting down`);
+        void close().finally(() => process.exit(0));
+      };
+      process.once(signal, handler);
+      this.handlers.push([signal, handler]);
+    }
+  }
+
+  remove(): void {
+    for (const [signal, handler] of this.handlers) process.off(signal, handler);
+    this.handlers.length = 0;
+  }
+}

@@ -1,0 +1,55 @@
+import { ErrorCode, FusionError } from './fusion-error';
+
+/**
+ * Failures of a request that names something the app does not have, or that carries malformed
+ * params: the error boundary answers each with JSON-RPC -32602 (never a tool result).
+ */
+
+/** No prompt with that name (`prompts/get`). */
+export class UnknownPromptError extends FusionError {
+  constructor(readonly promptName: string) {
+    super(ErrorCode.UNKNOWN_PROMPT, `Unknown prompt: ${promptName}`);
+  }
+}
+
+/** No resource or template matches the URI (`resources/read`): -32602 with `data.uri`, as the 2026-07-28 spec says. */
+export class UnknownResourceError extends FusionError {
+  constructor(readonly uri: string) {
+    super(ErrorCode.UNKNOWN_RESOURCE, `Resource not found: ${uri}`);
+  }
+}
+
+/** A `completion/complete` whose reference names no prompt or resource of the app. */
+export class NothingToCompleteError extends FusionError {
+  constructor(ref: unknown) {
+    super(ErrorCode.UNKNOWN_COMPLETION_REF, `Nothing to complete for ${JSON.stringify(ref)}`);
+  }
+}
+
+/** No task with that id for this caller: another caller's task, an expired one and an unknown id are told apart by no one. */
+export class TaskNotFoundError extends FusionError {
+  constructor() {
+    super(ErrorCode.TASK_NOT_FOUND, 'Failed to retrieve task: Task not found');
+  }
+}
+
+/** The request's params are malformed; the message says which and how. */
+export class InvalidParamsError extends FusionError {
+  constructor(message: string) {
+    super(ErrorCode.INVALID_PARAMS, message);
+  }
+}
+
+/** The app's live-task limit is reached: the call is refused with a tool error saying so (retry later). */
+export class TaskLimitError extends FusionError {
+  constructor(readonly limit: number) {
+    super(ErrorCode.TASK_LIMIT, `Server busy: ${limit} tasks are already running or waiting. Retry later.`);
+  }
+}
+
+/** A task's run ended with its process: the server shut down, or a restart found it running. The task fails with this. */
+export class TaskInterruptedError extends FusionError {
+  constructor(message: string) {
+    super(ErrorCode.TASK_INTERRUPTED, message);
+  }
+}

@@ -1,0 +1,116 @@
+import { setImmediate as nextTurn } from 'node:timers';
+import { CancelledError, MissingCapabilityError } from '../../errors';
+import { TASKS_EXTENSION } from '../../tasks/task-record';
+import { acceptsTasks } from '../../tasks/task-acceptance';
+import type { TaskAdmission, TaskEscalation, ToolTaskSupport } from '../../types/tasks';
+import type { CallState } from '../call-state';
+import { ProgressChannel } from '../progress';
+import { named, type NamedStep } from './named-step';
+
+/**
+ * The moment a call becomes a task (the tasks extension), for a tool that declares `task`. A
+ * request that does not accept a task runs as a request (a tool that requires one is refused
+ * with -32021 instead). One that does is admitted (the live-task limit) and then:
+ *
+ * - `create: 'when-waiting'` (default): the rest of the chain runs; if it settles within the
+ *   turn it started in and reports no progress (a quick result, or a question asked before any
+ *   work: the spec's "resolve MRTR exchanges synchronously first"), that is the answer.
+ *   Otherwise the call becomes a task at that moment.
+ * - `create: 'at-once'`: the call becomes a task before the rest of the chain runs.
+ *
+ * Becoming a task: the record is stored, the call's mode is `'task'`, it stops following the
+ * request's signal (the request ending does not stop it; `tasks/cancel` does), the request is
+ * answered with the `CreateTaskResult`, and the chain goes on; the engine settles the task with
+ * the chain's outcome, as the error boundary maps it. Progress becomes the task's status
+ * message; log messages have no stream to go to.
+ */
+export function taskEscalationStep(tasks: TaskEscalation, toolName: string, support: ToolTaskSupport): NamedStep {
+  return named('task-escalation', async (state, next) => {
+    if (state.mode === 'task') return next(); // a later round of a task
+    if (!acceptsTasks(state.request)) {
+      if (support.support === 'required') {
+        throw new MissingCapabilityError(toolName, { extensions: { [TASKS_EXTENSION]: {} } });
+      }
+      return next();
+    }
+    state.log.close();
+    const admission = await tasks.admit(state.request);
+    const escalation = new Escalation(state);
+    try {
+      if (support.create === 'at-once') {
+        // Stored before the chain starts (before the handler can open a transaction of its own, say).
+        await escalation.become(admission, toolName, support);
+        return next();
+      }
+      return await whenWaiting(state, next, escalation, admission, toolName, support);
+    } finally {
+      admission.release();
+    }
+  });
+}
+
+/**
+ * Where a call that may become a task stands: its progress goes here (the task's status
+ * message once it is one; before that, a report makes it one).
+ */
+class Escalation {
+  lastMessage: string | undefined;
+  readonly escalated: Promise<undefined>;
+  private escalate!: () => void;
+
+  constructor(private readonly state: CallState) {
+    this.escalated = new Promise<undefined>((resolve) => (this.escalate = () => resolve(undefined)));
+    state.progress = new ProgressChannel(async (percent, message) => {
+      this.lastMessage = message ?? `${Math.round(percent)}%`;
+      if (state.task) state.task.report(this.lastMessage);
+      else this.escalate();
+    });
+  }
+
+  /** The call becomes a task: stored, no longer following its request, answered with its `CreateTaskResult`. */
+  async become(admission: TaskAdmission, toolName: string, support: ToolTaskSupport): Promise<void> {
+    const { state } = this;
+    state.aborter.detach();
+    state.task = await admission.create(toolName, support, this.lastMessage, (reason) => state.aborter.abort(CancelledError.of(reason)));
+    state.mode = 'task';
+    state.answer?.(state.task.created);
+  }
+}
+
+/** Runs the chain; the call becomes a task once it outlives its first turn or reports progress. */
+async function whenWaiting(
+  state: CallState,
+  next: () => Promise<unknown>,
+  escalation: Escalation,
+  admission: TaskAdmission,
+  toolName: string,
+  support: ToolTaskSupport
+): Promise<unknown> {
+  const outcome = next();
+  const settled = outcome.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error })
+  );
+  const turn = nextTurnOf();
+  const first = await Promise.race([settled, escalation.escalated, turn.ended]);
+  turn.cancel();
+  if (first) {
+    if ('error' in first) throw first.error;
+    return first.value;
+  }
+  try {
+    await escalation.become(admission, toolName, support);
+  } catch (error) {
+    // Not stored: the call is not a task, and its run ends here.
+    state.aborter.abort(error);
+    throw error;
+  }
+  return outcome;
+}
+
+/** Resolves (with undefined) at the next turn of the event loop; cancellable. */
+function nextTurnOf(): { ended: Promise<undefined>; cancel(): void } {
+  let handle: ReturnType<typeof nextTurn> | undefined;
+  const ended = new Promise<undefined>((resolve) => (handle = nextTurn(() => resolve(undefined))));
+  return { ended, cancel: () => clearImmediate(handle) };
+}

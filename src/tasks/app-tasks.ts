@@ -1,0 +1,85 @@
+import { positiveInt } from '../config/option-checks';
+import type { CallRequest } from '../types/request';
+import type { JsonRpcErrorObject } from '../types/tasks';
+import { TaskInterruptedError } from '../errors';
+import { TaskAdmissions, type TaskPrincipalOf } from './task-admission';
+import { TaskLifecycle, type RunRound } from './task-lifecycle';
+import { taskListenResponse } from './task-listen';
+import type { TaskRecord } from './task-record';
+import { TaskRuns } from './task-runs';
+import type { TaskStore } from './task-store';
+import { TaskSweeper } from './task-sweeper';
+import { TaskWatchers } from './task-watchers';
+
+/** App-wide task settings (the app option `tasks`). */
+export interface TaskSettings {
+  /** Where task records live. Default: in memory (`InMemoryTaskStore`); `SqliteTaskStore` keeps them across restarts. */
+  store?: TaskStore;
+  /** How long a task (and its result) is kept, from its creation. Default 3,600,000 (one hour). */
+  ttlMs?: number;
+  /** The polling interval suggested to clients. Default 1,000. */
+  pollIntervalMs?: number;
+  /** Tasks not yet finished at most; beyond, new task requests get an `isError` result. Default 1,000. */
+  maxLiveTasks?: number;
+}
+
+/**
+ * An app's tasks (SEP-2663), by role: admission (the live-task limit, whose task is whose;
+ * the task-escalation step's `TaskEscalation`), the lifecycle (guarded transitions, settle,
+ * update, cancel), watchers (listen streams, the harness) and the sweeper of expired records.
+ * Built by the composition root when a tool declares `task` or the app has `tasks` settings.
+ */
+export class AppTasks {
+  readonly admissions: TaskAdmissions;
+  readonly lifecycle: TaskLifecycle;
+  readonly watchers = new TaskWatchers();
+  private readonly stopWatchingCancels: (() => void) | undefined;
+  private readonly runs: TaskRuns;
+
+  constructor(
+    readonly store: TaskStore,
+    settings: TaskSettings,
+    runRound: RunRound,
+    principalOf: TaskPrincipalOf,
+    errorObjectOf: (error: unknown) => JsonRpcErrorObject,
+    log: (message: string) => void
+  ) {
+    const defaults = {
+      ttlMs: positiveInt(settings.ttlMs, 3_600_000, 'tasks.ttlMs'),
+      pollIntervalMs: positiveInt(settings.pollIntervalMs, 1_000, 'tasks.pollIntervalMs'),
+      maxLive: positiveInt(settings.maxLiveTasks, 1_000, 'tasks.maxLiveTasks')
+    };
+    const restart = errorObjectOf(new TaskInterruptedError('The server restarted while this task was running; its work was not resumed.'));
+    const ready = store
+      .failOrphans(restart, Date.now())
+      .then((count) => {
+        if (count > 0) log(`tasks: ${count} task(s) left running by an earlier process were settled to failed`);
+      })
+      .catch((error: unknown) => log(`tasks: could not settle tasks of an earlier process: ${String(error)}`));
+    this.runs = new TaskRuns(store, this.watchers, ready);
+    const sweeper = new TaskSweeper(this.runs);
+    let lifecycle: TaskLifecycle | undefined;
+    this.admissions = new TaskAdmissions(this.runs, sweeper, defaults, principalOf, (taskId, outcome, abort) =>
+      lifecycle!.settle(taskId, outcome, abort)
+    );
+    this.lifecycle = lifecycle = new TaskLifecycle(this.runs, this.admissions, runRound, errorObjectOf, log);
+    // A cancel on another instance of a shared store reaches the run here.
+    this.stopWatchingCancels = store.onCancel?.((taskId) => this.runs.running.get(taskId)?.('cancelled by the client (tasks/cancel)'));
+  }
+
+  /** A `subscriptions/listen` stream of task status for the ids this caller may see. */
+  listen(id: string | number, taskIds: readonly string[], request: CallRequest, signal: AbortSignal): Promise<Response> {
+    return taskListenResponse(id, taskIds, request, this.lifecycle, this.watchers, signal);
+  }
+
+  /** A task's record (the harness reads it without a request). */
+  record(taskId: string): Promise<TaskRecord | undefined> {
+    return this.store.get(taskId);
+  }
+
+  /** Aborts every run of this process (graceful shutdown); their tasks fail, saying the server shut down. */
+  close(): void {
+    this.stopWatchingCancels?.();
+    this.lifecycle.close();
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Tasks as the chain sees them: how a tool takes part, and the handle of a call that runs as a
+ * task. Types only (a leaf of the import graph); `src/tasks/` implements them.
+ */
+import type { CallRequest } from './request';
+import type { TaskHandle } from './task-handle';
+
+export type { JsonRpcErrorObject, TaskHandle, TaskOutcome } from './task-handle';
+
+/** How a tool takes part in tasks (`task` in its options). */
+export interface ToolTaskSupport {
+  /** `optional`: a task when the client declared the extension; `required`: never synchronously (-32021 without the extension). */
+  readonly support: 'optional' | 'required';
+  readonly ttlMs?: number;
+  readonly pollIntervalMs?: number;
+  /**
+   * When the call becomes a task. `'when-waiting'` (default): once its chain waits on anything
+   * beyond the turn it started in (I/O, a timer, the queue or the lock) or reports progress;
+   * questions asked before that are asked in the request (MRTR), as the spec recommends.
+   * `'at-once'`: before the chain runs, so every question goes through `tasks/update` (for
+   * example a confirmation a person may give later).
+   */
+  readonly create?: 'when-waiting' | 'at-once';
+}
+
+/** What the task-escalation step asks of the app's tasks (`src/tasks/task-admission.ts`). */
+export interface TaskEscalation {
+  /**
+   * Admits a task request of this caller: a reservation counted against the live-task limit
+   * until it is released. Throws `TaskLimitError` (or `AppClosedError`) when it cannot.
+   */
+  admit(request: CallRequest): Promise<TaskAdmission>;
+}
+
+/** An admitted task request: it becomes a task with `create`, and its reservation ends with `release` (in `finally`). */
+export interface TaskAdmission {
+  /**
+   * Stores the task's record (durable before it is announced) and returns its handle; `abort`
+   * ends the call's run (tasks/cancel, expiry, shutdown).
+   */
+  create(
+    toolName: string,
+    support: ToolTaskSupport,
+    statusMessage: string | undefined,
+    abort: (reason: unknown) => void
+  ): Promise<TaskHandle>;
+  release(): void;
+}
