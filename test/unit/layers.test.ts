@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
  * The library's layers cannot be crossed by accident: its import graph has no cycle, type-only
@@ -55,12 +55,81 @@ describe('the import graph of src/', () => {
     expect(cycles).toEqual([]);
   });
 
-  it('the shared types (src/types/core.ts) import nothing of the framework (type-only imports of the SDK at most)', () => {
-    const leaf = join(SRC, 'types', 'core.ts');
-    expect(graph.get(leaf)).toEqual([]);
-    for (const line of readFileSync(leaf, 'utf8')
-      .split('\n')
-      .filter((l) => /^\s*import\s/.test(l)))
-      expect(line).toMatch(/^import type /);
+  it('the shared types (src/types/) import nothing of the framework but each other, and only types', () => {
+    const types = join(SRC, 'types');
+    for (const file of files.filter((f) => f.startsWith(types + sep))) {
+      for (const target of graph.get(file) ?? []) expect(relative(types, target)).not.toMatch(/^\.\./);
+      for (const line of readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => /^\s*import\s/.test(l)))
+        expect(line).toMatch(/^import type /);
+    }
+  });
+
+  /**
+   * The folders of src/ in layers, lowest first: a folder imports only folders of lower layers
+   * (type imports included), so no two folders can import each other. A new folder must be
+   * placed here; a new arrow that goes up or sideways fails this test, which is the point: a
+   * change of the layering is a decision, made here in review.
+   */
+  const LAYERS: ReadonlyArray<readonly string[]> = [
+    ['types', 'wire', 'errors'],
+    ['config', 'concurrency', 'schema', 'auth', 'di'],
+    ['interactive', 'metadata', 'presenters'],
+    ['tasks', 'decorators'],
+    ['pipeline'],
+    ['surface', 'transports'],
+    ['app', 'redis'],
+    ['testing']
+  ];
+  const layerOf = new Map(LAYERS.flatMap((folders, layer) => folders.map((folder) => [folder, layer] as const)));
+  const folderOf = (file: string): string => relative(SRC, file).split(sep)[0];
+  const folderEdges = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    if (!relative(SRC, file).includes(sep)) continue; // the package entry points (src/index.ts) may import anything
+    for (const target of targets) {
+      const [from, to] = [folderOf(file), folderOf(target)];
+      if (from !== to && relative(SRC, target).includes(sep)) (folderEdges.get(from) ?? folderEdges.set(from, new Set()).get(from)!).add(to);
+    }
+  }
+
+  it('places every folder of src/ in a layer', () => {
+    const folders = [...new Set(files.map(folderOf).filter((f) => !f.endsWith('.ts')))];
+    expect(folders.filter((folder) => !layerOf.has(folder))).toEqual([]);
+  });
+
+  it('imports folder to folder only downwards (the folder dependency matrix)', () => {
+    const upward: string[] = [];
+    for (const [from, tos] of folderEdges)
+      for (const to of tos) if ((layerOf.get(to) ?? Infinity) >= (layerOf.get(from) ?? -1)) upward.push(`${from} → ${to}`);
+    expect(upward).toEqual([]);
+  });
+
+  it('has no cycle between folders (type imports included)', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (folder: string): void => {
+      state.set(folder, 'open');
+      stack.push(folder);
+      for (const next of folderEdges.get(folder) ?? []) {
+        if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' → '));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(folder, 'done');
+    };
+    for (const folder of folderEdges.keys()) if (!state.has(folder)) visit(folder);
+    expect(cycles).toEqual([]);
+  });
+
+  it('keeps transports on the ServedApp interface: no import of the app, the chain, tasks or input handling', () => {
+    expect([...(folderEdges.get('transports') ?? [])].filter((to) => ['app', 'pipeline', 'tasks', 'interactive', 'surface'].includes(to))).toEqual(
+      []
+    );
+  });
+
+  it('keeps the app free of the test harness (it reaches the engine through app/internals.ts)', () => {
+    expect(folderEdges.get('app')?.has('testing') ?? false).toBe(false);
   });
 });
