@@ -6,7 +6,7 @@ import type { CallQueue, CallQueueOptions } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import type { Constructor } from '../metadata/types';
-import type { RequestExtra } from '../types/context';
+import type { ReservedContextField, RequestExtra } from '../types/context';
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
 import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler';
@@ -17,6 +17,13 @@ export type ProviderSpec =
   | { provide: InjectionToken; useValue: unknown }
   | { provide: InjectionToken; useClass: Constructor; singleton?: boolean }
   | { provide: InjectionToken; useFactory: (container: DependencyContainer) => unknown };
+
+/**
+ * What a `contextFactory` may return: anything but the fields the framework sets on every call
+ * context (`signal`, `auth`, `tool`, …), which would be shadowed (a type error here, and refused
+ * on the call at run time, naming the field).
+ */
+export type WithoutFrameworkFields<C> = C & { readonly [K in ReservedContextField]?: never };
 
 /** Options of `FusionApp.create`. */
 export interface FusionAppOptions<C extends object = Record<string, unknown>> {
@@ -31,7 +38,7 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
   /** Services for the app's container. Registered as singletons unless a factory or value says otherwise. */
   providers?: readonly ProviderSpec[];
   /** Makes the per-call app context from the raw request. `signal` and the framework fields are added to what it returns. */
-  contextFactory?: (extra: RequestExtra) => C | Promise<C>;
+  contextFactory?: (extra: RequestExtra) => WithoutFrameworkFields<C> | Promise<WithoutFrameworkFields<C>>;
   /** Middleware for every tool, run before class and method middleware. */
   middleware?: readonly Middleware[];
   /** The presenter for tools that name none (default: the built-in shaping). */
