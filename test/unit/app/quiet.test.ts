@@ -3,9 +3,9 @@ describe('quiet by default', () => {
   it('the state-key warning: only when an interactive member exists and no key is set, once per process', () => {
     jest.isolateModules(() => {
       // A fresh copy of the framework: the warning has not been given in this "process" yet.
-      const { FusionApp } = require('../../src') as typeof import('../../src');
-      const { InteractiveTools, Ledger } = require('../fixtures/interactive-tools') as typeof import('../fixtures/interactive-tools');
-      const { DeskTools, Probe } = require('../fixtures/desk-tools') as typeof import('../fixtures/desk-tools');
+      const { FusionApp } = require('../../../src') as typeof import('../../../src');
+      const { InteractiveTools, Ledger } = require('../../fixtures/interactive-tools') as typeof import('../../fixtures/interactive-tools');
+      const { DeskTools, Probe } = require('../../fixtures/desk-tools') as typeof import('../../fixtures/desk-tools');
       const logged: string[] = [];
       const logger = (message: string) => logged.push(message);
       const previous = process.env.FUSION_STATE_KEY;
@@ -34,8 +34,8 @@ describe('quiet by default', () => {
   it('JSON response mode does not print the SDK console warning', () => {
     const warn = jest.spyOn(console, 'warn');
     jest.isolateModules(() => {
-      const { FusionApp } = require('../../src') as typeof import('../../src');
-      const { DeskTools, Probe } = require('../fixtures/desk-tools') as typeof import('../fixtures/desk-tools');
+      const { FusionApp } = require('../../../src') as typeof import('../../../src');
+      const { DeskTools, Probe } = require('../../fixtures/desk-tools') as typeof import('../../fixtures/desk-tools');
       const logged: string[] = [];
       const app = FusionApp.create({
         tools: [DeskTools],

@@ -1,6 +1,6 @@
 import { getEventListeners, setMaxListeners } from 'node:events';
-import { CallAbort, abortErrorOf } from '../../src/concurrency/call-abort';
-import { AppClosedError, CancelledError, FusionError, TimeoutError } from '../../src/errors';
+import { CallAbort, abortErrorOf } from '../../../src/concurrency/call-abort';
+import { AppClosedError, CancelledError, FusionError, TimeoutError } from '../../../src/errors';
 
 /** Lets settled promises' reactions and Node's unhandled-rejection pass run (no delay). */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

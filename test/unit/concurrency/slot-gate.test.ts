@@ -1,8 +1,8 @@
 import { getEventListeners, setMaxListeners } from 'node:events';
-import { InProcessCallQueue } from '../../src/concurrency/call-queue';
-import { SlotGate, type Release } from '../../src/concurrency/slot-gate';
-import { WaiterList } from '../../src/concurrency/waiter-list';
-import { AppClosedError, CancelledError, ServerBusyError, TimeoutError } from '../../src/errors';
+import { InProcessCallQueue } from '../../../src/concurrency/call-queue';
+import { SlotGate, type Release } from '../../../src/concurrency/slot-gate';
+import { WaiterList } from '../../../src/concurrency/waiter-list';
+import { AppClosedError, CancelledError, ServerBusyError, TimeoutError } from '../../../src/errors';
 
 /** Lets settled promises' reactions run. */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

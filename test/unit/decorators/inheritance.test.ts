@@ -18,8 +18,8 @@ import {
   type MiddlewareFn,
   type Presenter,
   type ProviderSpec
-} from '../../src';
-import { connectTestClient } from '../../src/testing';
+} from '../../../src';
+import { connectTestClient } from '../../../src/testing';
 
 class Query {
   @IsString() @Length(1, 20) q!: string;

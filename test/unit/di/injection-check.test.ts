@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { Action, CALL_AUTH, FusionApp, ToolProvider, type Presenter } from '../../src';
-import { duplicateCopies } from '../../src/di/injection-check';
+import { Action, CALL_AUTH, FusionApp, ToolProvider, type Presenter } from '../../../src';
+import { duplicateCopies } from '../../../src/di/injection-check';
 
 class Repository {
   find(): string {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { FusionApp, SignedContinuationStore, ask, requireInput, type ContinuationStore } from '../../src';
-import { firstEntry, resume, seal, type ContinuationBinding } from '../../src/interactive/continuation';
-import { InteractiveTools, Ledger } from '../fixtures/interactive-tools';
+import { FusionApp, SignedContinuationStore, ask, requireInput, type ContinuationStore } from '../../../src';
+import { firstEntry, resume, seal, type ContinuationBinding } from '../../../src/interactive/continuation';
+import { InteractiveTools, Ledger } from '../../fixtures/interactive-tools';
 
 const KEY = 's'.repeat(32);
 const ALICE = 'alice-oauth-client-7f3e';

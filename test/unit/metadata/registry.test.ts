@@ -1,5 +1,5 @@
 import { IsString } from 'class-validator';
-import { Action, ConfigurationError, Ctx, FusionApp, Input, Interactive, Mutation, Signal, ToolProvider } from '../../src';
+import { Action, ConfigurationError, Ctx, FusionApp, Input, Interactive, Mutation, Signal, ToolProvider } from '../../../src';
 
 class Query {
   @IsString() q!: string;

@@ -1,7 +1,7 @@
-import { compose, type Step } from '../../src/pipeline/compose';
-import type { CallState } from '../../src/pipeline/call-state';
-import { CancelledError, NextCalledTwiceError } from '../../src';
-import { CallAbort } from '../../src/concurrency/call-abort';
+import { compose, type Step } from '../../../src/pipeline/compose';
+import type { CallState } from '../../../src/pipeline/call-state';
+import { CancelledError, NextCalledTwiceError } from '../../../src';
+import { CallAbort } from '../../../src/concurrency/call-abort';
 
 function state(signal = new AbortController().signal): CallState {
   return { aborter: new CallAbort(signal) } as unknown as CallState;

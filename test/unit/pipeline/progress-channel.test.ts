@@ -1,5 +1,5 @@
-import { ErrorCode, InvalidProgressError } from '../../src/errors';
-import { ProgressChannel, checkProgress, isProgressEvent, progress, type ProgressSend } from '../../src/pipeline/progress';
+import { ErrorCode, InvalidProgressError } from '../../../src/errors';
+import { ProgressChannel, checkProgress, isProgressEvent, progress, type ProgressSend } from '../../../src/pipeline/progress';
 
 /** One event-loop turn (the channel yields one past its burst). */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

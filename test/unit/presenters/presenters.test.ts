@@ -1,7 +1,7 @@
 import { IsInt, IsString, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import { inject, injectable } from 'tsyringe';
-import { Action, cappedList, FusionApp, ToolProvider, type PresentationContext, type Presenter } from '../../src';
+import { Action, cappedList, FusionApp, ToolProvider, type PresentationContext, type Presenter } from '../../../src';
 
 class OwnerView {
   @IsString() name!: string;

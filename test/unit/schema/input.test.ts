@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsEmail, IsEnum, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
-import { Action, FusionApp, Input, JSONSchema, ToolProvider } from '../../src';
+import { Action, FusionApp, Input, JSONSchema, ToolProvider } from '../../../src';
 
 enum Status {
   Open = 'open',

@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsString, ValidateNested } from 'class-validator';
-import { ConfigurationError, JSONSchema } from '../../src';
-import { SchemaCatalog } from '../../src/schema/json-schema';
-import { compileSchemaCheck } from '../../src/schema/schema-check';
+import { ConfigurationError, JSONSchema } from '../../../src';
+import { SchemaCatalog } from '../../../src/schema/json-schema';
+import { compileSchemaCheck } from '../../../src/schema/schema-check';
 
 class Generated {
   @IsInt() n!: number;

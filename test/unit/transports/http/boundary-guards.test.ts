@@ -1,10 +1,10 @@
 import { ValidateIf, IsOptional, IsString } from 'class-validator';
-import { JSONSchema, SignedContinuationStore, ask, requireInput } from '../../src';
-import { resume, seal, firstEntry } from '../../src/interactive/continuation';
-import { UsedStates } from '../../src/interactive/used-states';
-import { SchemaCatalog } from '../../src/schema/json-schema';
-import { ownRecord, ownValue } from '../../src/wire/own-properties';
-import { acceptRefusal, batchRefusal, stripPrototypeKeys } from '../../src/transports/http/protocol-refusals';
+import { JSONSchema, SignedContinuationStore, ask, requireInput } from '../../../../src';
+import { resume, seal, firstEntry } from '../../../../src/interactive/continuation';
+import { UsedStates } from '../../../../src/interactive/used-states';
+import { SchemaCatalog } from '../../../../src/schema/json-schema';
+import { ownRecord, ownValue } from '../../../../src/wire/own-properties';
+import { acceptRefusal, batchRefusal, stripPrototypeKeys } from '../../../../src/transports/http/protocol-refusals';
 
 const KEY = 'u'.repeat(32);
 const binding = { name: 'refund', args: { id: 1 }, principal: null };

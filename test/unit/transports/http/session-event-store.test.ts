@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { BoundedSessionEventStore } from '../../src/transports/http/session-event-store';
+import { BoundedSessionEventStore } from '../../../../src/transports/http/session-event-store';
 
 const note = (n: number): JSONRPCMessage => ({
   jsonrpc: '2.0',
