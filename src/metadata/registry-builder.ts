@@ -1,11 +1,12 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { memberScopes } from '../auth/scopes';
 import type { ToolTaskSupport } from '../types/tasks';
+import { durationProblem, outputProblem } from '../config/option-checks';
 import { ConfigurationError } from '../errors';
 import { metadataStorage } from './metadata-storage';
 import type { ToolDescriptor } from './tool-descriptor';
 import { describeParams } from './param-describer';
-import { describeSurfaceMember } from './surface-builder';
+import { commonOptions, describeSurfaceMember } from './surface-builder';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
 import type { ClassRecord, Constructor, MemberKind, MethodRecord, ToolKind, ToolOptions, ToolProviderOptions } from './types';
 
@@ -198,16 +199,9 @@ function describeMethod(
   if (typeof options.description !== 'string' || options.description.trim() === '') {
     problems.push(`${where} has no description: pass { description: '…' } so the model knows what the tool does.`);
   }
-  if (options.timeoutMs !== undefined && (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0)) {
-    problems.push(`${where}: timeoutMs must be a positive number of milliseconds (got ${String(options.timeoutMs)}).`);
-  }
-  const output = options.output;
-  if (
-    output !== undefined &&
-    !(typeof output === 'function' || (Array.isArray(output) && output.length === 1 && typeof output[0] === 'function'))
-  ) {
-    problems.push(`${where}: output must be a class or [Class] (got ${String(output)}).`);
-  }
+  const { middleware, timeoutMs } = commonOptions(where, options, provider.middleware ?? [], problems);
+  const outputIssue = outputProblem(options.output, `${where}: output`);
+  if (outputIssue) problems.push(outputIssue);
   const scopes = memberScopes(where, options.scopes, target.name, provider.scopes, problems);
   const task = taskOption(where, options.task, problems);
   const fn = (target.prototype as Record<string | symbol, unknown>)[key] as (...args: unknown[]) => unknown;
@@ -244,10 +238,10 @@ function describeMethod(
     methodName: String(key),
     params: Object.freeze(params.kinds),
     inputType: params.inputType,
-    output,
+    output: options.output,
     presenter: options.presenter ?? provider.presenter,
-    middleware: Object.freeze([...(provider.middleware ?? []), ...(options.middleware ?? [])]),
-    timeoutMs: options.timeoutMs,
+    middleware,
+    timeoutMs,
     requires: options.requires,
     scopes,
     ...(task ? { task } : {}),
@@ -259,7 +253,7 @@ function describeMethod(
 function taskOption(where: string, value: unknown, problems: string[]): ToolTaskSupport | undefined {
   if (value === undefined) return undefined;
   const raw = typeof value === 'string' ? { support: value } : value;
-  const { support, ttlMs, pollIntervalMs, create } = (raw ?? {}) as { support?: unknown; ttlMs?: unknown; pollIntervalMs?: unknown; create?: unknown };
+  const { support, ttlMs, pollIntervalMs, create } = (raw ?? {}) as Partial<Record<keyof ToolTaskSupport, unknown>>;
   if (support !== 'optional' && support !== 'required') {
     problems.push(
       `${where}: task must be 'optional', 'required' or { support: 'optional' | 'required', ttlMs?, pollIntervalMs? } (got ${JSON.stringify(value)}).`
@@ -270,14 +264,12 @@ function taskOption(where: string, value: unknown, problems: string[]): ToolTask
     problems.push(`${where}: task.create must be 'when-waiting' or 'at-once' (got ${JSON.stringify(create)}).`);
     return undefined;
   }
-  for (const [name, ms] of [
-    ['ttlMs', ttlMs],
-    ['pollIntervalMs', pollIntervalMs]
-  ] as const) {
-    if (ms !== undefined && (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms <= 0)) {
-      problems.push(`${where}: task.${name} must be a positive whole number of milliseconds (got ${String(ms)}).`);
-      return undefined;
-    }
+  const timing =
+    durationProblem(ttlMs, `${where}: task.ttlMs`, { whole: true }) ??
+    durationProblem(pollIntervalMs, `${where}: task.pollIntervalMs`, { whole: true });
+  if (timing) {
+    problems.push(timing);
+    return undefined;
   }
   return Object.freeze({
     support,

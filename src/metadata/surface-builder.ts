@@ -2,6 +2,7 @@ import { UriTemplate } from '@modelcontextprotocol/server';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
 import { describeParams } from './param-describer';
 import { memberScopes } from '../auth/scopes';
+import { durationProblem, outputProblem } from '../config/option-checks';
 import type { Middleware } from '../types/middleware';
 import type { CompleterRef, Constructor, MethodRecord, PromptOptions, ResourceTemplateOptions, ToolProviderOptions } from './types';
 
@@ -58,19 +59,14 @@ export function describeSurfaceMember(
       `${where}: ${JSON.stringify(id)} is not a URI${kind === 'resource' ? '' : ' template'} (it needs a scheme, like billing://…).`
     );
   }
-  const output = options.output;
-  if (
-    output !== undefined &&
-    !(typeof output === 'function' || (Array.isArray(output) && output.length === 1 && typeof output[0] === 'function'))
-  ) {
-    problems.push(`${where}: output must be a class or [Class] (got ${String(output)}).`);
-  }
+  const outputIssue = outputProblem(options.output, `${where}: output`);
+  if (outputIssue) problems.push(outputIssue);
   const common = {
     name: options.name as string,
     title: options.title,
     description: options.description,
     mimeType: options.mimeType,
-    output
+    output: options.output
   };
   if (kind === 'resource') {
     if (typeof id === 'string' && UriTemplate.isTemplate(id))
@@ -118,17 +114,16 @@ function checkCompleters(
   }
 }
 
-/** The options every kind of surface member takes: its middleware (the class's first, then its own) and a timeout. */
-function commonOptions(
+/** The options every kind of member takes, tools included: its middleware (the class's first, then its own) and a timeout. */
+export function commonOptions(
   where: string,
   options: { middleware?: unknown; timeoutMs?: unknown } | undefined,
   classMiddleware: readonly Middleware[],
   problems: string[]
-) {
+): { middleware: readonly Middleware[]; timeoutMs?: number } {
   const timeoutMs = options?.timeoutMs;
-  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)) {
-    problems.push(`${where}: timeoutMs must be a positive number of milliseconds (got ${String(timeoutMs)}).`);
-  }
+  const timeoutIssue = durationProblem(timeoutMs, `${where}: timeoutMs`);
+  if (timeoutIssue) problems.push(timeoutIssue);
   const middleware = options?.middleware;
   if (middleware !== undefined && !(Array.isArray(middleware) && middleware.every((m) => typeof m === 'function'))) {
     problems.push(`${where}: middleware must be a list of functions or middleware classes.`);

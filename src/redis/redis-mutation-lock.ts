@@ -3,6 +3,7 @@ import type { CallAbort } from '../concurrency/call-abort';
 import { abortError } from '../concurrency/abort';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { Release } from '../concurrency/slot-gate';
+import { duration } from '../config/option-checks';
 import { FusionError, ErrorCode } from '../errors';
 import type { RedisConnection } from './redis-connection';
 
@@ -11,7 +12,7 @@ export interface RedisMutationLockOptions {
   /** The key prefix (one lock per prefix; every instance of a fleet uses the same). Default `mcpfusion:mutation`. */
   key?: string;
   /**
-   * How long a grant (and a waiter's place in line) lives without being renewed, in ms: a holder
+   * How long a grant (and a waiter's place in line) lives without being renewed, in whole ms: a holder
    * that dies (kill -9) frees the lock within this plus `pollMs`. Renewed every third of it. Default 5,000.
    */
   leaseMs?: number;
@@ -114,8 +115,9 @@ export class RedisMutationLock implements MutationLock {
     this.fence = `${prefix}:fence`;
     this.waiterPrefix = `${prefix}:waiter:`;
     this.channel = `${prefix}:events`;
-    this.leaseMs = positive(options.leaseMs, 5_000, 'leaseMs');
-    this.pollMs = positive(options.pollMs, 500, 'pollMs');
+    // Whole: the lease is sent to Redis as a PX / PEXPIRE argument, which takes whole milliseconds only.
+    this.leaseMs = duration(options.leaseMs, 5_000, 'RedisMutationLock: leaseMs', { whole: true });
+    this.pollMs = duration(options.pollMs, 500, 'RedisMutationLock: pollMs');
   }
 
   /** Whether this instance holds the lock now. */
@@ -249,10 +251,4 @@ export class RedisMutationLock implements MutationLock {
         throw error;
       }));
   }
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`RedisMutationLock: ${name} must be a positive number of milliseconds`);
-  return value;
 }
