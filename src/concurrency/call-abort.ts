@@ -25,12 +25,12 @@ function subscribeLastTurn(): void {
 }
 
 /**
- * The end of one call: aborted by the client (its request's signal), a timeout, or the app's
- * shutdown, whichever is first. The framework's own stages wait on it directly (`race`), which
- * costs a field write (a set only for a second waiter at once); the `AbortSignal` handlers and
- * user code see is made on first read, so a call whose handler never reads `ctx.signal`
- * allocates none. Once aborted it stays aborted, and a signal made later starts aborted with
- * the same reason.
+ * The end of one call: aborted by the client (its request's signal, until the call becomes a
+ * task), a timeout, a task's cancel, or the app's shutdown, whichever is first. The framework's
+ * own stages wait on it directly (`race`), which costs a field write (a set only for a second
+ * waiter at once); the `AbortSignal` handlers and user code see is made on first read, so a
+ * call whose handler never reads `ctx.signal` allocates none. Once aborted it stays aborted,
+ * and a signal made later starts aborted with the same reason.
  *
  * The request's signal is read at every stage (`aborted`), and listened to only by calls that
  * outlive the turn of the event loop they started in: most calls end within it, and an
@@ -154,7 +154,7 @@ export class CallAbort {
     });
   }
 
-  /** Stops following the request's signal (the call is over). */
+  /** Stops following the request's signal: the call is over, or became a task (which outlives its request). */
   detach(): void {
     this.done = true;
     if (this.subscribed && this.listener) this.upstream?.removeEventListener('abort', this.listener);

@@ -15,7 +15,7 @@ export class LogChannel implements CallLogger {
     return this.send !== undefined;
   }
 
-  /** Drops every later message (the call has no stream to write to any more: it became a task). */
+  /** Drops every later message (the call has no stream to write to: it is, or may become, a task). */
   close(): void {
     this.send = undefined;
   }

@@ -41,7 +41,7 @@ export interface CallState {
   task: TaskHandle | undefined;
   /** Where the call's progress goes (the request's, when it carried a token; the task's once the task-escalation step takes the call). */
   progress: ProgressChannel | undefined;
-  /** The call's log writes (flushed before the response; closed when the call becomes a task). */
+  /** The call's log writes (flushed before the response; closed by the task-escalation step when the request accepts a task). */
   readonly log: LogChannel;
   /** The validated input (set by the validate-input step; given by the dispatcher where nothing validates). */
   input: unknown;

@@ -5,7 +5,8 @@ import { named, type NamedStep } from './named-step';
 /**
  * A member that declares `requires` runs only for clients that declared those capabilities
  * (where the connection says what the client declared); otherwise the call is refused with
- * the protocol's missing-capability error (-32021) before anything else runs.
+ * the protocol's missing-capability error (-32021) before it can become a task, take a queue slot
+ * or run any middleware.
  */
 export function capabilityCheckStep(name: string, required: ClientCapabilities): NamedStep {
   const keys = Object.keys(required);

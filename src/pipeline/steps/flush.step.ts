@@ -2,9 +2,10 @@ import type { CallState } from '../call-state';
 import { named, type NamedStep } from './named-step';
 
 /**
- * The outermost stage: whatever the call sent on the side (progress, log messages) is written
- * before its response, on every transport. A call the client cancelled gets no response, and
- * nothing it produced afterwards leaks out.
+ * Around the rest of the call, the timeout included (only the error boundary, the scope and
+ * capability checks and the task-escalation step are outside it): whatever the call sent on the
+ * side (progress, log messages) is written before its response, on every transport. A call the
+ * client cancelled gets no response, and nothing it produced afterwards leaks out.
  */
 export function flushStep(): NamedStep {
   // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.

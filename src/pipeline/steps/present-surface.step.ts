@@ -22,8 +22,8 @@ function presentStep(name: string, where: string, shape: (value: unknown, state:
 
 /**
  * A resource's contents: a string is text, bytes a base64 blob, `{ contents }` passes, anything
- * else JSON under the `output` allowlist. Nothing (`undefined`) is an unknown resource (-32602
- * with `data.uri`).
+ * else JSON under the `output` allowlist. Nothing (`undefined` or `null`) is an unknown resource
+ * (-32602 with `data.uri`).
  */
 export function presentResourceStep(where: string, mimeType: string | undefined, allowlist: JsonSchema | undefined): NamedStep {
   return presentStep('present', where, (value, state) => {

@@ -4,7 +4,8 @@ import { named, type NamedStep } from './named-step';
 
 /**
  * A member that declares `scopes` runs only for a caller whose verified token grants them all:
- * the first stage, so a refused call takes no queue slot and runs no middleware or handler.
+ * the first stage inside the error boundary, so a refused call takes no queue slot and runs no
+ * middleware or handler.
  * A call without a token (stdio, the harness without `authInfo`) is not checked: over HTTP with
  * `auth` every request has one, and the endpoint answers 403 before the chain is reached.
  */

@@ -22,7 +22,8 @@ import { named, type NamedStep } from './named-step';
  * request's signal (the request ending does not stop it; `tasks/cancel` does), the request is
  * answered with the `CreateTaskResult`, and the chain goes on; the engine settles the task with
  * the chain's outcome, as the error boundary maps it. Progress becomes the task's status
- * message; log messages have no stream to go to.
+ * message. Log messages have no stream to go to: a request that accepts a task sends none, from
+ * the start (it may become a task at any moment).
  */
 export function taskEscalationStep(tasks: TaskEscalation, toolName: string, support: ToolTaskSupport): NamedStep {
   return named('task-escalation', async (state, next) => {
