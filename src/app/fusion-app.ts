@@ -133,6 +133,8 @@ export class FusionApp {
   /** A web-standard HTTP endpoint for both eras (mount it anywhere, or drive it in-process in tests). */
   createHttpHandler(options: HttpHandlerOptions = {}): FusionHttpHandler {
     this.assertOpen();
+    const principalOf = this.options.principalOf;
+    const neverAborted = new AbortController().signal;
     const handler = createFusionHttpHandler(
       this.serverFactory,
       {
@@ -146,7 +148,12 @@ export class FusionApp {
         }
       },
       this.parts.gate,
-      this.parts.dispatcher.tasks
+      this.parts.dispatcher.tasks,
+      // 2025-era sessions are bound to the caller as `principalOf` names it, from what the HTTP request knows.
+      principalOf
+        ? (authInfo, httpRequest) =>
+            principalOf({ authInfo, httpRequest, sessionId: undefined, era: 'legacy', arguments: {}, toolName: '', signal: neverAborted })
+        : undefined
     );
     this.httpHandlers.add(handler);
     this.parts.notifier.endpoints.add(handler.notify);

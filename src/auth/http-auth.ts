@@ -59,8 +59,6 @@ export interface HttpAuthGate {
   authenticate(request: Request, url: URL): Promise<AuthInfo | Response>;
   /** The 403 `insufficient_scope` answer when a request of the body needs scopes the token lacks. */
   authorize(body: unknown, auth: AuthInfo): Response | undefined;
-  /** Whether lists show only what a caller may use. */
-  readonly filtersLists: boolean;
 }
 
 /** RFC 6750 `b64token`, the only form a bearer credential takes. */
@@ -97,8 +95,6 @@ export function createHttpAuthGate(options: AuthOptions, declaredScopes: readonl
     });
 
   return {
-    filtersLists: options.listing === 'allowed',
-
     metadata(request, pathname) {
       if (!metadataPaths.has(pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname)) return undefined;
       const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS' };

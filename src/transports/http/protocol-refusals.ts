@@ -1,11 +1,13 @@
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import { PROTOTYPE_KEYS } from '../../wire/own-properties';
-import { jsonRpcErrorResponse } from './json-rpc-response';
 
 /**
- * Refusals the HTTP transport owes before any request reaches a server: what the protocol
- * forbids at the message level, whichever era. Each returns the response to send, or
- * `undefined` when the request may go on.
+ * Every refusal the HTTP transport answers before a call exists, whichever era: the response
+ * each one sends (status, JSON-RPC code, message), built here and nowhere else in the transport.
+ * The guards decide when to refuse; this module says how. Two refusals are the SDK's own and
+ * are not rebuilt: a disallowed `Origin` (`originValidationResponse`, 403) and the bearer
+ * challenges of the auth gate (401/403, `src/auth/http-auth.ts`). Functions named `…Refusal`
+ * inspect a request and return the response to send, or `undefined` when it may go on.
  */
 
 /** The first protocol version without JSON-RPC batching (removed in 2025-06-18). */
@@ -13,6 +15,54 @@ export const NO_BATCH_SINCE = '2025-06-18';
 
 /** Largest request body read: the SDK's own default, so both legs refuse the same bodies. */
 export const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE;
+
+/** A JSON-RPC error answered at the HTTP layer (no request reached a server). */
+export function jsonRpcErrorResponse(status: number, code: number, message: string, id: string | number | null = null): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }), {
+    status,
+    headers: { 'content-type': 'application/json' }
+  });
+}
+
+/** 404: a path that is neither the endpoint nor (with auth) a metadata path. */
+export const endpointNotFound = (path: string): Response => jsonRpcErrorResponse(404, -32000, `Not found: the MCP endpoint is ${path}`);
+
+/** 403: a Host header that is not allowed (DNS rebinding). */
+export const hostNotAllowed = (host: string): Response => jsonRpcErrorResponse(403, -32000, `Forbidden: Host ${host} is not allowed`);
+
+/** 415: a POST whose content type is not JSON. */
+export const unsupportedMediaType = (): Response =>
+  jsonRpcErrorResponse(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+
+/** 400 / -32700: a body that could not be read (the client went away mid-body, say). */
+export const unreadableBody = (): Response => jsonRpcErrorResponse(400, -32700, 'Parse error: the request body could not be read');
+
+/** 413: a body over {@link MAX_BODY_BYTES} (the Node entry also closes the connection). */
+export const payloadTooLarge = (): Response =>
+  jsonRpcErrorResponse(413, -32000, `Payload Too Large: the request body exceeds ${MAX_BODY_BYTES} bytes`);
+
+/** 400 / -32700: a body that is not JSON. */
+export const invalidJson = (): Response => jsonRpcErrorResponse(400, -32700, 'Parse error: the request body is not valid JSON');
+
+/** 500 / -32603: the entry failed by itself (the error goes to `onerror`, not to the client). */
+export const internalError = (): Response => jsonRpcErrorResponse(500, -32603, 'Internal server error');
+
+/** 503: a request reaching 2025-era sessions after `close()`. */
+export const shuttingDown = (): Response => jsonRpcErrorResponse(503, -32000, 'Server is shutting down');
+
+/** 404 / -32001: an unknown, expired or deleted session, or another caller's (a session id is not a credential). */
+export const sessionNotFound = (): Response => jsonRpcErrorResponse(404, -32001, 'Session not found: start a new session with initialize');
+
+/** 400: a 2025-era request without a session that is not an initialize. */
+export const sessionRequired = (): Response =>
+  jsonRpcErrorResponse(400, -32000, 'Bad Request: Mcp-Session-Id header required (send initialize first)');
+
+/** 503: a new session beyond `maxSessions`. */
+export const tooManySessions = (max: number): Response => jsonRpcErrorResponse(503, -32000, `Too many open sessions (${max}); retry later`);
+
+/** 405: a 2025-era GET or DELETE in JSON mode, which has no sessions and no streams. */
+export const statelessMethodNotAllowed = (): Response =>
+  jsonRpcErrorResponse(405, -32000, 'Method not allowed: this endpoint is stateless (JSON mode)');
 
 /**
  * 406 when `Accept` admits neither `application/json` nor `text/event-stream` (wildcards and
@@ -69,7 +119,8 @@ export function batchRefusal(body: unknown, version: string | undefined): Respon
  * Drops the keys that could reach a prototype (`__proto__`, `constructor`, `prototype`) from
  * `params.inputResponses` of a parsed request, before the SDK copies that map onto a plain
  * object (where `__proto__` would become its prototype). The engine also reads answers by own
- * property only, so this is the first of two guards.
+ * property only, so this is the first of two guards. (Not a refusal: the companion of
+ * {@link prototypeArgumentRefusal}, which refuses what cannot be dropped silently.)
  */
 export function stripPrototypeKeys(body: unknown): void {
   for (const message of Array.isArray(body) ? body : [body]) {

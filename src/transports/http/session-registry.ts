@@ -7,8 +7,7 @@ import {
   type McpServerFactory
 } from '@modelcontextprotocol/server';
 import { defaultPrincipalOf } from '../../auth/caller-auth';
-import { jsonRpcErrorResponse } from './json-rpc-response';
-import { batchRefusal } from './protocol-refusals';
+import { batchRefusal, sessionNotFound, sessionRequired, shuttingDown, tooManySessions } from './protocol-refusals';
 import { BoundedSessionEventStore } from './session-event-store';
 
 /** Limits of the 2025-era session registry. */
@@ -26,12 +25,20 @@ export interface SessionOptions {
   retryIntervalMs?: number;
 }
 
+/**
+ * Who a 2025-era request's caller is, from its verified token and its HTTP request: the app's
+ * `principalOf` (default: `defaultPrincipalOf` of the token, as for calls; none without a token).
+ */
+export type SessionPrincipalOf = (authInfo: AuthInfo | undefined, request: Request) => string | undefined;
+
+const defaultSessionPrincipal: SessionPrincipalOf = (authInfo) => defaultPrincipalOf(authInfo);
+
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   /** The protocol version negotiated at initialize. */
   readonly version: () => string | undefined;
   readonly close: () => Promise<void>;
-  /** Who opened it (the token's subject or client id): a session serves no one else. */
+  /** Who opened it (the principal of its initialize): a session serves no one else. */
   readonly owner: string | undefined;
   timer: NodeJS.Timeout | undefined;
 }
@@ -39,7 +46,8 @@ interface Session {
 /**
  * Sessions for 2025-era clients on HTTP: one SDK transport and one server per session,
  * so a session has a live channel (the standalone GET stream, server→client requests).
- * Idle sessions expire; unknown or deleted ones get 404; their number is bounded.
+ * Idle sessions expire; unknown or deleted ones get 404; their number is bounded. A session
+ * is bound to the principal of the caller who opened it (`principalOf`), and answers no other.
  */
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
@@ -49,7 +57,8 @@ export class SessionRegistry {
 
   constructor(
     private readonly factory: McpServerFactory,
-    private readonly options: SessionOptions = {}
+    private readonly options: SessionOptions = {},
+    private readonly principalOf: SessionPrincipalOf = defaultSessionPrincipal
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 1000;
@@ -61,24 +70,19 @@ export class SessionRegistry {
   }
 
   async handle(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
-    if (this.closed) return jsonRpcErrorResponse(503, -32000, 'Server is shutting down');
+    if (this.closed) return shuttingDown();
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       const session = this.sessions.get(sessionId);
       // Another caller's session is answered as if it did not exist: a session id is not a credential.
-      if (!session || session.owner !== defaultPrincipalOf(authInfo))
-        return jsonRpcErrorResponse(404, -32001, 'Session not found: start a new session with initialize');
+      if (!session || session.owner !== this.principalOf(authInfo, request)) return sessionNotFound();
       this.touch(sessionId, session);
       const batch = batchRefusal(parsedBody, session.version());
       if (batch) return batch;
       return session.transport.handleRequest(request, { parsedBody, authInfo });
     }
-    if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
-      return jsonRpcErrorResponse(400, -32000, 'Bad Request: Mcp-Session-Id header required (send initialize first)');
-    }
-    if (this.sessions.size >= this.maxSessions) {
-      return jsonRpcErrorResponse(503, -32000, `Too many open sessions (${this.maxSessions}); retry later`);
-    }
+    if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) return sessionRequired();
+    if (this.sessions.size >= this.maxSessions) return tooManySessions(this.maxSessions);
     return this.open(request, parsedBody, authInfo);
   }
 
@@ -91,6 +95,7 @@ export class SessionRegistry {
   }
 
   private async open(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+    const owner = this.principalOf(authInfo, request);
     const server = await this.factory({ era: 'legacy', authInfo, requestInfo: request });
     const protocol = 'server' in server ? server.server : server;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -103,7 +108,7 @@ export class SessionRegistry {
           transport,
           version: () => protocol.getNegotiatedProtocolVersion(),
           timer: undefined,
-          owner: defaultPrincipalOf(authInfo),
+          owner,
           close: () => (closing ??= Promise.allSettled([transport.close(), server.close()]).then(() => undefined))
         };
         this.sessions.set(id, session);

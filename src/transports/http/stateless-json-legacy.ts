@@ -1,5 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
-import { jsonRpcErrorResponse } from './json-rpc-response';
+import { statelessMethodNotAllowed } from './protocol-refusals';
 
 /**
  * 2025-era requests in JSON-only mode: one fresh server and transport per request, no
@@ -7,7 +7,7 @@ import { jsonRpcErrorResponse } from './json-rpc-response';
  */
 export function statelessJsonLegacy(factory: McpServerFactory) {
   return async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
-    if (request.method !== 'POST') return jsonRpcErrorResponse(405, -32000, 'Method not allowed: this endpoint is stateless (JSON mode)');
+    if (request.method !== 'POST') return statelessMethodNotAllowed();
     const server = await factory({ era: 'legacy', authInfo, requestInfo: request });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

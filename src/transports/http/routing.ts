@@ -1,0 +1,126 @@
+import {
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  createMcpHandler,
+  isLegacyRequest,
+  type AuthInfo,
+  type McpServerFactory,
+  type ServerEventBus,
+  type ServerNotifier
+} from '@modelcontextprotocol/server';
+import { isPlainJsonObject } from '../../wire/own-properties';
+import type { TaskEndpoints } from '../served-app';
+import { SessionRegistry, type SessionOptions, type SessionPrincipalOf } from './session-registry';
+import { statelessJsonLegacy } from './stateless-json-legacy';
+import { listenForTasks, taskListenOf } from './task-listen';
+
+/**
+ * Routing: where a request that passed every guard is served. A task listen goes to the app's
+ * task endpoints; a 2026-era request to the SDK's per-request handler (the modern leg); a
+ * 2025-era one to the session registry, or in JSON mode to the stateless legacy handler (the
+ * legacy leg). Owns the legs themselves, so closing the routing closes their sessions and streams.
+ */
+export interface Routing {
+  route(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response>;
+  /** Publishes change notifications to 2026-era `subscriptions/listen` streams. */
+  readonly notify: ServerNotifier;
+  /** Open 2025-era sessions. */
+  readonly sessionCount: number;
+  /** Closes the sessions and the modern leg; never rejects. */
+  close(): Promise<void>;
+}
+
+/** What the legs are built with (the parts of `HttpHandlerOptions` they use). */
+export interface RoutingOptions {
+  responseMode?: 'sse' | 'json';
+  sessions?: SessionOptions;
+  onerror?: (error: Error) => void;
+  bus?: ServerEventBus;
+}
+
+export function createRouting(
+  factory: McpServerFactory,
+  options: RoutingOptions,
+  tasks: TaskEndpoints | undefined,
+  principalOf: SessionPrincipalOf | undefined
+): Routing {
+  const { onerror } = options;
+  const json = options.responseMode === 'json';
+  const modern = routeConsoleWarnings(onerror, () =>
+    createMcpHandler(factory, {
+      legacy: 'reject',
+      responseMode: json ? 'json' : 'auto',
+      onerror,
+      ...(options.bus ? { bus: options.bus } : {})
+    })
+  );
+  const sessions = json ? undefined : new SessionRegistry(factory, options.sessions, principalOf);
+  const legacy = sessions ? sessions.handle.bind(sessions) : statelessJsonLegacy(factory);
+  return {
+    notify: modern.notify,
+    get sessionCount() {
+      return sessions?.size ?? 0;
+    },
+    async route(request, parsedBody, authInfo) {
+      // A listen for task status (the tasks extension) is served here: the SDK's listen router knows no task ids.
+      const listen = tasks ? taskListenOf(parsedBody) : undefined;
+      if (listen) return listenForTasks(listen, authInfo, tasks!, request.signal);
+      if (!claimsModernEnvelope(parsedBody) && (onLegacySession(request) || (await isLegacyRequest(request, parsedBody)))) {
+        return legacy(request, parsedBody, authInfo);
+      }
+      return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
+    },
+    close: () => Promise.allSettled([sessions?.close(), modern.close()]).then(() => undefined)
+  };
+}
+
+const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+
+/**
+ * Whether a request without the envelope claim is on a 2025-era session: it names the session
+ * and a 2025-era `MCP-Protocol-Version`, which is what `isLegacyRequest` would conclude from
+ * such a request (no claim, no modern version header), without classifying the body again.
+ */
+function onLegacySession(request: Request): boolean {
+  const version = request.headers.get('mcp-protocol-version');
+  return version !== null && LEGACY_VERSIONS.has(version) && request.headers.get('mcp-session-id') !== null;
+}
+
+/**
+ * Whether a parsed body is a single request (not `initialize`, not a posted response) whose
+ * params carry the 2026-07-28 envelope claim: the SDK classifies such a body as modern, or
+ * refuses it on the modern leg, never as legacy. Saves classifying it twice (here with
+ * `isLegacyRequest`, then in the modern handler); anything else is left to `isLegacyRequest`.
+ */
+function claimsModernEnvelope(body: unknown): boolean {
+  if (!isPlainJsonObject(body)) return false;
+  const message = body as Record<string, unknown>;
+  if (typeof message.method !== 'string' || message.method === 'initialize' || 'result' in message || 'error' in message) return false;
+  const params = message.params;
+  if (!isPlainJsonObject(params)) return false;
+  const meta = (params as Record<string, unknown>)._meta;
+  return isPlainJsonObject(meta) && PROTOCOL_VERSION_META_KEY in (meta as object);
+}
+
+/** The SDK's console warning for JSON response mode: what the README says of JSON mode already. */
+const JSON_MODE_WARNING = "responseMode: 'json' drops mid-call notifications";
+
+/**
+ * Runs `build` with `console.warn` routed to `onerror`: the SDK (2.4.0) warns on the console
+ * when JSON response mode is chosen, which this framework documents instead (JSON mode carries
+ * no progress), so that one is dropped. Synchronous, so nothing else can warn in between.
+ */
+function routeConsoleWarnings<T>(onerror: ((error: Error) => void) | undefined, build: () => T): T {
+  /* eslint-disable no-console -- the SDK's console warnings are routed to the framework's logger here */
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    const message = args.map(String).join(' ');
+    if (!message.startsWith(JSON_MODE_WARNING)) onerror?.(new Error(message));
+  };
+  try {
+    return build();
+  } finally {
+    console.warn = warn;
+  }
+  /* eslint-enable no-console */
+}
