@@ -1,71 +1,101 @@
+/**
+ * `@mcpfusion/core`: what an application writes or annotates. The decorators and `FusionApp`,
+ * the call context and middleware and presenter types, the input API, `progress`, the errors an
+ * application throws or catches, the stores it passes in, authorization, and the option types of
+ * all of these. The building blocks for writing your own queue, lock or task store, the
+ * introspection types and the specific error classes are in `@mcpfusion/core/advanced`; the test
+ * client is in `@mcpfusion/core/testing`; Redis coordination in `@mcpfusion/core/redis`.
+ * docs/api.md says what each entry point holds and why; etc/*.api.md is the reviewed surface.
+ *
+ * @packageDocumentation
+ */
 import 'reflect-metadata';
 // Registers the test harness behind `app.callTool` (the app reaches it through an internal seam).
 import './testing/harness';
+import { progress as progressEvent } from './pipeline/progress';
 
+// The app: composition root, its options, `listen`, and the test entry point `app.callTool`.
 export { FusionApp } from './app/fusion-app';
 export type { DirectCallOptions, Listening } from './app/fusion-app';
 export type { HarnessInputAnswer, HarnessInputRequest } from './types/harness';
 export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
+export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
+
+// Declaring tools, resources and prompts.
 export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';
-export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';
-export { jwtVerifier } from './auth/jwt-verifier';
-export type { JSONWebKeySet, JwtVerifierOptions } from './auth/jwt-verifier';
-export type { AuthOptions } from './auth/http-auth';
-export type { CallerAuth } from './auth/caller-auth';
-export { InMemoryTaskStore } from './tasks/task-store';
-export type { TaskStore, TaskPatchOf } from './tasks/task-store';
-export { SqliteTaskStore } from './tasks/sqlite-task-store';
-export type { SqliteDatabase } from './tasks/sqlite-task-store';
-export { TASKS_EXTENSION } from './tasks/task-record';
-export type { TaskPatch, TaskRecord, TaskStatus } from './tasks/task-record';
-export type { TaskSettings } from './tasks/app-tasks';
-export type { ToolTaskSupport } from './types/tasks';
-export { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
-export type { AuthInfo, OAuthTokenVerifier } from '@modelcontextprotocol/server';
-export * from './errors';
-export { FifoMutex, InProcessCallQueue, raceAbort } from './concurrency';
-export type { CallQueue, CallQueueOptions, MutationLock, Release } from './concurrency';
-export type { CallContext, CallContextBase, RequestExtra, ToolInfo } from './pipeline/call-context';
-export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './pipeline/middleware';
-import { progress as progressEvent } from './pipeline/progress';
-export { isProgressEvent } from './pipeline/progress';
 /**
- * Makes a progress event for `yield` in a generator handler (see `progress` in
- * `pipeline/progress.ts`). Exported as a plain value, not a re-export, so a call from a
- * handler's loop reads a property rather than running a getter.
+ * Adds to or overrides the JSON Schema generated for a property of an input class (re-exported from
+ * `class-validator-jsonschema`), for what its validators cannot say: `@JSONSchema({ type: ['string', 'null'] })`.
  */
-export const progress: typeof progressEvent = progressEvent;
-export type { ProgressEvent } from './pipeline/progress';
-export { cappedList, isCallToolResult } from './presenters';
-export type { CappedListOptions, PresentationContext, Presenter, PresenterRef } from './presenters';
-export type { ToolDescriptor } from './metadata/tool-descriptor';
+export { JSONSchema } from 'class-validator-jsonschema';
 export type {
   Completer,
-  CompleterRef,
   Constructor,
   InteractiveOptions,
-  MemberKind,
-  OutputSpec,
   PromptOptions,
   ResourceOptions,
   ResourceTemplateOptions,
-  ToolKind,
   ToolOptions,
   ToolProviderOptions
 } from './metadata/types';
-export type { CallLogger, LogLevel } from './pipeline/call-log';
-export type { JsonSchema } from './schema/json-schema';
-export { JSONSchema } from 'class-validator-jsonschema';
-export { createFusionHttpHandler } from './transports/http/fusion-http-handler';
-export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
-export type { SessionOptions } from './transports/http/session-registry';
-export { BoundedSessionEventStore } from './transports/http/session-event-store';
+
+// The call: its context, dependency injection, middleware, presenters, progress.
+export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';
+export type { CallContext, RequestExtra } from './pipeline/call-context';
+export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './pipeline/middleware';
+export { cappedList } from './presenters';
+export type { CappedListOptions, PresentationContext, Presenter } from './presenters';
+/**
+ * Makes a progress event for `yield` in a generator handler: `yield progress(40, 'rows loaded')`.
+ * `percent` is 0–100 and must increase (see `progress` in `pipeline/progress.ts`). Exported as a
+ * plain value, not a re-export, so a call from a handler's loop reads a property rather than
+ * running a getter.
+ */
+export const progress: typeof progressEvent = progressEvent;
+export type { ProgressEvent } from './pipeline/progress';
+
+// Asking the user mid-call.
 export { ask } from './interactive/ask';
-export type { AnswersOf, Choices, FieldDescriptor, Fields, StringFormat } from './interactive/ask';
-export { requireInput, isInputRound } from './interactive/require-input';
-export type { InputKind, InputRequest, InputRound, RequireInputOptions } from './interactive/require-input';
+export type { AnswersOf, Fields } from './interactive/ask';
+export { requireInput } from './interactive/require-input';
+export type { InputRound, RequireInputOptions } from './interactive/require-input';
 export { readInput, inputStatus, readRequestState } from './interactive/input-scope';
 export type { InputStatus } from './interactive/input-scope';
-export { MAX_INPUT_ROUNDS } from './interactive/continuation';
+
+// Errors: the base class and its codes, the one a tool throws, the one startup throws. The other
+// classes are in `@mcpfusion/core/advanced`; `error.code` (an `ErrorCode`) tells them apart.
+export { ConfigurationError, ErrorCode, FusionError, ToolError } from './errors';
+export type { ErrorCodeValue } from './errors';
+
+// Stores and coordination an app passes in (`tasks.store`, `continuationStore`, `concurrency`, `mutationLock`).
+export { InMemoryTaskStore } from './tasks/task-store';
+export type { TaskStore } from './tasks/task-store';
+export { SqliteTaskStore } from './tasks/sqlite-task-store';
+export type { TaskSettings } from './tasks/app-tasks';
 export { SignedContinuationStore } from './interactive/continuation-store';
 export type { ContinuationStore } from './interactive/continuation-store';
+export type { CallQueue, CallQueueOptions, MutationLock } from './concurrency';
+
+// Authorization (the HTTP endpoint as an OAuth 2.1 resource server).
+export type { AuthOptions } from './auth/http-auth';
+export type { CallerAuth } from './auth/caller-auth';
+export { jwtVerifier } from './auth/jwt-verifier';
+export type { JSONWebKeySet, JwtVerifierOptions } from './auth/jwt-verifier';
+/**
+ * The error a token verifier throws to refuse a token (re-exported from the MCP SDK): with
+ * `OAuthErrorCode.InvalidToken` the endpoint answers 401 with a `WWW-Authenticate` challenge.
+ */
+export { OAuthError } from '@modelcontextprotocol/server';
+/** The OAuth error codes an `OAuthError` carries (re-exported from the MCP SDK); a verifier refuses with `InvalidToken`. */
+export { OAuthErrorCode } from '@modelcontextprotocol/server';
+/**
+ * What `AuthOptions.verifier` is (re-exported from the MCP SDK): `verifyAccessToken(token)` resolves
+ * to the token's `AuthInfo` or throws an `OAuthError`. `jwtVerifier` makes one; write your own for
+ * introspection or an identity provider's SDK.
+ */
+export type { OAuthTokenVerifier } from '@modelcontextprotocol/server';
+/**
+ * A verified token as a verifier returns it (re-exported from the MCP SDK): client id, scopes,
+ * expiry, resource, `extra`. Tools see the caller as `CallerAuth` (`ctx.auth`), not as this.
+ */
+export type { AuthInfo } from '@modelcontextprotocol/server';

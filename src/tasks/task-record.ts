@@ -8,6 +8,7 @@
 /** The extension's identifier, in client and server capabilities. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
+/** Where a task is in its life: `working` and `input_required` are live; the other three are terminal and never left. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 /** The statuses a task never leaves. */

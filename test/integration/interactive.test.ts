@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { FusionApp, MAX_INPUT_ROUNDS, type HarnessInputAnswer, type HarnessInputRequest } from '../../src';
+import { FusionApp, type HarnessInputAnswer, type HarnessInputRequest } from '../../src';
+import { MAX_INPUT_ROUNDS } from '../../src/advanced';
 import { connectTestClient } from '../../src/testing';
 import { InteractiveTools, Ledger } from '../fixtures/interactive-tools';
 import { until } from '../helpers/wire-log';

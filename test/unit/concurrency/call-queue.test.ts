@@ -1,4 +1,4 @@
-import { CancelledError, InProcessCallQueue, ServerBusyError } from '../../../src';
+import { CancelledError, InProcessCallQueue, ServerBusyError } from '../../../src/advanced';
 
 describe('InProcessCallQueue', () => {
   it('admits maxActive at once and queues the rest in FIFO order', async () => {

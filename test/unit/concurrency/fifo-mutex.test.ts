@@ -1,4 +1,4 @@
-import { CancelledError, FifoMutex } from '../../../src';
+import { CancelledError, FifoMutex } from '../../../src/advanced';
 
 describe('FifoMutex', () => {
   it('serves waiters in arrival order and skips aborted ones', async () => {

@@ -1,6 +1,6 @@
 import { compose, type Step } from '../../../src/pipeline/compose';
 import type { CallState } from '../../../src/pipeline/call-state';
-import { CancelledError, NextCalledTwiceError } from '../../../src';
+import { CancelledError, NextCalledTwiceError } from '../../../src/advanced';
 import { CallAbort } from '../../../src/concurrency/call-abort';
 
 function state(signal = new AbortController().signal): CallState {

@@ -1,0 +1,77 @@
+/**
+ * `@mcpfusion/core/advanced`: what an application needs only when it replaces or inspects a part
+ * of the framework, kept out of the package root so the root stays what every app writes.
+ *
+ * - Building blocks for a queue, lock or event store of your own: the in-process defaults
+ *   (`InProcessCallQueue`, `FifoMutex`, `BoundedSessionEventStore`), `raceAbort`, `Release`.
+ * - Implementing a `TaskStore`: the record, its status and the patches a transition applies.
+ * - Inspecting: `app.tools` (`ToolDescriptor`), `ctx.tool` (`ToolInfo`), the context's fields,
+ *   the guards that tell an input round, a progress event or a `CallToolResult` apart.
+ * - Every specific error class, for `instanceof` (the root's `FusionError` and `ErrorCode` are
+ *   enough to tell failures apart by `error.code`).
+ * - `createFusionHttpHandler`, the endpoint behind `app.createHttpHandler()`.
+ *
+ * Nothing here is needed to write tools; docs/api.md says why each name is here.
+ *
+ * @packageDocumentation
+ */
+
+// Concurrency: the defaults behind `concurrency` and `mutationLock`, and what a custom one uses.
+export { FifoMutex, InProcessCallQueue, raceAbort } from './concurrency';
+export type { Release } from './concurrency';
+
+// Tasks: what a custom `TaskStore` stores and applies.
+export { TASKS_EXTENSION } from './tasks/task-record';
+export type { TaskPatch, TaskRecord, TaskStatus } from './tasks/task-record';
+export type { TaskFailure, TaskPatchOf } from './tasks/task-store';
+export type { SqliteDatabase } from './tasks/sqlite-task-store';
+export type { ToolTaskSupport } from './types/tasks';
+
+// HTTP: the endpoint factory, 2025-era session limits, and their default event store.
+export { createFusionHttpHandler } from './transports/http/fusion-http-handler';
+export type { SessionOptions } from './transports/http/session-registry';
+export { BoundedSessionEventStore } from './transports/http/session-event-store';
+
+// Introspection: what the app and a call know about a member, and the context's own fields.
+export type { ToolDescriptor } from './metadata/tool-descriptor';
+export type { CompleterRef, MemberKind, OutputSpec, ToolKind } from './metadata/types';
+export type { CallContextBase, ToolInfo } from './pipeline/call-context';
+export type { CallLogger, LogLevel } from './pipeline/call-log';
+export type { JsonSchema } from './schema/json-schema';
+export type { PresenterRef } from './presenters';
+
+// Guards and limits of the handler protocol (input rounds, progress, results).
+export { isInputRound } from './interactive/require-input';
+export type { InputKind, InputRequest } from './interactive/require-input';
+export type { Choices, FieldDescriptor, StringFormat } from './interactive/ask';
+export { MAX_INPUT_ROUNDS } from './interactive/continuation';
+export { isProgressEvent } from './pipeline/progress';
+export { isCallToolResult } from './presenters';
+
+// The specific error classes (each a `FusionError` with its own `ErrorCode`).
+export {
+  AppClosedError,
+  CancelledError,
+  ElicitationUnsupportedError,
+  InputDeclinedError,
+  InputRoundsExceededError,
+  InsufficientScopeError,
+  InvalidInputError,
+  InvalidParamsError,
+  InvalidProgressError,
+  InvalidRequestStateError,
+  MaskedError,
+  MissingCapabilityError,
+  NextCalledTwiceError,
+  NotInteractiveError,
+  NothingToCompleteError,
+  ServerBusyError,
+  TaskInterruptedError,
+  TaskLimitError,
+  TaskNotFoundError,
+  TimeoutError,
+  UnknownPromptError,
+  UnknownResourceError,
+  UnknownToolError
+} from './errors';
+export type { Violation } from './errors';
