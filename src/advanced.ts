@@ -9,7 +9,6 @@
  *   the guards that tell an input round, a progress event or a `CallToolResult` apart.
  * - Every specific error class, for `instanceof` (the root's `FusionError` and `ErrorCode` are
  *   enough to tell failures apart by `error.code`).
- * - `createFusionHttpHandler`, the endpoint behind `app.createHttpHandler()`.
  *
  * Nothing here is needed to write tools; docs/api.md says why each name is here.
  *
@@ -27,8 +26,7 @@ export type { TaskFailure, TaskPatchOf } from './tasks/task-store';
 export type { SqliteDatabase } from './tasks/sqlite-task-store';
 export type { ToolTaskSupport } from './types/tasks';
 
-// HTTP: the endpoint factory, 2025-era session limits, and their default event store.
-export { createFusionHttpHandler } from './transports/http/fusion-http-handler';
+// HTTP: 2025-era session limits (`sessions` of the HTTP options) and their default event store.
 export type { SessionOptions } from './transports/http/session-registry';
 export { BoundedSessionEventStore } from './transports/http/session-event-store';
 

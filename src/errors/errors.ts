@@ -9,14 +9,18 @@ export class ConfigurationError extends FusionError {
 
 /** One failed constraint of the tool input, by property path (`address.zip`, `items.0.qty`). */
 export interface Violation {
+  /** The property path (`address.zip`, `items.0.qty`); empty for the arguments object itself. */
   readonly path: string;
+  /** What the constraint requires, as its validator says it. */
   readonly message: string;
 }
 
 /** Tool arguments failed validation; `violations` lists every failed constraint. */
 export class InvalidInputError extends FusionError {
   constructor(
+    /** The tool whose arguments failed. */
     readonly toolName: string,
+    /** Every failed constraint. */
     readonly violations: readonly Violation[]
   ) {
     super(
@@ -28,7 +32,10 @@ export class InvalidInputError extends FusionError {
 
 /** No tool is registered under the requested name. */
 export class UnknownToolError extends FusionError {
-  constructor(readonly toolName: string) {
+  constructor(
+    /** The name asked for. */
+    readonly toolName: string
+  ) {
     super(ErrorCode.UNKNOWN_TOOL, `Unknown tool: ${toolName}`);
   }
 }
@@ -93,8 +100,11 @@ export class InvalidProgressError extends FusionError {
  */
 export class InsufficientScopeError extends FusionError {
   constructor(
+    /** The member refused (`Tool x`, `Prompt y`, `Resource z`). */
     readonly what: string,
+    /** Every scope the member requires. */
     readonly requiredScopes: readonly string[],
+    /** The required scopes the token does not grant. */
     readonly missingScopes: readonly string[]
   ) {
     super(
@@ -154,6 +164,7 @@ export class NotInteractiveError extends FusionError {
 export class MissingCapabilityError extends FusionError {
   constructor(
     toolName: string,
+    /** The capabilities the tool needs (sent as `data.requiredCapabilities`). */
     readonly requiredCapabilities: Record<string, unknown>,
     message = `Tool ${toolName} needs client capabilities the client did not declare: ${Object.keys(requiredCapabilities).join(', ')}.`
   ) {
@@ -186,7 +197,10 @@ export class ToolError extends FusionError {
 
 /** What the client sees of an unexpected exception when `maskErrors` is on: a generic text and a reference. */
 export class MaskedError extends FusionError {
-  constructor(readonly reference: string) {
+  constructor(
+    /** The reference the server's log files the original exception under. */
+    readonly reference: string
+  ) {
     super(ErrorCode.INTERNAL, `Internal error (reference ${reference}). The server's log has the details.`);
   }
 }

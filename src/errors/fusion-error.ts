@@ -64,6 +64,7 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
  */
 export class FusionError extends Error {
   constructor(
+    /** What kind of failure this is: one of {@link ErrorCode}, stable across releases. */
     readonly code: ErrorCodeValue,
     message: string,
     options?: { cause?: unknown }

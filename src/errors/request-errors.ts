@@ -7,14 +7,20 @@ import { ErrorCode, FusionError } from './fusion-error';
 
 /** No prompt with that name (`prompts/get`). */
 export class UnknownPromptError extends FusionError {
-  constructor(readonly promptName: string) {
+  constructor(
+    /** The name asked for. */
+    readonly promptName: string
+  ) {
     super(ErrorCode.UNKNOWN_PROMPT, `Unknown prompt: ${promptName}`);
   }
 }
 
 /** No resource or template matches the URI (`resources/read`): -32602 with `data.uri`, as the 2026-07-28 spec says. */
 export class UnknownResourceError extends FusionError {
-  constructor(readonly uri: string) {
+  constructor(
+    /** The URI asked for. */
+    readonly uri: string
+  ) {
     super(ErrorCode.UNKNOWN_RESOURCE, `Resource not found: ${uri}`);
   }
 }
@@ -42,7 +48,10 @@ export class InvalidParamsError extends FusionError {
 
 /** The app's live-task limit is reached: the call is refused with a tool error saying so (retry later). */
 export class TaskLimitError extends FusionError {
-  constructor(readonly limit: number) {
+  constructor(
+    /** The app's `tasks.maxLiveTasks`. */
+    readonly limit: number
+  ) {
     super(ErrorCode.TASK_LIMIT, `Server busy: ${limit} tasks are already running or waiting. Retry later.`);
   }
 }

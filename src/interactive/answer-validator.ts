@@ -3,8 +3,11 @@ import { ownValue } from '../wire/own-properties';
 
 /** A restricted elicitation form schema (flat object of primitives). */
 export interface FormSchema {
+  /** Always an object: a form is a set of named fields. */
   type: 'object';
+  /** One primitive schema per field. */
   properties: Record<string, JsonSchema>;
+  /** The fields the user must fill in. */
   required?: string[];
 }
 

@@ -10,7 +10,9 @@ export type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
 export abstract class FieldDescriptor<T> {
   /** Phantom: the answer's type. */
   declare readonly __answer?: T;
+  /** The field's schema, built up by the chained calls. */
   protected readonly spec: JsonSchema;
+  /** Set by `optional()`. */
   protected isOptional = false;
 
   constructor(spec: JsonSchema) {
@@ -43,14 +45,17 @@ export abstract class FieldDescriptor<T> {
 
 /** A string field. */
 export class StringField extends FieldDescriptor<string> {
+  /** The fewest characters accepted. */
   minLength(n: number): this {
     this.spec.minLength = n;
     return this;
   }
+  /** The most characters accepted. */
   maxLength(n: number): this {
     this.spec.maxLength = n;
     return this;
   }
+  /** The format the answer must have (`email`, `uri`, `date`, `date-time`). */
   format(format: StringFormat): this {
     this.spec.format = format;
     return this;
@@ -59,10 +64,12 @@ export class StringField extends FieldDescriptor<string> {
 
 /** A number or integer field. */
 export class NumberField extends FieldDescriptor<number> {
+  /** The smallest value accepted. */
   min(n: number): this {
     this.spec.minimum = n;
     return this;
   }
+  /** The largest value accepted. */
   max(n: number): this {
     this.spec.maximum = n;
     return this;
@@ -88,10 +95,12 @@ export class EnumField<V extends string> extends FieldDescriptor<V> {
 
 /** Several choices among values. */
 export class MultiSelectField<V extends string> extends FieldDescriptor<V[]> {
+  /** The fewest choices accepted. */
   minItems(n: number): this {
     this.spec.minItems = n;
     return this;
   }
+  /** The most choices accepted. */
   maxItems(n: number): this {
     this.spec.maxItems = n;
     return this;

@@ -3,6 +3,7 @@ import type { Fields } from './ask';
 import type { FormSchema } from './answer-validator';
 import { isPrototypeKey } from '../wire/own-properties';
 
+/** The brand of an {@link InputRound} (a registered symbol, so two copies of the framework agree). */
 const INPUT_ROUND = Symbol.for('mcpfusion:input-round');
 
 import type { InputKind } from '../types/core';
@@ -11,9 +12,11 @@ export type { InputKind } from '../types/core';
 
 /** One embedded request for input. */
 export interface InputRequest {
+  /** What is asked: a form, a URL visit, a sampling request or a roots listing. */
   readonly kind: InputKind;
   /** The key the client answers under (`inputRequests` / `inputResponses`). */
   readonly key: string;
+  /** The text shown to the user (forms and URL requests). */
   readonly message?: string;
   /** Form requests: the fields' schema. */
   readonly schema?: FormSchema;
@@ -29,7 +32,9 @@ export interface InputRequest {
 
 /** What an `@Interactive()` handler returns to ask: one or more requests, answered in one round. */
 export interface InputRound {
+  /** The brand `isInputRound` looks for. */
   readonly [INPUT_ROUND]: true;
+  /** The requests of the round, each under its own key. */
   readonly requests: readonly InputRequest[];
   /** The continuation payload, read back with `readRequestState()`. */
   readonly state?: unknown;

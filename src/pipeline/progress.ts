@@ -1,12 +1,16 @@
 import { InvalidProgressError } from '../errors';
 import type { ProgressSend } from '../types/request';
 
+/** The brand of a {@link ProgressEvent} (a registered symbol, so two copies of the framework agree). */
 const PROGRESS = Symbol.for('mcpfusion:progress');
 
 /** A progress event, yielded from a generator handler. */
 export interface ProgressEvent {
+  /** The brand `isProgressEvent` looks for. */
   readonly [PROGRESS]: true;
+  /** 0–100, increasing over the call. */
   readonly percent: number;
+  /** What is being done, shown with the progress. */
   readonly message?: string;
 }
 

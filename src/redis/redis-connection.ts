@@ -13,8 +13,11 @@ export interface RedisConnectionOptions {
 
 /** A Redis client for commands and, made on first need, one for subscriptions (a subscribed client runs no commands). */
 export interface RedisConnection {
+  /** The client for commands. */
   readonly client: RedisClientType;
+  /** The client for subscriptions: made and connected on the first call, then reused (a failed attempt is retried on the next call). */
   subscriber(): Promise<RedisClientType>;
+  /** Closes both clients. */
   close(): Promise<void>;
 }
 

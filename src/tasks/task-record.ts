@@ -18,21 +18,27 @@ export const LIVE: readonly TaskStatus[] = ['working', 'input_required'];
 
 /** One task as a store keeps it (plain JSON: a store may serialize it). */
 export interface TaskRecord {
+  /** The task's id: unguessable, the only handle a client has. */
   readonly taskId: string;
   /** The caller it is bound to (`principalOf`), or null for calls without one. */
   readonly principal: string | null;
+  /** The tool the task runs. */
   readonly toolName: string;
   /** The tool's arguments, as the call carried them (re-entered with after input). */
   readonly arguments: Record<string, unknown>;
   /** What the creating request declared it can do (the input channel of later rounds). */
   readonly clientCapabilities: Record<string, unknown>;
+  /** Where the task is (changed only by a store's `transition`). */
   status: TaskStatus;
+  /** A human-readable note on the status (`tasks/get` shows it). */
   statusMessage?: string;
   /** Epoch milliseconds. */
   readonly createdAt: number;
+  /** Epoch milliseconds of the last transition. */
   lastUpdatedAt: number;
   /** From creation; the record is removed once it is past. */
   readonly ttlMs: number;
+  /** The polling interval suggested to clients, in milliseconds. */
   readonly pollIntervalMs: number;
   /** input_required: the requests outstanding, under task-unique keys. */
   inputRequests?: Record<string, unknown>;

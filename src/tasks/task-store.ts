@@ -24,6 +24,7 @@ export function patched(record: TaskRecord, patch: TaskPatchOf): TaskRecord | un
 export interface TaskStore {
   /** Stores a new record; resolves once a `get` of its id would find it (durably, for a durable store). */
   create(record: TaskRecord): Promise<void>;
+  /** The record of that id, or undefined (never created, or swept). */
   get(taskId: string): Promise<TaskRecord | undefined>;
   /**
    * Applies `patch` if the status is in `from`; the record after it, or undefined when it did
@@ -45,6 +46,7 @@ export interface TaskStore {
   announceCancel?(taskId: string): void;
   /** A store shared by several instances: calls `listener` when any instance cancels a task (the one running it aborts the run). */
   onCancel?(listener: (taskId: string) => void): () => void;
+  /** Releases what the store holds (connections, timers). The framework does not call it: an app that owns the store does, in `onClose`. */
   close?(): void | Promise<void>;
 }
 

@@ -29,7 +29,9 @@ export interface TestClientOptions {
 
 /** A connected client and its teardown. */
 export interface TestClient {
+  /** The connected SDK client: call `callTool`, `listTools`, `readResource`, … on it. */
   readonly client: Client;
+  /** Closes the client and its transport (not the app). */
   close(): Promise<void>;
 }
 

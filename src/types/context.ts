@@ -18,9 +18,13 @@ export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'crit
 export interface CallLogger {
   /** A message at any level, optionally naming the logger. */
   message(level: LogLevel, data: unknown, logger?: string): void;
+  /** A message at `debug` level. */
   debug(data: unknown): void;
+  /** A message at `info` level. */
   info(data: unknown): void;
+  /** A message at `warning` level. */
   warning(data: unknown): void;
+  /** A message at `error` level. */
   error(data: unknown): void;
 }
 
@@ -47,6 +51,7 @@ export interface CallerAuth {
 export interface RequestExtra extends RequestFacts {
   /** The call's signal: aborted on client cancellation, disconnect, timeout or shutdown. */
   readonly signal: AbortSignal;
+  /** The name of the tool (or prompt, or resource) the request calls. */
   readonly toolName: string;
   /** Raw, unvalidated arguments as received. */
   readonly arguments: Readonly<Record<string, unknown>>;
@@ -59,9 +64,11 @@ export interface RequestExtra extends RequestFacts {
 export interface CallContextBase {
   /** Aborted when the call must stop. Pass it to fetch, database drivers and ORMs. */
   readonly signal: AbortSignal;
+  /** The member this call runs (its name, kind, class and method, scopes). */
   readonly tool: ToolInfo;
   /** Raw, unvalidated arguments (middleware sees them before validation). */
   readonly args: Readonly<Record<string, unknown>>;
+  /** The JSON-RPC id of the request (absent for calls made through the test harness). */
   readonly requestId?: string | number;
   /** Reports progress from any handler (generators can `yield progress(...)` instead). */
   progress(percent: number, message?: string): void;

@@ -47,10 +47,15 @@ export type Era = 'legacy' | 'modern';
 
 /** What a call knows about the tool (or prompt, or resource) it runs: what middleware and presenters see as `ctx.tool`. */
 export interface ToolInfo {
+  /** Its name as clients see it (a prompt's name, a resource's URI or template). */
   readonly name: string;
+  /** What it is: `action`, `mutation`, `resource`, `resource-template` or `prompt`. */
   readonly kind: MemberKind;
+  /** Whether it is `@Interactive()` (may ask for input). */
   readonly interactive: boolean;
+  /** The class that declares it. */
   readonly className: string;
+  /** The method that handles it. */
   readonly methodName: string;
   /** The OAuth scopes a caller's token must grant to run it (empty: none). */
   readonly scopes: readonly string[];

@@ -3,11 +3,15 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 
 /** A request for input as the test harness shows it to `onInput`. */
 export interface HarnessInputRequest {
+  /** What is asked: a form, a URL visit, a sampling request or a roots listing. */
   readonly kind: 'form' | 'url' | 'sampling' | 'roots';
   /** The key the answer goes under. */
   readonly key: string;
+  /** The text shown to the user (forms and URL requests). */
   readonly message?: string;
+  /** Forms: the schema of the fields asked for. */
   readonly requestedSchema?: Record<string, unknown>;
+  /** URL requests: the page to visit. */
   readonly url?: string;
   /** The embedded request's params as sent. */
   readonly params: Record<string, unknown>;
@@ -28,11 +32,13 @@ export interface DirectCallOptions {
   answers?: Record<string, unknown>;
   /** Answers requests for input one by one (takes precedence over `answers`). */
   onInput?: (request: HarnessInputRequest) => HarnessInputAnswer | Promise<HarnessInputAnswer>;
+  /** Aborts the call, as a client's cancellation would. */
   signal?: AbortSignal;
   /** The request `_meta`, as a client would send it. */
   meta?: Record<string, unknown>;
   /** Receives progress as a client with a progress token would. Without it, no progress channel exists. */
   onProgress?: (progress: number, message: string | undefined) => void;
+  /** The verified token the call carries, as the HTTP endpoint would pass it (`ctx.auth`, scope checks). */
   authInfo?: AuthInfo;
   /**
    * Call a task-capable tool as a client with the tasks extension would, and follow the task to

@@ -11,6 +11,7 @@ export type MiddlewareFn<C extends object = any> = (ctx: CallContext<C>, next: N
 
 /** A middleware class, resolved from the call's container (so it can inject services). */
 export interface FusionMiddleware {
+  /** Runs around the rest of the chain: call `next()` at most once and return (or transform) what it resolves to. */
   use(ctx: CallContext, next: Next): unknown;
 }
 

@@ -4,6 +4,7 @@ import type { Constructor, JsonSchema, ToolInfo } from './core';
 
 /** What a presenter gets besides the value to present. */
 export interface PresentationContext {
+  /** The tool whose result is presented. */
   readonly tool: ToolInfo;
   /** The tool's listed output schema (after the presenter's `outputSchema` hook). */
   readonly outputSchema: JsonSchema | undefined;
@@ -22,6 +23,7 @@ export interface PresentationContext {
 export interface Presenter {
   /** Adjusts the listed output schema (for example to describe a wrapper the presenter adds). */
   outputSchema?(base: JsonSchema | undefined): JsonSchema | undefined;
+  /** The result the client receives for `value`, what the handler returned (`ctx.shape(value)` is the default shaping). */
   present(value: unknown, ctx: PresentationContext): CallToolResult | Promise<CallToolResult>;
 }
 

@@ -11,7 +11,9 @@ export type { JsonRpcErrorObject, TaskHandle, TaskOutcome } from './task-handle'
 export interface ToolTaskSupport {
   /** `optional`: a task when the client declared the extension; `required`: never synchronously (-32021 without the extension). */
   readonly support: 'optional' | 'required';
+  /** How long the task is kept from its creation, in ms (default: the app's `tasks.ttlMs`). */
   readonly ttlMs?: number;
+  /** The polling interval suggested to clients, in ms (default: the app's `tasks.pollIntervalMs`). */
   readonly pollIntervalMs?: number;
   /**
    * When the call becomes a task. `'when-waiting'` (default): once its chain waits on anything
