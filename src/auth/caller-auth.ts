@@ -32,10 +32,25 @@ function subjectOf(info: AuthInfo): string | undefined {
 }
 
 /**
- * The default caller identity continuations are bound to: the token's subject, else its client
- * id; none without a token (stdio, the harness without `authInfo`).
+ * The default caller identity continuations, tasks and sessions are bound to, in two
+ * namespaces that never meet: `user:<sub>` for a token issued to a person (a subject other than
+ * the client it was issued to), `client:<client id>` for a machine client (a token without a
+ * subject, or whose subject is the client itself, as client-credentials tokens have). So a
+ * client whose id equals a user's subject is never that user. None without a token (stdio, the
+ * harness without `authInfo`).
  */
 export function defaultPrincipalOf(info: AuthInfo | undefined): string | undefined {
   if (!info) return undefined;
-  return subjectOf(info) ?? (info.clientId || undefined);
+  const subject = subjectOf(info);
+  const claims = info.extra?.claims as Record<string, unknown> | undefined;
+  // The client the token was issued to, as the token says it (a JWT's client_id or azp; else the verifier's clientId).
+  const issuedTo = claims ? (textClaim(claims, 'client_id') ?? textClaim(claims, 'azp')) : info.clientId || undefined;
+  if (subject !== undefined && subject !== issuedTo) return `user:${subject}`;
+  const client = issuedTo ?? subject ?? (info.clientId || undefined);
+  return client === undefined ? undefined : `client:${client}`;
+}
+
+function textClaim(claims: Record<string, unknown>, name: string): string | undefined {
+  const value = claims[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -24,8 +24,18 @@ export interface JwtVerifierOptions {
   jwks: string | URL | JSONWebKeySet;
   /** Signature algorithms accepted. Default `['RS256', 'PS256', 'ES256', 'EdDSA']`. `none` and the HMAC family are refused. */
   algorithms?: readonly string[];
-  /** Leeway for `exp` and `nbf`, in seconds. Default 5. */
+  /**
+   * Leeway for `exp` and `nbf`, in seconds. Default 5. A token is accepted until `exp` plus
+   * this leeway (its `AuthInfo.expiresAt` says so; `claims.exp` keeps the token's own).
+   */
   clockToleranceSeconds?: number;
+  /**
+   * Accept only tokens typed `at+jwt` (RFC 9068 §2.1). Default `false`: `at+jwt`, and tokens with
+   * no `typ` or `typ: JWT` (which common identity providers issue as access tokens), are
+   * accepted; any other type (`logout+jwt`, `secevent+jwt`, `dpop+jwt`, an ID token's…) is
+   * refused either way (RFC 9068 §4): those JWTs are not access tokens.
+   */
+  requireAccessTokenType?: boolean;
   /** How long fetched keys are used before they are fetched again, in ms. Default 600,000 (10 minutes). */
   jwksCacheMaxAgeMs?: number;
   /** The least time between two fetches caused by unknown key ids, in ms. Default 30,000. */
@@ -73,14 +83,16 @@ export function jwtVerifier(options: JwtVerifierOptions): OAuthTokenVerifier {
     throw new ConfigurationError('jwtVerifier: clockToleranceSeconds must be between 0 and 300.');
   }
   const keys = keySetOf(options);
+  const strictType = options.requireAccessTokenType === true;
 
   return {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       if (typeof token !== 'string' || token.length > MAX_TOKEN_CHARS) throw invalidToken('The access token is too long');
       const lib = loadJose();
       let payload: JWTPayload;
+      let typ: unknown;
       try {
-        ({ payload } = await lib.jwtVerify(token, keys(), {
+        ({ payload, protectedHeader: { typ } } = await lib.jwtVerify(token, keys(), {
           issuer: issuer.length === 1 ? issuer[0] : issuer,
           audience: audience.length === 1 ? audience[0] : audience,
           algorithms,
@@ -90,7 +102,10 @@ export function jwtVerifier(options: JwtVerifierOptions): OAuthTokenVerifier {
       } catch (error) {
         throw refusalOf(error, lib);
       }
-      return authInfoOf(token, payload);
+      if (!acceptedType(typ, strictType)) {
+        throw invalidToken(strictType ? 'The token is not typed as an access token (typ at+jwt)' : 'The token is not an access token (its typ says another kind of JWT)');
+      }
+      return authInfoOf(token, payload, clockTolerance);
     }
   };
 
@@ -188,15 +203,27 @@ function refusalOf(error: unknown, lib: Jose): OAuthError {
   return invalidToken('The access token is malformed');
 }
 
-/** The SDK's `AuthInfo` from verified claims. */
-function authInfoOf(token: string, payload: JWTPayload): AuthInfo {
+/**
+ * Whether a token's `typ` header says it is an access token: `at+jwt` (or its media type form,
+ * RFC 8725 §3.11: compared without case and without an `application/` prefix), and unless
+ * strict, no `typ` or `JWT`.
+ */
+function acceptedType(typ: unknown, strict: boolean): boolean {
+  if (typ === undefined) return !strict;
+  if (typeof typ !== 'string') return false;
+  const kind = typ.toLowerCase().replace(/^application\//, '');
+  return kind === 'at+jwt' || (!strict && kind === 'jwt');
+}
+
+/** The SDK's `AuthInfo` from verified claims; `expiresAt` is when this server stops accepting it (`exp` plus the leeway). */
+function authInfoOf(token: string, payload: JWTPayload, clockTolerance: number): AuthInfo {
   const subject = typeof payload.sub === 'string' ? payload.sub : undefined;
   const clientId = stringClaim(payload, 'client_id') ?? stringClaim(payload, 'azp') ?? subject ?? '';
   return {
     token,
     clientId,
     scopes: scopesOf(payload),
-    expiresAt: payload.exp,
+    expiresAt: payload.exp === undefined ? undefined : payload.exp + clockTolerance,
     extra: { ...(subject !== undefined ? { subject } : {}), claims: Object.freeze({ ...payload }) }
   };
 }

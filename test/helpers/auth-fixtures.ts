@@ -46,7 +46,7 @@ export interface TokenClaims extends Omit<JWTPayload, 'exp'> {
 export async function mintToken(
   key: SigningKey,
   claims: TokenClaims = {},
-  header: { kid?: string | false; alg?: string } = {}
+  header: { kid?: string | false; alg?: string; typ?: string | false } = {}
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const { exp, ...rest } = claims;
@@ -58,7 +58,8 @@ export async function mintToken(
     ...rest,
     ...(exp === false ? {} : { exp: exp ?? now + 3600 })
   };
-  const protectedHeader: { alg: string; kid?: string; typ: string } = { alg: header.alg ?? key.alg, typ: 'at+jwt' };
+  const protectedHeader: { alg: string; kid?: string; typ?: string } = { alg: header.alg ?? key.alg };
+  if (header.typ !== false) protectedHeader.typ = header.typ ?? 'at+jwt';
   if (header.kid !== false) protectedHeader.kid = header.kid ?? key.kid;
   return new SignJWT(payload).setProtectedHeader(protectedHeader).sign(key.privateKey);
 }
