@@ -1,3 +1,4 @@
+import { intProblem } from '../config/option-checks';
 import { ServerBusyError } from '../errors';
 import { abortError } from './abort';
 import type { CallAbort } from './call-abort';
@@ -48,8 +49,8 @@ export class InProcessCallQueue implements CallQueue {
   private readonly gate: SlotGate;
 
   constructor(options: CallQueueOptions = {}) {
-    this.maxActive = checkInt(options.maxActive ?? 64, 1, 'maxActive');
-    this.maxQueue = checkInt(options.maxQueue ?? 1024, 0, 'maxQueue');
+    this.maxActive = limit(options.maxActive, 1, 64, 'maxActive');
+    this.maxQueue = limit(options.maxQueue, 0, 1024, 'maxQueue');
     this.gate = new SlotGate(this.maxActive);
   }
 
@@ -84,7 +85,9 @@ export class InProcessCallQueue implements CallQueue {
   }
 }
 
-function checkInt(value: number, min: number, name: string): number {
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer >= ${min} (got ${value}).`);
-  return value;
+/** A limit, checked as every numeric option is; refused with a RangeError, as the queue always has. */
+function limit(value: number | undefined, min: number, fallback: number, name: string): number {
+  const problem = intProblem(value, min, name);
+  if (problem !== undefined) throw new RangeError(problem);
+  return value ?? fallback;
 }

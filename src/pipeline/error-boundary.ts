@@ -103,7 +103,7 @@ export class ErrorBoundary {
       const what = kind === 'resource' ? `Invalid URI ${subject}` : `Invalid arguments for ${kind} ${subject}`;
       return new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `${what}: ${shown.violations.map((v) => `${v.path}: ${v.message}`).join('; ')}`
+        `${what}: ${shown.violations.map((v) => `${v.path || '(arguments)'}: ${v.message}`).join('; ')}`
       );
     }
     if (shown instanceof FusionError) {

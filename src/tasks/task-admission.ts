@@ -79,7 +79,13 @@ export class TaskAdmissions implements TaskEscalation {
       rounds: 0
     };
     this.runs.running.set(record.taskId, abort);
-    await this.runs.store.create(record);
+    try {
+      await this.runs.store.create(record);
+    } catch (error) {
+      // Not stored: the call is not a task, and nothing of it may stay behind to be aborted later.
+      this.runs.running.delete(record.taskId);
+      throw error;
+    }
     return this.handle(record.taskId, createTaskResult(record), abort);
   }
 

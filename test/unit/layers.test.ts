@@ -74,7 +74,8 @@ describe('the import graph of src/', () => {
    */
   const LAYERS: ReadonlyArray<readonly string[]> = [
     ['types', 'wire', 'errors'],
-    ['config', 'concurrency', 'schema', 'auth', 'di'],
+    ['config'],
+    ['concurrency', 'schema', 'auth', 'di'],
     ['interactive', 'metadata', 'presenters'],
     ['tasks', 'decorators'],
     ['pipeline'],

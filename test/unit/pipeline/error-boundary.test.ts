@@ -227,12 +227,8 @@ describe('ErrorBoundary: the special forms', () => {
     );
   });
 
-  // ODDITY (src/pipeline/error-boundary.ts, `protocolError`): a violation of the arguments as a
-  // whole has an empty path (src/schema/input-validator.ts gives one when a constraint throws);
-  // a tool's message names it "(arguments)", the -32602 of a resource, prompt or completion
-  // prints the empty path as is ("…greeting: : the arguments could not be validated…").
-  // Skipped until src names it as the tool message does (this test fails today).
-  it.skip('a violation of the arguments as a whole is named "(arguments)" for non-tools too, as for tools', () => {
+  // A violation of the arguments as a whole has an empty path (src/schema/input-validator.ts gives one when a constraint throws).
+  it('a violation of the arguments as a whole is named "(arguments)" for non-tools too, as for tools', () => {
     const error = new InvalidInputError('greeting', [{ path: '', message: 'the arguments could not be validated: boom' }]);
     expect(error.message).toBe('Invalid arguments for tool greeting:\n- (arguments): the arguments could not be validated: boom');
     expect(boundary.protocolError(error, 'prompt', 'greeting').message).toBe(
