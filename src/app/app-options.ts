@@ -107,4 +107,10 @@ export type ListenOptions =
       port?: number;
       /** Install SIGINT/SIGTERM handlers for graceful shutdown. Default true. */
       handleSignals?: boolean;
+      /**
+       * A connection that sends nothing (not a byte of a request) within this many milliseconds
+       * is closed, so idle sockets cannot exhaust file descriptors (Node's own header timeout
+       * starts only at the first byte). Default 10,000.
+       */
+      idleConnectionTimeoutMs?: number;
     } & HttpHandlerOptions);

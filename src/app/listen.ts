@@ -1,4 +1,5 @@
 import type { McpServerFactory, Transport } from '@modelcontextprotocol/server';
+import { positiveInt } from '../config/option-checks';
 import { ConfigurationError } from '../errors';
 import type { FusionHttpHandler } from '../transports/http/fusion-http-handler';
 import { listenHttp } from '../transports/http/http-listener';
@@ -44,6 +45,7 @@ export async function listenOn(parts: ListenParts, options: ListenOptions, stdio
     host,
     port: options.port ?? 3000,
     path: options.path ?? '/mcp',
+    idleConnectionTimeoutMs: positiveInt(options.idleConnectionTimeoutMs, 10_000, 'listen idleConnectionTimeoutMs'),
     ...(parts.withAuth ? { maxHeaderSize: 128 * 1024 } : {})
   });
   return [{ url: http.url }, http];

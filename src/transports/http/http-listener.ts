@@ -13,11 +13,19 @@ export interface HttpListener {
 /** Serves a handler over node:http on `host` (127.0.0.1 by default) and `port` (0 = any free port). */
 export async function listenHttp(
   handler: FusionHttpHandler,
-  options: { host: string; port: number; path: string; maxHeaderSize?: number }
+  options: { host: string; port: number; path: string; maxHeaderSize?: number; idleConnectionTimeoutMs?: number }
 ): Promise<HttpListener> {
   const server: NodeHttpServer = createServer(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}, (req, res) => {
+    // A request arrived: the connection is in use (an event stream may stay open for hours); Node's
+    // keep-alive timeout takes over once the response is done.
+    req.socket.setTimeout(0);
     void handler.serveNode(req, res);
   });
+  // A connection that never sends a byte is closed after the idle bound: Node's header timeout
+  // starts at the first byte, so without this silent sockets would be held for ever. (No
+  // listener answers the socket's timeout: Node destroys it.)
+  const idle = options.idleConnectionTimeoutMs ?? 10_000;
+  server.on('connection', (socket) => socket.setTimeout(idle));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
