@@ -71,19 +71,22 @@ export interface ChainSpec {
 /**
  * Builds one member's chain, once, at startup, for every kind alike:
  *
- *   error-boundary → scope-check? → capability-check? → task-escalation? → flush → timeout? →
- *   present → ask? → queue → context → middleware (global, class, method) → mutation-lock? →
- *   generator-driver? → validate-input? → open-continuation? → terminal
+ *   error-boundary → scope-check? → capability-check? → flush → timeout? → present → ask? →
+ *   queue → context → middleware (global, class, method) → mutation-lock? → validate-input? →
+ *   open-continuation? → task-escalation? → generator-driver? → terminal
  *
  * Outer stages finish after inner ones: the queue slot and the mutation lock are free before
  * a request for input is sealed and before the result is presented; progress and log messages
- * are flushed before the response; the boundary sees every failure, and a task's outcome.
+ * are flushed before the response; the boundary sees every failure, and a task's outcome. The
+ * task-escalation step wraps the handler alone: what it measures is the handler's own waiting
+ * (a question asked before any work, sealed by the ask step, stays in the request), and a call
+ * that becomes a task keeps its queue slot and lock while the handler runs on.
  */
 export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: readonly NamedStep[]; run: ReturnType<typeof compose> } {
   const steps: NamedStep[] = [errorBoundaryStep(deps.boundary, spec.kind)];
   if (spec.scopes && spec.scopes.length > 0) steps.push(scopeCheckStep(spec.label, spec.scopes));
-  if (spec.requires) steps.push(capabilityCheckStep(spec.name, spec.requires));
-  if (spec.task && deps.tasks) steps.push(taskEscalationStep(deps.tasks, spec.name, spec.task));
+  const requiresTask = spec.task?.support === 'required';
+  if (spec.requires || requiresTask) steps.push(capabilityCheckStep(spec.name, spec.requires ?? {}, requiresTask));
   steps.push(flushStep());
   if (spec.timeoutMs !== undefined) steps.push(timeoutStep(spec.label, spec.timeoutMs));
   steps.push(spec.present);
@@ -91,9 +94,10 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: r
   steps.push(queueStep(deps.queue), contextStep(deps.contextFactory, spec.perCall));
   steps.push(...spec.middleware.map(middlewareStep));
   if (spec.mutation) steps.push(mutationLockStep(deps.mutationLock));
-  if (spec.isGenerator) steps.push(generatorDriverStep());
   if (spec.validate) steps.push(validateInputStep(spec.name, spec.validate));
   if (spec.interactive) steps.push(openContinuationStep(deps.continuations));
+  if (spec.task && deps.tasks) steps.push(taskEscalationStep(deps.tasks, spec.task));
+  if (spec.isGenerator) steps.push(generatorDriverStep());
   steps.push(spec.terminal);
   return { steps: Object.freeze(steps), run: compose(steps.map((s) => s.run)) };
 }

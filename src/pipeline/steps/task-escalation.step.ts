@@ -1,6 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers';
-import { CancelledError, MissingCapabilityError } from '../../errors';
-import { TASKS_EXTENSION } from '../../tasks/task-record';
+import { CancelledError } from '../../errors';
 import { acceptsTasks } from '../../tasks/task-acceptance';
 import type { TaskAdmission, TaskEscalation, ToolTaskSupport } from '../../types/tasks';
 import type { CallState } from '../call-state';
@@ -8,38 +7,32 @@ import { ProgressChannel } from '../progress';
 import { named, type NamedStep } from './named-step';
 
 /**
- * The moment a call becomes a task (the tasks extension), for a tool that declares `task`. A
- * request that does not accept a task runs as a request (a tool that requires one is refused
- * with -32021 instead). One that does is admitted (the live-task limit) and then:
+ * The moment a call becomes a task (the tasks extension), for a tool that declares `task`: the
+ * step wraps the handler alone (and its generator driver). A request that does not accept a
+ * task runs as a request. One that does is admitted (the live-task limit) and then:
  *
- * - `create: 'when-waiting'` (default): the rest of the chain runs; if it settles within the
- *   turn it started in and reports no progress (a quick result, or a question asked before any
- *   work: the spec's "resolve MRTR exchanges synchronously first"), that is the answer.
- *   Otherwise the call becomes a task at that moment.
- * - `create: 'at-once'`: the call becomes a task before the rest of the chain runs.
+ * - `create: 'when-waiting'` (default): the handler runs; if it settles within the turn it
+ *   started in and reports no progress (a quick result, or a question asked before any work:
+ *   the spec's "resolve MRTR exchanges synchronously first"), that is the answer. Otherwise the
+ *   call becomes a task at that moment.
+ * - `create: 'at-once'`: the call becomes a task before the handler runs.
  *
  * Becoming a task: the record is stored, the call's mode is `'task'`, it stops following the
  * request's signal (the request ending does not stop it; `tasks/cancel` does), the request is
- * answered with the `CreateTaskResult`, and the chain goes on; the engine settles the task with
- * the chain's outcome, as the error boundary maps it. Progress becomes the task's status
- * message. Log messages have no stream to go to: a request that accepts a task sends none, from
- * the start (it may become a task at any moment).
+ * answered with the `CreateTaskResult`, and the chain goes on (the slot and the lock stay with
+ * the handler); the engine settles the task with the chain's outcome, as the error boundary maps
+ * it. Progress becomes the task's status message; log messages have no stream to go to.
  */
-export function taskEscalationStep(tasks: TaskEscalation, toolName: string, support: ToolTaskSupport): NamedStep {
+export function taskEscalationStep(tasks: TaskEscalation, support: ToolTaskSupport): NamedStep {
   return named('task-escalation', async (state, next) => {
-    if (state.mode === 'task') return next(); // a later round of a task
-    if (!acceptsTasks(state.request)) {
-      if (support.support === 'required') {
-        throw new MissingCapabilityError(toolName, { extensions: { [TASKS_EXTENSION]: {} } });
-      }
-      return next();
-    }
+    if (state.mode === 'task' || !acceptsTasks(state.request)) return next(); // a later round of a task; or no task possible
+    const toolName = state.member.info.name;
     state.log.close();
     const admission = await tasks.admit(state.request);
     const escalation = new Escalation(state);
     try {
       if (support.create === 'at-once') {
-        // Stored before the chain starts (before the handler can open a transaction of its own, say).
+        // Stored before the handler runs (before it can open a transaction of its own, say).
         await escalation.become(admission, toolName, support);
         return next();
       }

@@ -91,7 +91,6 @@ function documentedOrder(flags: Flags, middleware: readonly string[] = []): stri
     ['error-boundary', true],
     ['scope-check', flags.scopes],
     ['capability-check', flags.requires],
-    ['task-escalation', flags.task],
     ['flush', true],
     ['timeout', flags.timeout],
     ['present', true],
@@ -100,9 +99,10 @@ function documentedOrder(flags: Flags, middleware: readonly string[] = []): stri
     ['context', true],
     ...middleware.map((name): [string, boolean] => [name, true]),
     ['mutation-lock', flags.mutation],
-    ['generator-driver', flags.generator],
     ['validate-input', flags.validate],
     ['open-continuation', flags.interactive],
+    ['task-escalation', flags.task],
+    ['generator-driver', flags.generator],
     ['terminal', true]
   ];
   return order.filter(([, present]) => present).map(([name]) => name);
@@ -121,7 +121,7 @@ describe('buildChain: the steps of a chain, in order', () => {
     ['nothing declared', {}, ['error-boundary', 'flush', 'present', 'queue', 'context', 'terminal']],
     ['scopes', { scopes: true }, ['error-boundary', 'scope-check', 'flush', 'present', 'queue', 'context', 'terminal']],
     ['requires', { requires: true }, ['error-boundary', 'capability-check', 'flush', 'present', 'queue', 'context', 'terminal']],
-    ['task', { task: true }, ['error-boundary', 'task-escalation', 'flush', 'present', 'queue', 'context', 'terminal']],
+    ['task', { task: true }, ['error-boundary', 'flush', 'present', 'queue', 'context', 'task-escalation', 'terminal']],
     ['timeout', { timeout: true }, ['error-boundary', 'flush', 'timeout', 'present', 'queue', 'context', 'terminal']],
     [
       'interactive',
@@ -138,7 +138,6 @@ describe('buildChain: the steps of a chain, in order', () => {
         'error-boundary',
         'scope-check',
         'capability-check',
-        'task-escalation',
         'flush',
         'timeout',
         'present',
@@ -146,9 +145,10 @@ describe('buildChain: the steps of a chain, in order', () => {
         'queue',
         'context',
         'mutation-lock',
-        'generator-driver',
         'validate-input',
         'open-continuation',
+        'task-escalation',
+        'generator-driver',
         'terminal'
       ]
     ]
