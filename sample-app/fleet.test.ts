@@ -233,3 +233,44 @@ test('a resources/updated after a refund on one instance reaches a 2025-era sess
     disk.close();
   }
 }, 60_000);
+
+test('tasks/update on one instance races tasks/cancel on the other: the final status always agrees with whether the refund happened (10 rounds)', async () => {
+  const [a, b] = await twoInstances();
+  const disk = inspect(db.path);
+  const refunded = (id: number) =>
+    (disk.prepare('SELECT status FROM invoices WHERE id = ?').get(id) as { status: string }).status === 'refunded';
+  const outcomes: string[] = [];
+  try {
+    const ids = (
+      disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 10").all() as Array<{ id: number }>
+    ).map((row) => row.id);
+    for (const id of ids) {
+      const created = (await taskCall(a, 'tools/call', { name: 'billing.refund', arguments: { id } })).result as { taskId: string };
+      let view: Record<string, unknown> = {};
+      while (view.status !== 'input_required') view = (await taskCall(b, 'tasks/get', { taskId: created.taskId })).result ?? {};
+      const [key] = Object.keys(view.inputRequests as object);
+      // The confirmation to one instance, the cancel to the other, at once.
+      await Promise.all([
+        taskCall(a, 'tasks/update', {
+          taskId: created.taskId,
+          inputResponses: { [key]: { action: 'accept', content: { confirm: true } } }
+        }),
+        taskCall(b, 'tasks/cancel', { taskId: created.taskId })
+      ]);
+      let final: Record<string, unknown> = {};
+      while (final.status === undefined || final.status === 'working' || final.status === 'input_required') {
+        final = (await taskCall(a, 'tasks/get', { taskId: created.taskId })).result ?? {};
+      }
+      outcomes.push(String(final.status));
+      if (final.status === 'cancelled') expect(refunded(id)).toBe(false);
+      else {
+        expect(final.status).toBe('completed');
+        expect((final.result as { isError?: boolean }).isError).toBeFalsy();
+        expect(refunded(id)).toBe(true);
+      }
+    }
+    process.stderr.write(`update/cancel races: ${outcomes.join(', ')}\n`);
+  } finally {
+    disk.close();
+  }
+}, 120_000);

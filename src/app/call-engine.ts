@@ -2,13 +2,9 @@ import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextpr
 import { CallAbort } from '../concurrency/call-abort';
 import { AppClosedError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
-import { emptyInputScope, withInputScope } from '../interactive/input-scope';
-import { argumentsOf, createCallContext, requestExtraOf } from '../pipeline/call-context-factory';
-import { LogChannel } from '../pipeline/call-log';
-import { CallScope } from '../pipeline/call-scope';
-import type { CallState, CompiledMember } from '../pipeline/call-state';
+import { withInputScope } from '../interactive/input-scope';
+import { CallState, type CallEnding, type CompiledMember } from '../pipeline/call-state';
 import type { ErrorBoundary } from '../pipeline/error-boundary';
-import { ProgressChannel } from '../pipeline/progress';
 import type { PrincipalOf } from '../types/context';
 import type { CallRequest } from '../types/request';
 import type { TaskOutcome } from '../types/tasks';
@@ -23,7 +19,7 @@ import type { DependencyContainer } from 'tsyringe';
  * request, leaves the in-flight set, its own instances are disposed, and a call that ran as a
  * task settles its task with the outcome.
  */
-export class CallEngine {
+export class CallEngine implements CallEnding {
   private readonly inFlight = new Set<CallAbort>();
   private closed = false;
 
@@ -50,51 +46,22 @@ export class CallEngine {
     } catch (error) {
       return Promise.resolve().then(() => this.failedToStart(member, request, error));
     }
-    // One chained pair for the call's end and its answer (a call waiting in the queue keeps no suspended frame here).
-    const done = this.chain(state).then(
-      (value) => this.end(state, value),
-      (error: unknown) => {
-        this.end(state, undefined);
-        throw error;
-      }
-    );
+    // The boundary (the chain's first step) ends the call with its answer: nothing chained here.
+    const done = this.chain(state);
     const answered = member.answersUpFront ? done.then((value) => this.answersUpFront(member, request, value)) : done;
     return early ? Promise.race([answered, early]) : answered;
   }
 
-  /** A call's state, made whole before the chain runs; its abort joins the in-flight set. */
+  /** A call's state, made before the chain runs; its abort joins the in-flight set. */
   private start(member: CompiledMember, request: CallRequest, answer: ((value: unknown) => void) | undefined): CallState {
     const aborter = new CallAbort(request.signal);
-    const args = argumentsOf(request);
-    const log = new LogChannel(request.sendLog);
-    const scope = new CallScope(this.container, aborter);
-    const interactive = member.info.interactive;
-    const state: CallState = {
-      member,
-      aborter,
-      request,
-      args,
-      subject: request.subject,
-      ctx: createCallContext(request, args, member.info, aborter, log, scope, (percent, message) =>
-        state.progress?.report(percent, message)
-      ),
-      scope,
-      interaction: undefined,
-      inputScope: interactive ? emptyInputScope() : undefined,
-      mode: request.mode ?? 'request',
-      task: request.task,
-      progress: request.sendProgress ? new ProgressChannel(request.sendProgress) : undefined,
-      log,
-      input: request.input,
-      extra: undefined,
-      answer
-    };
-    if (interactive) {
+    const state = new CallState(member, request, aborter, this.container, answer, this);
+    if (member.info.interactive) {
       try {
-        (state as { interaction: CallState['interaction'] }).interaction = {
+        state.interaction = {
           requestState: request.requestState,
           inputResponses: request.inputResponses,
-          principal: this.principalOf(requestExtraOf(state)) ?? null,
+          principal: this.principalOf(state.requestExtra()) ?? null,
           position: firstEntry()
         };
       } catch (error) {
@@ -119,11 +86,11 @@ export class CallEngine {
    * The end of a call: it stops following its request, leaves the in-flight set, its own
    * instances are disposed; a call that ran as a task settles it with its outcome.
    */
-  private end(state: CallState, value: unknown): unknown {
+  end(state: CallState, value: unknown): unknown {
     state.aborter.detach();
     this.inFlight.delete(state.aborter);
     // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
-    const disposing = state.scope.dispose();
+    const disposing = state.dispose();
     if (disposing) disposing.catch(() => undefined);
     if (state.mode === 'task' && state.task && value !== undefined) void state.task.settle(value as TaskOutcome);
     return value;

@@ -21,7 +21,10 @@ export class ChangeNotifier {
     // A shared bus: its events reach this instance's long-lived connections (listen streams subscribe to it themselves).
     this.unsubscribe = bus?.subscribe((event) => {
       if (event.kind === 'resource_updated') this.live.resourceUpdated(event.uri);
-      else this.live.listChanged(event.kind === 'tools_list_changed' ? 'tools' : event.kind === 'resources_list_changed' ? 'resources' : 'prompts');
+      else
+        this.live.listChanged(
+          event.kind === 'tools_list_changed' ? 'tools' : event.kind === 'resources_list_changed' ? 'resources' : 'prompts'
+        );
     });
   }
 

@@ -108,7 +108,8 @@ export class FusionApp {
   describeChain(name: string, kind: Exclude<CallKind, 'completion'> = 'tool'): readonly string[] {
     this.assertOpen();
     const { tools, prompts, resources } = this.parts.providers.catalogs;
-    const member: CompiledMember | undefined = kind === 'tool' ? tools.get(name) : kind === 'prompt' ? prompts.get(name) : resources.member(name);
+    const member: CompiledMember | undefined =
+      kind === 'tool' ? tools.get(name) : kind === 'prompt' ? prompts.get(name) : resources.member(name);
     if (!member) throw new ConfigurationError(`No ${kind} named ${name}.`);
     return member.steps.map((step) => step.name);
   }
@@ -177,7 +178,11 @@ export class FusionApp {
       stdioTransport
     );
     this.listeners.push(started);
-    if (options.handleSignals !== false) this.signals.install(() => this.close(), (m) => this.log(m));
+    if (options.handleSignals !== false)
+      this.signals.install(
+        () => this.close(),
+        (m) => this.log(m)
+      );
     return listening;
   }
 

@@ -19,7 +19,12 @@ export interface AppInternals {
 }
 
 /** Calls a tool as a client would (`app.callTool`): the harness. */
-export type DirectCaller = (internals: AppInternals, tool: CompiledTool, args: Record<string, unknown>, options: DirectCallOptions) => Promise<CallToolResult>;
+export type DirectCaller = (
+  internals: AppInternals,
+  tool: CompiledTool,
+  args: Record<string, unknown>,
+  options: DirectCallOptions
+) => Promise<CallToolResult>;
 
 const seams = new WeakMap<object, AppInternals>();
 let directCaller: DirectCaller | undefined;
@@ -42,9 +47,16 @@ export function provideDirectCaller(caller: DirectCaller): void {
 }
 
 /** `app.callTool`, through the registered harness. */
-export function callDirect(app: object, tool: CompiledTool, args: Record<string, unknown>, options: DirectCallOptions): Promise<CallToolResult> {
+export function callDirect(
+  app: object,
+  tool: CompiledTool,
+  args: Record<string, unknown>,
+  options: DirectCallOptions
+): Promise<CallToolResult> {
   if (!directCaller) {
-    return Promise.reject(new ConfigurationError("app.callTool needs the test harness: import '@mcpfusion/core' (or '@mcpfusion/core/testing') first."));
+    return Promise.reject(
+      new ConfigurationError("app.callTool needs the test harness: import '@mcpfusion/core' (or '@mcpfusion/core/testing') first.")
+    );
   }
   return directCaller(internalsOf(app), tool, args, options);
 }

@@ -92,7 +92,10 @@ export function jwtVerifier(options: JwtVerifierOptions): OAuthTokenVerifier {
       let payload: JWTPayload;
       let typ: unknown;
       try {
-        ({ payload, protectedHeader: { typ } } = await lib.jwtVerify(token, keys(), {
+        ({
+          payload,
+          protectedHeader: { typ }
+        } = await lib.jwtVerify(token, keys(), {
           issuer: issuer.length === 1 ? issuer[0] : issuer,
           audience: audience.length === 1 ? audience[0] : audience,
           algorithms,
@@ -103,7 +106,11 @@ export function jwtVerifier(options: JwtVerifierOptions): OAuthTokenVerifier {
         throw refusalOf(error, lib);
       }
       if (!acceptedType(typ, strictType)) {
-        throw invalidToken(strictType ? 'The token is not typed as an access token (typ at+jwt)' : 'The token is not an access token (its typ says another kind of JWT)');
+        throw invalidToken(
+          strictType
+            ? 'The token is not typed as an access token (typ at+jwt)'
+            : 'The token is not an access token (its typ says another kind of JWT)'
+        );
       }
       return authInfoOf(token, payload, clockTolerance);
     }

@@ -46,13 +46,26 @@ export class InvalidParamsError extends FusionError {
   }
 }
 
-/** The app's live-task limit is reached: the call is refused with a tool error saying so (retry later). */
+/**
+ * A task limit is reached: the app's (`tasks.maxLiveTasks`), or one caller's quota
+ * (`tasks.maxLiveTasksPerCaller`, `tasks.maxWaitingTasksPerCaller`). The call is refused with a
+ * tool error naming the limit (retry later, or finish or cancel a task of your own).
+ */
 export class TaskLimitError extends FusionError {
   constructor(
-    /** The app's `tasks.maxLiveTasks`. */
-    readonly limit: number
+    /** The limit reached. */
+    readonly limit: number,
+    /** Which caller quota it is (absent: the app's `tasks.maxLiveTasks`). */
+    readonly quota?: 'maxLiveTasksPerCaller' | 'maxWaitingTasksPerCaller'
   ) {
-    super(ErrorCode.TASK_LIMIT, `Server busy: ${limit} tasks are already running or waiting. Retry later.`);
+    super(
+      ErrorCode.TASK_LIMIT,
+      quota === undefined
+        ? `Server busy: ${limit} tasks are already running or waiting. Retry later.`
+        : quota === 'maxLiveTasksPerCaller'
+          ? `Too many tasks for this caller: ${limit} are already running or waiting (tasks.maxLiveTasksPerCaller). Let one finish or cancel one, then retry.`
+          : `Too many tasks waiting for this caller's input: ${limit} are waiting (tasks.maxWaitingTasksPerCaller). Answer or cancel one, then retry.`
+    );
   }
 }
 

@@ -5,7 +5,6 @@ import type { CallContext, RequestExtra } from '../types/context';
 import type { ToolInfo } from '../types/core';
 import type { CallRequest } from '../types/request';
 import type { CallScope } from './call-scope';
-import type { CallState } from './call-state';
 import type { LogChannel } from './call-log';
 
 export type { ContextFactory } from '../types/context';
@@ -15,18 +14,6 @@ const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 /** The raw arguments of a request (`{}` when it carried none). */
 export function argumentsOf(request: CallRequest): Readonly<Record<string, unknown>> {
   return request.arguments ?? EMPTY_ARGS;
-}
-
-/**
- * The `extra` handed to `contextFactory` (and `principalOf`), from what the transport said
- * about the request; its `signal` (an own getter, so a spread keeps it) is the call's, made
- * on first read. Made once per call, only when something asks for it.
- */
-export function requestExtraOf(state: CallState): RequestExtra {
-  if (state.extra) return state.extra;
-  const { aborter } = state;
-  state.extra = requestExtra(state.request, state.member.info.name, () => aborter.signal);
-  return state.extra;
 }
 
 /** The `extra` of a request: what the transport said about it, with `signal` read (an own getter) from `signalOf`. */

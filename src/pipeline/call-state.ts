@@ -1,59 +1,126 @@
+import type { DependencyContainer } from 'tsyringe';
 import type { CallAbort } from '../concurrency/call-abort';
 import type { ContinuationPosition } from '../interactive/continuation';
-import type { InputScope } from '../interactive/input-scope';
+import { emptyInputScope, type InputScope } from '../interactive/input-scope';
 import type { CallContext, RequestExtra } from '../types/context';
 import type { CallKind, CallMode, ToolInfo } from '../types/core';
 import type { CallRequest } from '../types/request';
 import type { TaskHandle } from '../types/tasks';
-import type { CallScope } from './call-scope';
-import type { LogChannel } from './call-log';
-import type { ProgressChannel } from './progress';
+import { argumentsOf, createCallContext, requestExtra } from './call-context-factory';
+import { CallScope } from './call-scope';
+import { LogChannel } from './call-log';
+import { ProgressChannel } from './progress';
 
 /**
- * One call as it moves through its chain (internal, not user-visible). The engine makes all of
- * it before the chain runs (the context, the scope, the interaction included); steps read what
- * they need. The few fields a step changes say which step owns them.
+ * One call as it moves through its chain (internal, not user-visible). The engine makes it
+ * before the chain runs; its context and scope are made on first read (a call still waiting in
+ * the queue has none yet), so no step depends on another having made them. The few fields a
+ * step changes say which step owns them.
  */
-export interface CallState {
-  readonly member: CompiledMember;
-  /**
-   * The call's end: the request's signal, a timeout, a task's cancel or the app's shutdown abort
-   * it. Stages wait on it (`race`); its `signal` (made on first read) is what handlers see.
-   */
-  readonly aborter: CallAbort;
-  /** The request as the transport handed it (raw, untrusted material included). */
-  readonly request: CallRequest;
-  /** The raw arguments (`{}` when the request carried none). */
-  readonly args: Readonly<Record<string, unknown>>;
-  /** What was asked for: the tool or prompt name, the resource URI (named in error messages). */
-  readonly subject: string;
-  /** The per-call context handlers and middleware see (the context step adds what `contextFactory` made). */
-  readonly ctx: CallContext;
-  /** Where the call's classes are resolved (a child container made on need; disposed at the call's end). */
-  readonly scope: CallScope;
-  /** Interactive members: the echoed continuation and where the call stands. */
-  readonly interaction: Interaction | undefined;
-  /** Interactive members: what `readInput` and friends read (the engine runs the chain inside it). */
-  readonly inputScope: InputScope | undefined;
+export class CallState {
   /** How the call runs; the task-escalation step turns a request into a task. */
   mode: CallMode;
   /** With `mode: 'task'`: the task the call's outcome settles (set with the mode). */
   task: TaskHandle | undefined;
   /** Where the call's progress goes (the request's, when it carried a token; the task's once the task-escalation step takes the call). */
   progress: ProgressChannel | undefined;
-  /** The call's log writes (flushed before the response; closed by the task-escalation step when the request accepts a task). */
+  /** The call's log writes (flushed before the response; closed when the request may become a task). */
   readonly log: LogChannel;
+  /** The raw arguments (`{}` when the request carried none). */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** What was asked for: the tool or prompt name, the resource URI (named in error messages). */
+  readonly subject: string;
   /** The validated input (set by the validate-input step; given by the dispatcher where nothing validates). */
   input: unknown;
   /** The mutation lock's grant, when the lock gives fencing tokens (set by the mutation-lock step). */
   lock?: { readonly fencingToken: number };
-  /** The `extra` of `contextFactory` and `principalOf`, made on first need (`requestExtraOf`). */
-  extra: RequestExtra | undefined;
+  private extra: RequestExtra | undefined;
+  /** Interactive members: the echoed continuation and where the call stands (made by the engine). */
+  interaction: Interaction | undefined;
+  /** Interactive members: what `readInput` and friends read (the engine runs the chain inside it). */
+  readonly inputScope: InputScope | undefined;
+  private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
+
+  constructor(
+    readonly member: CompiledMember,
+    /** The request as the transport handed it (raw, untrusted material included). */
+    readonly request: CallRequest,
+    /**
+     * The call's end: the request's signal, a timeout, a task's cancel or the app's shutdown abort
+     * it. Stages wait on it (`race`); its `signal` (made on first read) is what handlers see.
+     */
+    readonly aborter: CallAbort,
+    /** Where the call's classes are resolved from (the app's container). */
+    private readonly root: DependencyContainer,
+    /**
+     * Answers the request before the chain ends (members that may become tasks: the
+     * task-escalation step answers with the `CreateTaskResult` and the chain goes on).
+     */
+    readonly answer: ((value: unknown) => void) | undefined,
+    /** Who ends the call (the engine). */
+    private readonly ending: CallEnding
+  ) {
+    this.mode = request.mode ?? 'request';
+    this.task = request.task;
+    this.progress = request.sendProgress ? new ProgressChannel(request.sendProgress) : undefined;
+    this.log = new LogChannel(request.sendLog);
+    this.args = argumentsOf(request);
+    this.subject = request.subject;
+    this.input = request.input;
+    this.extra = undefined;
+    this.interaction = undefined;
+    this.inputScope = member.info.interactive ? emptyInputScope() : undefined;
+    this.made = undefined;
+  }
+
+  /** The per-call context handlers and middleware see (the context step adds what `contextFactory` made). */
+  get ctx(): CallContext {
+    return (this.made ??= this.make()).ctx;
+  }
+
+  /** Where the call's classes are resolved (a child container made on need). */
+  get scope(): CallScope {
+    return (this.made ??= this.make()).scope;
+  }
+
   /**
-   * Answers the request before the chain ends (members that may become tasks: the
-   * task-escalation step answers with the `CreateTaskResult` and the chain goes on).
+   * The `extra` handed to `contextFactory` and `principalOf`: what the transport said about the
+   * request, its `signal` (an own getter, so a spread keeps it) the call's, made on first read.
+   * Made once per call, only when something asks for it.
    */
-  readonly answer: ((value: unknown) => void) | undefined;
+  requestExtra(): RequestExtra {
+    const aborter = this.aborter;
+    return (this.extra ??= requestExtra(this.request, this.member.info.name, () => aborter.signal));
+  }
+
+  /** Ends the call with its answer and returns it (called once, by the error boundary). */
+  end(answer: unknown): unknown {
+    return this.ending.end(this, answer);
+  }
+
+  /** The end of the call: its own instances are disposed (where it made any). */
+  dispose(): Promise<void> | void {
+    return this.made?.scope.dispose();
+  }
+
+  private make(): { ctx: CallContext; scope: CallScope } {
+    const scope = new CallScope(this.root, this.aborter);
+    // A member that may become a task reads its progress channel when it reports (the task-escalation step replaces it).
+    const channel = this.progress;
+    const progress = this.member.answersEarly
+      ? (percent: number, message?: string) => this.progress?.report(percent, message)
+      : channel
+        ? (percent: number, message?: string) => channel.report(percent, message)
+        : noProgress;
+    return { ctx: createCallContext(this.request, this.args, this.member.info, this.aborter, this.log, scope, progress), scope };
+  }
+}
+
+const noProgress = (): void => undefined;
+
+/** Where calls end (the engine): told once per call, with its answer. */
+export interface CallEnding {
+  end(state: CallState, answer: unknown): unknown;
 }
 
 /** The input-related part of an interactive call. */

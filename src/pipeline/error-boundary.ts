@@ -7,7 +7,15 @@ import {
   type CallToolResult,
   type ClientCapabilities
 } from '@modelcontextprotocol/server';
-import { ErrorCode, FusionError, InvalidInputError, MaskedError, MissingCapabilityError, UnknownResourceError } from '../errors';
+import {
+  CancelledError,
+  ErrorCode,
+  FusionError,
+  InvalidInputError,
+  MaskedError,
+  MissingCapabilityError,
+  UnknownResourceError
+} from '../errors';
 import type { CallKind, CallMode } from '../types/core';
 import type { JsonRpcErrorObject, TaskOutcome } from '../types/tasks';
 
@@ -70,8 +78,11 @@ export class ErrorBoundary {
    */
   fail(kind: CallKind, subject: string, mode: CallMode, error: unknown): CallToolResult | TaskOutcome {
     if (kind === 'tool' && mode === 'task') {
+      // The run was aborted by a cancel (tasks/cancel, expiry): the task is cancelled, not completed with an error.
+      if (error instanceof CancelledError) return { cancelled: error.message };
       // An exception that is not the framework's fails a task (in a request it is an isError result).
-      if (protocolLevel(error) || !(error instanceof FusionError)) return { error: jsonRpcErrorObject(this.protocolError(error, kind, subject)) };
+      if (protocolLevel(error) || !(error instanceof FusionError))
+        return { error: jsonRpcErrorObject(this.protocolError(error, kind, subject)) };
       return { value: { ...errorResult(error.message), resultType: 'complete' } };
     }
     const shown = this.reveal(error, kind, subject);

@@ -81,6 +81,18 @@ export class RedisTaskStore implements TaskStore {
     return this.redis.client.sCard(this.live);
   }
 
+  /** The live set's records, in one MGET (ids whose record expired are skipped; the sweep forgets them). */
+  async listLive(): Promise<TaskRecord[]> {
+    const ids = await this.redis.client.sMembers(this.live);
+    if (ids.length === 0) return [];
+    const stored = await this.redis.client.mGet(ids.map((taskId) => this.key(taskId)));
+    return stored.flatMap((value) => {
+      if (value === null) return [];
+      const record = JSON.parse(value) as TaskRecord;
+      return LIVE.includes(record.status) ? [record] : [];
+    });
+  }
+
   /** Several instances share the store: a restarting instance cannot tell its orphans from another's running tasks, so none are touched. */
   async failOrphans(): Promise<number> {
     return 0;

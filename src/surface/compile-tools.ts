@@ -63,7 +63,14 @@ export function compileTools(
       annotations: descriptor.annotations,
       ...(descriptor.task ? { execution: { taskSupport: descriptor.task.support } } : {})
     };
-    return Object.freeze({ ...member, kind: 'tool' as const, descriptor, listing, outputSchema, steps: member.steps as CompiledTool['steps'] });
+    return Object.freeze({
+      ...member,
+      kind: 'tool' as const,
+      descriptor,
+      listing,
+      outputSchema,
+      steps: member.steps as CompiledTool['steps']
+    });
   });
 }
 

@@ -1,9 +1,5 @@
 import { InvalidParamsError, UnknownResourceError } from '../errors';
-import {
-  UriTemplate,
-  type Resource,
-  type ResourceTemplateType
-} from '@modelcontextprotocol/server';
+import { UriTemplate, type Resource, type ResourceTemplateType } from '@modelcontextprotocol/server';
 import type { ResourceDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledMember } from '../pipeline/compiled-member';

@@ -21,6 +21,18 @@ export interface TaskSettings {
   pollIntervalMs?: number;
   /** Tasks not yet finished at most; beyond, new task requests get an `isError` result. Default 1,000. */
   maxLiveTasks?: number;
+  /**
+   * Tasks not yet finished one caller may have (by principal; without a token, by remote
+   * address), so that one caller cannot take every place. Default 100.
+   */
+  maxLiveTasksPerCaller?: number;
+  /** Tasks waiting for one caller's input at most (each holds its place until answered). Default 20. */
+  maxWaitingTasksPerCaller?: number;
+  /**
+   * How long a task waits for input before it fails and frees its place, in ms (not the whole
+   * `ttlMs`). Default 600,000 (ten minutes, the life of a continuation by default).
+   */
+  inputTimeoutMs?: number;
 }
 
 /**
@@ -47,7 +59,10 @@ export class AppTasks {
     const defaults = {
       ttlMs: positiveInt(settings.ttlMs, 3_600_000, 'tasks.ttlMs'),
       pollIntervalMs: positiveInt(settings.pollIntervalMs, 1_000, 'tasks.pollIntervalMs'),
-      maxLive: positiveInt(settings.maxLiveTasks, 1_000, 'tasks.maxLiveTasks')
+      maxLive: positiveInt(settings.maxLiveTasks, 1_000, 'tasks.maxLiveTasks'),
+      maxLivePerCaller: positiveInt(settings.maxLiveTasksPerCaller, 100, 'tasks.maxLiveTasksPerCaller'),
+      maxWaitingPerCaller: positiveInt(settings.maxWaitingTasksPerCaller, 20, 'tasks.maxWaitingTasksPerCaller'),
+      inputTimeoutMs: positiveInt(settings.inputTimeoutMs, 600_000, 'tasks.inputTimeoutMs')
     };
     const restart = errorObjectOf(new TaskInterruptedError('The server restarted while this task was running; its work was not resumed.'));
     const ready = store
@@ -57,12 +72,12 @@ export class AppTasks {
       })
       .catch((error: unknown) => log(`tasks: could not settle tasks of an earlier process: ${String(error)}`));
     this.runs = new TaskRuns(store, this.watchers, ready);
-    const sweeper = new TaskSweeper(this.runs);
+    const sweeper = new TaskSweeper(this.runs, (error) => errorObjectOf(error));
     let lifecycle: TaskLifecycle | undefined;
     this.admissions = new TaskAdmissions(this.runs, sweeper, defaults, principalOf, (taskId, outcome, abort) =>
       lifecycle!.settle(taskId, outcome, abort)
     );
-    this.lifecycle = lifecycle = new TaskLifecycle(this.runs, this.admissions, runRound, errorObjectOf, log);
+    this.lifecycle = lifecycle = new TaskLifecycle(this.runs, this.admissions, runRound, errorObjectOf, log, defaults.inputTimeoutMs);
     // A cancel on another instance of a shared store reaches the run here.
     this.stopWatchingCancels = store.onCancel?.((taskId) => this.runs.running.get(taskId)?.('cancelled by the client (tasks/cancel)'));
   }

@@ -35,6 +35,7 @@ export class SqliteTaskStore implements TaskStore {
   private readonly expire;
   private readonly live;
   private readonly working;
+  private readonly liveRecords;
   private readonly transact: (taskId: string, from: readonly TaskStatus[], patch: TaskPatchOf) => TaskRecord | undefined;
 
   private readonly busyTimeoutMs: number;
@@ -53,6 +54,7 @@ export class SqliteTaskStore implements TaskStore {
     this.expire = db.prepare(`DELETE FROM ${table} WHERE expires_at <= ? RETURNING task_id`);
     this.live = db.prepare(`SELECT count(*) AS n FROM ${table} WHERE status IN ('working', 'input_required')`);
     this.working = db.prepare(`SELECT record FROM ${table} WHERE status = 'working'`);
+    this.liveRecords = db.prepare(`SELECT record FROM ${table} WHERE status IN ('working', 'input_required')`);
     const apply = (taskId: string, from: readonly TaskStatus[], patch: TaskPatchOf): TaskRecord | undefined => {
       const row = this.select.get(taskId) as { record: string } | undefined;
       if (!row) return undefined;
@@ -88,6 +90,10 @@ export class SqliteTaskStore implements TaskStore {
 
   async countLive(): Promise<number> {
     return (this.live.get() as { n: number }).n;
+  }
+
+  async listLive(): Promise<TaskRecord[]> {
+    return (this.liveRecords.all() as Array<{ record: string }>).map((row) => JSON.parse(row.record) as TaskRecord);
   }
 
   async failOrphans(error: TaskFailure, now: number): Promise<number> {

@@ -9,11 +9,23 @@ import type { TaskSweeper } from './task-sweeper';
 /** Who a request's caller is (`principalOf`), or null where there is none. */
 export type TaskPrincipalOf = (request: CallRequest) => string | null;
 
-/** The defaults of a task's record (the app option `tasks`, checked). */
+/** The defaults of a task's record and the limits (the app option `tasks`, checked). */
 export interface TaskDefaults {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   readonly maxLive: number;
+  /** Live tasks one caller may have (its quota key: principal, else remote address). */
+  readonly maxLivePerCaller: number;
+  /** Tasks waiting for one caller's input at most. */
+  readonly maxWaitingPerCaller: number;
+  /** How long a task waits for input before it fails and frees its place (ms). */
+  readonly inputTimeoutMs: number;
+}
+
+/** Whose quota a request counts against: its principal, else its remote address, else `anonymous`. */
+export function quotaKeyOf(principal: string | null, request: CallRequest): string {
+  if (principal !== null) return principal;
+  return request.remoteAddress !== undefined ? `address:${request.remoteAddress}` : 'anonymous';
 }
 
 /**
@@ -24,8 +36,9 @@ export interface TaskDefaults {
  * `cancel`, a listen) finds it only for that caller: anyone else is told it does not exist.
  */
 export class TaskAdmissions implements TaskEscalation {
-  /** Task requests admitted but not yet stored. */
+  /** Task requests admitted but not yet stored, in all and by quota key. */
   private starting = 0;
+  private readonly startingOf = new Map<string, number>();
 
   constructor(
     private readonly runs: TaskRuns,
@@ -40,19 +53,41 @@ export class TaskAdmissions implements TaskEscalation {
     await this.runs.ready;
     if (this.runs.closed) throw new AppClosedError();
     await this.sweeper.sweep();
+    const key = quotaKeyOf(this.principalOf(request), request);
     this.starting++;
+    this.startingOf.set(key, (this.startingOf.get(key) ?? 0) + 1);
     let released = false;
     const release = (): void => {
-      if (!released) this.starting--;
+      if (released) return;
       released = true;
+      this.starting--;
+      const left = (this.startingOf.get(key) ?? 1) - 1;
+      if (left === 0) this.startingOf.delete(key);
+      else this.startingOf.set(key, left);
     };
     try {
-      if ((await this.runs.store.countLive()) + this.starting > this.defaults.maxLive) throw new TaskLimitError(this.defaults.maxLive);
+      // Checked right after the read, so a refused request gives its place back before the next one checks.
+      this.checkLimits(key, await this.runs.store.listLive());
     } catch (error) {
       release();
       throw error;
     }
     return { create: (toolName, support, statusMessage, abort) => this.create(request, toolName, support, statusMessage, abort), release };
+  }
+
+  /** The app's limit and the caller's quotas, counting what is stored and what is admitted but not stored yet. */
+  private checkLimits(key: string, live: readonly TaskRecord[]): void {
+    const { maxLive, maxLivePerCaller, maxWaitingPerCaller } = this.defaults;
+    if (live.length + this.starting > maxLive) throw new TaskLimitError(maxLive);
+    let mine = this.startingOf.get(key) ?? 0;
+    let waiting = 0;
+    for (const record of live) {
+      if ((record.quotaKey ?? record.principal ?? 'anonymous') !== key) continue;
+      mine++;
+      if (record.status === 'input_required') waiting++;
+    }
+    if (mine > maxLivePerCaller) throw new TaskLimitError(maxLivePerCaller, 'maxLiveTasksPerCaller');
+    if (waiting >= maxWaitingPerCaller) throw new TaskLimitError(maxWaitingPerCaller, 'maxWaitingTasksPerCaller');
   }
 
   /** Stores the record (durable before it is announced: a tasks/get right after the answer finds it) and hands out the handle. */
@@ -64,9 +99,11 @@ export class TaskAdmissions implements TaskEscalation {
     abort: (reason: unknown) => void
   ): Promise<TaskHandle> {
     const now = Date.now();
+    const principal = this.principalOf(request);
     const record: TaskRecord = {
       taskId: randomUUID(),
-      principal: this.principalOf(request),
+      principal,
+      quotaKey: quotaKeyOf(principal, request),
       toolName,
       arguments: { ...(request.arguments ?? {}) },
       clientCapabilities: { ...(request.clientCapabilities ?? {}) },
@@ -78,12 +115,13 @@ export class TaskAdmissions implements TaskEscalation {
       pollIntervalMs: support.pollIntervalMs ?? this.defaults.pollIntervalMs,
       rounds: 0
     };
-    this.runs.running.set(record.taskId, abort);
+    this.runs.started(record.taskId, abort);
     try {
       await this.runs.store.create(record);
     } catch (error) {
       // Not stored: the call is not a task, and nothing of it may stay behind to be aborted later.
-      this.runs.running.delete(record.taskId);
+      this.runs.ended(record.taskId, abort);
+      this.runs.recorded(record.taskId);
       throw error;
     }
     return this.handle(record.taskId, createTaskResult(record), abort);

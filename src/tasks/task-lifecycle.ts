@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { TaskInterruptedError } from '../errors';
 import type { CallRequest } from '../types/request';
@@ -15,12 +16,29 @@ export type TaskView = Record<string, unknown> & { taskId: string; status: TaskR
 
 const ACK: Record<string, unknown> = Object.freeze({ resultType: 'complete' }) as Record<string, unknown>;
 
+/** How long a cancel of a run on another instance waits for that run's decision, and how often it looks. */
+const REMOTE_DECISION_MS = 5_000;
+const REMOTE_POLL_MS = 20;
+
+/** The transition to `cancelled` (a cancel request is settled with it). */
+const CANCELLED = (now: number) => ({
+  status: 'cancelled' as const,
+  statusMessage: 'Cancelled by the client',
+  cancelRequested: undefined,
+  lastUpdatedAt: now
+});
+
 /**
  * A task's life after it is created, as guarded transitions of the store (terminal statuses
  * never change): a round's outcome settles it (`completed`, `failed`, or `input_required` with
  * the sealed continuation kept in the record under task-unique keys); `tasks/update` collects
  * answers to the outstanding keys and, once every one is answered, re-enters the handler with
- * them in task mode; `tasks/cancel` settles a live task to `cancelled` at once and aborts its run.
+ * them in task mode. `tasks/cancel` of a task waiting for input cancels it at once (a
+ * compare-and-set against `tasks/update`: exactly one wins); of a working task it asks the run to
+ * stop (on whichever instance runs it) and the run's own end decides: `cancelled` when it was
+ * stopped before it completed, its result when it completed first. So the task's final status
+ * always agrees with what happened, across instances; a local cancel answers once that status
+ * is recorded.
  */
 export class TaskLifecycle {
   constructor(
@@ -29,7 +47,9 @@ export class TaskLifecycle {
     private readonly runRound: RunRound,
     /** The JSON-RPC error object of a failure (the error boundary's mapping). */
     private readonly errorObjectOf: (error: unknown) => JsonRpcErrorObject,
-    private readonly log: (message: string) => void
+    private readonly log: (message: string) => void,
+    /** How long a task waits for input before it fails and frees its place. */
+    private readonly inputTimeoutMs: number
   ) {}
 
   /** `tasks/get`: the detailed task, or -32602 when there is none for this caller. */
@@ -64,37 +84,73 @@ export class TaskLifecycle {
       if (remaining.length > 0) {
         return { inputResponses: responses, inputRequests: pick(current.inputRequests ?? {}, remaining), lastUpdatedAt: now };
       }
-      return { status: 'working', statusMessage: 'Working', inputResponses: responses, inputRequests: undefined, lastUpdatedAt: now };
+      return {
+        status: 'working',
+        statusMessage: 'Working',
+        inputResponses: responses,
+        inputRequests: undefined,
+        inputDeadline: undefined,
+        lastUpdatedAt: now
+      };
     });
     if (answered) this.runs.watchers.changed(taskId);
     if (answered?.status === 'working') this.resume(answered, request);
     return ACK;
   }
 
-  /** `tasks/cancel`: a live task is `cancelled` at once and its run aborted; a finished one is left as it is. Both are acked. */
+  /** `tasks/cancel`: acked whatever the task's state (idempotent on a finished task). */
   async cancel(taskId: string, request: CallRequest): Promise<Record<string, unknown>> {
-    const record = await this.admissions.own(taskId, request);
-    if (!LIVE.includes(record.status)) return ACK;
-    // The run first: its stages release the queue slot and the lock (and roll a transaction back) at once.
-    this.runs.running.get(taskId)?.('cancelled by the client (tasks/cancel)');
-    const cancelled = await this.runs.store.transition(taskId, LIVE, {
-      status: 'cancelled',
-      statusMessage: 'Cancelled by the client',
-      lastUpdatedAt: Date.now()
-    });
-    if (cancelled) {
-      this.runs.store.announceCancel?.(taskId);
+    let record: TaskRecord | undefined = await this.admissions.own(taskId, request);
+    for (let attempt = 0; record && attempt < 8; attempt++, record = await this.runs.store.get(taskId)) {
+      if (!LIVE.includes(record.status)) return ACK;
+      const now = Date.now();
+      if (record.status === 'input_required') {
+        // Nothing runs: cancelled now, unless an update made it working meanwhile (then it is asked, below).
+        const cancelled = await this.runs.store.transition(taskId, ['input_required'], CANCELLED(now));
+        if (!cancelled) continue;
+        this.runs.watchers.changed(taskId);
+        return ACK;
+      }
+      const local = this.runs.running.get(taskId);
+      if (local) {
+        // The run is here: stopped first (its stages release the slot and the lock, and roll a
+        // transaction back, at once); its end decides the status. The answer waits for that status
+        // (the client may stop waiting).
+        local('cancelled by the client (tasks/cancel)');
+        await untilAborted(this.runs.settled(taskId), request.signal);
+        return ACK;
+      }
+      // The run is on another instance: the request is recorded (a compare-and-set) and announced;
+      // that run's end decides, so the status agrees with whether its effect happened.
+      const asked = await this.runs.store.transition(taskId, ['working'], {
+        cancelRequested: true,
+        statusMessage: 'Cancelling',
+        lastUpdatedAt: now
+      });
+      if (!asked) continue;
       this.runs.watchers.changed(taskId);
+      this.runs.store.announceCancel?.(taskId);
+      // The answer waits (a bounded while, and no longer than the client does) for that run to decide.
+      await this.decided(taskId, request.signal);
+      return ACK;
     }
     return ACK;
   }
 
+  /** Resolves once a task asked to stop on another instance has left `working` (or after a bound, or when `signal` aborts). */
+  private async decided(taskId: string, signal: AbortSignal | undefined): Promise<void> {
+    for (let waited = 0; waited < REMOTE_DECISION_MS && !signal?.aborted; waited += REMOTE_POLL_MS) {
+      await delay(REMOTE_POLL_MS, undefined, { signal }).catch(() => undefined);
+      const record = await this.runs.store.get(taskId);
+      if (!record || record.status !== 'working') return;
+    }
+  }
+
   /** Re-enters the handler with every answer of the round, in the background, as a round of the task. */
   private resume(record: TaskRecord, request: CallRequest): void {
-    let abort: (reason: unknown) => void = () => undefined;
     const controller = new AbortController();
-    abort = (reason) => controller.abort(reason);
-    this.runs.running.set(record.taskId, abort);
+    const abort = (reason: unknown): void => controller.abort(reason);
+    this.runs.started(record.taskId, abort);
     const keys = record.inputKeys ?? {};
     const answers: Record<string, unknown> = {};
     for (const [taskKey, answer] of Object.entries(record.inputResponses ?? {})) answers[keys[taskKey] ?? taskKey] = answer;
@@ -120,12 +176,21 @@ export class TaskLifecycle {
     this.runs.ended(taskId, abort);
     const now = Date.now();
     try {
-      if ('error' in outcome) {
+      if ('cancelled' in outcome) {
+        await this.runs.store.transition(taskId, ['working'], CANCELLED(now));
+      } else if ('error' in outcome) {
         const { error } = outcome;
-        await this.runs.store.transition(taskId, ['working'], { status: 'failed', statusMessage: error.message, error, lastUpdatedAt: now });
+        await this.runs.store.transition(taskId, ['working'], {
+          status: 'failed',
+          statusMessage: error.message,
+          error,
+          lastUpdatedAt: now
+        });
       } else if (isInputRequiredResult(outcome.value)) {
         const asked = outcome.value as InputRequiredResult;
         await this.runs.store.transition(taskId, ['working'], (current) => {
+          // Asked to stop and nothing done yet: cancelled rather than waiting for answers.
+          if (current.cancelRequested) return CANCELLED(now);
           const round = current.rounds + 1;
           const inputRequests: Record<string, unknown> = {};
           const inputKeys: Record<string, string> = {};
@@ -142,6 +207,7 @@ export class TaskLifecycle {
             inputKeys,
             inputResponses: {},
             requestState: asked.requestState,
+            inputDeadline: now + this.inputTimeoutMs,
             rounds: round,
             lastUpdatedAt: now
           };
@@ -158,6 +224,7 @@ export class TaskLifecycle {
     } catch (error) {
       this.log(`tasks: could not record the outcome of task ${taskId}: ${String(error)}`);
     }
+    this.runs.recorded(taskId);
     this.runs.watchers.changed(taskId);
   }
 
@@ -177,4 +244,18 @@ export class TaskLifecycle {
 
 function pick(map: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.map((key) => [key, map[key]]));
+}
+
+/** `promise`, or (resolved) as soon as `signal` aborts. */
+function untilAborted(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void promise.then(done);
+  });
 }

@@ -22,6 +22,11 @@ export interface TaskRecord {
   readonly taskId: string;
   /** The caller it is bound to (`principalOf`), or null for calls without one. */
   readonly principal: string | null;
+  /**
+   * Whose quota it counts against: the principal, else the caller's remote address
+   * (`address:<ip>`), else `anonymous` (stdio, in-process).
+   */
+  readonly quotaKey?: string;
   /** The tool the task runs. */
   readonly toolName: string;
   /** The tool's arguments, as the call carried them (re-entered with after input). */
@@ -46,18 +51,26 @@ export interface TaskRecord {
   inputResponses?: Record<string, unknown>;
   /** input_required: the round's keys as the handler knows them, by task-unique key. */
   inputKeys?: Record<string, string>;
+  /** input_required: when the task stops waiting (epoch ms): unanswered by then, it fails and frees its place. */
+  inputDeadline?: number;
   /** input_required: the sealed continuation the handler is re-entered with (never on the wire). */
   requestState?: string;
   /** How many rounds of input the task has asked (task-unique keys are numbered by it). */
   rounds: number;
   /** completed: the tool's result (an `isError` one included). */
   result?: Record<string, unknown>;
+  /**
+   * working: `tasks/cancel` asked the run to stop. The run's own end decides the status, so that
+   * it agrees with what happened: `cancelled` when the run was stopped before it completed, the
+   * result when it completed first (the extension allows a task to end so after a cancel).
+   */
+  cancelRequested?: boolean;
   /** failed: the JSON-RPC error object. */
   error?: { code: number; message: string; data?: unknown };
 }
 
 /** The fields a transition may set. */
-export type TaskPatch = Partial<Omit<TaskRecord, 'taskId' | 'principal' | 'toolName' | 'arguments' | 'createdAt' | 'ttlMs'>>;
+export type TaskPatch = Partial<Omit<TaskRecord, 'taskId' | 'principal' | 'quotaKey' | 'toolName' | 'arguments' | 'createdAt' | 'ttlMs'>>;
 
 /** The `Task` fields every wire shape carries. */
 function base(record: TaskRecord): Record<string, unknown> {

@@ -37,6 +37,11 @@ export interface TaskStore {
   /** Tasks not yet terminal. */
   countLive(): Promise<number>;
   /**
+   * The records of the tasks not yet terminal (at most the app's `maxLiveTasks`): read for the
+   * per-caller quotas and to end tasks that waited for input too long.
+   */
+  listLive(): Promise<TaskRecord[]>;
+  /**
    * At startup: settles every `working` task (its work died with the process that ran it) to
    * `failed` with `error` (a JSON-RPC error object, its message the status message); tasks
    * waiting for input keep waiting. Returns how many.
@@ -85,6 +90,10 @@ export class InMemoryTaskStore implements TaskStore {
       }
     }
     return removed;
+  }
+
+  async listLive(): Promise<TaskRecord[]> {
+    return [...this.records.values()].filter((record) => LIVE.includes(record.status)).map(copy);
   }
 
   async countLive(): Promise<number> {

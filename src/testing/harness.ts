@@ -8,7 +8,6 @@ import { driveTask } from './task-harness';
 
 export type { DirectCallOptions } from '../types/harness';
 
-
 /**
  * Calls a tool through its full chain with no transport, like a 2026-era client: on an
  * input-required result it answers (from `answers` or `onInput`) and retries with the echoed
@@ -22,9 +21,9 @@ export function callThroughHarness(
   options: DirectCallOptions
 ): Promise<CallToolResult> {
   if (options.asTask) return driveTask(internals, tool, args, options);
-  return (internals.engine.run(tool, roundRequest(tool, args, options, undefined, undefined)) as Promise<CallToolResult | InputRequiredResult>).then(
-    (result) => (isInputRequiredResult(result) ? answerRounds(internals, tool, args, options, result) : result)
-  );
+  return (
+    internals.engine.run(tool, roundRequest(tool, args, options, undefined, undefined)) as Promise<CallToolResult | InputRequiredResult>
+  ).then((result) => (isInputRequiredResult(result) ? answerRounds(internals, tool, args, options, result) : result));
 }
 
 // `app.callTool` reaches the harness through the app's internal seam.
@@ -47,8 +46,7 @@ async function answerRounds(
       inputResponses[key] = onInput ? await onInput(request) : answerFromMap(request, answers ?? {});
     }
     result = (await internals.engine.run(tool, roundRequest(tool, args, options, result.requestState, inputResponses))) as
-      | CallToolResult
-      | InputRequiredResult;
+      CallToolResult | InputRequiredResult;
   }
   return result;
 }

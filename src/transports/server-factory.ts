@@ -15,7 +15,10 @@ import type { InputChannel } from '../types/core';
 import type { CallRequest, LogSend, ProgressSend } from '../types/request';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
 import type { LiveServers } from './live-servers';
+import { isCongested, remoteAddressOf } from './http/connection-facts';
 import type { ServedApp, TaskEndpoints } from './served-app';
+
+const DROPPED: Promise<void> = Promise.resolve();
 
 /** Identity and instructions the server announces. */
 export interface ServerIdentity {
@@ -136,15 +139,21 @@ function onValidated(
   );
 }
 
-/** Sends the call's progress, where the request carried a progress token. */
+/**
+ * Sends the call's progress, where the request carried a progress token; dropped while the
+ * client does not read the stream it goes on (see `http/connection-facts.ts`).
+ */
 function progressSender(ctx: ServerContext): ProgressSend | undefined {
   const raw = ownValue(ctx.mcpReq._meta as Record<string, unknown> | undefined, 'progressToken');
   if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+  const stream = ctx.http?.req;
   return (progress, message) =>
-    ctx.mcpReq.notify({
-      method: 'notifications/progress',
-      params: { progressToken: raw, progress, total: 100, ...(message !== undefined ? { message } : {}) }
-    });
+    isCongested(stream)
+      ? DROPPED
+      : ctx.mcpReq.notify({
+          method: 'notifications/progress',
+          params: { progressToken: raw, progress, total: 100, ...(message !== undefined ? { message } : {}) }
+        });
 }
 
 /**
@@ -184,6 +193,7 @@ function callRequest(
     meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
     authInfo: ctx.http?.authInfo,
     httpRequest: ctx.http?.req,
+    remoteAddress: remoteAddressOf(ctx.http?.req),
     sessionId: ctx.sessionId,
     era,
     clientCapabilities,

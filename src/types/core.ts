@@ -77,6 +77,8 @@ export interface RequestFacts {
   readonly httpRequest?: Request;
   /** The 2025-era session id, when there is one. */
   readonly sessionId?: string;
+  /** The client's network address (HTTP), what per-caller quotas fall back on without a token. */
+  readonly remoteAddress?: string;
   /** The protocol era of the connection (absent for calls made through the test harness). */
   readonly era?: Era;
   /** What the client declared it can do (per request on 2026-07-28; from `initialize` on 2025-era connections). */

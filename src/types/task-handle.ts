@@ -8,7 +8,11 @@ export interface JsonRpcErrorObject {
 }
 
 /** How a task's round ended, as the error boundary maps it: the result (a tool error included), or the failure. */
-export type TaskOutcome = { readonly value: Record<string, unknown> } | { readonly error: JsonRpcErrorObject };
+export type TaskOutcome =
+  | { readonly value: Record<string, unknown> }
+  | { readonly error: JsonRpcErrorObject }
+  /** The round ended because the task was cancelled (its run was aborted): nothing of it completed. */
+  | { readonly cancelled: string };
 
 /** A call running as a task: the task-escalation step makes one, the engine settles it when the call ends. */
 export interface TaskHandle {

@@ -138,7 +138,11 @@ describe("the README's refund snippet", () => {
   it('asks once; a "no" ends the call with "Refund cancelled" instead of asking again', async () => {
     const app = FusionApp.create({ tools: [RefundTools], providers: [InvoiceRepository], stateKey: 'r'.repeat(32) });
     let asked = 0;
-    const no = await app.callTool('billing.refund', { id: 1 }, { onInput: () => (asked++, { action: 'accept', content: { confirm: false } }) });
+    const no = await app.callTool(
+      'billing.refund',
+      { id: 1 },
+      { onInput: () => (asked++, { action: 'accept', content: { confirm: false } }) }
+    );
     expect(asked).toBe(1);
     expect(no.content).toEqual([{ type: 'text', text: 'Refund cancelled' }]);
     const yes = await app.callTool('billing.refund', { id: 1 }, { answers: { confirm: true } });

@@ -90,7 +90,8 @@ describe('the import graph of src/', () => {
     if (!relative(SRC, file).includes(sep)) continue; // the package entry points (src/index.ts) may import anything
     for (const target of targets) {
       const [from, to] = [folderOf(file), folderOf(target)];
-      if (from !== to && relative(SRC, target).includes(sep)) (folderEdges.get(from) ?? folderEdges.set(from, new Set()).get(from)!).add(to);
+      if (from !== to && relative(SRC, target).includes(sep))
+        (folderEdges.get(from) ?? folderEdges.set(from, new Set()).get(from)!).add(to);
     }
   }
 
@@ -125,9 +126,9 @@ describe('the import graph of src/', () => {
   });
 
   it('keeps transports on the ServedApp interface: no import of the app, the chain, tasks or input handling', () => {
-    expect([...(folderEdges.get('transports') ?? [])].filter((to) => ['app', 'pipeline', 'tasks', 'interactive', 'surface'].includes(to))).toEqual(
-      []
-    );
+    expect(
+      [...(folderEdges.get('transports') ?? [])].filter((to) => ['app', 'pipeline', 'tasks', 'interactive', 'surface'].includes(to))
+    ).toEqual([]);
   });
 
   it('keeps the app free of the test harness (it reaches the engine through app/internals.ts)', () => {

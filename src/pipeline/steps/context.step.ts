@@ -1,6 +1,5 @@
 import { ConfigurationError } from '../../errors';
 import type { ContextFactory } from '../../types/context';
-import { requestExtraOf } from '../call-context-factory';
 import type { CallState } from '../call-state';
 import { named, type NamedStep } from './named-step';
 
@@ -36,7 +35,7 @@ export function contextStep(factory: ContextFactory | undefined, perCall: boolea
     });
   }
   return named('context', async (state, next) => {
-    const made = await state.aborter.race(Promise.resolve(factory(requestExtraOf(state))));
+    const made = await state.aborter.race(Promise.resolve(factory(state.requestExtra())));
     if (made && typeof made === 'object') addToContext(state, made);
     if (perCall) state.scope.open();
     return next();
@@ -48,7 +47,7 @@ function addToContext(state: CallState, made: object): void {
   if (reserved.length > 0) {
     throw new ConfigurationError(
       `contextFactory returned ${reserved.join(', ')}, which the framework sets on every call context: ` +
-        'rename the field (ctx.signal, ctx.auth, ctx.tool and the rest are always the framework\'s).'
+        "rename the field (ctx.signal, ctx.auth, ctx.tool and the rest are always the framework's)."
     );
   }
   Object.assign(state.ctx, made);

@@ -5,14 +5,24 @@ import { named, type NamedStep } from './named-step';
 /**
  * The outermost step of every chain: every failure of the call, whatever step or handler
  * threw it, leaves through the one error boundary (an `isError` result, a task's outcome, or a
- * JSON-RPC error); in task mode the result is the task's outcome too. Chained rather than
- * awaited: a call waiting in the queue keeps one suspended frame fewer.
+ * JSON-RPC error); in task mode the result is the task's outcome too. This is where every call
+ * ends (`state.end`, the engine's): the call is over when its answer is decided. Chained rather
+ * than awaited: a call waiting in the queue keeps one suspended frame fewer.
  */
 export function errorBoundaryStep(boundary: ErrorBoundary, kind: CallKind): NamedStep {
   return named('error-boundary', (state, next) =>
     next().then(
-      (value) => (state.mode === 'task' ? boundary.taskResult(value) : value),
-      (error: unknown) => boundary.fail(kind, state.subject, state.mode, error)
+      (value) => state.end(state.mode === 'task' ? boundary.taskResult(value) : value),
+      (error: unknown) => {
+        let answer: unknown;
+        try {
+          answer = boundary.fail(kind, state.subject, state.mode, error);
+        } catch (refusal) {
+          state.end(undefined);
+          throw refusal;
+        }
+        return state.end(answer);
+      }
     )
   );
 }

@@ -13,11 +13,7 @@ import { named, type NamedStep } from './named-step';
  * allowlist. It sits outside the queue and the lock, so a slow presenter holds neither; it
  * races the abort like everything a call waits on. An input-required result passes through.
  */
-export function presentToolStep(
-  tool: ToolInfo,
-  outputSchema: JsonSchema | undefined,
-  ref: PresenterRef | undefined
-): NamedStep {
+export function presentToolStep(tool: ToolInfo, outputSchema: JsonSchema | undefined, ref: PresenterRef | undefined): NamedStep {
   const context: PresentationContext = { tool, outputSchema, shape: (shaped, notes) => shapeValue(shaped, outputSchema, notes) };
   // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
   return named('present', (state, next) =>

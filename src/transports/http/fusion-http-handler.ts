@@ -11,7 +11,8 @@ import type { TaskEndpoints } from '../served-app';
 import { authenticationGuard } from './guards/authentication.guard';
 import { guardBody } from './guards/body.guard';
 import { hostOriginGuard } from './guards/host-origin.guard';
-import { nodeRequest, pathOf, readNodeBody, writeNodeResponse, type BodyReader } from './node-entry';
+import { DEFAULT_WRITE_TIMEOUT_MS, nodeRequest, pathOf, readNodeBody, writeNodeResponse, type BodyReader } from './node-entry';
+import { pressureFor } from './connection-facts';
 import { MAX_BODY_BYTES, endpointNotFound, internalError } from './protocol-refusals';
 import { createRouting } from './routing';
 import type { SessionOptions, SessionPrincipalOf } from './session-registry';
@@ -45,6 +46,12 @@ export interface HttpHandlerOptions {
   allowedOrigins?: string[];
   /** 2025-era session limits. */
   sessions?: SessionOptions;
+  /**
+   * How long a streamed answer waits for a client that reads nothing (its socket buffer full)
+   * before the stream is ended and the call cancelled, releasing its slot and lock. While it
+   * waits, progress for the call is dropped rather than queued. Default 30,000 ms.
+   */
+  writeTimeoutMs?: number;
   /** Reports errors the SDK sees out of band (never written to stdout). */
   onerror?: (error: Error) => void;
   /** Called once when the handler is closed (after its sessions and streams are). */
@@ -92,6 +99,7 @@ export function createFusionHttpHandler(
   const hostOrigin = hostOriginGuard(options);
   const authentication = gate ? authenticationGuard(gate) : undefined;
   const routing = createRouting(factory, options, tasks, principalOf);
+  const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
   let closing: Promise<void> | undefined;
 
   /**
@@ -131,18 +139,24 @@ export function createFusionHttpHandler(
       const abort = new AbortController();
       let finished = false;
       res.on('close', () => {
-        if (!finished) abort.abort();
+        // Closed before the answer was written in full (the client went away, or the entry ended a stream nobody read).
+        if (!finished || !res.writableFinished) abort.abort();
       });
       let response: Response;
+      let request: Request | undefined;
       try {
         const read = req.method === 'POST' ? () => readNodeBody(req, MAX_BODY_BYTES) : undefined;
-        response = await serve(nodeRequest(req, abort.signal), pathOf(req.url), (req as { auth?: AuthInfo }).auth, read);
+        request = nodeRequest(req, abort.signal);
+        response = await serve(request, pathOf(req.url), (req as { auth?: AuthInfo }).auth, read);
       } catch (error) {
         onerror?.(error instanceof Error ? error : new Error(String(error)));
         response = internalError();
       }
       try {
-        await writeNodeResponse(response, res, abort.signal);
+        await writeNodeResponse(response, res, abort.signal, {
+          pressure: request ? pressureFor(request) : { congested: false },
+          writeTimeoutMs
+        });
       } catch (error) {
         // Writing failed (the socket, a header Node refuses): the answer is lost, the server stays up.
         onerror?.(error instanceof Error ? error : new Error(String(error)));

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rememberRemoteAddress, type ResponsePressure } from './connection-facts';
 
 /** A POST body as read once by an entry: its text, or that it is over the limit. */
 export type ReadBody = { readonly tooLarge: true } | { readonly tooLarge: false; readonly text: string };
@@ -43,7 +44,9 @@ export function nodeRequest(req: IncomingMessage, signal: AbortSignal): Request 
   const target = req.url ?? '/';
   const url = target.startsWith('/') ? `http://${host}${target}` : target;
   const Built = nodeWebRequestType();
-  return new Built(url, { method: req.method ?? 'GET', headers }, signal);
+  const request = new Built(url, { method: req.method ?? 'GET', headers }, signal);
+  rememberRemoteAddress(request, req.socket?.remoteAddress);
+  return request;
 }
 
 /**
@@ -130,7 +133,12 @@ export function readNodeBody(req: IncomingMessage, max: number): Promise<ReadBod
  * with its length, an event stream chunk by chunk as it comes (honouring backpressure) until it
  * ends or the client goes away (`signal`).
  */
-export async function writeNodeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
+export async function writeNodeResponse(
+  response: Response,
+  res: ServerResponse,
+  signal: AbortSignal,
+  stream: StreamWriting = { pressure: { congested: false }, writeTimeoutMs: DEFAULT_WRITE_TIMEOUT_MS }
+): Promise<void> {
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) headers[name] = value;
   // A 413 is answered before the rest of the body arrives: the connection is not reused.
@@ -155,12 +163,27 @@ export async function writeNodeResponse(response: Response, res: ServerResponse,
     return;
   }
   res.writeHead(response.status, headers);
-  await pipeStream(body, res, signal);
-  res.end();
+  await pipeStream(body, res, signal, stream);
+  if (!res.destroyed) res.end();
 }
 
-async function pipeStream(body: ReadableStream<Uint8Array>, res: ServerResponse, signal: AbortSignal): Promise<void> {
+/** How long a streamed response may wait for its client to read, by default (ms). */
+export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
+
+/** How an event stream is written: its pressure (see `connection-facts.ts`) and how long a write may wait. */
+export interface StreamWriting {
+  readonly pressure: ResponsePressure;
+  readonly writeTimeoutMs: number;
+}
+
+async function pipeStream(
+  body: ReadableStream<Uint8Array>,
+  res: ServerResponse,
+  signal: AbortSignal,
+  stream: StreamWriting
+): Promise<void> {
   const reader = body.getReader();
+  const { pressure } = stream;
   let wake: (() => void) | undefined;
   const resume = (): void => {
     wake?.();
@@ -180,7 +203,22 @@ async function pipeStream(body: ReadableStream<Uint8Array>, res: ServerResponse,
         clearImmediate(silent);
         silent = undefined;
       }
-      if (!res.write(value) && !signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
+      if (res.write(value) || signal.aborted) continue;
+      // The client is not reading: nothing more is queued for it (progress is dropped) until it
+      // drains; if it reads nothing within the write timeout, the stream ends and the call with it.
+      pressure.congested = true;
+      const drained = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), stream.writeTimeoutMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      pressure.congested = false;
+      if (!drained) {
+        res.destroy(); // the response closes: the entry aborts the request, which cancels its call
+        break;
+      }
     }
   } catch {
     // The stream failed mid-answer: what was written stands, and the response is ended below.

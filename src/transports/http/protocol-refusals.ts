@@ -57,6 +57,14 @@ export const sessionNotFound = (): Response => jsonRpcErrorResponse(404, -32001,
 export const sessionRequired = (): Response =>
   jsonRpcErrorResponse(400, -32000, 'Bad Request: Mcp-Session-Id header required (send initialize first)');
 
+/** 429: a new session beyond one caller's quota (`sessions.maxSessionsPerCaller`). */
+export const tooManySessionsForCaller = (max: number): Response =>
+  jsonRpcErrorResponse(
+    429,
+    -32000,
+    `Too many sessions for this caller: ${max} are open (sessions.maxSessionsPerCaller). Close one (DELETE) or let one expire, then retry.`
+  );
+
 /** 503: a new session beyond `maxSessions`. */
 export const tooManySessions = (max: number): Response => jsonRpcErrorResponse(503, -32000, `Too many open sessions (${max}); retry later`);
 
@@ -153,4 +161,47 @@ export function prototypeArgumentRefusal(body: unknown): Response | undefined {
     `Invalid params: the arguments of ${String(message.params?.name)} contain the property name __proto__, which is not allowed`,
     id
   );
+}
+
+/** The longest request id or progress token accepted: the server repeats them (in the answer, in every progress notification). */
+export const MAX_ECHOED_CHARS = 256;
+
+/** The largest `_meta` of a request accepted, serialized (the 2026-07-28 envelope and its client capabilities fit many times). */
+export const MAX_META_BYTES = 64 * 1024;
+
+/**
+ * 400 / -32602 for a request carrying something the server would echo back, or keep, beyond a
+ * bound: an id or a `_meta.progressToken` over {@link MAX_ECHOED_CHARS} characters (a 3 MB
+ * token was repeated in every progress notification), or a `_meta` over {@link MAX_META_BYTES}.
+ * Nothing of it runs; an oversized id is not echoed (the answer's id is null).
+ */
+export function echoRefusal(body: unknown): Response | undefined {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (!message || typeof message !== 'object') continue;
+    const { id, params } = message as { id?: unknown; params?: unknown };
+    if (typeof id === 'string' && id.length > MAX_ECHOED_CHARS) {
+      return jsonRpcErrorResponse(
+        400,
+        -32602,
+        `Invalid params: the request id is ${id.length} characters long; at most ${MAX_ECHOED_CHARS} are accepted`
+      );
+    }
+    const echo = typeof id === 'string' || typeof id === 'number' ? id : null;
+    const meta = params && typeof params === 'object' ? (params as { _meta?: unknown })._meta : undefined;
+    if (!meta || typeof meta !== 'object') continue;
+    const token = (meta as { progressToken?: unknown }).progressToken;
+    if (typeof token === 'string' && token.length > MAX_ECHOED_CHARS) {
+      return jsonRpcErrorResponse(
+        400,
+        -32602,
+        `Invalid params: _meta.progressToken is ${token.length} characters long; at most ${MAX_ECHOED_CHARS} are accepted`,
+        echo
+      );
+    }
+    const size = Buffer.byteLength(JSON.stringify(meta), 'utf8');
+    if (size > MAX_META_BYTES) {
+      return jsonRpcErrorResponse(400, -32602, `Invalid params: _meta is ${size} bytes; at most ${MAX_META_BYTES} are accepted`, echo);
+    }
+  }
+  return undefined;
 }

@@ -7,7 +7,15 @@ import {
   type McpServerFactory
 } from '@modelcontextprotocol/server';
 import { defaultPrincipalOf } from '../../auth/caller-auth';
-import { batchRefusal, sessionNotFound, sessionRequired, shuttingDown, tooManySessions } from './protocol-refusals';
+import { remoteAddressOf } from './connection-facts';
+import {
+  batchRefusal,
+  sessionNotFound,
+  sessionRequired,
+  shuttingDown,
+  tooManySessions,
+  tooManySessionsForCaller
+} from './protocol-refusals';
 import { BoundedSessionEventStore } from './session-event-store';
 
 /** Limits of the 2025-era session registry. */
@@ -16,6 +24,11 @@ export interface SessionOptions {
   idleTimeoutMs?: number;
   /** Open sessions at most; a new one beyond that is refused with 503. Default 1000. */
   maxSessions?: number;
+  /**
+   * Open sessions one caller may have (by principal; without a token, by remote address), so
+   * that one caller cannot take every session; a new one beyond that is refused with 429. Default 20.
+   */
+  maxSessionsPerCaller?: number;
   /**
    * Makes the event store of a new session (resumable SSE: a client reconnects with
    * `Last-Event-ID`). Default: the last 1000 messages in memory (`BoundedSessionEventStore`).
@@ -40,6 +53,8 @@ interface Session {
   readonly close: () => Promise<void>;
   /** Who opened it (the principal of its initialize): a session serves no one else. */
   readonly owner: string | undefined;
+  /** Whose quota it counts against: the owner, else the remote address it was opened from. */
+  readonly quotaKey: string;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -53,6 +68,9 @@ export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
   private readonly idleTimeoutMs: number;
   private readonly maxSessions: number;
+  private readonly maxPerCaller: number;
+  /** Open sessions by quota key (opened, or being opened). */
+  private readonly perCaller = new Map<string, number>();
   private closed = false;
 
   constructor(
@@ -62,6 +80,7 @@ export class SessionRegistry {
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 1000;
+    this.maxPerCaller = options.maxSessionsPerCaller ?? 20;
   }
 
   /** Open sessions now. */
@@ -83,7 +102,10 @@ export class SessionRegistry {
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) return sessionRequired();
     if (this.sessions.size >= this.maxSessions) return tooManySessions(this.maxSessions);
-    return this.open(request, parsedBody, authInfo);
+    const owner = this.principalOf(authInfo, request);
+    const quotaKey = owner ?? (remoteAddressOf(request) !== undefined ? `address:${remoteAddressOf(request)}` : 'anonymous');
+    if ((this.perCaller.get(quotaKey) ?? 0) >= this.maxPerCaller) return tooManySessionsForCaller(this.maxPerCaller);
+    return this.open(request, parsedBody, authInfo, owner, quotaKey);
   }
 
   /** Closes every session. */
@@ -92,10 +114,16 @@ export class SessionRegistry {
     for (const session of this.sessions.values()) clearTimeout(session.timer);
     await Promise.allSettled([...this.sessions.values()].map((session) => session.close()));
     this.sessions.clear();
+    this.perCaller.clear();
   }
 
-  private async open(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
-    const owner = this.principalOf(authInfo, request);
+  private async open(
+    request: Request,
+    parsedBody: unknown,
+    authInfo: AuthInfo | undefined,
+    owner: string | undefined,
+    quotaKey: string
+  ): Promise<Response> {
     const server = await this.factory({ era: 'legacy', authInfo, requestInfo: request });
     const protocol = 'server' in server ? server.server : server;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -109,9 +137,11 @@ export class SessionRegistry {
           version: () => protocol.getNegotiatedProtocolVersion(),
           timer: undefined,
           owner,
+          quotaKey,
           close: () => (closing ??= Promise.allSettled([transport.close(), server.close()]).then(() => undefined))
         };
         this.sessions.set(id, session);
+        this.perCaller.set(quotaKey, (this.perCaller.get(quotaKey) ?? 0) + 1);
         this.touch(id, session);
       }
     });
@@ -120,7 +150,7 @@ export class SessionRegistry {
       const session = id ? this.sessions.get(id) : undefined;
       if (id && session) {
         clearTimeout(session.timer);
-        this.sessions.delete(id);
+        this.forget(id, session);
         void server.close().catch(() => undefined);
       }
     };
@@ -131,9 +161,17 @@ export class SessionRegistry {
   private touch(id: string, session: Session): void {
     clearTimeout(session.timer);
     session.timer = setTimeout(() => {
-      this.sessions.delete(id);
+      this.forget(id, session);
       void session.close();
     }, this.idleTimeoutMs);
     session.timer.unref();
+  }
+
+  /** A session leaves the registry (closed or idle): its place and its caller's are free. */
+  private forget(id: string, session: Session): void {
+    if (!this.sessions.delete(id)) return;
+    const left = (this.perCaller.get(session.quotaKey) ?? 1) - 1;
+    if (left <= 0) this.perCaller.delete(session.quotaKey);
+    else this.perCaller.set(session.quotaKey, left);
   }
 }

@@ -29,6 +29,7 @@ describe.each(STORES)('task admission on %s', (_name, makeStore) => {
     expect(first).toEqual({
       taskId: viaDefaults.taskId,
       principal: 'alice',
+      quotaKey: 'alice',
       toolName: 'refund',
       arguments: { amount: 5 },
       clientCapabilities: ALICE.clientCapabilities!,

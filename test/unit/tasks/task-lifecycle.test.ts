@@ -149,12 +149,37 @@ describe.each(STORES)('the task lifecycle on %s', (_name, makeStore) => {
       expect(t.rounds.started).toEqual([]);
     });
 
-    it("cancelled: the run's own outcome, arriving after the cancel, is not recorded", async () => {
+    it('cancelled: an outcome arriving after the task was cancelled is not recorded', async () => {
       const { handle, taskId } = await startTask(t.tasks);
-      await t.tasks.lifecycle.cancel(taskId, ALICE);
+      const cancelling = t.tasks.lifecycle.cancel(taskId, ALICE);
+      await handle.settle({ cancelled: 'The call was cancelled' });
+      await cancelling;
       await handle.settle({ value: ok('finished anyway') });
       expect(await view(taskId)).toMatchObject({ status: 'cancelled', statusMessage: 'Cancelled by the client' });
       expect(await view(taskId)).not.toHaveProperty('result');
+    });
+
+    it('a run that completed before it saw the cancel completes with its result: the status agrees with what happened', async () => {
+      const { handle, taskId, aborts, aborted } = await startTask(t.tasks);
+      const cancelling = t.tasks.lifecycle.cancel(taskId, ALICE);
+      await aborted;
+      expect(aborts).toEqual(['cancelled by the client (tasks/cancel)']);
+      await handle.settle({ value: ok('refunded') });
+      await expect(cancelling).resolves.toEqual(ACK);
+      expect(await view(taskId)).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'refunded' }] } });
+    });
+
+    it('a run on another instance is asked to stop (recorded, announced); if it asks for input instead, it is cancelled', async () => {
+      const { handle, taskId } = await startTask(t.tasks);
+      const announced: string[] = [];
+      t.store.announceCancel = (id: string) => void announced.push(id);
+      // The run is elsewhere: this instance does not hold it.
+      t.tasks.lifecycle['runs'].running.delete(taskId);
+      await t.tasks.lifecycle.cancel(taskId, ALICE);
+      expect(announced).toEqual([taskId]);
+      expect(await view(taskId)).toMatchObject({ status: 'working', statusMessage: 'Cancelling' });
+      await handle.settle({ value: inputRequired(['approval'], 's') });
+      expect((await view(taskId)).status).toBe('cancelled');
     });
   });
 
@@ -238,12 +263,14 @@ describe.each(STORES)('the task lifecycle on %s', (_name, makeStore) => {
   });
 
   describe('tasks/cancel', () => {
-    it('a working task: cancelled at once, its run aborted', async () => {
-      const { taskId, aborts } = await startTask(t.tasks);
-      const changed = t.tasks.watchers.nextChange(taskId);
-      await expect(t.tasks.lifecycle.cancel(taskId, ALICE)).resolves.toEqual(ACK);
-      await changed;
+    it('a working task running here: its run is stopped, and the cancel answers once the run ended it cancelled', async () => {
+      const { handle, taskId, aborts, aborted } = await startTask(t.tasks);
+      const cancelling = t.tasks.lifecycle.cancel(taskId, ALICE);
+      await aborted;
       expect(aborts).toEqual(['cancelled by the client (tasks/cancel)']);
+      expect((await view(taskId)).status).toBe('working');
+      await handle.settle({ cancelled: 'The call was cancelled: cancelled by the client (tasks/cancel)' });
+      await expect(cancelling).resolves.toEqual(ACK);
       expect(await view(taskId)).toMatchObject({ status: 'cancelled', statusMessage: 'Cancelled by the client' });
     });
 
@@ -263,10 +290,13 @@ describe.each(STORES)('the task lifecycle on %s', (_name, makeStore) => {
       const next = t.rounds.next();
       await t.tasks.lifecycle.update(taskId, { 'approval#1': true }, ALICE);
       const { request } = await next;
-      await t.tasks.lifecycle.cancel(taskId, ALICE);
+      const aborted = new Promise<void>((resolve) => request.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      const cancelling = t.tasks.lifecycle.cancel(taskId, ALICE);
+      await aborted;
       expect(request.signal?.aborted).toBe(true);
       expect(request.signal?.reason).toBe('cancelled by the client (tasks/cancel)');
-      await request.task!.settle({ error: { code: -32603, message: 'aborted' } });
+      await request.task!.settle({ cancelled: 'The call was cancelled' });
+      await cancelling;
       expect((await view(taskId)).status).toBe('cancelled');
     });
 

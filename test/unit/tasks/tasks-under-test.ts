@@ -88,6 +88,8 @@ export interface Started {
   readonly taskId: string;
   /** The reasons its run was aborted with (tasks/cancel, expiry, shutdown). */
   readonly aborts: unknown[];
+  /** Resolves when its run is first aborted. */
+  readonly aborted: Promise<void>;
 }
 
 export async function startTask(
@@ -98,9 +100,14 @@ export async function startTask(
 ): Promise<Started> {
   const admission = await tasks.admissions.admit(caller);
   const aborts: unknown[] = [];
+  let aborted!: () => void;
+  const abortedOnce = new Promise<void>((resolve) => (aborted = resolve));
   try {
-    const handle = await admission.create('refund', support, statusMessage, (reason) => aborts.push(reason));
-    return { handle, taskId: handle.taskId, aborts };
+    const handle = await admission.create('refund', support, statusMessage, (reason) => {
+      aborts.push(reason);
+      aborted();
+    });
+    return { handle, taskId: handle.taskId, aborts, aborted: abortedOnce };
   } finally {
     admission.release();
   }

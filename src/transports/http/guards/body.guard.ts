@@ -3,6 +3,7 @@ import type { BodyReader, ReadBody } from '../node-entry';
 import {
   acceptRefusal,
   batchRefusal,
+  echoRefusal,
   invalidJson,
   payloadTooLarge,
   prototypeArgumentRefusal,
@@ -15,7 +16,8 @@ import {
  * The body guard: reads a POST once, the way both eras require, and refuses what no server
  * should see. In order: an `Accept` that admits no answer (406), a content type that is not
  * JSON (415), a body that cannot be read (400, -32700) or is over `MAX_BODY_BYTES` (413), a
- * body that is not JSON (400, -32700), `__proto__` in a call's arguments (400, -32602), and a
+ * body that is not JSON (400, -32700), `__proto__` in a call's arguments (400, -32602), an id,
+ * progress token or `_meta` over the bounds of what the server echoes (400, -32602), and a
  * batch on a request without a session whose `MCP-Protocol-Version` forbids batches (400,
  * -32600; a session's batches are judged by its negotiated version, in the session registry).
  * Keys that could reach a prototype are dropped from `inputResponses` before the SDK copies
@@ -38,7 +40,7 @@ export async function guardBody(request: Request, readBody: BodyReader): Promise
   } catch {
     return invalidJson();
   }
-  const hostile = prototypeArgumentRefusal(body);
+  const hostile = prototypeArgumentRefusal(body) ?? echoRefusal(body);
   if (hostile) return hostile;
   stripPrototypeKeys(body);
   // Without a session, the version header is all that says the era of a batch.
