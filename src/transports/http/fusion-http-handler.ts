@@ -12,8 +12,9 @@ import { authenticationGuard } from './guards/authentication.guard';
 import { guardBody } from './guards/body.guard';
 import { hostOriginGuard } from './guards/host-origin.guard';
 import { DEFAULT_WRITE_TIMEOUT_MS, nodeRequest, pathOf, readNodeBody, writeNodeResponse, type BodyReader } from './node-entry';
+import { authorityOf } from './authority';
 import { pressureFor } from './connection-facts';
-import { MAX_BODY_BYTES, endpointNotFound, internalError } from './protocol-refusals';
+import { MAX_BODY_BYTES, badAuthority, endpointNotFound, internalError } from './protocol-refusals';
 import { createRouting } from './routing';
 import type { SessionOptions, SessionPrincipalOf } from './session-registry';
 
@@ -146,8 +147,13 @@ export function createFusionHttpHandler(
       let request: Request | undefined;
       try {
         const read = req.method === 'POST' ? () => readNodeBody(req, MAX_BODY_BYTES) : undefined;
-        request = nodeRequest(req, abort.signal);
-        response = await serve(request, pathOf(req.url), (req as { auth?: AuthInfo }).auth, read);
+        const target = authorityOf(req.rawHeaders, req.url ?? '/');
+        if ('problem' in target) {
+          response = badAuthority(target.problem);
+        } else {
+          request = nodeRequest(req, abort.signal, target.authority);
+          response = await serve(request, pathOf(req.url), (req as { auth?: AuthInfo }).auth, read);
+        }
       } catch (error) {
         onerror?.(error instanceof Error ? error : new Error(String(error)));
         response = internalError();

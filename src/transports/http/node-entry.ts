@@ -30,8 +30,11 @@ export function pathOf(target: string | undefined): string {
   }
 }
 
-/** A web `Request` for a Node request, without its body (the entry reads that itself). */
-export function nodeRequest(req: IncomingMessage, signal: AbortSignal): Request {
+/**
+ * A web `Request` for a Node request, without its body (the entry reads that itself), for the
+ * authority the entry parsed (`authority.ts`): its Host header is that authority.
+ */
+export function nodeRequest(req: IncomingMessage, signal: AbortSignal, authority: string): Request {
   const headers = new Headers();
   const raw = req.headers;
   for (const name in raw) {
@@ -40,9 +43,10 @@ export function nodeRequest(req: IncomingMessage, signal: AbortSignal): Request 
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  const host = headerValue(raw.host) ?? headerValue(raw[':authority']) ?? 'localhost';
+  headers.set('host', authority);
   const target = req.url ?? '/';
-  const url = target.startsWith('/') ? `http://${host}${target}` : target;
+  const path = target.startsWith('/') ? target : target.replace(/^https?:\/\/[^/?#]*/i, '') || '/';
+  const url = `http://${authority}${path.startsWith('/') ? path : `/${path}`}`;
   const Built = nodeWebRequestType();
   const request = new Built(url, { method: req.method ?? 'GET', headers }, signal);
   rememberRemoteAddress(request, req.socket?.remoteAddress);

@@ -27,6 +27,9 @@ export function jsonRpcErrorResponse(status: number, code: number, message: stri
 /** 404: a path that is neither the endpoint nor (with auth) a metadata path. */
 export const endpointNotFound = (path: string): Response => jsonRpcErrorResponse(404, -32000, `Not found: the MCP endpoint is ${path}`);
 
+/** 400: a request whose authority cannot be parsed strictly (`authority.ts`), before any URL is built from it. */
+export const badAuthority = (problem: string): Response => jsonRpcErrorResponse(400, -32000, `Bad Request: ${problem}`);
+
 /** 403: a Host header that is not allowed (DNS rebinding). */
 export const hostNotAllowed = (host: string): Response => jsonRpcErrorResponse(403, -32000, `Forbidden: Host ${host} is not allowed`);
 

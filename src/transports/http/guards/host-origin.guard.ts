@@ -4,7 +4,8 @@ import {
   originValidationResponse,
   validateHostHeader
 } from '@modelcontextprotocol/server';
-import { hostNotAllowed } from '../protocol-refusals';
+import { isAuthority } from '../authority';
+import { badAuthority, hostNotAllowed } from '../protocol-refusals';
 
 /**
  * The host/origin guard: the first check of a request to the endpoint, against DNS rebinding.
@@ -20,6 +21,7 @@ export function hostOriginGuard(options: { allowedHosts?: string[]; allowedOrigi
   return (request) => {
     // A web Request built in-process carries no Host header; its URL is where Node takes the host from.
     const host = request.headers.get('host') ?? new URL(request.url).host;
+    if (!isAuthority(host)) return badAuthority('the Host header is not a valid host[:port]');
     if (!validateHostHeader(host, allowedHosts).ok) return hostNotAllowed(host);
     return originValidationResponse(request, allowedOrigins);
   };
