@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { FusionApp } from '@mcpfusion/core';
 import { AUDIENCE, ISSUER, jwksOf, mintToken, signingKey, type SigningKey } from '../test/helpers/auth-fixtures';
-import { modernRequest, postRaw, responseOf } from '../test/helpers/raw-http';
+import { modernRequest, postRaw, responseOf, streamText } from '../test/helpers/raw-http';
 import { createBillingApp } from './app';
 import { authFromEnv } from './auth-config';
 import { TEST_STATE_KEY, inspect, tempDb, type TempDb } from './test-helpers';
@@ -42,6 +42,52 @@ describe('the billing desk with MCP_AUTH_* set', () => {
     const { body, headers } = modernRequest('tools/call', { name, arguments: args, ...extra });
     return postRaw(url, body, { ...headers, authorization: `Bearer ${bearer}` });
   }
+
+  /** Opens a 2026-07-28 listen with this token; resolves with its acknowledged filter and the open stream. */
+  async function listen(bearer: string, notifications: Record<string, unknown>) {
+    const { body, headers } = modernRequest('subscriptions/listen', { notifications });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+        authorization: `Bearer ${bearer}`
+      },
+      body
+    });
+    const stream = streamText(res);
+    const text = await stream.until('notifications/subscriptions/acknowledged');
+    const ack = JSON.parse(
+      text
+        .split('\n')
+        .find((line) => line.includes('acknowledged'))!
+        .replace(/^data: /, '')
+    ) as {
+      params: { notifications: Record<string, unknown> };
+    };
+    return { honoured: ack.params.notifications, stream };
+  }
+
+  it('subscriptions/listen is checked like the reads it subscribes to: a URI the token may not read is left out of the acknowledgement, and nothing of it is sent', async () => {
+    const uri = 'billing://invoices/35';
+    const reportsOnly = await listen(await tokenFor('reports:read'), { resourceSubscriptions: [uri], toolsListChanged: true });
+    expect(reportsOnly.honoured).not.toHaveProperty('resourceSubscriptions');
+    expect(reportsOnly.honoured.toolsListChanged).toBe(true);
+    const reader = await listen(await tokenFor('billing:read'), { resourceSubscriptions: [uri] });
+    expect(reader.honoured.resourceSubscriptions).toEqual([uri]);
+    // A refund of invoice 35 by a clerk who may write: only the reader's stream hears of it.
+    const clerk = await tokenFor('billing:read billing:write');
+    const asked = responseOf(await call(clerk, 'billing.refund', { id: 35 })).result as { requestState: string; inputRequests: object };
+    const inputResponses = Object.fromEntries(
+      Object.keys(asked.inputRequests).map((key) => [key, { action: 'accept', content: { confirm: true } }])
+    );
+    await call(clerk, 'billing.refund', { id: 35 }, { requestState: asked.requestState, inputResponses });
+    expect(await reader.stream.until('notifications/resources/updated')).toContain(uri);
+    await reader.stream.cancel();
+    // The reports-only stream subscribed to nothing it may not read: the SDK sends a resource's updates only to streams that acknowledged it.
+    await reportsOnly.stream.cancel();
+  });
 
   it('needs a token at all', async () => {
     const { body, headers } = modernRequest('tools/list', {});

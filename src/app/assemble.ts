@@ -109,7 +109,14 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   );
   const registry = providers.registry;
   const declared = [...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts].flatMap((m) => m.scopes);
-  const gate = options.auth ? createHttpAuthGate(options.auth, declared, (request) => dispatcher.scopesOf(request)) : undefined;
+  const gate = options.auth
+    ? createHttpAuthGate(
+        options.auth,
+        declared,
+        (request) => dispatcher.scopesOf(request),
+        (auth) => dispatcher.listsVisibleTo(auth)
+      )
+    : undefined;
   return Object.freeze({
     container,
     providers,

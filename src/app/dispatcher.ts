@@ -170,6 +170,18 @@ export class Dispatcher implements ServedApp {
     }
   }
 
+  /** Which lists this caller sees anything of (all of them unless lists are filtered by scopes). */
+  listsVisibleTo(auth: AuthInfo): { tools: boolean; resources: boolean; prompts: boolean } {
+    const shown = this.shownTo(auth);
+    if (!shown) return { tools: true, resources: true, prompts: true };
+    const { tools, resources, prompts } = this.catalogs();
+    return {
+      tools: tools.listingFor(shown).length > 0,
+      resources: resources.fixedListing(shown).length > 0 || resources.listTemplates(shown).length > 0,
+      prompts: prompts.listingFor(shown).length > 0
+    };
+  }
+
   /** What lists show this caller: undefined (everything) unless lists are filtered and the caller has a token. */
   private shownTo(auth: AuthInfo | undefined): ((scopes: readonly string[]) => boolean) | undefined {
     return this.filterLists && auth ? grantedBy(auth) : undefined;

@@ -51,13 +51,22 @@ export interface WireRequest {
 /** What the HTTP entry asks of the app: the scopes a request needs (none: undefined). */
 export type ScopesOfRequest = (request: WireRequest) => readonly string[] | undefined;
 
+/** Which lists a caller can see anything of (with `auth.listing: 'allowed'`, the kinds where some member is allowed). */
+export type ListsVisibleTo = (auth: AuthInfo) => { readonly tools: boolean; readonly resources: boolean; readonly prompts: boolean };
+
 /** The resource-server side of the HTTP endpoint, built once from `AuthOptions`. */
 export interface HttpAuthGate {
   /** The RFC 9728 document, for requests to its well-known paths (undefined for any other path). */
   metadata(request: Request, pathname: string): Response | undefined;
   /** The verified token of a request to the endpoint, or the 401/403 (or 500) answer refusing it. */
   authenticate(request: Request, url: URL): Promise<AuthInfo | Response>;
-  /** The 403 `insufficient_scope` answer when a request of the body needs scopes the token lacks. */
+  /**
+   * The 403 `insufficient_scope` answer when a request of the body needs scopes the token lacks.
+   * A 2026-07-28 `subscriptions/listen` is narrowed instead (in the parsed body, before any
+   * server reads it): resource subscriptions for URIs the caller may not read, and list-changed
+   * subscriptions for lists the caller can see nothing of, are left out, so the acknowledgement
+   * names only what is honoured (the spec's listen semantics) and nothing else is ever sent on it.
+   */
   authorize(body: unknown, auth: AuthInfo): Response | undefined;
 }
 
@@ -69,7 +78,12 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * protected resource metadata once, and uses the SDK's bearer helpers for verification and for
  * every challenge (`WWW-Authenticate` with `resource_metadata`, and `scope` where it helps).
  */
-export function createHttpAuthGate(options: AuthOptions, declaredScopes: readonly string[], scopesOf: ScopesOfRequest): HttpAuthGate {
+export function createHttpAuthGate(
+  options: AuthOptions,
+  declaredScopes: readonly string[],
+  scopesOf: ScopesOfRequest,
+  listsVisibleTo: ListsVisibleTo = () => ({ tools: true, resources: true, prompts: true })
+): HttpAuthGate {
   if (!options || typeof options.verifier?.verifyAccessToken !== 'function') {
     throw new ConfigurationError(
       'auth.verifier is required: jwtVerifier({ issuer, audience, jwks }) or an object with verifyAccessToken(token).'
@@ -143,6 +157,10 @@ export function createHttpAuthGate(options: AuthOptions, declaredScopes: readonl
         if (!isPlainJsonObject(message)) continue;
         const { method, params } = message as { method?: unknown; params?: unknown };
         if (typeof method !== 'string' || !('id' in (message as object))) continue;
+        if (method === 'subscriptions/listen') {
+          narrowListen(params, auth, scopesOf, listsVisibleTo);
+          continue;
+        }
         const needed = scopesOf({ method, params });
         if (!needed || needed.length === 0) continue;
         if (missingScopes(needed, auth.scopes).length === 0) continue;
@@ -204,4 +222,21 @@ function protectedResourceMetadata(
     ...(options.resourceName ? { resource_name: options.resourceName } : {}),
     ...(options.documentationUrl ? { resource_documentation: urlOption('auth.documentationUrl', options.documentationUrl).href } : {})
   };
+}
+
+/** Leaves out of a listen what the caller may not follow (see `HttpAuthGate.authorize`). */
+function narrowListen(params: unknown, auth: AuthInfo, scopesOf: ScopesOfRequest, listsVisibleTo: ListsVisibleTo): void {
+  const notifications = isPlainJsonObject(params) ? (params as { notifications?: unknown }).notifications : undefined;
+  if (!isPlainJsonObject(notifications)) return;
+  const filter = notifications as Record<string, unknown>;
+  const readable = (uri: unknown): boolean => {
+    if (typeof uri !== 'string') return false;
+    const needed = scopesOf({ method: 'resources/read', params: { uri } });
+    return !needed || missingScopes(needed, auth.scopes).length === 0;
+  };
+  if (Array.isArray(filter.resourceSubscriptions)) filter.resourceSubscriptions = filter.resourceSubscriptions.filter(readable);
+  const visible = listsVisibleTo(auth);
+  if (!visible.tools) delete filter.toolsListChanged;
+  if (!visible.resources) delete filter.resourcesListChanged;
+  if (!visible.prompts) delete filter.promptsListChanged;
 }

@@ -241,3 +241,36 @@ describe('HttpAuthGate.authorize: the scopes of what a request calls', () => {
     expect(gate.authorize(null, reader)).toBeUndefined();
   });
 });
+
+describe('HttpAuthGate.authorize: a subscriptions/listen is narrowed to what the caller may follow', () => {
+  const readScopes: ScopesOfRequest = ({ method, params }) =>
+    method === 'resources/read' && (params as { uri?: unknown }).uri === 'ledger://secret' ? ['ledger:read'] : undefined;
+  const listen = (notifications: Record<string, unknown>) => ({
+    jsonrpc: '2.0',
+    id: 9,
+    method: 'subscriptions/listen',
+    params: { notifications }
+  });
+  const caller = { token: 't', clientId: 'c', scopes: ['other'], extra: {} } as AuthInfo;
+
+  it('leaves out resource subscriptions for URIs the caller may not read, and keeps the others', () => {
+    const gate = createHttpAuthGate({ verifier, resource: AUDIENCE, authorizationServers: [ISSUER] }, [], readScopes);
+    const body = listen({ resourceSubscriptions: ['ledger://secret', 'ledger://public'], toolsListChanged: true });
+    expect(gate.authorize(body, caller)).toBeUndefined();
+    expect(body.params.notifications).toEqual({ resourceSubscriptions: ['ledger://public'], toolsListChanged: true });
+    const allowed = listen({ resourceSubscriptions: ['ledger://secret'] });
+    gate.authorize(allowed, { ...caller, scopes: ['ledger:read'] });
+    expect(allowed.params.notifications).toEqual({ resourceSubscriptions: ['ledger://secret'] });
+  });
+
+  it('drops list-changed subscriptions for lists the caller can see nothing of', () => {
+    const gate = createHttpAuthGate({ verifier, resource: AUDIENCE, authorizationServers: [ISSUER] }, [], readScopes, () => ({
+      tools: true,
+      resources: false,
+      prompts: false
+    }));
+    const body = listen({ toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true });
+    gate.authorize(body, caller);
+    expect(body.params.notifications).toEqual({ toolsListChanged: true });
+  });
+});
