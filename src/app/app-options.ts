@@ -72,7 +72,9 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
   continuationStore?: ContinuationStore;
   /**
    * The caller a continuation (`requestState`) and a 2025-era session are bound to: a state
-   * issued to one caller is refused for another. Default: the token's subject, else its client id.
+   * issued to one caller is refused for another. Default: `user:<sub>` for a token issued to a
+   * person, `client:<client id>` for a machine client's (a token without `sub`, or whose `sub`
+   * is its own client id): the two never meet.
    */
   principalOf?: (extra: RequestExtra) => string | undefined;
   /**
