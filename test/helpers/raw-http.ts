@@ -114,3 +114,29 @@ export function streamText(response: Response): { until(needle: string): Promise
     cancel: () => reader.cancel()
   };
 }
+
+/**
+ * An HTTP/1.1 POST (or `method`) as the exact bytes a raw socket sends: `hostLines` as given
+ * (none, one, or several), the JSON and SSE content negotiation headers, `headers`, and the body
+ * with its length. For tests that must send what `fetch` would refuse to (or fix up).
+ */
+export function rawRequestText(options: {
+  target: string;
+  hostLines: readonly string[];
+  headers: Record<string, string>;
+  body: string;
+  method?: string;
+  close?: boolean;
+}): string {
+  return [
+    `${options.method ?? 'POST'} ${options.target} HTTP/1.1`,
+    ...options.hostLines.map((value) => `Host: ${value}`),
+    'Content-Type: application/json',
+    'Accept: application/json, text/event-stream',
+    ...(options.close ? ['Connection: close'] : []),
+    ...Object.entries(options.headers).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${Buffer.byteLength(options.body)}`,
+    '',
+    options.body
+  ].join('\r\n');
+}

@@ -7,7 +7,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { Action, FusionApp, Signal, ToolProvider, progress } from '../../src';
-import { modernRequest, openLegacySession, postRaw, responseOf } from '../helpers/raw-http';
+import { modernRequest, openLegacySession, postRaw, rawRequestText, responseOf } from '../helpers/raw-http';
 
 let ended = 0;
 let onEnded: (() => void) | undefined;
@@ -114,17 +114,7 @@ function unreadCall(url: URL, index: number): Socket {
   message.params._meta.progressToken = `t${index}`;
   const payload = JSON.stringify(message);
   const socket = connect(Number(url.port), '127.0.0.1', () => {
-    const head = [
-      'POST /mcp HTTP/1.1',
-      `Host: 127.0.0.1:${url.port}`,
-      'Content-Type: application/json',
-      'Accept: application/json, text/event-stream',
-      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-      `Content-Length: ${Buffer.byteLength(payload)}`,
-      '',
-      ''
-    ].join('\r\n');
-    socket.write(head + payload);
+    socket.write(rawRequestText({ target: '/mcp', hostLines: [`127.0.0.1:${url.port}`], headers, body: payload }));
     socket.pause(); // never read: the server's writes pile up in the socket buffers
   });
   socket.on('error', () => undefined);

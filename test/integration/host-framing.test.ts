@@ -6,7 +6,7 @@
  */
 import { connect } from 'node:net';
 import { Action, FusionApp, ToolProvider } from '../../src';
-import { modernRequest } from '../helpers/raw-http';
+import { modernRequest, rawRequestText } from '../helpers/raw-http';
 
 @ToolProvider()
 class Ping {
@@ -28,19 +28,9 @@ afterAll(() => app.close());
 /** Sends one request as raw bytes (`hostLines` as given, `target` as the request target); resolves with the status and body. */
 function raw(target: string, hostLines: readonly string[], method = 'POST'): Promise<{ status: number; body: string }> {
   const { body, headers } = modernRequest('tools/call', { name: 'ping', arguments: {} });
-  const head = [
-    `${method} ${target} HTTP/1.1`,
-    ...hostLines.map((value) => `Host: ${value}`),
-    'Content-Type: application/json',
-    'Accept: application/json, text/event-stream',
-    'Connection: close',
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    '',
-    ''
-  ].join('\r\n');
+  const request = rawRequestText({ target, hostLines, headers, body, method, close: true });
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(head + body));
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
     let text = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (text += chunk));

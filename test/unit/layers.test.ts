@@ -33,26 +33,31 @@ function importsOf(file: string): string[] {
   });
 }
 
+/** Every cycle of a directed graph (depth first), each as the path that closes it. */
+function cyclesOf(graph: ReadonlyMap<string, Iterable<string>>): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): void => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  return cycles;
+}
+
 describe('the import graph of src/', () => {
   const files = sources(SRC);
   const graph = new Map(files.map((file) => [file, importsOf(file)]));
 
   it('has no cycle, type-only imports included', () => {
-    const cycles: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const stack: string[] = [];
-    const visit = (file: string): void => {
-      state.set(file, 'open');
-      stack.push(file);
-      for (const next of graph.get(file) ?? []) {
-        if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(SRC, f)).join(' → '));
-        else if (!state.has(next)) visit(next);
-      }
-      stack.pop();
-      state.set(file, 'done');
-    };
-    for (const file of files) if (!state.has(file)) visit(file);
-    expect(cycles).toEqual([]);
+    expect(cyclesOf(graph).map((cycle) => cycle.map((f) => relative(SRC, f)).join(' → '))).toEqual([]);
   });
 
   it('the shared types (src/types/) import nothing of the framework but each other, and only types', () => {
@@ -108,21 +113,7 @@ describe('the import graph of src/', () => {
   });
 
   it('has no cycle between folders (type imports included)', () => {
-    const cycles: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const stack: string[] = [];
-    const visit = (folder: string): void => {
-      state.set(folder, 'open');
-      stack.push(folder);
-      for (const next of folderEdges.get(folder) ?? []) {
-        if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' → '));
-        else if (!state.has(next)) visit(next);
-      }
-      stack.pop();
-      state.set(folder, 'done');
-    };
-    for (const folder of folderEdges.keys()) if (!state.has(folder)) visit(folder);
-    expect(cycles).toEqual([]);
+    expect(cyclesOf(folderEdges).map((cycle) => cycle.join(' → '))).toEqual([]);
   });
 
   it('keeps transports on the ServedApp interface: no import of the app, the chain, tasks or input handling', () => {
