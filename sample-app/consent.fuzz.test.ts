@@ -194,6 +194,8 @@ interface UsedState {
   readonly key: string;
   readonly state: string;
   readonly reason?: Reason;
+  /** The answers it was used with (the same ones again are the same round, re-issued). */
+  readonly responses: string;
 }
 
 interface Run {
@@ -372,7 +374,14 @@ async function answerReason(run: Run, question: Question, reason: Reason): Promi
 async function send(run: Run, question: Question, responses: unknown, state: unknown = question.state): Promise<WireOutcome> {
   const outcome = await call(run, question.desk, TOOL_OF[question.stage], question.invoice, responses, state);
   if (state === question.state && !(outcome.kind === 'error')) {
-    run.used.push({ stage: question.stage, invoice: question.invoice, key: question.key, state: question.state, reason: question.reason });
+    run.used.push({
+      stage: question.stage,
+      invoice: question.invoice,
+      key: question.key,
+      state: question.state,
+      reason: question.reason,
+      responses: JSON.stringify(responses)
+    });
   }
   return outcome;
 }
@@ -1137,18 +1146,25 @@ const replayCaseArb: fc.Arbitrary<ReplayCase> = fc.record({
 
 const ALREADY_USED = /already used/i;
 
-/** A state is honoured once: any second presentation is refused (-32602, "already used") and writes nothing. */
+/**
+ * A state is honoured once: a second presentation with other answers is refused (-32602,
+ * "already used"); the same round re-issued gets the first answer again (exactly once). Neither writes anything.
+ */
 async function replayCase(run: Run, c: ReplayCase): Promise<void> {
   const invoice = pickInvoice(run, c.pick);
   const question = await ask(run, run.desk, c.stage, invoice, c.choice.reason);
   const tool = TOOL_OF[question.stage];
   let first: Record<string, unknown>;
+  let firstOutcome: WireOutcome | undefined;
   let resume: Question | undefined;
+  // The first presentation of the state: its answer is kept (an identical re-issue gets it again).
+  const sendFirst = async (responses: Record<string, unknown>): Promise<WireOutcome> =>
+    (firstOutcome = await send(run, question, responses));
   const use = c.use === 'refused' && question.stage !== 'refund' ? 'accepted' : c.use;
   switch (use) {
     case 'accepted': {
       first = perfect(run, question, c.choice);
-      const outcome = await send(run, question, first);
+      const outcome = await sendFirst(first);
       if (question.stage === 'refund') expectRefund(run, outcome, invoice);
       else if (question.stage === 'amount')
         expectAdjustment(run, outcome, invoice, question.reason!, centsFor(run.model.totalCents(invoice), c.choice.frac));
@@ -1157,35 +1173,32 @@ async function replayCase(run: Run, c: ReplayCase): Promise<void> {
     }
     case 'invalid':
       first = { [question.key]: accept({ [FIELD_OF[question.stage]]: 'not-a-valid-value' }) };
-      resume = expectQuestion(
-        run,
-        await send(run, question, first),
-        run.desk,
-        question.stage,
-        invoice,
-        'invalid',
-        question.message,
-        question.reason
-      );
+      resume = expectQuestion(run, await sendFirst(first), run.desk, question.stage, invoice, 'invalid', question.message, question.reason);
       break;
     case 'declined':
       first = { [question.key]: { action: 'decline' } };
-      expectCancelled(await send(run, question, first), tool);
+      expectCancelled(await sendFirst(first), tool);
       break;
     case 'refused':
       first = { [question.key]: accept({ confirm: false }) };
-      expectRefused(await send(run, question, first));
+      expectRefused(await sendFirst(first));
       break;
   }
   run.model.verify();
 
   const token = c.respelled ? (respell(question.state) ?? question.state) : question.state;
   const again = c.replayWith === 'same' ? first : perfect(run, question, { ...c.choice, reason: otherReason(c.choice.reason) });
-  expectRejected(
-    await send(run, question, again, token),
-    `replay of a state used once (${use}${c.respelled ? ', respelled' : ''})`,
-    ALREADY_USED
-  );
+  const replayed = await send(run, question, again, token);
+  if (JSON.stringify(again) === JSON.stringify(first)) {
+    // The same round re-issued (exactly-once tools: a client whose stream broke sends it again):
+    // the first attempt's answer, and nothing written again.
+    if (describeOutcome(replayed) !== describeOutcome(firstOutcome!)) {
+      fail(
+        `Expected the re-issued round (${use}) to get the first answer ${describeOutcome(firstOutcome!)}, got ${describeOutcome(replayed)}`
+      );
+    }
+  } else
+    expectRejected(replayed, `replay of a state used once with other answers (${use}${c.respelled ? ', respelled' : ''})`, ALREADY_USED);
   run.model.verify();
 
   if (c.older !== null && run.used.length > 0) {
@@ -1199,7 +1212,10 @@ async function replayCase(run: Run, c: ReplayCase): Promise<void> {
       message: '',
       reason: older.reason
     };
-    expectRejected(await send(run, stale, perfect(run, stale, c.choice)), 'replay of a state used in an earlier case', ALREADY_USED);
+    const answers = perfect(run, stale, c.choice);
+    const replayed = await send(run, stale, answers);
+    // The same answers are the same round re-issued (its first answer, written once); others are a replay.
+    if (JSON.stringify(answers) !== older.responses) expectRejected(replayed, 'replay of a state used in an earlier case', ALREADY_USED);
     run.model.verify();
   }
   // What the first use led to still works (a replay burns nothing else).
@@ -1305,7 +1321,7 @@ describe('consent fuzzer: billing.refund and billing.adjust over raw 2026-07-28 
     expect(run.model.confirmedRefunds + run.model.confirmedAdjustments).toBeGreaterThan(10);
   }, 60_000);
 
-  test('a state is honoured once: replayed (also respelled, also much later) it is refused with -32602 and writes nothing', async () => {
+  test('a state is honoured once: replayed with other answers (also respelled, also much later) it is refused with -32602; the same round re-issued gets its first answer; neither writes anything', async () => {
     await fuzz('replays', replayCaseArb, RUNS.replays, replayCase);
   }, 60_000);
 });

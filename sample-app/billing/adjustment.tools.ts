@@ -49,7 +49,8 @@ export class AdjustmentTools {
    * changed meanwhile, the call is refused and nothing is written. Once recorded,
    * subscribers of `billing://invoices/<id>` are told (its adjustments changed).
    */
-  @Interactive({ singleUseState: true }) // a confirmation answers one question once: a replay is refused
+  // Answered once, applied once: a re-issued confirming round gets the first attempt's result.
+  @Interactive({ exactlyOnce: true })
   @Mutation('billing.adjust', {
     scopes: [Scopes.BillingWrite],
     title: 'Adjust invoice',

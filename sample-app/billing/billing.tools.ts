@@ -64,7 +64,9 @@ export class BillingTools {
    * refund made elsewhere between the rounds is refused rather than repeated. Subscribers
    * of `billing://invoices/<id>` are told once the refund is written.
    */
-  @Interactive({ singleUseState: true }) // a confirmation answers one question once: a replay is refused
+  // A confirmation answers one question once (a replay is refused), and the refund it confirms happens exactly once:
+  // a re-issue of the confirming round after a broken stream gets the first attempt's result.
+  @Interactive({ exactlyOnce: true })
   @Mutation('billing.refund', {
     scopes: [Scopes.BillingWrite],
     // With the tasks extension the refund is a task at once: the confirmation comes through tasks/update.

@@ -92,6 +92,8 @@ export class CallEngine implements CallEnding {
     // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
     const disposing = state.dispose();
     if (disposing) disposing.catch(() => undefined);
+    // An exactly-once round: its answer is the round's outcome, unless the attempt ended without one.
+    state.claim?.end(value, value !== undefined && !state.aborter.aborted && !state.failed);
     if (state.mode === 'task' && state.task && value !== undefined) void state.task.settle(value as TaskOutcome);
     return value;
   }

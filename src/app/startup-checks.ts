@@ -19,8 +19,16 @@ export function opaqueTokens(options: FusionAppOptions<object>): ReadonlySet<unk
   return out;
 }
 
-/** Members that declare single-use state need a store that remembers used states. */
+/** Members that declare single-use state need a store that remembers used states; exactly-once tools one that records outcomes. */
 export function assertSingleUseSupported(registry: Registry, store: ContinuationStore): void {
+  const exactlyOnce = registry.tools.filter((tool) => tool.exactlyOnce);
+  if (exactlyOnce.length > 0 && !(store.claim && store.recordOutcome && store.releaseClaim)) {
+    throw new ConfigurationError(
+      `${exactlyOnce.map((m) => `${m.className}.${m.methodName}`).join(', ')} declare(s) @Interactive({ exactlyOnce: true }), ` +
+        'but the continuationStore cannot record the outcome of a round (claim, recordOutcome, releaseClaim): use SignedContinuationStore ' +
+        '(one process) or RedisContinuationStore (a fleet), implement the three, or drop exactlyOnce (a re-issued round is then refused as a replay).'
+    );
+  }
   if (store.consume) return;
   const members = [...registry.tools, ...registry.prompts, ...registry.templates].filter((m) => m.singleUseState);
   if (members.length === 0) return;

@@ -1,6 +1,7 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 import { ConfigurationError } from '../errors';
+import { RoundOutcomes } from './round-outcomes';
 import { UsedStates } from './used-states';
 
 /**
@@ -20,6 +21,20 @@ export interface ContinuationStore {
    */
   consume?(id: string): Promise<boolean>;
   /**
+   * Exactly-once rounds (`@Interactive({ exactlyOnce: true })`): claims the single-use state
+   * `id` for the round whose `fingerprint` (tool, arguments, answers, caller) is given. `run`:
+   * this attempt runs the handler (first, or the last attempt ended without an outcome);
+   * `done`: the round has an outcome, returned without running anything; `refused`: the state
+   * was used by a different round (other answers), as a replay is. While another attempt of the
+   * same round runs, it waits for it (on any instance sharing the store), until `signal` aborts.
+   * With `recordOutcome` and `releaseClaim`, all three or none.
+   */
+  claim?(id: string, fingerprint: string, signal?: AbortSignal): Promise<ClaimOutcome>;
+  /** Records the outcome of a claimed round (the answer its client would have received), kept until the state expires. */
+  recordOutcome?(id: string, outcome: unknown): Promise<void>;
+  /** Gives a claim back: its attempt ended without an outcome (aborted, or failed before it finished). */
+  releaseClaim?(id: string): Promise<void>;
+  /**
    * A keyed digest (for example HMAC-SHA256) of a value the state is bound to: the caller's
    * identity (`principalOf`). The payload then carries the digest, and the identity never
    * travels in the state. It must be deterministic and the same on every instance that can
@@ -28,6 +43,9 @@ export interface ContinuationStore {
    */
   bindingTag?(value: string): Promise<string>;
 }
+
+/** What a claim of an exactly-once round found (see `ContinuationStore.claim`). */
+export type ClaimOutcome = { readonly kind: 'run' } | { readonly kind: 'done'; readonly outcome: unknown } | { readonly kind: 'refused' };
 
 // The SDK codec takes the handler context only for its optional `bind`, which this store
 // does not use: the framework binds the payload to tool, arguments and caller itself (the
@@ -46,11 +64,13 @@ const BINDING_KEY_INFO = 'mcpfusion requestState binding tag v1';
 export class SignedContinuationStore implements ContinuationStore {
   private readonly codec;
   private readonly used: UsedStates;
+  private readonly rounds: RoundOutcomes;
   private readonly tagKey: Buffer;
 
   constructor(key: Uint8Array | string, ttlSeconds: number) {
     this.codec = createRequestStateCodec<unknown>({ key, ttlSeconds });
     this.used = new UsedStates(ttlSeconds * 1000);
+    this.rounds = new RoundOutcomes(ttlSeconds * 1000);
     const material = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
     this.tagKey = Buffer.from(hkdfSync('sha256', material, new Uint8Array(0), BINDING_KEY_INFO, 32));
   }
@@ -61,6 +81,20 @@ export class SignedContinuationStore implements ContinuationStore {
 
   consume(id: string): Promise<boolean> {
     return Promise.resolve(this.used.consume(id));
+  }
+
+  claim(id: string, fingerprint: string, signal?: AbortSignal): Promise<ClaimOutcome> {
+    return this.rounds.claim(id, fingerprint, signal);
+  }
+
+  recordOutcome(id: string, outcome: unknown): Promise<void> {
+    this.rounds.recordOutcome(id, outcome);
+    return Promise.resolve();
+  }
+
+  releaseClaim(id: string): Promise<void> {
+    this.rounds.releaseClaim(id);
+    return Promise.resolve();
   }
 
   seal(payload: unknown): Promise<string> {

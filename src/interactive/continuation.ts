@@ -47,13 +47,40 @@ export interface ContinuationBinding {
   readonly principal: string | null;
   /** Each sealed state is honoured once (the member declared `singleUseState`). */
   readonly singleUse?: boolean;
+  /** A re-issue of the same round gets the first attempt's outcome (the member declared `exactlyOnce`). */
+  readonly exactlyOnce?: boolean;
 }
 
-/** The outcome of re-entry processing: run the handler, ask again, or end the call. */
+/** The outcome of re-entry processing: run the handler, ask again, end the call, or answer with a re-issued round's outcome. */
 export type Resumption =
-  | { readonly kind: 'run'; readonly position: ContinuationPosition }
-  | { readonly kind: 'reask'; readonly position: ContinuationPosition; readonly round: InputRound }
-  | { readonly kind: 'end'; readonly message: string };
+  | { readonly kind: 'run'; readonly position: ContinuationPosition; readonly claimed?: RoundClaim }
+  | { readonly kind: 'reask'; readonly position: ContinuationPosition; readonly round: InputRound; readonly claimed?: RoundClaim }
+  | { readonly kind: 'end'; readonly message: string }
+  | { readonly kind: 'replay'; readonly outcome: Replayed };
+
+/** A round's recorded outcome, answered again to a re-issue of the round: passed through untouched (it was presented once). */
+export class Replayed {
+  constructor(readonly outcome: unknown) {}
+}
+
+/**
+ * An exactly-once round claimed by this attempt: when the call ends, its answer is recorded as
+ * the round's outcome, or (aborted, failed before it finished) the claim is given back so that
+ * a re-issue runs the handler.
+ */
+export class RoundClaim {
+  constructor(
+    private readonly store: ContinuationStore,
+    private readonly id: string
+  ) {}
+
+  /** The call ended: `answer` is what its client receives; `completed` says whether it is an outcome. */
+  end(answer: unknown, completed: boolean): void {
+    const ending = completed ? this.store.recordOutcome?.(this.id, answer) : this.store.releaseClaim?.(this.id);
+    // Not awaited by the answer: the record is the round's, a re-issue waits for it.
+    ending?.catch(() => undefined);
+  }
+}
 
 /** A stable digest of the arguments (key order does not matter). */
 export function digestArguments(args: unknown): string {
@@ -103,7 +130,8 @@ export async function resume(
   store: ContinuationStore,
   binding: ContinuationBinding,
   token: string | undefined,
-  responses: Readonly<Record<string, unknown>> | undefined
+  responses: Readonly<Record<string, unknown>> | undefined,
+  signal?: AbortSignal
 ): Promise<Resumption> {
   if (token === undefined) return { kind: 'run', position: firstEntry() };
   let opened: unknown;
@@ -119,10 +147,23 @@ export async function resume(
   if (payload.d !== digestArguments(binding.args)) throw new InvalidRequestStateError('it was issued for other arguments');
   if (payload.p !== (await principalTag(store, binding.principal))) throw new InvalidRequestStateError('it was issued to another caller');
   if (binding.singleUse && typeof payload.n !== 'string') throw new InvalidRequestStateError('it is not a single-use state');
+  let claimed: RoundClaim | undefined;
   if (typeof payload.n === 'string') {
-    if (!store.consume) throw new InvalidRequestStateError('single-use state needs a store that can consume it');
-    if (!(await store.consume(payload.n)))
-      throw new InvalidRequestStateError('it was already used (each state of this tool is accepted once)');
+    if (binding.exactlyOnce && store.claim) {
+      // The round is this state with these answers (the binding checked tool, arguments and caller above).
+      const asked = payload.q.map((request) => [request.key, ownValue(responses, request.key) ?? null]);
+      const claim = await store.claim(payload.n, digestArguments({ t: payload.t, d: payload.d, p: payload.p, a: asked }), signal);
+      if (claim.kind === 'refused') throw new InvalidRequestStateError('it was already used (each state of this tool is accepted once)');
+      if (claim.kind === 'done') {
+        const declined = (claim.outcome as { declined?: unknown } | null)?.declined;
+        return typeof declined === 'string' ? { kind: 'end', message: declined } : { kind: 'replay', outcome: new Replayed(claim.outcome) };
+      }
+      claimed = new RoundClaim(store, payload.n);
+    } else {
+      if (!store.consume) throw new InvalidRequestStateError('single-use state needs a store that can consume it');
+      if (!(await store.consume(payload.n)))
+        throw new InvalidRequestStateError('it was already used (each state of this tool is accepted once)');
+    }
   }
 
   const position: ContinuationPosition = {
@@ -138,9 +179,15 @@ export async function resume(
     else if (typeof outcome === 'object') again.push(outcome);
     // A declined request is an error result: the tool did not do what was asked, and an error
     // result is exempt from the tool's output schema.
-    else if (outcome !== 'ok') return { kind: 'end', message: outcome.slice(4) };
+    else if (outcome !== 'ok') {
+      // A declined round's outcome is the decline itself: a re-issue is declined again, never run.
+      if (claimed) await store.recordOutcome?.(payload.n as string, { declined: outcome.slice(4) });
+      return { kind: 'end', message: outcome.slice(4) };
+    }
   }
-  return again.length > 0 ? { kind: 'reask', position, round: createInputRound(again, payload.s) } : { kind: 'run', position };
+  return again.length > 0
+    ? { kind: 'reask', position, round: createInputRound(again, payload.s), claimed }
+    : { kind: 'run', position, claimed };
 }
 
 /**

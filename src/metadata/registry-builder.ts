@@ -228,7 +228,9 @@ function describeMethod(
     name: name as string,
     kind: kind as ToolKind,
     interactive: method.interactive,
-    singleUseState: interactiveOptions.singleUseState === true,
+    // Exactly-once rounds are keyed on their single-use state: the one implies the other.
+    singleUseState: interactiveOptions.singleUseState === true || interactiveOptions.exactlyOnce === true,
+    exactlyOnce: interactiveOptions.exactlyOnce === true,
     answersUpFront: interactiveOptions.answersUpFront === true,
     description: options.description as string,
     title: options.title,

@@ -30,6 +30,8 @@ export function describeSurfaceMember(
     ...commonOptions(where, raw as { middleware?: unknown; timeoutMs?: unknown } | undefined, provider.middleware ?? [], problems),
     scopes: memberScopes(where, (raw as { scopes?: unknown } | undefined)?.scopes, target.name, provider.scopes, problems)
   };
+  if (method.interactiveOptions?.exactlyOnce)
+    problems.push(`${where}: exactlyOnce applies to tools only (a round whose effect must happen once is a tool's).`);
   if (method.interactiveOptions?.answersUpFront)
     problems.push(`${where}: answersUpFront applies to read-only tools only (answers must answer a question the server asked).`);
   if (kind === 'prompt') {

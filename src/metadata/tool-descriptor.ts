@@ -13,6 +13,8 @@ export interface ToolDescriptor {
   readonly singleUseState: boolean;
   /** Interactive, read-only: answers sent with the first call are read (see `InteractiveOptions`). */
   readonly answersUpFront: boolean;
+  /** Interactive: a re-issue of a round (same state, arguments, answers, caller) gets the first attempt's outcome. */
+  readonly exactlyOnce: boolean;
   readonly description: string;
   readonly title?: string;
   readonly annotations: ToolAnnotations;

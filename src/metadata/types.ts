@@ -141,6 +141,16 @@ export interface InteractiveOptions {
    * read-only tools (`@Action` not annotated `readOnlyHint: false`); a startup error elsewhere.
    */
   answersUpFront?: boolean;
+  /**
+   * A confirmed round happens exactly once, even when its response stream breaks and the client
+   * re-issues it (the 2026-07-28 rule: a broken stream loses the request; the client sends it
+   * again with a new id): a re-issue of the same round (same `requestState`, arguments, answers
+   * and caller) gets the first attempt's result without running anything, or waits for it while
+   * it runs; the first attempt runs to its end even if its stream breaks. A re-issue that differs
+   * is refused as a replay. Implies `singleUseState`. Tools only; the continuation store must
+   * record outcomes (the default and the Redis store do).
+   */
+  exactlyOnce?: boolean;
 }
 
 /** A raw record of one kind decorator, as written. */

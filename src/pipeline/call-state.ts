@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { CallAbort } from '../concurrency/call-abort';
-import type { ContinuationPosition } from '../interactive/continuation';
+import type { ContinuationPosition, RoundClaim } from '../interactive/continuation';
 import { emptyInputScope, type InputScope } from '../interactive/input-scope';
 import type { CallContext, RequestExtra } from '../types/context';
 import type { CallKind, CallMode, ToolInfo } from '../types/core';
@@ -39,6 +39,10 @@ export class CallState {
   interaction: Interaction | undefined;
   /** Interactive members: what `readInput` and friends read (the engine runs the chain inside it). */
   readonly inputScope: InputScope | undefined;
+  /** An exactly-once round this call claimed (set by the open-continuation step; ended with the call). */
+  claim: RoundClaim | undefined;
+  /** Whether the chain failed (set by the error boundary): a failed attempt of a claimed round gives it back. */
+  failed: boolean;
   private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
 
   constructor(
@@ -70,6 +74,8 @@ export class CallState {
     this.extra = undefined;
     this.interaction = undefined;
     this.inputScope = member.info.interactive ? emptyInputScope() : undefined;
+    this.claim = undefined;
+    this.failed = false;
     this.made = undefined;
   }
 
@@ -146,6 +152,8 @@ export interface CompiledMember {
   readonly singleUseState: boolean;
   /** Interactive, read-only tools: answers sent with the first call are read. */
   readonly answersUpFront: boolean;
+  /** Interactive tools: a re-issued round gets the first attempt's outcome (its state is single-use too). */
+  readonly exactlyOnce: boolean;
   /** Whether its chain may answer before it ends (it has a task-escalation step). */
   readonly answersEarly: boolean;
   /** The chain as data, in order (what `describeChain` shows). */

@@ -23,6 +23,8 @@ export interface MemberSpec {
   readonly interactive: boolean;
   readonly singleUseState: boolean;
   readonly answersUpFront?: boolean;
+  /** A re-issued round gets the first attempt's outcome (tools). */
+  readonly exactlyOnce?: boolean;
   /** What its continuation state is bound to (default: `name`). */
   readonly bindingName?: string;
   readonly scopes: readonly string[];
@@ -83,6 +85,7 @@ export function compileMember(spec: MemberSpec, deps: ChainDependencies): Compil
     bindingName: spec.bindingName ?? spec.name,
     singleUseState: spec.interactive && spec.singleUseState,
     answersUpFront: spec.answersUpFront === true,
+    exactlyOnce: spec.interactive && spec.exactlyOnce === true,
     answersEarly: escalates,
     steps,
     run

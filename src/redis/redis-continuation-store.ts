@@ -1,6 +1,10 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import type { ContinuationStore } from '../interactive/continuation-store';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ClaimOutcome, ContinuationStore } from '../interactive/continuation-store';
 import type { RedisConnection } from './redis-connection';
+
+/** How often a re-issue looks at a round whose first attempt still runs on another instance (ms). */
+const ROUND_POLL_MS = 25;
 
 /** Options of {@link RedisContinuationStore}. */
 export interface RedisContinuationStoreOptions {
@@ -52,6 +56,39 @@ export class RedisContinuationStore implements ContinuationStore {
   async consume(id: string): Promise<boolean> {
     const set = await this.redis.client.set(`${this.prefix}:used:${id}`, '1', { NX: true, PX: this.ttlMs });
     return set === 'OK';
+  }
+
+  /**
+   * Exactly-once rounds across instances: the first attempt's claim is a `SET NX` of the round's
+   * record (fingerprint, running); a re-issue on any instance reads it: another fingerprint is
+   * refused, an outcome is returned, a running attempt is waited for (polled, until `signal`
+   * aborts). The record lives as long as the state.
+   */
+  async claim(id: string, fingerprint: string, signal?: AbortSignal): Promise<ClaimOutcome> {
+    const key = `${this.prefix}:round:${id}`;
+    for (;;) {
+      signal?.throwIfAborted();
+      const claimed = await this.redis.client.set(key, JSON.stringify({ f: fingerprint, s: 'running' }), { NX: true, PX: this.ttlMs });
+      if (claimed === 'OK') return { kind: 'run' };
+      const stored = await this.redis.client.get(key);
+      if (stored === null) continue; // released or expired meanwhile: claim again
+      const round = JSON.parse(stored) as { f: string; s: 'running' | 'done'; o?: unknown };
+      if (round.f !== fingerprint) return { kind: 'refused' };
+      if (round.s === 'done') return { kind: 'done', outcome: round.o };
+      await delay(ROUND_POLL_MS, undefined, { signal });
+    }
+  }
+
+  async recordOutcome(id: string, outcome: unknown): Promise<void> {
+    const key = `${this.prefix}:round:${id}`;
+    const stored = await this.redis.client.get(key);
+    if (stored === null) return;
+    const round = JSON.parse(stored) as { f: string };
+    await this.redis.client.set(key, JSON.stringify({ f: round.f, s: 'done', o: outcome }), { XX: true, KEEPTTL: true });
+  }
+
+  async releaseClaim(id: string): Promise<void> {
+    await this.redis.client.del(`${this.prefix}:round:${id}`);
   }
 
   bindingTag(value: string): Promise<string> {

@@ -40,6 +40,7 @@ export function compileTools(
         interactive: descriptor.interactive,
         singleUseState: descriptor.singleUseState,
         answersUpFront: descriptor.answersUpFront,
+        exactlyOnce: descriptor.exactlyOnce,
         scopes: descriptor.scopes,
         requires: descriptor.requires,
         task: descriptor.task,

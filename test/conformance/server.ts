@@ -701,7 +701,15 @@ export function createConformanceApp(): FusionApp {
 async function main(): Promise<void> {
   const app = createConformanceApp();
   const port = Number(process.env.PORT ?? 0);
-  const { url } = await app.listen({ transport: 'http', port, host: '127.0.0.1', handleSignals: false });
+  // The suite is one caller (one address, no token) that opens a session per scenario, dozens in a
+  // run: the per-caller session quota (20 by default) would refuse it, so this server allows more.
+  const { url } = await app.listen({
+    transport: 'http',
+    port,
+    host: '127.0.0.1',
+    handleSignals: false,
+    sessions: { maxSessionsPerCaller: 1000 }
+  });
   process.stderr.write(`listening ${url?.href}\n`);
   const stop = (): void => {
     void app.close().finally(() => process.exit(0));

@@ -30,7 +30,8 @@ export function bindingOf(state: CallState) {
     name: state.member.bindingName,
     args: state.args,
     principal: interactionOf(state).principal,
-    singleUse: state.member.singleUseState
+    singleUse: state.member.singleUseState,
+    exactlyOnce: state.member.exactlyOnce
   };
 }
 

@@ -14,6 +14,7 @@ export function errorBoundaryStep(boundary: ErrorBoundary, kind: CallKind): Name
     next().then(
       (value) => state.end(state.mode === 'task' ? boundary.taskResult(value) : value),
       (error: unknown) => {
+        state.failed = true;
         let answer: unknown;
         try {
           answer = boundary.fail(kind, state.subject, state.mode, error);

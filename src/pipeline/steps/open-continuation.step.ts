@@ -10,14 +10,28 @@ import { named, type NamedStep } from './named-step';
  * arguments and caller; single use where declared) and reads the answers to the questions it
  * asked. A declined request ends the call here; a missing or invalid answer is asked again
  * (the same request goes back up to the ask step); otherwise the handler runs with the answers
- * in its input scope.
+ * in its input scope. For an exactly-once member the state is claimed for its round: a re-issue
+ * of a round that has an outcome gets it (the handler does not run), one whose first attempt is
+ * still running waits for it, and this attempt's answer is recorded when the call ends.
  */
 export function openContinuationStep(store: ContinuationStore): NamedStep {
   return named('open-continuation', async (state, next) => {
     const interaction = interactionOf(state);
-    // The store may be remote (a shared one): its wait ends with the call, like every other.
-    const resumed = await state.aborter.race(resume(store, bindingOf(state), interaction.requestState, interaction.inputResponses));
+    // The store may be remote (a shared one): its wait ends with the call, like every other. An
+    // exactly-once round waits there for a running attempt of the same round (on any instance).
+    const binding = bindingOf(state);
+    const resumed = await state.aborter.race(
+      resume(store, binding, interaction.requestState, interaction.inputResponses, binding.exactlyOnce ? state.aborter.signal : undefined)
+    );
+    // A re-issue of a round that has its outcome: that outcome, and nothing runs.
+    if (resumed.kind === 'replay') return resumed.outcome;
     if (resumed.kind === 'end') throw new InputDeclinedError(resumed.message);
+    if (resumed.claimed) {
+      // This attempt owns the round: it runs to its end even if its request goes away (the client
+      // re-issues it and waits for this outcome); timeouts and shutdown still end it.
+      state.claim = resumed.claimed;
+      state.aborter.detach();
+    }
     interaction.position = resumed.position;
     const scope = state.inputScope as MutableInputScope;
     scope.answers = resumed.position.answers;

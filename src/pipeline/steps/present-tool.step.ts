@@ -1,5 +1,6 @@
 import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
 import { NotInteractiveError } from '../../errors';
+import { Replayed } from '../../interactive/continuation';
 import { isInputRound } from '../../interactive/require-input';
 import { shapeValue } from '../../presenters/default-shaping';
 import type { PresentationContext, Presenter, PresenterRef } from '../../presenters/presenter';
@@ -19,6 +20,8 @@ export function presentToolStep(tool: ToolInfo, outputSchema: JsonSchema | undef
   return named('present', (state, next) =>
     next().then((value) => {
       if (isInputRequiredResult(value)) return value;
+      // A re-issued round's recorded outcome was presented once already.
+      if (value instanceof Replayed) return value.outcome as CallToolResult;
       if (isInputRound(value)) throw new NotInteractiveError(`Tool ${tool.name} (${tool.className}.${tool.methodName})`);
       if (!ref) return shapeValue(value, outputSchema);
       const presenter: Presenter = typeof ref === 'function' ? (state.scope.resolver().resolve(ref) as Presenter) : ref;
