@@ -1,9 +1,10 @@
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { connectRedis } from '../src/redis';
 import { ChildServers } from '../test/helpers/child-servers';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server';
-import { modernRequest, openLegacySession, postRaw, responseOf, streamText } from '../test/helpers/raw-http';
+import { modernRequest, openLegacySession, postRaw, rawRequestText, responseOf, streamText } from '../test/helpers/raw-http';
 import { inspect, TEST_STATE_KEY, tempDb, type TempDb } from './test-helpers';
 
 /**
@@ -270,6 +271,48 @@ test('tasks/update on one instance races tasks/cancel on the other: the final st
       }
     }
     process.stderr.write(`update/cancel races: ${outcomes.join(', ')}\n`);
+  } finally {
+    disk.close();
+  }
+}, 120_000);
+
+test('exactly once across instances: the confirming round sent to one instance, its stream cut at once, re-issued to the other: one refund and a successful result, every time', async () => {
+  const [a, b] = await twoInstances();
+  const disk = inspect(db.path);
+  try {
+    const ids = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 5").all() as Array<{ id: number }>).map(
+      (row) => row.id
+    );
+    for (const id of ids) {
+      const asked = (await call(a, { name: 'billing.refund', arguments: { id } })).result as {
+        requestState: string;
+        inputRequests: object;
+      };
+      const round = {
+        name: 'billing.refund',
+        arguments: { id },
+        requestState: asked.requestState,
+        inputResponses: accept(asked.inputRequests)
+      };
+      // The first attempt on A: its connection is gone as soon as the request is written (a broken stream).
+      const { body, headers } = modernRequest('tools/call', round);
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(a.port), '127.0.0.1', () => {
+          socket.write(rawRequestText({ target: '/mcp', hostLines: [a.host], headers, body }), () => {
+            socket.destroy();
+            resolve();
+          });
+        });
+        socket.on('error', () => resolve());
+      });
+      // The client re-issues the round, with a new id, to the other instance.
+      const again = await call(b, round);
+      expect(again.error).toBeUndefined();
+      expect(again.result).toMatchObject({ structuredContent: { id, status: 'refunded' } });
+      expect((disk.prepare('SELECT count(*) AS n FROM invoices WHERE id = ? AND status = ?').get(id, 'refunded') as { n: number }).n).toBe(
+        1
+      );
+    }
   } finally {
     disk.close();
   }
