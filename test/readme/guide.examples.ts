@@ -131,6 +131,19 @@ export class RefundTools {
   }
 }
 
+@ToolProvider()
+export class ExactlyOnceRefunds {
+  constructor(private readonly invoices: InvoiceRepository) {}
+
+  @Interactive({ exactlyOnce: true })
+  @Mutation('billing.refund-once', { description: 'Refund an invoice in full, after the user confirms: exactly once' })
+  refund(@Input() { id }: RefundRequest) {
+    const confirm = readInput<boolean>('confirm');
+    if (confirm === undefined) return requireInput.elicit(`Refund invoice ${id}?`, { confirm: ask.boolean('Approve the refund') });
+    return confirm ? this.invoices.markRefunded(id) : 'Refund cancelled';
+  }
+}
+
 export class InvoiceVars {
   @Matches(/^\d+$/) id!: string;
 }
