@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { BenchProbe, bareSdkServer, benchApp, connectInMemory } from './contenders';
 import { httpRows } from './http';
-import { connectRedis, RedisMutationLock } from '../src/redis';
+import { connectRedis, RedisContinuationStore, RedisMutationLock } from '../src/redis';
+import { confirmApp } from './confirm-tools';
 import { startRedis } from '../test/helpers/redis-server';
 import { fmt, interleave, ratioOf, summarize, type RoundSamples } from './stats';
 
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
     ...(await cancelToRelease()),
     ...(await massCancel()),
     ...(await redisLock()),
+    ...(await confirmedRounds()),
     ...(HTTP_ROUNDS > 0 ? await httpSection() : [])
   ];
   // The benchmark is a CLI: its report is its output.
@@ -180,3 +182,50 @@ async function httpSection(): Promise<string[]> {
 }
 
 void main();
+
+/**
+ * What an exactly-once round costs: a confirmed mutation (the question, then the confirming
+ * round, through app.callTool) with a single-use state against the same tool exactly once (its
+ * round claimed and its outcome recorded), in process and in Redis.
+ */
+async function confirmedRounds(): Promise<string[]> {
+  const local = confirmApp();
+  let next = 1;
+  const rows = async (): Promise<RoundSamples> =>
+    interleave(ROUNDS, 200, {
+      single: () => local.callTool('confirm.single', { id: next++ }, { answers: { confirm: true } }),
+      once: () => local.callTool('confirm.once', { id: next++ }, { answers: { confirm: true } })
+    });
+  const samples = await rows();
+  const out = [
+    '',
+    '| confirmed mutation, two rounds (app.callTool)        | median µs |  p99 µs |  calls/s |  ratio |',
+    '|------------------------------------------------------|----------|----------|----------|--------|',
+    rowOf(samples, 'singleUseState (state consumed)', 'single'),
+    rowOf(samples, 'exactlyOnce (round claimed, outcome recorded)', 'once', 'single')
+  ];
+  await local.close();
+  let redis;
+  try {
+    redis = await startRedis();
+  } catch (error) {
+    return [...out, `exactlyOnce with RedisContinuationStore: not measured (${(error as Error).message.split('\n')[0]})`];
+  }
+  const connection = await connectRedis(redis.url);
+  try {
+    const fleet = confirmApp(new RedisContinuationStore(connection, { key: 'bench-state-key-of-at-least-32-bytes!!' }));
+    const remote = await interleave(ROUNDS, 100, {
+      single: () => fleet.callTool('confirm.single', { id: next++ }, { answers: { confirm: true } }),
+      once: () => fleet.callTool('confirm.once', { id: next++ }, { answers: { confirm: true } })
+    });
+    await fleet.close();
+    return [
+      ...out,
+      rowOf(remote, 'singleUseState, RedisContinuationStore', 'single'),
+      rowOf(remote, 'exactlyOnce, RedisContinuationStore', 'once', 'single')
+    ];
+  } finally {
+    await connection.close();
+    await redis.stop();
+  }
+}
