@@ -178,7 +178,7 @@ export const MAX_META_BYTES = 64 * 1024;
  * token was repeated in every progress notification), or a `_meta` over {@link MAX_META_BYTES}.
  * Nothing of it runs; an oversized id is not echoed (the answer's id is null).
  */
-export function echoRefusal(body: unknown): Response | undefined {
+export function echoRefusal(body: unknown, bodyBytes = Infinity): Response | undefined {
   for (const message of Array.isArray(body) ? body : [body]) {
     if (!message || typeof message !== 'object') continue;
     const { id, params } = message as { id?: unknown; params?: unknown };
@@ -201,7 +201,8 @@ export function echoRefusal(body: unknown): Response | undefined {
         echo
       );
     }
-    const size = Buffer.byteLength(JSON.stringify(meta), 'utf8');
+    // A body no larger than the bound cannot hold a `_meta` over it: measured only when it could.
+    const size = bodyBytes > MAX_META_BYTES ? Buffer.byteLength(JSON.stringify(meta), 'utf8') : 0;
     if (size > MAX_META_BYTES) {
       return jsonRpcErrorResponse(400, -32602, `Invalid params: _meta is ${size} bytes; at most ${MAX_META_BYTES} are accepted`, echo);
     }

@@ -40,7 +40,7 @@ export async function guardBody(request: Request, readBody: BodyReader): Promise
   } catch {
     return invalidJson();
   }
-  const hostile = prototypeArgumentRefusal(body) ?? echoRefusal(body);
+  const hostile = prototypeArgumentRefusal(body) ?? echoRefusal(body, read.text.length * 3); // at most 3 UTF-8 bytes per UTF-16 unit;
   if (hostile) return hostile;
   stripPrototypeKeys(body);
   // Without a session, the version header is all that says the era of a batch.
