@@ -31,7 +31,8 @@ export function bindingOf(state: CallState) {
     args: state.args,
     principal: interactionOf(state).principal,
     singleUse: state.member.singleUseState,
-    exactlyOnce: state.member.exactlyOnce
+    // A task's rounds survive a broken stream by themselves (the client polls): no round to claim there.
+    exactlyOnce: state.member.exactlyOnce && state.mode !== 'task'
   };
 }
 
