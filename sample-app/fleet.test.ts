@@ -50,7 +50,7 @@ async function call(url: URL, params: Record<string, unknown>) {
 const accept = (requests: object) =>
   Object.fromEntries(Object.keys(requests).map((key) => [key, { action: 'accept', content: { confirm: true } }]));
 
-test('an MRTR round started on one instance completes on the other; its single-use state is refused when replayed on the first', async () => {
+test('an MRTR round started on one instance completes on the other; re-issued on the first it gets the same result, replayed with another answer it is refused', async () => {
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
@@ -64,7 +64,11 @@ test('an MRTR round started on one instance completes on the other; its single-u
     };
     const done = await call(b, answer);
     expect((done.result as { isError?: boolean }).isError).toBeFalsy();
-    const replay = await call(a, answer);
+    // The same round re-issued on the first instance (a client whose stream broke): the same result, nothing runs again.
+    const reissued = await call(a, answer);
+    expect(reissued.result).toEqual(done.result);
+    // The state replayed with another answer: refused there, as a replay.
+    const replay = await call(a, { ...answer, inputResponses: { [Object.keys(asked.inputRequests)[0]]: { action: 'decline' } } });
     expect(replay.error?.code).toBe(-32602);
     expect((disk.prepare('SELECT status FROM invoices WHERE id = ?').get(id) as { status: string }).status).toBe('refunded');
   } finally {

@@ -1,7 +1,9 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 import { ConfigurationError } from '../errors';
-import { RoundOutcomes } from './round-outcomes';
+import { RoundOutcomes, type ClaimOutcome } from './round-outcomes';
+
+export type { ClaimOutcome } from './round-outcomes';
 import { UsedStates } from './used-states';
 
 /**
@@ -43,9 +45,6 @@ export interface ContinuationStore {
    */
   bindingTag?(value: string): Promise<string>;
 }
-
-/** What a claim of an exactly-once round found (see `ContinuationStore.claim`). */
-export type ClaimOutcome = { readonly kind: 'run' } | { readonly kind: 'done'; readonly outcome: unknown } | { readonly kind: 'refused' };
 
 // The SDK codec takes the handler context only for its optional `bind`, which this store
 // does not use: the framework binds the payload to tool, arguments and caller itself (the

@@ -1,4 +1,5 @@
-import type { ClaimOutcome } from './continuation-store';
+/** What a claim of an exactly-once round found (see `ContinuationStore.claim`). */
+export type ClaimOutcome = { readonly kind: 'run' } | { readonly kind: 'done'; readonly outcome: unknown } | { readonly kind: 'refused' };
 
 interface Round {
   readonly fingerprint: string;
