@@ -321,3 +321,52 @@ test('exactly once across instances: the confirming round sent to one instance, 
     disk.close();
   }
 }, 120_000);
+
+test('2025-era: a session stream cut after the refund is resumed on the other instance with Last-Event-ID, and delivers the result once', async () => {
+  const [a, b] = await twoInstances();
+  const disk = inspect(db.path);
+  try {
+    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    // A 2025-11-25 session on A, with elicitation (the refund asks on the call's own stream).
+    const init = await postRaw(a, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } }
+    });
+    const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+    await postRaw(a, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    const called = await fetch(a, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'billing.refund', arguments: { id } } })
+    });
+    const stream = streamText(called);
+    const seen = await stream.until('elicitation/create');
+    const question = /event: message\nid: (\S+)\ndata: (\{.*"elicitation\/create".*\})/.exec(seen);
+    expect(question).not.toBeNull();
+    const [, lastEventId, data] = question!;
+    const asked = JSON.parse(data) as { id: number | string };
+    // The user says yes; then the stream breaks before the result is read.
+    await postRaw(a, { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { confirm: true } } }, session);
+    await stream.cancel();
+    const status = () => (disk.prepare('SELECT status FROM invoices WHERE id = ?').get(id) as { status: string }).status;
+    while (status() !== 'refunded') await new Promise((resolve) => setImmediate(resolve));
+    // The client reconnects to the other instance (a balancer sent it there) with the last event it saw.
+    const resumed = await fetch(b, { method: 'GET', headers: { accept: 'text/event-stream', ...session, 'last-event-id': lastEventId } });
+    expect(resumed.status).toBe(200);
+    const replayed = await resumed.text();
+    const results = replayed.split('\n').filter((line) => line.startsWith('data:') && line.includes('"id":77'));
+    expect(results).toHaveLength(1);
+    expect(JSON.parse(results[0].slice(5)) as object).toMatchObject({ id: 77, result: { structuredContent: { id, status: 'refunded' } } });
+    expect((disk.prepare('SELECT count(*) AS n FROM invoices WHERE id = ? AND status = ?').get(id, 'refunded') as { n: number }).n).toBe(1);
+    // The event belongs to this session: presented under another session id, it is not replayed.
+    const foreign = await fetch(b, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', ...session, 'mcp-session-id': 'not-this-session', 'last-event-id': lastEventId }
+    });
+    expect(foreign.status).toBe(404);
+  } finally {
+    disk.close();
+  }
+}, 60_000);

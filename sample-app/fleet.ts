@@ -1,8 +1,9 @@
-import type { FusionAppOptions } from '@mcpfusion/core';
+import type { FusionAppOptions, ListenOptions } from '@mcpfusion/core';
 import {
   RedisContinuationStore,
   RedisMutationLock,
   RedisServerEventBus,
+  RedisSessionEvents,
   RedisTaskStore,
   connectRedis,
   type RedisConnection
@@ -19,17 +20,23 @@ import {
 /** What an instance of the fleet shares with the others. */
 export type FleetOptions = Pick<FusionAppOptions, 'mutationLock' | 'bus' | 'continuationStore' | 'tasks'>;
 
+/** The 2025-era session options of a fleet instance (`listen({ sessions })`). */
+type ListenSessions = Extract<ListenOptions, { transport: 'http' }>['sessions'];
+
 export async function fleetFromEnv(
   env: NodeJS.ProcessEnv = process.env
-): Promise<{ options: FleetOptions; redis: RedisConnection } | undefined> {
+): Promise<{ options: FleetOptions; sessions: NonNullable<ListenSessions>; redis: RedisConnection } | undefined> {
   const url = env.REDIS_URL?.trim();
   if (!url) return undefined;
   const key = env.FUSION_STATE_KEY;
   if (!key || Buffer.byteLength(key) < 32)
     throw new Error('REDIS_URL needs FUSION_STATE_KEY (at least 32 bytes), the same on every instance.');
   const redis = await connectRedis(url, { onError: (error) => process.stderr.write(`[billing-desk] redis: ${error.message}\n`) });
+  // 2025-era sessions keep their events in Redis: a broken stream resumes (Last-Event-ID) on any instance.
+  const events = new RedisSessionEvents(redis);
   return {
     redis,
+    sessions: { eventStore: events.eventStore, resume: events.resume },
     options: {
       mutationLock: new RedisMutationLock(redis),
       bus: await RedisServerEventBus.create(redis),

@@ -47,7 +47,8 @@ async function main(): Promise<void> {
     transport: 'http',
     host: process.env.HOST ?? '127.0.0.1',
     port: Number(process.env.PORT ?? 3000),
-    ...(allowedHosts?.length ? { allowedHosts } : {})
+    ...(allowedHosts?.length ? { allowedHosts } : {}),
+    ...(fleet ? { sessions: fleet.sessions } : {})
   });
   const mode = `${auth ? 'bearer tokens required' : 'open: no auth, local use only'}${fleet ? ', one instance of a fleet (Redis)' : ''}`;
   process.stderr.write(`billing-desk listening on ${url?.href} (pid ${process.pid}), ${mode}\n`);

@@ -10,3 +10,5 @@ export { RedisServerEventBus } from './redis-event-bus';
 export { RedisContinuationStore } from './redis-continuation-store';
 export type { RedisContinuationStoreOptions } from './redis-continuation-store';
 export { RedisTaskStore } from './redis-task-store';
+export { RedisSessionEvents } from './redis-session-events';
+export type { RedisSessionEventsOptions } from './redis-session-events';

@@ -36,6 +36,22 @@ export interface SessionOptions {
   eventStore?: () => EventStore;
   /** The reconnection delay suggested to clients in the SSE `retry` field. Default 1000 ms. */
   retryIntervalMs?: number;
+  /**
+   * Resumes, on this instance, a stream of a session another instance holds: a GET with the
+   * session's id and `Last-Event-ID` is answered by replaying what the stream missed (for the
+   * caller the session is bound to), then ended. `RedisSessionEvents.resume` from
+   * `@mcpfusion/core/redis`, with its `eventStore`. Without it such a GET gets 404.
+   */
+  resume?: (lastEventId: string) => Promise<SessionResumption | undefined>;
+}
+
+/** A stream of a session held elsewhere, as a shared event store finds it (see `SessionOptions.resume`). */
+export interface SessionResumption {
+  readonly sessionId: string;
+  /** The principal the session is bound to. */
+  readonly owner: string | undefined;
+  /** Sends every event of the stream after the last one the client saw. */
+  replay(send: (eventId: string, message: unknown) => Promise<void>): Promise<void>;
 }
 
 /**
@@ -93,8 +109,9 @@ export class SessionRegistry {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       const session = this.sessions.get(sessionId);
+      if (!session) return (await this.resumeElsewhere(request, sessionId, authInfo)) ?? sessionNotFound();
       // Another caller's session is answered as if it did not exist: a session id is not a credential.
-      if (!session || session.owner !== this.principalOf(authInfo, request)) return sessionNotFound();
+      if (session.owner !== this.principalOf(authInfo, request)) return sessionNotFound();
       this.touch(sessionId, session);
       const batch = batchRefusal(parsedBody, session.version());
       if (batch) return batch;
@@ -125,10 +142,11 @@ export class SessionRegistry {
     quotaKey: string
   ): Promise<Response> {
     const server = await this.factory({ era: 'legacy', authInfo, requestInfo: request });
+    const eventStore = this.options.eventStore?.() ?? new BoundedSessionEventStore();
     const protocol = 'server' in server ? server.server : server;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      eventStore: this.options.eventStore?.() ?? new BoundedSessionEventStore(),
+      eventStore,
       retryInterval: this.options.retryIntervalMs ?? 1000,
       onsessioninitialized: (id) => {
         let closing: Promise<void> | undefined;
@@ -141,6 +159,8 @@ export class SessionRegistry {
           close: () => (closing ??= Promise.allSettled([transport.close(), server.close()]).then(() => undefined))
         };
         this.sessions.set(id, session);
+        // A shared event store learns whose session its events are (another instance may resume them).
+        (eventStore as { bindSession?: (sessionId: string, owner: string | undefined) => void }).bindSession?.(id, owner);
         this.perCaller.set(quotaKey, (this.perCaller.get(quotaKey) ?? 0) + 1);
         this.touch(id, session);
       }
@@ -165,6 +185,31 @@ export class SessionRegistry {
       void session.close();
     }, this.idleTimeoutMs);
     session.timer.unref();
+  }
+
+  /**
+   * A resuming GET for a session another instance holds: the events its stream missed, from the
+   * shared event store, for the session's own caller only; the stream ends after them.
+   */
+  private async resumeElsewhere(request: Request, sessionId: string, authInfo: AuthInfo | undefined): Promise<Response | undefined> {
+    const lastEventId = request.headers.get('last-event-id');
+    if (request.method !== 'GET' || !lastEventId || !this.options.resume) return undefined;
+    const found = await this.options.resume(lastEventId).catch(() => undefined);
+    if (!found || found.sessionId !== sessionId || found.owner !== this.principalOf(authInfo, request)) return undefined;
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        try {
+          await found.replay(async (eventId, message) =>
+            controller.enqueue(encoder.encode(`id: ${eventId}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`))
+          );
+        } catch {
+          // Expired meanwhile: the stream ends with what it had.
+        }
+        controller.close();
+      }
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' } });
   }
 
   /** A session leaves the registry (closed or idle): its place and its caller's are free. */
