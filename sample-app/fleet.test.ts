@@ -42,6 +42,18 @@ afterEach(async () => {
   db.remove();
 });
 
+/** The ids of the first `count` invoices not refunded yet, in id order. */
+function refundable(disk: ReturnType<typeof inspect>, count = 1): number[] {
+  return (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT ?").all(count) as Array<{ id: number }>).map(
+    (row) => row.id
+  );
+}
+
+/** An invoice's status as the file holds it. */
+function statusOf(disk: ReturnType<typeof inspect>, id: number): string {
+  return (disk.prepare('SELECT status FROM invoices WHERE id = ?').get(id) as { status: string }).status;
+}
+
 async function call(url: URL, params: Record<string, unknown>) {
   const { body, headers } = modernRequest('tools/call', params);
   return responseOf(await postRaw(url, body, headers));
@@ -54,7 +66,7 @@ test('an MRTR round started on one instance completes on the other; re-issued on
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
-    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const [id] = refundable(disk);
     const asked = (await call(a, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object };
     const answer = {
       name: 'billing.refund',
@@ -70,7 +82,7 @@ test('an MRTR round started on one instance completes on the other; re-issued on
     // The state replayed with another answer: refused there, as a replay.
     const replay = await call(a, { ...answer, inputResponses: { [Object.keys(asked.inputRequests)[0]]: { action: 'decline' } } });
     expect(replay.error?.code).toBe(-32602);
-    expect((disk.prepare('SELECT status FROM invoices WHERE id = ?').get(id) as { status: string }).status).toBe('refunded');
+    expect(statusOf(disk, id)).toBe('refunded');
   } finally {
     disk.close();
   }
@@ -80,7 +92,7 @@ test('concurrent confirmed refunds of one invoice through both instances: refund
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
-    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const [id] = refundable(disk);
     // Two separate confirmations (two questions asked, two answers), sent at once to two instances.
     const rounds = await Promise.all(
       [a, b].map(async (url) => ({
@@ -112,7 +124,7 @@ test('a resources/updated after a refund on one instance reaches a 2026 listen s
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
-    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const [id] = refundable(disk);
     const uri = `billing://invoices/${id}`;
     const { body, headers } = modernRequest('subscriptions/listen', { notifications: { resourceSubscriptions: [uri] } });
     const res = await fetch(b, {
@@ -158,7 +170,7 @@ test('a task created on one instance is polled and cancelled through the other; 
     expect((await taskCall(b, 'tasks/cancel', { taskId: created.taskId })).result).toMatchObject({ resultType: 'complete' });
     expect(((await taskCall(a, 'tasks/get', { taskId: created.taskId })).result as { status: string }).status).toBe('cancelled');
     // The run on the first instance was aborted there: the lock is free for a refund through the second at once.
-    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const [id] = refundable(disk);
     const asked = (await call(b, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object };
     const done = await call(b, {
       name: 'billing.refund',
@@ -192,7 +204,7 @@ test('the holder killed with SIGKILL mid-mutation: a mutation on the other insta
     holder.kill('SIGKILL');
     await once(holder, 'exit');
     await rebuilding;
-    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const [id] = refundable(disk);
     const started = Date.now();
     const asked = (await call(b, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object };
     const done = await call(b, {
@@ -214,7 +226,7 @@ test('a resources/updated after a refund on one instance reaches a 2025-era sess
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
-    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const [id] = refundable(disk);
     const uri = `billing://invoices/${id}`;
     // A 2025-era session on the second instance, subscribed to the invoice, with its standalone GET stream open.
     const session = await openLegacySession(b, '2025-06-18');
@@ -242,13 +254,10 @@ test('a resources/updated after a refund on one instance reaches a 2025-era sess
 test('tasks/update on one instance races tasks/cancel on the other: the final status always agrees with whether the refund happened (10 rounds)', async () => {
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
-  const refunded = (id: number) =>
-    (disk.prepare('SELECT status FROM invoices WHERE id = ?').get(id) as { status: string }).status === 'refunded';
+  const refunded = (id: number) => statusOf(disk, id) === 'refunded';
   const outcomes: string[] = [];
   try {
-    const ids = (
-      disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 10").all() as Array<{ id: number }>
-    ).map((row) => row.id);
+    const ids = refundable(disk, 10);
     for (const id of ids) {
       const created = (await taskCall(a, 'tools/call', { name: 'billing.refund', arguments: { id } })).result as { taskId: string };
       let view: Record<string, unknown> = {};
@@ -284,9 +293,7 @@ test('exactly once across instances: the confirming round sent to one instance, 
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
-    const ids = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 5").all() as Array<{ id: number }>).map(
-      (row) => row.id
-    );
+    const ids = refundable(disk, 5);
     for (const id of ids) {
       const asked = (await call(a, { name: 'billing.refund', arguments: { id } })).result as {
         requestState: string;
@@ -326,7 +333,7 @@ test('2025-era: a session stream cut after the refund is resumed on the other in
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
-    const id = (disk.prepare("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1").get() as { id: number }).id;
+    const [id] = refundable(disk);
     // A 2025-11-25 session on A, with elicitation (the refund asks on the call's own stream).
     const init = await postRaw(a, {
       jsonrpc: '2.0',
@@ -350,8 +357,7 @@ test('2025-era: a session stream cut after the refund is resumed on the other in
     // The user says yes; then the stream breaks before the result is read.
     await postRaw(a, { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { confirm: true } } }, session);
     await stream.cancel();
-    const status = () => (disk.prepare('SELECT status FROM invoices WHERE id = ?').get(id) as { status: string }).status;
-    while (status() !== 'refunded') await new Promise((resolve) => setImmediate(resolve));
+    while (statusOf(disk, id) !== 'refunded') await new Promise((resolve) => setImmediate(resolve));
     // The client reconnects to the other instance (a balancer sent it there) with the last event it saw.
     const resumed = await fetch(b, { method: 'GET', headers: { accept: 'text/event-stream', ...session, 'last-event-id': lastEventId } });
     expect(resumed.status).toBe(200);
