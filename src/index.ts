@@ -99,3 +99,4 @@ export type { OAuthTokenVerifier } from '@modelcontextprotocol/server';
  * expiry, resource, `extra`. Tools see the caller as `CallerAuth` (`ctx.auth`), not as this.
  */
 export type { AuthInfo } from '@modelcontextprotocol/server';
+export type { TelemetryOptions } from './telemetry/telemetry-options';

@@ -1,3 +1,4 @@
+import type { TelemetryOptions } from '../telemetry/telemetry-options';
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { AuthOptions } from '../auth/http-auth';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
@@ -96,6 +97,14 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
    * change on one instance then reaches 2026-era listen streams and 2025-era sessions on all.
    */
   bus?: ServerEventBus;
+  /**
+   * OpenTelemetry (the API only; the SDK is yours): one server span per MCP request, named and
+   * attributed per the MCP semantic conventions, with the chain's stages as child spans, and the
+   * `mcp.server.operation.duration` histogram with the framework's own metrics. Default: the
+   * providers registered globally (register them before `FusionApp.create()`); with none, every
+   * span and metric is a no-op. `false` builds the app without any telemetry code in its chains.
+   */
+  telemetry?: TelemetryOptions | false;
 }
 
 /** Options of `app.listen()`. */

@@ -21,6 +21,8 @@ import { AppTasks } from '../tasks/app-tasks';
 import { InMemoryTaskStore } from '../tasks/task-store';
 import { LiveServers } from '../transports/live-servers';
 import { createServerFactory } from '../transports/server-factory';
+import { Telemetry } from '../telemetry';
+import { FRAMEWORK_VERSION } from '../telemetry/version';
 import type { ContextFactory, PrincipalOf } from '../types/context';
 import type { CallRequest } from '../types/request';
 import type { FusionAppOptions } from './app-options';
@@ -104,7 +106,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   ));
   const live = new LiveServers();
   const serverFactory = createServerFactory(
-    { app: dispatcher, live },
+    { app: dispatcher, live, telemetry: telemetryOf(options, deps!.queue, principalOf) },
     { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
   );
   const registry = providers.registry;
@@ -159,8 +161,17 @@ function chainDependencies(
     globalMiddleware: options.middleware ?? [],
     continuations,
     tasks: tasks?.admissions,
-    needsCallScope: (classes) => needsCallScope(container, classes, opaque)
+    needsCallScope: (classes) => needsCallScope(container, classes, opaque),
+    telemetry: options.telemetry !== false
   };
+}
+
+/** The app's telemetry, unless it is turned off. The principal recorded (`enduser.id`) is the app's `principalOf`. */
+function telemetryOf(options: FusionAppOptions<object>, queue: { readonly waiting: number }, principalOf: PrincipalOf): Telemetry | undefined {
+  if (options.telemetry === false) return undefined;
+  return new Telemetry(options.telemetry ?? {}, FRAMEWORK_VERSION, queue, (authInfo) =>
+    principalOf(requestExtra({ subject: '', authInfo }, '', () => NEVER_ABORTED))
+  );
 }
 
 const NEVER_ABORTED = new AbortController().signal;

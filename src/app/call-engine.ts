@@ -70,6 +70,8 @@ export class CallEngine implements CallEnding {
       }
     }
     this.inFlight.add(aborter);
+    // A later round of a task (after `tasks/update`): its work is the task's, told apart from the request that resumed it.
+    if (state.mode === 'task' && request.task) request.trace?.becameTask(request.task.taskId);
     return state;
   }
 
@@ -95,12 +97,14 @@ export class CallEngine implements CallEnding {
     // An exactly-once round: its answer is the round's outcome, unless the attempt ended without one.
     state.claim?.end(value, value !== undefined && !state.aborter.aborted && !state.failed);
     if (state.mode === 'task' && state.task && value !== undefined) void state.task.settle(value as TaskOutcome);
+    if (state.mode === 'task') state.trace?.taskEnded(value);
     return value;
   }
 
   /** A call refused before its chain could run (the app is closing): answered as the boundary says. */
   private failedToStart(member: CompiledMember, request: CallRequest, error: unknown): unknown {
     const mode = request.mode ?? 'request';
+    request.trace?.failed(error, mode);
     const outcome = this.boundary.fail(member.kind, request.subject, mode, error);
     if (mode === 'task' && request.task) void request.task.settle(outcome as TaskOutcome);
     return outcome;

@@ -27,6 +27,8 @@ interface ContinuationPayload {
   readonly q: InputRequest[];
   /** the handler's own continuation payload */
   readonly s?: unknown;
+  /** the first round's span, as a W3C traceparent (telemetry links every later round to it) */
+  readonly tr?: string;
   /** single-use states: the id the store marks used when the state is echoed */
   readonly n?: string;
 }
@@ -37,6 +39,8 @@ export interface ContinuationPosition {
   readonly answers: Record<string, unknown>;
   readonly statuses: Record<string, InputStatus>;
   readonly state: unknown;
+  /** The first round's span (a reference for telemetry's links; carried by the sealed state from round to round). */
+  readonly trace?: string;
 }
 
 /** What a continuation is bound to. */
@@ -170,7 +174,8 @@ export async function resume(
     round: payload.r,
     answers: ownRecord(payload.a),
     statuses: ownRecord<InputStatus>(payload.st),
-    state: payload.s
+    state: payload.s,
+    ...(typeof payload.tr === 'string' ? { trace: payload.tr } : {})
   };
   const again: InputRequest[] = [];
   for (const request of payload.q) {
@@ -263,6 +268,7 @@ export async function seal(
     st: position.statuses,
     q: round.requests.map(({ note: _note, ...request }) => request),
     ...(round.state !== undefined ? { s: round.state } : {}),
+    ...(position.trace !== undefined ? { tr: position.trace } : {}),
     ...(binding.singleUse ? { n: randomBytes(16).toString('base64url') } : {})
   };
   return store.seal(payload);

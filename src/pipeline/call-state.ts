@@ -4,7 +4,8 @@ import type { ContinuationPosition, RoundClaim } from '../interactive/continuati
 import { emptyInputScope, type InputScope } from '../interactive/input-scope';
 import type { CallContext, RequestExtra } from '../types/context';
 import type { CallKind, CallMode, ToolInfo } from '../types/core';
-import type { CallRequest } from '../types/request';
+import type { CallRequest, ProgressSend } from '../types/request';
+import type { CallTrace } from '../types/telemetry';
 import type { TaskHandle } from '../types/tasks';
 import { argumentsOf, createCallContext, requestExtra } from './call-context-factory';
 import { CallScope } from './call-scope';
@@ -41,6 +42,8 @@ export class CallState {
   readonly inputScope: InputScope | undefined;
   /** An exactly-once round this call claimed (set by the open-continuation step; ended with the call). */
   claim: RoundClaim | undefined;
+  /** The request's telemetry (absent in an app without it, and for calls made through the test harness). */
+  readonly trace: CallTrace | undefined;
   /** Whether the chain failed (set by the error boundary): a failed attempt of a claimed round gives it back. */
   failed: boolean;
   private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
@@ -66,7 +69,8 @@ export class CallState {
   ) {
     this.mode = request.mode ?? 'request';
     this.task = request.task;
-    this.progress = request.sendProgress ? new ProgressChannel(request.sendProgress) : undefined;
+    this.trace = request.trace;
+    this.progress = progressChannelOf(request.sendProgress, request.trace);
     this.log = new LogChannel(request.sendLog);
     this.args = argumentsOf(request);
     this.subject = request.subject;
@@ -123,6 +127,20 @@ export class CallState {
 }
 
 const noProgress = (): void => undefined;
+
+/**
+ * Where a call's progress goes: the request's progress notifications (when it carried a token),
+ * and the span's events when the request is traced; both coalesced alike, by the one channel.
+ */
+function progressChannelOf(send: ProgressSend | undefined, trace: CallTrace | undefined): ProgressChannel | undefined {
+  if (!trace?.recording) return send ? new ProgressChannel(send) : undefined;
+  return new ProgressChannel((percent, message) => {
+    trace.progress(percent, message);
+    return send ? send(percent, message) : DELIVERED;
+  });
+}
+
+const DELIVERED: Promise<void> = Promise.resolve();
 
 /** Where calls end (the engine): told once per call, with its answer. */
 export interface CallEnding {

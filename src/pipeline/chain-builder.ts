@@ -25,6 +25,7 @@ import { scopeCheckStep } from './steps/scope-check.step';
 import { taskEscalationStep } from './steps/task-escalation.step';
 import { timeoutStep } from './steps/timeout.step';
 import { validateInputStep } from './steps/validate-input.step';
+import { traceStage, type StageTrace } from './stage-tracing';
 
 /** What every chain of an app shares. */
 export interface ChainDependencies {
@@ -40,6 +41,8 @@ export interface ChainDependencies {
   readonly tasks?: TaskEscalation;
   /** Whether resolving these classes reaches a per-call token (decided at startup; see `needsCallScope`). */
   readonly needsCallScope: (classes: readonly Constructor[]) => boolean;
+  /** Whether the stages are traced (the app has telemetry): each traced stage is wrapped once, here. */
+  readonly telemetry?: boolean;
 }
 
 /** What one member's chain is made of: the stages that apply to it, and its own presentation and terminal steps. */
@@ -83,21 +86,28 @@ export interface ChainSpec {
  * that becomes a task keeps its queue slot and lock while the handler runs on.
  */
 export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: readonly NamedStep[]; run: ReturnType<typeof compose> } {
+  const t: (step: NamedStep, how: StageTrace) => NamedStep = deps.telemetry === true ? traceStage : (step) => step;
+  const handler = `handler ${spec.name}`;
   const steps: NamedStep[] = [errorBoundaryStep(deps.boundary, spec.kind)];
   if (spec.scopes && spec.scopes.length > 0) steps.push(scopeCheckStep(spec.label, spec.scopes));
   const requiresTask = spec.task?.support === 'required';
   if (spec.requires || requiresTask) steps.push(capabilityCheckStep(spec.name, spec.requires ?? {}, requiresTask));
   steps.push(flushStep());
   if (spec.timeoutMs !== undefined) steps.push(timeoutStep(spec.label, spec.timeoutMs));
-  steps.push(spec.present);
+  steps.push(t(spec.present, { stage: 'present', span: 'present', shape: 'after' }));
   if (spec.interactive) steps.push(askStep(deps.continuations, spec.label));
-  steps.push(queueStep(deps.queue), contextStep(deps.contextFactory, spec.perCall));
-  steps.push(...spec.middleware.map(middlewareStep));
-  if (spec.mutation) steps.push(mutationLockStep(deps.mutationLock));
-  if (spec.validate) steps.push(validateInputStep(spec.name, spec.validate));
+  const queue = deps.queue;
+  steps.push(t(queueStep(queue), { stage: 'queue', span: 'queue', shape: 'wait', depth: () => queue.waiting }));
+  steps.push(contextStep(deps.contextFactory, spec.perCall));
+  for (const middleware of spec.middleware) {
+    steps.push(t(middlewareStep(middleware), { stage: 'middleware', span: `middleware ${middleware.name || 'anonymous'}`, shape: 'whole' }));
+  }
+  if (spec.mutation) steps.push(t(mutationLockStep(deps.mutationLock), { stage: 'mutation-lock', span: 'mutation-lock', shape: 'wait' }));
+  if (spec.validate) steps.push(t(validateInputStep(spec.name, spec.validate), { stage: 'validate-input', span: 'validate-input', shape: 'wait' }));
   if (spec.interactive) steps.push(openContinuationStep(deps.continuations));
   if (spec.task && deps.tasks) steps.push(taskEscalationStep(deps.tasks, spec.task));
-  if (spec.isGenerator) steps.push(generatorDriverStep());
-  steps.push(spec.terminal);
+  // The handler's span: a generator's covers its driving (the method itself only makes the generator).
+  if (spec.isGenerator) steps.push(t(generatorDriverStep(), { stage: 'handler', span: handler, shape: 'whole' }), spec.terminal);
+  else steps.push(t(spec.terminal, { stage: 'handler', span: handler, shape: 'whole' }));
   return { steps: Object.freeze(steps), run: compose(steps.map((s) => s.run)) };
 }

@@ -100,11 +100,13 @@ export class TaskAdmissions implements TaskEscalation {
   ): Promise<TaskHandle> {
     const now = Date.now();
     const principal = this.principalOf(request);
+    const createdBy = request.trace?.reference();
     const record: TaskRecord = {
       taskId: randomUUID(),
       principal,
       quotaKey: quotaKeyOf(principal, request),
       toolName,
+      ...(createdBy ? { createdBy } : {}),
       arguments: { ...(request.arguments ?? {}) },
       clientCapabilities: { ...(request.clientCapabilities ?? {}) },
       status: 'working',

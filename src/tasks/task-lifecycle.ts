@@ -55,6 +55,7 @@ export class TaskLifecycle {
   /** `tasks/get`: the detailed task, or -32602 when there is none for this caller. */
   async get(taskId: string, request: CallRequest): Promise<TaskView> {
     const record = await this.admissions.own(taskId, request);
+    request.trace?.linkCreator(record.createdBy, taskId);
     const progress = record.status === 'working' ? this.runs.progressOf.get(taskId) : undefined;
     if (progress) {
       record.statusMessage = progress.message;
@@ -69,6 +70,7 @@ export class TaskLifecycle {
    */
   async update(taskId: string, inputResponses: Record<string, unknown>, request: CallRequest): Promise<Record<string, unknown>> {
     const record = await this.admissions.own(taskId, request);
+    request.trace?.linkCreator(record.createdBy, taskId);
     if (record.status !== 'input_required') return ACK;
     const answered = await this.runs.store.transition(taskId, ['input_required'], (current) => {
       const outstanding = Object.keys(current.inputRequests ?? {});
@@ -101,6 +103,7 @@ export class TaskLifecycle {
   /** `tasks/cancel`: acked whatever the task's state (idempotent on a finished task). */
   async cancel(taskId: string, request: CallRequest): Promise<Record<string, unknown>> {
     let record: TaskRecord | undefined = await this.admissions.own(taskId, request);
+    request.trace?.linkCreator(record.createdBy, taskId);
     for (let attempt = 0; record && attempt < 8; attempt++, record = await this.runs.store.get(taskId)) {
       if (!LIVE.includes(record.status)) return ACK;
       const now = Date.now();

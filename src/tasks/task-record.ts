@@ -29,6 +29,8 @@ export interface TaskRecord {
   readonly quotaKey?: string;
   /** The tool the task runs. */
   readonly toolName: string;
+  /** The span of the request that created it (a W3C traceparent; telemetry links the task's later requests to it). */
+  readonly createdBy?: string;
   /** The tool's arguments, as the call carried them (re-entered with after input). */
   readonly arguments: Record<string, unknown>;
   /** What the creating request declared it can do (the input channel of later rounds). */

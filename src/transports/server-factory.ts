@@ -11,11 +11,14 @@ import {
   type McpServerFactory,
   type ServerContext
 } from '@modelcontextprotocol/server';
+import type { Telemetry } from '../telemetry';
 import type { InputChannel } from '../types/core';
+import type { CallTrace } from '../types/telemetry';
 import type { CallRequest, LogSend, ProgressSend } from '../types/request';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
 import type { LiveServers } from './live-servers';
 import { isCongested, remoteAddressOf } from './http/connection-facts';
+import { RequestTelemetry, namedBy, uriOf } from './request-telemetry';
 import type { ServedApp, TaskEndpoints } from './served-app';
 
 const DROPPED: Promise<void> = Promise.resolve();
@@ -31,6 +34,8 @@ export interface ServerIdentity {
 export interface ServedSurfaces {
   readonly app: ServedApp;
   readonly live: LiveServers;
+  /** The app's telemetry (absent: requests are served without spans or metrics). */
+  readonly telemetry?: Telemetry;
 }
 
 /**
@@ -41,7 +46,7 @@ export interface ServedSurfaces {
  * instances (stdio, 2025-era sessions) are kept in `live` for change notifications.
  */
 export function createServerFactory(surfaces: ServedSurfaces, identity: ServerIdentity): McpServerFactory {
-  const { app, live } = surfaces;
+  const { app, live, telemetry } = surfaces;
   return ({ era, requestInfo }) => {
     const mcp = new FusionMcpServer(
       app,
@@ -64,40 +69,70 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     const server = mcp.server;
     const subscriptions = era === 'legacy' || !requestInfo ? live.add(server, era) : new Set<string>();
 
-    server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] }));
-    onValidated(server, 'tools/call', 'CallToolRequestParams', async (request, ctx) => {
-      const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
-      const result = await app.callTool(callRequest(server, ctx, era, name, args, progressSender(ctx)));
-      if (isInputRequiredResult(result) || result.resultType === 'task') return result as never;
-      return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
-    });
-    if (app.tasks) serveTasks(server, app.tasks, era);
+    const traced = new RequestTelemetry(telemetry, server, era);
 
-    server.setRequestHandler('resources/list', async (_request, ctx) => ({
-      resources: await app.listResources(transportRequest(server, ctx, era))
-    }));
-    server.setRequestHandler('resources/templates/list', (_request, ctx) => ({
-      resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo)
-    }));
-    onValidated(server, 'resources/read', 'ReadResourceRequestParams', async (request, ctx) =>
-      app.readResource((request.params as { uri: string }).uri, transportRequest(server, ctx, era))
+    server.setRequestHandler('tools/list', traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] })));
+    onValidated(
+      server,
+      'tools/call',
+      'CallToolRequestParams',
+      traced.serve('tools/call', namedBy('tool'), async (request, ctx, trace) => {
+        const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
+        const result = await app.callTool(callRequest(server, ctx, era, name, args, progressSender(ctx), trace));
+        if (isInputRequiredResult(result) || result.resultType === 'task') return result as never;
+        return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
+      })
     );
-    server.setRequestHandler('resources/subscribe', (request) => {
-      subscriptions.add(request.params.uri);
-      return {};
-    });
-    server.setRequestHandler('resources/unsubscribe', (request) => {
-      subscriptions.delete(request.params.uri);
-      return {};
-    });
+    if (app.tasks) serveTasks(server, app.tasks, era, traced);
 
-    server.setRequestHandler('prompts/list', (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] }));
-    onValidated(server, 'prompts/get', 'GetPromptRequestParams', async (request, ctx) => {
-      const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, string> };
-      return app.getPrompt(name, args ?? {}, transportRequest(server, ctx, era));
-    });
-    onValidated(server, 'completion/complete', 'CompleteRequestParams', async (request, ctx) =>
-      app.complete(request.params as never, transportRequest(server, ctx, era))
+    server.setRequestHandler(
+      'resources/list',
+      traced.serve('resources/list', undefined, async (_request, ctx, trace) => ({
+        resources: await app.listResources(transportRequest(server, ctx, era, trace))
+      }))
+    );
+    server.setRequestHandler(
+      'resources/templates/list',
+      traced.serve('resources/templates/list', undefined, (_request, ctx) => ({ resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo) }))
+    );
+    onValidated(
+      server,
+      'resources/read',
+      'ReadResourceRequestParams',
+      traced.serve('resources/read', uriOf, async (request, ctx, trace) =>
+        app.readResource((request.params as { uri: string }).uri, transportRequest(server, ctx, era, trace))
+      )
+    );
+    server.setRequestHandler(
+      'resources/subscribe',
+      traced.serve('resources/subscribe', uriOf, (request: { params: { uri: string } }) => {
+        subscriptions.add(request.params.uri);
+        return {};
+      })
+    );
+    server.setRequestHandler(
+      'resources/unsubscribe',
+      traced.serve('resources/unsubscribe', uriOf, (request: { params: { uri: string } }) => {
+        subscriptions.delete(request.params.uri);
+        return {};
+      })
+    );
+
+    server.setRequestHandler('prompts/list', traced.serve('prompts/list', undefined, (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] })));
+    onValidated(
+      server,
+      'prompts/get',
+      'GetPromptRequestParams',
+      traced.serve('prompts/get', namedBy('prompt'), async (request, ctx, trace) => {
+        const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, string> };
+        return app.getPrompt(name, args ?? {}, transportRequest(server, ctx, era, trace));
+      })
+    );
+    onValidated(
+      server,
+      'completion/complete',
+      'CompleteRequestParams',
+      traced.serve('completion/complete', undefined, async (request, ctx, trace) => app.complete(request.params as never, transportRequest(server, ctx, era, trace)))
     );
     return mcp;
   };
@@ -166,8 +201,8 @@ const PASS_THROUGH: StandardSchemaV1 = {
 };
 
 /** What a handler needs to know about the request it serves, before it is known what it runs. */
-function transportRequest(server: Server, ctx: ServerContext, era: 'legacy' | 'modern'): CallRequest {
-  return callRequest(server, ctx, era, '', undefined, undefined);
+function transportRequest(server: Server, ctx: ServerContext, era: 'legacy' | 'modern', trace: CallTrace | undefined): CallRequest {
+  return callRequest(server, ctx, era, '', undefined, undefined, trace);
 }
 
 /** The request as the engine takes it, built once (the engine and the dispatcher copy nothing). */
@@ -177,7 +212,8 @@ function callRequest(
   era: 'legacy' | 'modern',
   subject: string,
   args: Record<string, unknown> | undefined,
-  sendProgress: ProgressSend | undefined
+  sendProgress: ProgressSend | undefined,
+  trace: CallTrace | undefined
 ): CallRequest {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = ownValue(envelope, CLIENT_CAPABILITIES_META_KEY);
@@ -201,7 +237,8 @@ function callRequest(
     requestState: typeof requestState === 'string' ? requestState : undefined,
     inputResponses: ctx.mcpReq.inputResponses,
     inputChannel: channelOf(clientCapabilities, era),
-    closeStream: ctx.http?.closeSSE
+    closeStream: ctx.http?.closeSSE,
+    trace
   };
 }
 
@@ -239,11 +276,17 @@ function inputChannelOf(declared: ClientCapabilities | undefined, era: 'legacy' 
  * `tasks/get`, `tasks/update` and `tasks/cancel` (the tasks extension), registered against the
  * app's task endpoints, which check the extension and the params themselves.
  */
-function serveTasks(server: Server, tasks: TaskEndpoints, era: 'legacy' | 'modern'): void {
-  const request = (ctx: unknown): CallRequest => transportRequest(server, ctx as ServerContext, era);
-  server.setRequestHandler('tasks/get', { params: PASS_THROUGH }, (params, ctx) => tasks.get(params, request(ctx)) as never);
-  server.setRequestHandler('tasks/cancel', { params: PASS_THROUGH }, (params, ctx) => tasks.cancel(params, request(ctx)) as never);
-  server.setRequestHandler('tasks/update', { params: PASS_THROUGH }, (params, ctx) => tasks.update(params, request(ctx)) as never);
+function serveTasks(server: Server, tasks: TaskEndpoints, era: 'legacy' | 'modern', traced: RequestTelemetry): void {
+  const request = (ctx: ServerContext, trace: CallTrace | undefined): CallRequest => transportRequest(server, ctx, era, trace);
+  const serve = (method: 'tasks/get' | 'tasks/cancel' | 'tasks/update', endpoint: (params: unknown, request: CallRequest) => Promise<unknown>) =>
+    server.setRequestHandler(
+      method,
+      { params: PASS_THROUGH },
+      traced.serve<unknown, unknown>(method, undefined, (params, ctx, trace) => endpoint(params, request(ctx, trace))) as never
+    );
+  serve('tasks/get', (params, r) => tasks.get(params, r));
+  serve('tasks/cancel', (params, r) => tasks.cancel(params, r));
+  serve('tasks/update', (params, r) => tasks.update(params, r));
 }
 
 /** A connection that can deliver no request for input, and why. */

@@ -5,6 +5,7 @@
 import type { CallMode, InputChannel, RequestFacts } from './core';
 import type { LogLevel } from './context';
 import type { TaskHandle } from './task-handle';
+import type { CallTrace } from './telemetry';
 
 /** Sends one progress notification. */
 export type ProgressSend = (progress: number, message: string | undefined) => Promise<void>;
@@ -39,4 +40,6 @@ export interface CallRequest extends RequestFacts {
   readonly mode?: CallMode;
   /** With `mode: 'task'`: the task whose round this is (its outcome settles the task). */
   readonly task?: TaskHandle;
+  /** The request's telemetry, where the app has it (the transport starts it). */
+  readonly trace?: CallTrace;
 }

@@ -80,7 +80,7 @@ describe('the import graph of src/', () => {
   const LAYERS: ReadonlyArray<readonly string[]> = [
     ['types', 'wire', 'errors'],
     ['config'],
-    ['concurrency', 'schema', 'auth', 'di'],
+    ['concurrency', 'schema', 'auth', 'di', 'telemetry'],
     ['interactive', 'metadata', 'presenters'],
     ['tasks', 'decorators'],
     ['pipeline'],

@@ -19,9 +19,17 @@ export function askStep(store: ContinuationStore, what: string): NamedStep {
     const interaction = interactionOf(state);
     if (interaction.position.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(what, MAX_INPUT_ROUNDS);
     assertDeliverable(value, state.request.inputChannel);
-    const sealed = await state.aborter.race(seal(store, bindingOf(state), interaction.position, value));
+    state.trace?.inputRequested(value.requests.map(kindOf));
+    // The first round's span goes into the state: every later round links to it.
+    const position = interaction.position.round === 0 ? { ...interaction.position, trace: state.trace?.reference() } : interaction.position;
+    const sealed = await state.aborter.race(seal(store, bindingOf(state), position, value));
     return toInputRequiredResult(value, sealed);
   });
+}
+
+/** A request for input as telemetry names its kind. */
+function kindOf(request: { readonly kind: string }): string {
+  return request.kind === 'form' ? 'elicitation' : request.kind === 'url' ? 'elicitation_url' : request.kind;
 }
 
 /** What a call's continuation is bound to: the member, the raw arguments, the caller. */

@@ -15,6 +15,7 @@ export function errorBoundaryStep(boundary: ErrorBoundary, kind: CallKind): Name
       (value) => state.end(state.mode === 'task' ? boundary.taskResult(value) : value),
       (error: unknown) => {
         state.failed = true;
+        state.trace?.failed(error, state.mode);
         let answer: unknown;
         try {
           answer = boundary.fail(kind, state.subject, state.mode, error);

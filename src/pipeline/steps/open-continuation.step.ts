@@ -33,6 +33,7 @@ export function openContinuationStep(store: ContinuationStore): NamedStep {
       state.aborter.detach();
     }
     interaction.position = resumed.position;
+    state.trace?.inputRound(resumed.position.round + 1, resumed.position.trace);
     const scope = state.inputScope as MutableInputScope;
     scope.answers = resumed.position.answers;
     scope.statuses = resumed.position.statuses;

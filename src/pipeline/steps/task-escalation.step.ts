@@ -55,6 +55,7 @@ class Escalation {
   constructor(private readonly state: CallState) {
     this.escalated = new Promise<undefined>((resolve) => (this.escalate = () => resolve(undefined)));
     state.progress = new ProgressChannel(async (percent, message) => {
+      state.trace?.progress(percent, message);
       this.lastMessage = message ?? `${Math.round(percent)}%`;
       if (state.task) state.task.report(this.lastMessage);
       else this.escalate();
@@ -67,6 +68,7 @@ class Escalation {
     state.aborter.detach();
     state.task = await admission.create(toolName, support, this.lastMessage, (reason) => state.aborter.abort(CancelledError.of(reason)));
     state.mode = 'task';
+    state.trace?.becameTask(state.task.taskId);
     state.answer?.(state.task.created);
   }
 }

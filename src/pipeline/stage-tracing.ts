@@ -1,0 +1,114 @@
+import { SpanStatusCode, context, type Span } from '@opentelemetry/api';
+import { ATTR_QUEUE_DEPTH } from '../telemetry/conventions';
+import type { CallTrace } from '../types/telemetry';
+import type { CallState } from './call-state';
+import type { Step } from './compose';
+import { named, type NamedStep } from './steps/named-step';
+
+/**
+ * How a stage shows in a trace, chosen so that a trace says where the time went:
+ *
+ * - `wait`: from the stage's start until it hands on (`next()`): the queue and the mutation
+ *   lock (a wait, also recorded as a metric), input validation.
+ * - `whole`: the stage and everything inside it, whose spans nest under it; user code (a
+ *   middleware, the handler) runs in its context, so the spans a database or HTTP client makes
+ *   there nest under it too (given a context manager, e.g. `AsyncLocalStorageContextManager`).
+ * - `after`: from the inner stages' result until the stage's own: the presenter.
+ */
+export type StageShape = 'wait' | 'whole' | 'after';
+
+/** What a traced stage is called and how it is measured. */
+export interface StageTrace {
+  /** The stage's name (`mcpfusion.stage`): `queue`, `mutation-lock`, `middleware`, `validate-input`, `handler`, `present`. */
+  readonly stage: string;
+  /** The span's name (`middleware Audit`, `handler billing.refund`). */
+  readonly span: string;
+  readonly shape: StageShape;
+  /** The queue: its depth as the call arrives. */
+  readonly depth?: () => number;
+}
+
+/**
+ * Wraps a step of the chain with its stage span, at compile time (the chain stays data: an app
+ * without telemetry has no wrapper at all). At run time a request that is neither recorded nor
+ * metered takes the step as it is.
+ */
+export function traceStage(step: NamedStep, how: StageTrace): NamedStep {
+  const run = step.run;
+  const traced: Step =
+    how.shape === 'wait'
+      ? (state, next) => (state.trace?.timing ? waitStage(state.trace, how, run, state, next) : run(state, next))
+      : how.shape === 'whole'
+        ? (state, next) => (state.trace?.recording ? wholeStage(state.trace, how, run, state, next) : run(state, next))
+        : (state, next) => (state.trace?.recording ? afterStage(state.trace, how, run, state, next) : run(state, next));
+  return named(step.name, traced);
+}
+
+function waitStage(trace: CallTrace, how: StageTrace, run: Step, state: CallState, next: () => Promise<unknown>): Promise<unknown> {
+  const started = performance.now();
+  const span = trace.recording ? trace.stage(how.stage, how.span) : undefined;
+  if (how.depth && span) span.setAttribute(ATTR_QUEUE_DEPTH, how.depth());
+  let open = true;
+  const close = (error?: unknown): void => {
+    if (!open) return;
+    open = false;
+    trace.waited(how.stage, (performance.now() - started) / 1000);
+    if (span) end(span, error);
+  };
+  return settle(
+    () =>
+      run(state, () => {
+        close();
+        return next();
+      }),
+    close
+  );
+}
+
+function wholeStage(trace: CallTrace, how: StageTrace, run: Step, state: CallState, next: () => Promise<unknown>): Promise<unknown> {
+  const span = trace.stage(how.stage, how.span);
+  const inside = trace.enter(span);
+  return settle(
+    () => context.with(inside, run, undefined, state, next),
+    (error) => {
+      trace.leave(inside);
+      end(span, error);
+    }
+  );
+}
+
+function afterStage(trace: CallTrace, how: StageTrace, run: Step, state: CallState, next: () => Promise<unknown>): Promise<unknown> {
+  let span: Span | undefined;
+  return settle(
+    () => run(state, () => next().then((value) => ((span = trace.stage(how.stage, how.span)), value))),
+    (error) => {
+      if (span) end(span, error);
+    }
+  );
+}
+
+/** Runs a stage and tells `done` how it ended (a synchronous throw included). */
+function settle(stage: () => unknown, done: (error?: unknown) => void): Promise<unknown> {
+  let result: unknown;
+  try {
+    result = stage();
+  } catch (error) {
+    done(error);
+    return Promise.reject(error);
+  }
+  return Promise.resolve(result).then(
+    (value) => {
+      done();
+      return value;
+    },
+    (error: unknown) => {
+      done(error ?? new Error('failed'));
+      throw error;
+    }
+  );
+}
+
+function end(span: Span, error: unknown): void {
+  if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+  span.end();
+}

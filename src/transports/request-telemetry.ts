@@ -1,0 +1,92 @@
+import { PROTOCOL_VERSION_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { context } from '@opentelemetry/api';
+import type { RequestTrace, Telemetry } from '../telemetry';
+import type { CallTrace } from '../types/telemetry';
+import { ownValue } from '../wire/own-properties';
+import { remoteAddressOf } from './http/connection-facts';
+
+/** What a request names, read from its params (untrusted: strings only). */
+export interface RequestTarget {
+  readonly target?: string;
+  readonly targetKind?: 'tool' | 'prompt';
+  readonly uri?: string;
+}
+
+/** A protocol handler given its request's telemetry. */
+type Handler<A, R> = (request: A, ctx: ServerContext, trace: CallTrace | undefined) => R | Promise<R>;
+
+/**
+ * Serves every protocol request of an app inside its server span (one per request, for every
+ * method): started before the handler runs, which runs in its context; ended with the answer or
+ * the error. Without telemetry the handler is registered as it is.
+ */
+export class RequestTelemetry {
+  constructor(
+    private readonly telemetry: Telemetry | undefined,
+    private readonly server: Server,
+    private readonly era: 'legacy' | 'modern'
+  ) {}
+
+  /** Wraps `handler` for `method`; `targetOf` reads what the request names. */
+  serve<A, R>(method: string, targetOf: ((request: A) => RequestTarget) | undefined, handler: Handler<A, R>): (request: A, ctx: ServerContext) => Promise<R> {
+    const telemetry = this.telemetry;
+    if (!telemetry) return async (request, ctx) => handler(request, ctx, undefined);
+    return (request, ctx) => {
+      const trace = telemetry.start({
+        method,
+        ...(targetOf ? targetOf(request) : {}),
+        meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
+        requestId: ctx.mcpReq.id,
+        sessionId: ctx.sessionId,
+        protocolVersion: this.versionOf(ctx),
+        era: this.era,
+        transport: ctx.http ? 'tcp' : 'pipe',
+        clientAddress: remoteAddressOf(ctx.http?.req),
+        auth: ctx.http?.authInfo
+      });
+      return answered(trace, () => context.with(trace.context, handler, undefined, request, ctx, trace));
+    };
+  }
+
+  /** The protocol revision the request was sent for (2026-07-28: its envelope; 2025 era: what `initialize` negotiated). */
+  private versionOf(ctx: ServerContext): string | undefined {
+    const declared = ownValue(ctx.mcpReq.envelope as Record<string, unknown> | undefined, PROTOCOL_VERSION_META_KEY);
+    if (typeof declared === 'string') return declared;
+    return this.server.getNegotiatedProtocolVersion();
+  }
+}
+
+/** Runs a handler and ends the request's trace with its outcome. */
+function answered<R>(trace: RequestTrace, run: () => R | Promise<R>): Promise<R> {
+  let result: R | Promise<R>;
+  try {
+    result = run();
+  } catch (error) {
+    trace.finish({ error });
+    return Promise.reject(error);
+  }
+  return Promise.resolve(result).then(
+    (value) => {
+      trace.finish({ result: value });
+      return value;
+    },
+    (error: unknown) => {
+      trace.finish({ error });
+      throw error;
+    }
+  );
+}
+
+/** The name a request's params give (`tools/call`, `prompts/get`). */
+export function namedBy(kind: 'tool' | 'prompt'): (request: { params?: unknown }) => RequestTarget {
+  return (request) => {
+    const name = ownValue(request.params as Record<string, unknown> | undefined, 'name');
+    return typeof name === 'string' ? { target: name, targetKind: kind } : {};
+  };
+}
+
+/** The resource URI a request's params give (`resources/read`, `resources/subscribe`). */
+export function uriOf(request: { params?: unknown }): RequestTarget {
+  const uri = ownValue(request.params as Record<string, unknown> | undefined, 'uri');
+  return typeof uri === 'string' ? { uri } : {};
+}
