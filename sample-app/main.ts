@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createBillingApp } from './app';
 import { authFromEnv } from './auth-config';
 import { fleetFromEnv } from './fleet';
+import { telemetryFromEnv } from './telemetry';
 
 /*
  * Entry point. `--stdio` serves MCP over stdin/stdout; otherwise Streamable HTTP on
@@ -22,18 +23,24 @@ import { fleetFromEnv } from './fleet';
  *
  * With REDIS_URL (and one FUSION_STATE_KEY and one BILLING_DB file for all), it runs as one
  * instance of a fleet (fleet.ts): start several with their own PORT behind a load balancer.
+ *
+ * With OTEL_EXPORTER_OTLP_ENDPOINT set it exports traces and metrics over OTLP/HTTP (telemetry.ts;
+ * the standard OTEL_* variables apply), flushed when it stops; without it, nothing is loaded.
  */
 
 async function main(): Promise<void> {
   const stdio = process.argv.includes('--stdio');
+  // First: the app takes the registered providers when it is created.
+  const telemetry = await telemetryFromEnv();
   const auth = stdio ? undefined : authFromEnv();
   const fleet = await fleetFromEnv();
   const app = createBillingApp({ auth, fleet: fleet?.options });
-  if (fleet) {
-    // Redis closes after the app (its calls may still release the lock).
-    const close = app.close.bind(app);
-    app.close = () => close().finally(() => fleet.redis.close());
-  }
+  const close = app.close.bind(app);
+  // Redis closes after the app (its calls may still release the lock); the spans and metrics of the last calls are flushed last.
+  app.close = () =>
+    close()
+      .finally(() => fleet?.redis.close())
+      .finally(() => telemetry?.shutdown());
   if (stdio) {
     const { closed } = await app.listen({ transport: 'stdio' });
     await closed;
