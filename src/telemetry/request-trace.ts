@@ -169,7 +169,7 @@ export class RequestTrace implements CallTrace {
       this.errorType = facts.type;
       this.statusCode = facts.code;
     }
-    if (this.recording) this.endSpan(outcome, facts);
+    if (this.recording) this.endSpan(facts);
     if (!this.instruments.live) return;
     this.instruments.active.add(-1, this.metricAttributes);
     const attributes = this.errorType
@@ -178,7 +178,7 @@ export class RequestTrace implements CallTrace {
     this.instruments.duration.record((performance.now() - this.started) / 1000, attributes);
   }
 
-  private endSpan(outcome: Outcome, facts: ReturnType<typeof errorFacts>): void {
+  private endSpan(facts: ReturnType<typeof errorFacts>): void {
     const span = this.span;
     if (facts) {
       span.setAttribute(ATTR_ERROR_TYPE, facts.type);
@@ -186,8 +186,6 @@ export class RequestTrace implements CallTrace {
       span.setStatus({ code: SpanStatusCode.ERROR, ...(facts.message ? { message: facts.message } : {}) });
     }
     if (this.cancelSource && !facts) span.setAttribute(ATTR_ERROR_TYPE, 'cancelled');
-    const result = 'result' in outcome ? (outcome.result as { resultType?: unknown; task?: { taskId?: unknown } } | undefined) : undefined;
-    if (result?.resultType === 'task' && typeof result.task?.taskId === 'string') span.setAttribute(ATTR_TASK_ID, result.task.taskId);
     span.end();
   }
 }
