@@ -1,7 +1,7 @@
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { McpServer, fromJsonSchema } from '@modelcontextprotocol/server';
 import { IsInt, Max, Min } from 'class-validator';
-import { Action, Ctx, FusionApp, Input, Mutation, ToolProvider, progress, type CallContext, type MutationLock } from '../src';
+import { Action, Ctx, FusionApp, Input, Mutation, ToolProvider, progress, type CallContext, type FusionAppOptions, type MutationLock } from '../src';
 
 const WORK = (n: number) => ({ doubled: n * 2 });
 
@@ -96,7 +96,8 @@ export function benchApp(
   probe: BenchProbe,
   concurrency = { maxActive: 64, maxQueue: 1024 },
   logger?: (line: string) => void,
-  mutationLock?: MutationLock
+  mutationLock?: MutationLock,
+  telemetry?: FusionAppOptions['telemetry']
 ): FusionApp {
   return FusionApp.create({
     name: 'bench',
@@ -105,6 +106,7 @@ export function benchApp(
     providers: [{ provide: BenchProbe, useValue: probe }],
     concurrency,
     ...(logger ? { logger } : {}),
-    ...(mutationLock ? { mutationLock } : {})
+    ...(mutationLock ? { mutationLock } : {}),
+    ...(telemetry !== undefined ? { telemetry } : {})
   });
 }

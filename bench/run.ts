@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { BenchProbe, bareSdkServer, benchApp, connectInMemory } from './contenders';
 import { httpRows } from './http';
+import { telemetryRows } from './telemetry';
 import { connectRedis, RedisContinuationStore, RedisMutationLock } from '../src/redis';
 import { confirmApp } from './confirm-tools';
 import { startRedis } from '../test/helpers/redis-server';
@@ -131,6 +132,8 @@ async function main(): Promise<void> {
     `@mcpfusion/core benchmark: node ${process.version}, ${ROUNDS} rounds x ${PER_ROUND} calls per contender, interleaved; ratio = median over rounds of the round medians' ratio`,
     '',
     ...(await overhead()),
+    '',
+    ...(await telemetryRows(ROUNDS, PER_ROUND)),
     '',
     ...(await cancelToRelease()),
     ...(await massCancel()),
