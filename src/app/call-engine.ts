@@ -71,7 +71,7 @@ export class CallEngine implements CallEnding {
     }
     this.inFlight.add(aborter);
     // A later round of a task (after `tasks/update`): its work is the task's, told apart from the request that resumed it.
-    if (state.mode === 'task' && request.task) request.trace?.becameTask(request.task.taskId);
+    if (state.mode === 'task' && request.task) request.trace?.becameTask(request.task.taskId, member.info.name);
     return state;
   }
 

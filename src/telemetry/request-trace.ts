@@ -43,9 +43,7 @@ export class RequestTrace implements CallTrace {
     /** The low-cardinality attributes its metrics carry. */
     private readonly metricAttributes: Attributes,
     /** The connection's protocol era (how a closed stream is told from a cancel). */
-    private readonly era: 'legacy' | 'modern' | undefined,
-    /** The tool or prompt the request is for (names a task's span). */
-    private readonly target: string | undefined
+    private readonly era: 'legacy' | 'modern' | undefined
   ) {
     this.recording = span.isRecording();
     this.timing = this.recording || instruments.live;
@@ -109,14 +107,14 @@ export class RequestTrace implements CallTrace {
     if (this.recording && !source && error instanceof Error) (this.task?.span ?? this.span).recordException(error);
   }
 
-  becameTask(taskId: string): void {
+  becameTask(taskId: string, tool: string): void {
     if (!this.recording) return;
     this.span.setAttribute(ATTR_TASK_ID, taskId);
     const span = this.tracer.startSpan(
-      this.target ? `task ${this.target}` : 'task',
+      `task ${tool}`,
       {
         kind: SpanKind.INTERNAL,
-        attributes: { [ATTR_TASK_ID]: taskId, ...(this.target ? { [ATTR_GEN_AI_TOOL_NAME]: this.target } : {}) },
+        attributes: { [ATTR_TASK_ID]: taskId, [ATTR_GEN_AI_TOOL_NAME]: tool },
         links: this.taskLinks()
       },
       this.context

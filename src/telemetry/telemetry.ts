@@ -77,7 +77,7 @@ export class Telemetry {
     const recording = span.isRecording();
     if (recording) span.setAttributes(this.spanAttributes(facts));
     const metricAttributes = this.instruments.live ? metricAttributesOf(facts) : EMPTY;
-    return new RequestTrace(span, recording ? trace.setSpan(parent, span) : parent, this.tracer, this.instruments, metricAttributes, facts.era, facts.target);
+    return new RequestTrace(span, recording ? trace.setSpan(parent, span) : parent, this.tracer, this.instruments, metricAttributes, facts.era);
   }
 
   private spanAttributes(facts: RequestStart): Attributes {

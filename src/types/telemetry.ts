@@ -29,8 +29,8 @@ export interface CallTrace {
   inputRequested(kinds: readonly string[]): void;
   /** The call failed with this (as the error boundary saw it), in this mode. */
   failed(error: unknown, mode: 'request' | 'task'): void;
-  /** The call became a task. */
-  becameTask(taskId: string): void;
+  /** The call (of `tool`) became a task, or runs a later round of one. */
+  becameTask(taskId: string, tool: string): void;
   /** A task's call ended with this outcome (a result or a JSON-RPC error object). */
   taskEnded(outcome: unknown): void;
   /** Links this request to the request that created a task (its stored span reference). */

@@ -42,7 +42,7 @@ describe('telemetry: a task is one story with the request that created it', () =
   });
 
   async function rpc(method: string, params: Record<string, unknown>) {
-    const { body, headers } = modernRequest(method, params, { capabilities: { extensions: { [TASKS]: {} } } });
+    const { body, headers } = modernRequest(method, params, { capabilities: { elicitation: { form: {} }, extensions: { [TASKS]: {} } } });
     const answer = await postRaw(url, body, {
       ...headers,
       authorization: `Bearer ${token}`,
@@ -73,5 +73,25 @@ describe('telemetry: a task is one story with the request that created it', () =
     expect(task.links.map((l) => [l.context.spanId, l.attributes?.['mcpfusion.link.relation']])).toEqual([[request.spanContext().spanId, 'created_by']]);
     // The progress that made it a task is an event of the task's story.
     expect([...request.events, ...task.events].some((e) => e.name === 'progress' && e.attributes?.['mcpfusion.progress.message'] === 'half')).toBe(true);
+  });
+
+  it("links a task's later round (after tasks/update) to the request that resumed it and to the one that created it", async () => {
+    recorder.clear();
+    const created = await rpc('tools/call', { name: 'refund.task', arguments: { gate: 'g2', amount: 5 } });
+    const taskId = created.result!.taskId as string;
+    const request = await recorder.named('tools/call refund.task');
+    gates.get('g2').release();
+    // The first round ends asking for the confirmation: the task's span ends with it.
+    const asking = await recorder.named('task refund.task');
+    expect(asking.attributes['error.type']).toBeUndefined();
+    await rpc('tasks/update', { taskId, inputResponses: { 'approval#1': { action: 'accept', content: { confirm: true } } } });
+    const update = await recorder.named('tasks/update');
+    expect(update.links.map((l) => l.context.spanId)).toEqual([request.spanContext().spanId]);
+    const resumed = await recorder.ended((s) => s.name === 'task refund.task' && s !== asking, 'the resumed round');
+    expect(resumed.links.map((l) => [l.context.spanId, l.attributes?.['mcpfusion.link.relation']])).toEqual([
+      [update.spanContext().spanId, 'resumed_by'],
+      [request.spanContext().spanId, 'created_by']
+    ]);
+    expect(resumed.spanContext().traceId).toBe(update.spanContext().traceId);
   });
 });

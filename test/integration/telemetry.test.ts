@@ -236,6 +236,10 @@ describe('telemetry: one server span per MCP request, per the MCP semantic conve
     const [first, second] = rounds.sort((a, b) => Number(a.attributes['mcpfusion.input.round']) - Number(b.attributes['mcpfusion.input.round']));
     expect(first.attributes).toMatchObject({ 'mcpfusion.input.round': 1, 'mcpfusion.input.kinds': ['elicitation'] });
     expect(first.events.map((e) => e.name)).toContain('input_required');
+    // The answering round runs the whole chain: the mutation lock is taken only now, never while a human answers.
+    const middleware = recorder.childrenOf(second).find((s) => s.name === 'middleware audit')!;
+    expect(stageNames(recorder.childrenOf(second))).toEqual(['queue', 'middleware audit', 'present']);
+    expect(stageNames(recorder.childrenOf(middleware))).toEqual(['mutation-lock', 'validate-input', 'handler refund']);
     expect(second.links).toEqual([
       expect.objectContaining({ context: expect.objectContaining({ spanId: first.spanContext().spanId, traceId: first.spanContext().traceId }), attributes: { 'mcpfusion.link.relation': 'first_round' } })
     ]);

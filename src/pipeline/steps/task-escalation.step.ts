@@ -68,7 +68,7 @@ class Escalation {
     state.aborter.detach();
     state.task = await admission.create(toolName, support, this.lastMessage, (reason) => state.aborter.abort(CancelledError.of(reason)));
     state.mode = 'task';
-    state.trace?.becameTask(state.task.taskId);
+    state.trace?.becameTask(state.task.taskId, toolName);
     state.answer?.(state.task.created);
   }
 }
