@@ -24,7 +24,10 @@ function cancellationNote(connection: Connection, stdio: boolean): string {
 async function findTool(connection: Connection, name: string): Promise<Tool> {
   const { tools } = await connection.client.listTools();
   const tool = tools.find((t) => t.name === name);
-  if (!tool) throw new CliError(`no tool named ${name} on this server; it has ${tools.map((t) => t.name).join(', ') || 'no tools'} (mcpfusion list)`);
+  if (!tool)
+    throw new CliError(
+      `no tool named ${name} on this server; it has ${tools.map((t) => t.name).join(', ') || 'no tools'} (mcpfusion list)`
+    );
   return tool;
 }
 
@@ -67,6 +70,7 @@ export async function runCall(command: CallCommand, terminal: Terminal, exitNow:
     const args = buildToolArguments(command.tool, tool.inputSchema as InputSchema, command.argPairs, command.argsJson);
     interrupt.arm();
     display.start();
+    connection.onProgress = (p) => display.progress({ progress: p.progress, total: p.total, message: p.message });
     let result: ToolResult;
     try {
       result = command.task
@@ -83,17 +87,21 @@ export async function runCall(command: CallCommand, terminal: Terminal, exitNow:
               signal: interrupt.signal,
               timeout: CALL_TIMEOUT_MS,
               resetTimeoutOnProgress: true,
-              onprogress: (p) => {
-                // The SDK's MRTR driver reports its own rounds as progress without a total: not the tool's progress.
-                if (p.total === undefined && p.message?.startsWith('Fulfilling input required')) return;
-                display.progress({ progress: p.progress, total: p.total, message: p.message });
-              }
+              // Asks for progress (a progressToken); the display reads it at the transport (Connection.onProgress).
+              onprogress: () => undefined
             }
           )) as ToolResult);
     } catch (error) {
       if (interrupt.signal.aborted) {
         display.finish();
-        note(terminal, paint(terminal, 'yellow', `✖ Cancelled: ${command.task ? 'the task was sent tasks/cancel' : cancellationNote(connection, command.target.kind === 'stdio')}.`));
+        note(
+          terminal,
+          paint(
+            terminal,
+            'yellow',
+            `✖ Cancelled: ${command.task ? 'the task was sent tasks/cancel' : cancellationNote(connection, command.target.kind === 'stdio')}.`
+          )
+        );
         return ExitCode.CANCELLED;
       }
       display.pause();

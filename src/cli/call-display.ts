@@ -51,7 +51,9 @@ export class CallDisplay {
     this.last = update;
     const percent = percentOf(update);
     if (!this.terminal.err.isTTY) {
-      this.terminal.err.write(`progress ${percent === undefined ? update.progress : `${percent}%`}${update.message ? ` ${update.message}` : ''}\n`);
+      this.terminal.err.write(
+        `progress ${percent === undefined ? update.progress : `${percent}%`}${update.message ? ` ${update.message}` : ''}\n`
+      );
       return;
     }
     if (this.mode === 'off') return; // paused for a question: shown again by start()

@@ -17,6 +17,13 @@ export interface Connection {
   readonly modern: boolean;
   /** What a spawned server wrote to stderr lately (for the message when it dies). */
   serverStderr(): string;
+  /**
+   * Called with every `notifications/progress` the server sends (the CLI runs one call at a
+   * time, so they are its call's). Read at the transport: the SDK client hands progress to its
+   * callback a microtask late, and drops those that arrive in the same read as the response
+   * (a stdio server writes them together), so the bar would miss its last steps.
+   */
+  onProgress?: (params: { progress: number; total?: number; message?: string }) => void;
   close(): Promise<void>;
 }
 
@@ -50,12 +57,24 @@ export async function connect(options: ConnectionOptions, settings: ConnectSetti
   if (options.target.kind === 'http') {
     transport = new StreamableHTTPClientTransport(options.target.url, { requestInit: { headers: options.headers } });
   } else {
-    const stdio = new StdioClientTransport({ command: options.target.command, args: options.target.args, stderr: 'pipe' });
+    // The server gets this process's environment, as a shell would give it (the SDK passes only a safe few by default).
+    const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const stdio = new StdioClientTransport({ command: options.target.command, args: options.target.args, env, stderr: 'pipe' });
     stdio.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT);
     });
     transport = stdio;
   }
+  // A cancellation is a notification the SDK sends without waiting: closing the transport
+  // right after could drop it (an HTTP POST in flight is aborted), so close waits for every send.
+  const sending = new Set<Promise<void>>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, sendOptions) => {
+    const sent = send(message, sendOptions);
+    sending.add(sent);
+    void sent.catch(() => undefined).finally(() => sending.delete(sent));
+    return sent;
+  };
   const where = options.target.kind === 'http' ? options.target.url.href : [options.target.command, ...options.target.args].join(' ');
   try {
     await client.connect(transport);
@@ -65,11 +84,21 @@ export async function connect(options: ConnectionOptions, settings: ConnectSetti
     throw new CliError(`could not connect to ${where}: ${(error as Error).message}${tail}`, ExitCode.PROTOCOL_ERROR);
   }
   const protocolVersion = client.getNegotiatedProtocolVersion() ?? 'unknown';
-  return {
+  const receive = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && message.method === 'notifications/progress' && message.params)
+      connection.onProgress?.(message.params as never);
+    receive?.(message, extra);
+  };
+  const connection: Connection = {
     client,
     protocolVersion,
     modern: client.getProtocolEra() === 'modern',
     serverStderr: () => stderr,
-    close: () => client.close().catch(() => undefined)
+    close: async () => {
+      await Promise.allSettled([...sending]);
+      await client.close().catch(() => undefined);
+    }
   };
+  return connection;
 }

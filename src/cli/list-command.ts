@@ -55,7 +55,10 @@ async function gather(connection: Connection): Promise<{
   if (capabilities.tools) {
     let cursor: string | undefined;
     do {
-      const page = (await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, RAW)) as { tools?: ListedTool[]; nextCursor?: string };
+      const page = (await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, RAW)) as {
+        tools?: ListedTool[];
+        nextCursor?: string;
+      };
       tools.push(...(page.tools ?? []));
       cursor = page.nextCursor;
     } while (cursor);
@@ -85,16 +88,28 @@ export async function runList(command: ListCommand, terminal: Terminal): Promise
       )}`
     );
     if (listing.resources.length)
-      sections.push(`${heading(`Resources (${listing.resources.length})`)}\n${table(['URI', 'NAME', 'DESCRIPTION'], listing.resources.map((r) => [r.uri, r.name, firstLine(r.description)]))}`);
+      sections.push(
+        `${heading(`Resources (${listing.resources.length})`)}\n${table(
+          ['URI', 'NAME', 'DESCRIPTION'],
+          listing.resources.map((r) => [r.uri, r.name, firstLine(r.description)])
+        )}`
+      );
     if (listing.templates.length)
       sections.push(
-        `${heading(`Resource templates (${listing.templates.length})`)}\n${table(['URI TEMPLATE', 'NAME', 'DESCRIPTION'], listing.templates.map((t) => [t.uriTemplate, t.name, firstLine(t.description)]))}`
+        `${heading(`Resource templates (${listing.templates.length})`)}\n${table(
+          ['URI TEMPLATE', 'NAME', 'DESCRIPTION'],
+          listing.templates.map((t) => [t.uriTemplate, t.name, firstLine(t.description)])
+        )}`
       );
     if (listing.prompts.length)
       sections.push(
         `${heading(`Prompts (${listing.prompts.length})`)}\n${table(
           ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
-          listing.prompts.map((p) => [p.name, (p.arguments ?? []).map((a) => (a.required ? a.name : `[${a.name}]`)).join(' '), firstLine(p.description)])
+          listing.prompts.map((p) => [
+            p.name,
+            (p.arguments ?? []).map((a) => (a.required ? a.name : `[${a.name}]`)).join(' '),
+            firstLine(p.description)
+          ])
         )}`
       );
     terminal.out.write(`${sections.join('\n\n')}\n`);

@@ -77,7 +77,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
 
   for (let i = 0; i < rest.length; i++) {
     const word = rest[i];
-    const [flag, inline] = word.startsWith('--') && word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
+    const [flag, inline] =
+      word.startsWith('--') && word.includes('=')
+        ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
+        : [word, undefined];
     const value = (): string => {
       if (inline !== undefined) return inline;
       const next = rest[i + 1];
@@ -152,7 +155,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   const tool = positionals.shift();
   if (tool === undefined) throw new CliError('call needs the name of a tool (mcpfusion list shows them)');
-  if (positionals.length > 0) throw new CliError(`unexpected ${positionals.join(' ')}: tool arguments go in --arg name=value or --json '{…}'`);
+  if (positionals.length > 0)
+    throw new CliError(`unexpected ${positionals.join(' ')}: tool arguments go in --arg name=value or --json '{…}'`);
   return { command, ...connection, tool, argPairs, argsJson, answers, json, task };
 }
 

@@ -80,7 +80,8 @@ function convert(property: string, schema: PropertySchema, text: string): unknow
     throw new ValueError(property, `"${text}" is not one of ${choices.map((c) => String(c.value)).join(', ')}`);
   }
   if (types.includes('array')) return convertArray(property, schema, text);
-  if (types.includes('object')) return parseJson(property, text, 'a JSON object', (v) => typeof v === 'object' && v !== null && !Array.isArray(v));
+  if (types.includes('object'))
+    return parseJson(property, text, 'a JSON object', (v) => typeof v === 'object' && v !== null && !Array.isArray(v));
   if (types.includes('integer') || types.includes('number')) {
     const trimmed = text.trim();
     const number = trimmed === '' ? NaN : Number(trimmed);
@@ -152,8 +153,10 @@ export function checkValue(property: string, schema: PropertySchema, value: unkn
   if (types.length > 0 && !types.some((type) => hasType(value, type)))
     throw new ValueError(property, `${JSON.stringify(value)} is not ${types.map(article).join(' or ')}`);
   if (typeof value === 'number') {
-    if (schema.minimum !== undefined && value < schema.minimum) throw new ValueError(property, `${value} is less than the minimum ${schema.minimum}`);
-    if (schema.maximum !== undefined && value > schema.maximum) throw new ValueError(property, `${value} is more than the maximum ${schema.maximum}`);
+    if (schema.minimum !== undefined && value < schema.minimum)
+      throw new ValueError(property, `${value} is less than the minimum ${schema.minimum}`);
+    if (schema.maximum !== undefined && value > schema.maximum)
+      throw new ValueError(property, `${value} is more than the maximum ${schema.maximum}`);
     if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum)
       throw new ValueError(property, `${value} must be more than ${schema.exclusiveMinimum}`);
     if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum)
@@ -164,14 +167,16 @@ export function checkValue(property: string, schema: PropertySchema, value: unkn
       throw new ValueError(property, `needs at least ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}`);
     if (schema.maxLength !== undefined && value.length > schema.maxLength)
       throw new ValueError(property, `takes at most ${schema.maxLength} character${schema.maxLength === 1 ? '' : 's'}`);
-    if (schema.pattern !== undefined && !safeRegExp(schema.pattern)?.test(value))
-      throw new ValueError(property, `"${value}" does not match the pattern ${schema.pattern}`);
+    const pattern = schema.pattern === undefined ? undefined : safeRegExp(schema.pattern);
+    if (pattern && !pattern.test(value)) throw new ValueError(property, `"${value}" does not match the pattern ${schema.pattern}`);
     const format = schema.format ? FORMATS[schema.format] : undefined;
     if (format && !format.test(value)) throw new ValueError(property, `"${value}" is not ${format.what}`);
   }
   if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) throw new ValueError(property, `needs at least ${schema.minItems} item(s)`);
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) throw new ValueError(property, `takes at most ${schema.maxItems} item(s)`);
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      throw new ValueError(property, `needs at least ${schema.minItems} item(s)`);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      throw new ValueError(property, `takes at most ${schema.maxItems} item(s)`);
     if (schema.items) value.forEach((item, index) => checkValue(`${property}[${index}]`, schema.items!, item));
   }
 }

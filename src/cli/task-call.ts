@@ -83,7 +83,11 @@ async function post(context: TaskCallContext, method: string, params: Json, sign
   for (const message of messages) {
     const note = message.params as Json | undefined;
     if (message.method === 'notifications/progress' && note)
-      context.display.progress({ progress: Number(note.progress), total: note.total as number | undefined, message: note.message as string | undefined });
+      context.display.progress({
+        progress: Number(note.progress),
+        total: note.total as number | undefined,
+        message: note.message as string | undefined
+      });
   }
   const response = messages.find((m) => 'result' in m || 'error' in m);
   if (!response) throw new Error(`${method}: HTTP ${res.status} without a JSON-RPC answer`);
@@ -150,8 +154,14 @@ async function followTask(context: TaskCallContext, created: Json): Promise<Tool
  * `call --task`: the call is sent with the tasks extension declared; a plain answer is
  * returned as it is (MRTR rounds answered here), a task is followed to its end.
  */
-export async function runTaskCall(connection: Connection, name: string, args: Json, options: Omit<TaskCallContext, 'url' | 'headers'> & { url?: URL; headers?: Record<string, string> }): Promise<ToolResult> {
-  if (!connection.modern || !options.url) throw new CliError('--task needs an HTTP server on 2026-07-28 (the tasks extension); leave --task out otherwise', ExitCode.USAGE);
+export async function runTaskCall(
+  connection: Connection,
+  name: string,
+  args: Json,
+  options: Omit<TaskCallContext, 'url' | 'headers'> & { url?: URL; headers?: Record<string, string> }
+): Promise<ToolResult> {
+  if (!connection.modern || !options.url)
+    throw new CliError('--task needs an HTTP server on 2026-07-28 (the tasks extension); leave --task out otherwise', ExitCode.USAGE);
   const context: TaskCallContext = { ...options, url: options.url, headers: options.headers ?? {} };
   let params: Json = { name, arguments: args };
   for (let round = 0; round < MAX_ROUNDS; round++) {

@@ -15,7 +15,12 @@ export interface InputSchema {
  * and the required properties. Throws a {@link CliError} naming the property that does not fit,
  * so nothing is sent.
  */
-export function buildToolArguments(toolName: string, schema: InputSchema | undefined, pairs: readonly string[], json?: string): Record<string, unknown> {
+export function buildToolArguments(
+  toolName: string,
+  schema: InputSchema | undefined,
+  pairs: readonly string[],
+  json?: string
+): Record<string, unknown> {
   const properties = schema?.properties ?? {};
   const closed = schema?.additionalProperties === false;
   const args: Record<string, unknown> = json === undefined ? {} : parseJsonArguments(toolName, json);
@@ -43,7 +48,9 @@ export function buildToolArguments(toolName: string, schema: InputSchema | undef
   }
   const missing = (schema?.required ?? []).filter((name) => !(name in args));
   if (missing.length > 0)
-    throw new CliError(`${toolName}: missing required argument${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (pass ${missing.map((n) => `--arg ${n}=…`).join(' ')})`);
+    throw new CliError(
+      `${toolName}: missing required argument${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (pass ${missing.map((n) => `--arg ${n}=…`).join(' ')})`
+    );
   return args;
 }
 
@@ -54,7 +61,8 @@ function parseJsonArguments(toolName: string, json: string): Record<string, unkn
   } catch (error) {
     throw new CliError(`${toolName}: --json is not valid JSON (${(error as Error).message})`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CliError(`${toolName}: --json must be a JSON object, like '{"id": 3}'`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new CliError(`${toolName}: --json must be a JSON object, like '{"id": 3}'`);
   return { ...(value as Record<string, unknown>) };
 }
 

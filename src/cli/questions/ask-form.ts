@@ -33,7 +33,13 @@ async function chooseReply(terminal: Terminal, answerLabel: string): Promise<'ac
  * enums as a choice list, multi-selects as checkboxes, numbers and strings typed and checked
  * against their bounds and formats before anything is sent.
  */
-export async function askForm(terminal: Terminal, message: string, schema: FormSchema, open: readonly string[], preset: Record<string, unknown>): Promise<Reply> {
+export async function askForm(
+  terminal: Terminal,
+  message: string,
+  schema: FormSchema,
+  open: readonly string[],
+  preset: Record<string, unknown>
+): Promise<Reply> {
   terminal.err.write(`\n${paint(terminal, 'yellow', '?')} ${paint(terminal, 'bold', message)}\n`);
   const reply = await chooseReply(terminal, open.length ? 'Answer' : 'Accept');
   if (reply !== 'accept') return { action: reply };
@@ -68,7 +74,12 @@ async function askField(terminal: Terminal, name: string, schema: PropertySchema
       {
         message: label,
         choices: many.map((choice) => ({ name: choice.title, value: choice.value, checked: defaults.includes(choice.value) })),
-        validate: (picked: ReadonlyArray<{ value: unknown }>) => validateChoices(name, schema, picked.map((p) => p.value))
+        validate: (picked: ReadonlyArray<{ value: unknown }>) =>
+          validateChoices(
+            name,
+            schema,
+            picked.map((p) => p.value)
+          )
       },
       context(terminal)
     );

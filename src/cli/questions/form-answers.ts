@@ -24,7 +24,10 @@ export function readPresetAnswers(words: readonly string[]): PresetAnswers {
       continue;
     }
     const eq = word.indexOf('=');
-    if (eq <= 0) throw new CliError(`--answer ${word}: write it as name=value (for example --answer confirm=yes), or --answer decline / --answer cancel`);
+    if (eq <= 0)
+      throw new CliError(
+        `--answer ${word}: write it as name=value (for example --answer confirm=yes), or --answer decline / --answer cancel`
+      );
     fields.set(word.slice(0, eq), word.slice(eq + 1));
   }
   return { fields, reply };

@@ -30,7 +30,11 @@ function isPromptExit(error: unknown): boolean {
  * `--answer` presets when they cover the question, else at the prompt when there is a
  * terminal, else declined with a note saying how to answer. Questions are asked one at a time.
  */
-export function questionHandler(terminal: Terminal, presets: PresetAnswers, hooks: QuestionHooks): (params: QuestionParams) => Promise<Reply> {
+export function questionHandler(
+  terminal: Terminal,
+  presets: PresetAnswers,
+  hooks: QuestionHooks
+): (params: QuestionParams) => Promise<Reply> {
   let queue: Promise<unknown> = Promise.resolve();
   const answer = async (params: QuestionParams): Promise<Reply> => {
     if (presets.reply) {
@@ -39,17 +43,24 @@ export function questionHandler(terminal: Terminal, presets: PresetAnswers, hook
     }
     if (params.mode === 'url') {
       if (presets.fields.has('url')) {
-        note(terminal, `${paint(terminal, 'yellow', '?')} ${params.message}\n  ${params.url ?? ''} ${paint(terminal, 'dim', '(--answer url=…: accepted)')}`);
+        note(
+          terminal,
+          `${paint(terminal, 'yellow', '?')} ${params.message}\n  ${params.url ?? ''} ${paint(terminal, 'dim', '(--answer url=…: accepted)')}`
+        );
         return { action: 'accept' };
       }
-      if (!terminal.interactive) return declined(terminal, params.message, 'open the URL, then run the call again with --answer url=done', params.url);
+      if (!terminal.interactive)
+        return declined(terminal, params.message, 'open the URL, then run the call again with --answer url=done', params.url);
       return prompted(() => askUrl(terminal, params.message, params.url ?? ''));
     }
     const schema = params.requestedSchema ?? {};
     const { content, open, openRequired } = applyPresets(schema, presets);
     const presetGiven = Object.keys(content).length > 0;
     if ((presetGiven || open.length === 0) && openRequired.length === 0 && (!terminal.interactive || presetGiven)) {
-      note(terminal, `${paint(terminal, 'yellow', '?')} ${params.message} ${paint(terminal, 'dim', `(answered: ${JSON.stringify(content)})`)}`);
+      note(
+        terminal,
+        `${paint(terminal, 'yellow', '?')} ${params.message} ${paint(terminal, 'dim', `(answered: ${JSON.stringify(content)})`)}`
+      );
       return { action: 'accept', content };
     }
     if (!terminal.interactive) {
