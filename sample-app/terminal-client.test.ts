@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
@@ -119,5 +121,88 @@ describeWithTmux('mcpfusion in a terminal (tmux) against the sample app', () => 
       expect(aggregates(disk)).toEqual(before);
       expect(writeLockIsFree(disk)).toBe(true);
     });
+  });
+});
+
+/** The binary without a terminal (pipes, as in a script): answers, exit codes, JSON output. */
+describe('mcpfusion without a terminal (a script) against the sample app over HTTP', () => {
+  const servers = new ChildServers();
+  let db: TempDb;
+  let disk: SqliteDatabase.Database;
+  let url: string;
+
+  beforeAll(async () => {
+    db = tempDb();
+    url = (await servers.start([SAMPLE], { PORT: '0', BILLING_DB: db.path, FUSION_STATE_KEY: TEST_STATE_KEY }, /listening on (\S+)/)).href;
+    disk = inspect(db.path);
+  });
+  afterAll(async () => {
+    await servers.stopAll();
+    disk?.close();
+    db?.remove();
+  });
+
+  const run = async (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'close')) as [number];
+    return { code, stdout, stderr };
+  };
+  const paidInvoice = (): number =>
+    disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id DESC LIMIT 1").pluck().get() as number;
+
+  it('a question with no answer is declined, with a note saying how to answer it; nothing is refunded', async () => {
+    const id = paidInvoice();
+    const { code, stdout, stderr } = await run('call', url, 'billing.refund', '--arg', `id=${id}`);
+    expect(stderr).toContain('declined: no terminal to ask the question; answer it with --answer confirm=…');
+    expect(stdout.trim()).toBe('Refund cancelled');
+    expect(code).toBe(1);
+    expect(invoiceRow(disk, id).status).toBe('paid');
+  });
+
+  it.each(['2025', '2026'])('--answer confirm=yes answers it (--era %s); --json prints the raw result', async (era) => {
+    const id = paidInvoice();
+    const { code, stdout } = await run(
+      'call',
+      url,
+      'billing.refund',
+      '--era',
+      era,
+      '--arg',
+      `id=${id}`,
+      '--answer',
+      'confirm=yes',
+      '--json'
+    );
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ structuredContent: { id, status: 'refunded' }, content: [{ type: 'text' }] });
+    expect(invoiceRow(disk, id).status).toBe('refunded');
+  });
+
+  it('an argument that does not fit the schema is refused before anything is sent (exit 64)', async () => {
+    const { code, stdout, stderr } = await run('call', url, 'billing.refund', '--arg', 'id=0');
+    expect(stderr).toContain('billing.refund: argument id: 0 is less than the minimum 1');
+    expect(stdout).toBe('');
+    expect(code).toBe(64);
+  });
+
+  it('progress is one line per notification; list --json gives the tools with their schemas', async () => {
+    const report = await run('call', url, 'report.generate', '--arg', 'year=2025', '--arg', 'quarter=2');
+    expect(report.code).toBe(0);
+    expect(report.stderr).toContain('progress 30% rows loaded\nprogress 60% totals computed\nprogress 90% charts rendered\n');
+    const list = await run('list', url, '--json');
+    expect(list.code).toBe(0);
+    const listing = JSON.parse(list.stdout) as { protocolVersion: string; tools: Array<{ name: string; inputSchema: object }> };
+    expect(listing.protocolVersion).toBe('2026-07-28');
+    expect(listing.tools.find((t) => t.name === 'billing.refund')?.inputSchema).toMatchObject({ required: ['id'] });
+  });
+
+  it('a server that cannot be reached is a protocol error (exit 2)', async () => {
+    const { code, stderr } = await run('list', 'http://127.0.0.1:1/mcp');
+    expect(stderr).toContain('could not connect to http://127.0.0.1:1/mcp');
+    expect(code).toBe(2);
   });
 });

@@ -15,7 +15,8 @@ export class Interrupt {
   private readonly controller = new AbortController();
   private presses = 0;
   private readonly onData = (chunk: Buffer | string): void => {
-    if (chunk.toString().includes(CTRL_C)) this.press();
+    // Two presses can arrive in one read.
+    for (const char of chunk.toString()) if (char === CTRL_C) this.press();
   };
   private readonly onSigint = (): void => this.press();
   private raw = false;
