@@ -200,6 +200,45 @@ describe('mcpfusion without a terminal (a script) against the sample app over HT
     expect(listing.tools.find((t) => t.name === 'billing.refund')?.inputSchema).toMatchObject({ required: ['id'] });
   });
 
+  it('--task: the refund becomes a task; its question is answered (tasks/update) and its result printed', async () => {
+    const id = paidInvoice();
+    const { code, stdout, stderr } = await run('call', url, 'billing.refund', '--task', '--arg', `id=${id}`, '--answer', 'confirm=yes');
+    expect(stderr).toMatch(/^task \S+: input_required/m);
+    expect(JSON.parse(stdout)).toMatchObject({ id, status: 'refunded' });
+    expect(code).toBe(0);
+    expect(invoiceRow(disk, id).status).toBe('refunded');
+  });
+
+  it('--task: SIGINT (Ctrl-C without a terminal) sends tasks/cancel; the rebuild rolls back and the next mutation runs', async () => {
+    const before = aggregates(disk);
+    const child = spawn(process.execPath, [BIN, 'call', url, 'reports.rebuild', '--task', '--arg', 'throttleMs=300'], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe']
+    });
+    let stderr = '';
+    const working = new Promise<void>((resolve) =>
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/: working \(month \d+ of 24\)/.test(stderr)) resolve();
+      })
+    );
+    const closed = once(child, 'close');
+    await Promise.race([
+      working,
+      closed.then(() => {
+        throw new Error(`the client ended before the task was working:\n${stderr}`);
+      })
+    ]);
+    child.kill('SIGINT');
+    const [code] = (await closed) as [number];
+    child.stdout.destroy();
+    expect(stderr).toContain('Cancelled: the task was sent tasks/cancel.');
+    expect(code).toBe(130);
+    const id = paidInvoice();
+    expect((await run('call', url, 'billing.refund', '--arg', `id=${id}`, '--answer', 'confirm=yes')).code).toBe(0);
+    expect(aggregates(disk)).toEqual(before);
+  });
+
   it('a server that cannot be reached is a protocol error (exit 2)', async () => {
     const { code, stderr } = await run('list', 'http://127.0.0.1:1/mcp');
     expect(stderr).toContain('could not connect to http://127.0.0.1:1/mcp');

@@ -41,9 +41,11 @@ export class CallDisplay {
 
   /** A status line without progress (a task's status, say): the spinner's text. */
   setStatus(text: string): void {
+    const changed = text !== this.status;
     this.status = text;
-    if (!this.terminal.err.isTTY) this.terminal.err.write(`${text}\n`);
-    else if (this.mode === 'spinner') this.bar?.update(0, { spinner: SPINNER[this.frame], status: this.status });
+    if (!this.terminal.err.isTTY) {
+      if (changed) this.terminal.err.write(`${text}\n`);
+    } else if (this.mode === 'spinner') this.bar?.update(0, { spinner: SPINNER[this.frame], status: this.status });
   }
 
   /** A progress notification: the bar moves to it. */
