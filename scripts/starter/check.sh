@@ -7,7 +7,8 @@
 #   2. both entry points load from CommonJS and from ESM;
 #   3. `npm run typecheck`, `npm run build` (tsc) and `npm test` (jest + ts-jest, real SDK
 #      clients) pass;
-#   4. the built entry point (dist/main.js) starts and serves HTTP.
+#   4. the built entry point (dist/main.js) starts and serves HTTP;
+#   5. the package's terminal client runs from the app (`npx mcpfusion list <url>`).
 #
 #   bash scripts/starter/check.sh            (or: npm run check:starter)
 #
@@ -127,6 +128,11 @@ fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', acce
   })
   .catch((e) => { console.error(e); process.exit(1); });
 JS
+step "npx mcpfusion (the package's terminal client) lists the running app"
+npx --no-install mcpfusion list "$url" >"$WORK/cli.log" 2>&1 || { cat "$WORK/cli.log" >&2; die "npx mcpfusion list $url"; }
+grep -q '^Tools (' "$WORK/cli.log" || { cat "$WORK/cli.log" >&2; die "npx mcpfusion list printed no tools"; }
+log "  $(grep '^Tools (' "$WORK/cli.log")"
+
 kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
 server_pid=""
 

@@ -86,7 +86,8 @@ describe('the import graph of src/', () => {
     ['pipeline'],
     ['surface', 'transports'],
     ['app', 'redis'],
-    ['testing']
+    // The terminal client (bin mcpfusion) is a program apart: it imports no folder of the library (checked below).
+    ['testing', 'cli']
   ];
   const layerOf = new Map(LAYERS.flatMap((folders, layer) => folders.map((folder) => [folder, layer] as const)));
   const folderOf = (file: string): string => relative(SRC, file).split(sep)[0];
@@ -120,6 +121,10 @@ describe('the import graph of src/', () => {
     expect(
       [...(folderEdges.get('transports') ?? [])].filter((to) => ['app', 'pipeline', 'tasks', 'interactive', 'surface'].includes(to))
     ).toEqual([]);
+  });
+
+  it('keeps the terminal client (src/cli/) apart from the library: it imports no other folder of src/', () => {
+    expect([...(folderEdges.get('cli') ?? [])]).toEqual([]);
   });
 
   it('keeps the app free of the test harness (it reaches the engine through app/internals.ts)', () => {

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+/**
+ * `mcpfusion`: the terminal client of @mcpfusion/core. It lists what an MCP server offers and
+ * calls its tools, showing what a call does while it runs: progress, the questions the tool
+ * asks (answered at the prompt), and Ctrl-C as the protocol's cancellation. It is a program
+ * of its own built on the SDK v2 client; it imports nothing of the server library, and it is
+ * the one part of the package that writes to stdout.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCall } from './call-command';
+import { CliError, ExitCode } from './cli-error';
+import { runList } from './list-command';
+import { parseCommandLine, USAGE } from './options';
+import { note, paint, processTerminal } from './terminal';
+
+/** The package's version, read from its package.json (dist/cli/main.js → ../../package.json). */
+function version(): string {
+  for (const path of ['../../package.json', '../../../package.json']) {
+    try {
+      return (JSON.parse(readFileSync(join(__dirname, path), 'utf8')) as { version: string }).version;
+    } catch {
+      // the next layout (dist/cli, then build/src/cli)
+    }
+  }
+  return 'unknown';
+}
+
+/** Ends the process now with `code` (stdin back to cooked mode first). */
+function exitNow(code: number): never {
+  if (process.stdin.isTTY) process.stdin.setRawMode(false);
+  process.exit(code);
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const terminal = processTerminal();
+  try {
+    const command = parseCommandLine(argv);
+    switch (command.command) {
+      case 'help':
+        terminal.out.write(`${USAGE}\n`);
+        return ExitCode.OK;
+      case 'version':
+        terminal.out.write(`${version()}\n`);
+        return ExitCode.OK;
+      case 'list':
+        return await runList(command, terminal);
+      case 'call':
+        return await runCall(command, terminal, exitNow);
+    }
+  } catch (error) {
+    if (error instanceof CliError) {
+      note(terminal, `${paint(terminal, 'red', 'mcpfusion:')} ${error.message}`);
+      return error.exitCode;
+    }
+    note(terminal, `${paint(terminal, 'red', 'mcpfusion:')} ${describe(error)}`);
+    return ExitCode.PROTOCOL_ERROR;
+  }
+}
+
+function describe(error: unknown): string {
+  const { code, message } = error as { code?: unknown; message?: string };
+  return typeof code === 'number' ? `protocol error ${code}: ${message ?? ''}` : (message ?? String(error));
+}
+
+void main(process.argv.slice(2)).then(exitNow);

@@ -1,0 +1,172 @@
+import { CliError } from './cli-error';
+import { splitCommandLine } from './command-line';
+
+/** Where the server is: an HTTP URL, or a command line to spawn (stdio). */
+export type Target = { kind: 'http'; url: URL } | { kind: 'stdio'; command: string; args: string[] };
+
+/** Options every command takes. */
+export interface ConnectionOptions {
+  readonly target: Target;
+  /** `2025` (initialize handshake), `2026` (2026-07-28 only), or undefined: negotiate. */
+  readonly era?: '2025' | '2026';
+  /** Extra HTTP headers (`--header`, and `Authorization` from `--token` / `MCP_TOKEN`). */
+  readonly headers: Record<string, string>;
+}
+
+/** `mcpfusion list`. */
+export interface ListCommand extends ConnectionOptions {
+  readonly command: 'list';
+  readonly json: boolean;
+}
+
+/** `mcpfusion call`. */
+export interface CallCommand extends ConnectionOptions {
+  readonly command: 'call';
+  readonly tool: string;
+  readonly argPairs: readonly string[];
+  readonly argsJson?: string;
+  readonly answers: readonly string[];
+  /** Print the raw result as JSON. */
+  readonly json: boolean;
+  /** Ask for a task (the tasks extension) when the server offers it. */
+  readonly task: boolean;
+}
+
+/** What the command line asked for. */
+export type Command = ListCommand | CallCommand | { command: 'help' } | { command: 'version' };
+
+/** The usage text (`mcpfusion --help`). */
+export const USAGE = `Usage:
+  mcpfusion list <url> [options]                 tools, resources, templates and prompts of a server
+  mcpfusion list --stdio '<command line>' [options]
+  mcpfusion call <url> <tool> [--arg name=value …] [--json '{…}'] [options]
+  mcpfusion call --stdio '<command line>' <tool> [--arg name=value …] [options]
+
+Options:
+  --arg name=value       a tool argument, read against the tool's input schema (repeatable)
+  --json '{…}'           the tool arguments as one JSON object (--arg values are added to it)
+  --json                 print the raw result (call) or listing (list) as JSON
+  --answer name=value    answer a question's field without asking (repeatable)
+  --task                 ask for a task when the server offers the tasks extension (2026-07-28)
+  --stdio '<cmd>'        spawn the server and talk to it over stdin/stdout
+  --era 2025|2026        protocol era (default: negotiate)
+  --token <token>        bearer token (default: $MCP_TOKEN)
+  --header 'Name: value' an extra HTTP header (repeatable)
+  -h, --help             this text
+  --version              the version of mcpfusion
+
+Exit codes: 0 done, 1 the tool answered isError, 2 protocol error, 64 usage error, 130 cancelled (Ctrl-C).`;
+
+/** Reads the command line (without `node` and the script). Throws {@link CliError} on a mistake. */
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
+  if (argv.includes('-h') || argv.includes('--help') || argv.length === 0) return { command: 'help' };
+  if (argv[0] === '--version') return { command: 'version' };
+  const [command, ...rest] = argv;
+  if (command !== 'list' && command !== 'call') throw new CliError(`unknown command "${command}": use list or call (mcpfusion --help)`);
+
+  const positionals: string[] = [];
+  const argPairs: string[] = [];
+  const answers: string[] = [];
+  const headers: Record<string, string> = {};
+  let stdio: string | undefined;
+  let era: '2025' | '2026' | undefined;
+  let token = env.MCP_TOKEN || undefined;
+  let json = false;
+  let argsJson: string | undefined;
+  let task = false;
+
+  for (let i = 0; i < rest.length; i++) {
+    const word = rest[i];
+    const [flag, inline] =
+      word.startsWith('--') && word.includes('=')
+        ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
+        : [word, undefined];
+    const value = (): string => {
+      if (inline !== undefined) return inline;
+      const next = rest[i + 1];
+      if (next === undefined) throw new CliError(`${flag} needs a value`);
+      i++;
+      return next;
+    };
+    switch (flag) {
+      case '--arg':
+        argPairs.push(value());
+        break;
+      case '--answer':
+        answers.push(value());
+        break;
+      case '--header': {
+        const header = value();
+        const colon = header.indexOf(':');
+        if (colon <= 0) throw new CliError(`--header ${header}: write it as 'Name: value'`);
+        headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+        break;
+      }
+      case '--token':
+        token = value();
+        break;
+      case '--era': {
+        const chosen = value();
+        if (chosen !== '2025' && chosen !== '2026') throw new CliError(`--era ${chosen}: use 2025 or 2026 (or leave it out to negotiate)`);
+        era = chosen;
+        break;
+      }
+      case '--stdio':
+        stdio = value();
+        break;
+      case '--task':
+        task = true;
+        break;
+      case '--json': {
+        // `--json '{…}'` carries the arguments of a call; a bare `--json` asks for JSON output.
+        const next = inline ?? rest[i + 1];
+        if (command === 'call' && next !== undefined && next.trimStart().startsWith('{')) {
+          argsJson = next;
+          if (inline === undefined) i++;
+        } else if (inline !== undefined) {
+          throw new CliError(`--json=${inline}: the arguments must be a JSON object, like --json '{"id": 3}'`);
+        } else {
+          json = true;
+        }
+        break;
+      }
+      default:
+        if (word.startsWith('-') && word !== '-') throw new CliError(`unknown option ${flag} (mcpfusion --help)`);
+        positionals.push(word);
+    }
+  }
+
+  let target: Target;
+  if (stdio !== undefined) {
+    const [program, ...args] = splitCommandLine(stdio);
+    target = { kind: 'stdio', command: program, args };
+  } else {
+    const first = positionals.shift();
+    if (first === undefined) throw new CliError(`${command} needs a server: a URL (http://127.0.0.1:3000/mcp) or --stdio '<command line>'`);
+    target = { kind: 'http', url: parseUrl(first) };
+  }
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const connection = { target, era, headers };
+
+  if (command === 'list') {
+    if (positionals.length > 0) throw new CliError(`list takes no other words (${positionals.join(' ')})`);
+    if (argPairs.length || answers.length || argsJson !== undefined) throw new CliError('--arg, --answer and --json {…} belong to call');
+    return { command, ...connection, json };
+  }
+  const tool = positionals.shift();
+  if (tool === undefined) throw new CliError('call needs the name of a tool (mcpfusion list shows them)');
+  if (positionals.length > 0)
+    throw new CliError(`unexpected ${positionals.join(' ')}: tool arguments go in --arg name=value or --json '{…}'`);
+  return { command, ...connection, tool, argPairs, argsJson, answers, json, task };
+}
+
+function parseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CliError(`"${text}" is not a URL: give the server's endpoint (http://127.0.0.1:3000/mcp) or --stdio '<command line>'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`${text}: only http:// and https:// servers (or --stdio)`);
+  return url;
+}
