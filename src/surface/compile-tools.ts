@@ -9,6 +9,9 @@ import type { Presenter, PresenterRef } from '../presenters/presenter';
 import { EMPTY_INPUT_SCHEMA, type JsonSchema, type SchemaCatalog } from '../schema/json-schema';
 import type { Constructor } from '../types/core';
 
+/** The listing's `_meta` key saying a tool may ask the user for input mid-call. */
+export const INTERACTIVE_META_KEY = 'io.mcpfusion/interactive';
+
 /** Compiles descriptors into servable tools: schemas, listing and chain (through the one compile path), once. */
 export function compileTools(
   descriptors: readonly ToolDescriptor[],
@@ -62,7 +65,9 @@ export function compileTools(
       inputSchema: inputSchema as Tool['inputSchema'],
       ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
       annotations: descriptor.annotations,
-      ...(descriptor.task ? { execution: { taskSupport: descriptor.task.support } } : {})
+      ...(descriptor.task ? { execution: { taskSupport: descriptor.task.support } } : {}),
+      // Whether the tool may ask the user mid-call (clients such as mcpfusion say so in their listing).
+      ...(descriptor.interactive ? { _meta: { [INTERACTIVE_META_KEY]: true } } : {})
     };
     return Object.freeze({
       ...member,
