@@ -61,12 +61,15 @@ interface Hold {
  * An abort-aware FIFO mutex (in-process), keyed: the app-wide lock and one line per key, made
  * when first needed and forgotten when nobody holds or waits for it (memory is bounded by what is
  * held or waited for). Keys are taken one after the other in canonical (sorted) order, so two
- * multi-key mutations can never deadlock. Fencing tokens come from one counter for every grant.
+ * multi-key mutations can never deadlock. Fencing tokens come from one counter for every grant,
+ * started from the clock (µs since the epoch), so they grow across restarts too.
  */
 export class FifoMutex implements MutationLock {
   private readonly app = new LockLine();
   private readonly lines = new Map<string, LockLine>();
-  private fence = 0;
+  // Tokens start from the clock (µs since the epoch) and grow by one per grant: a process started
+  // later hands out larger tokens than this one did, so a fenced write stays refused across a restart.
+  private fence = Date.now() * 1000;
 
   /** Whether someone holds the lock now (app-wide, or any key). */
   get locked(): boolean {

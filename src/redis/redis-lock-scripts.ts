@@ -11,7 +11,8 @@
  * - `B:holder`  the exclusive holder's id (with the lease as its expiry);
  * - `B:tokens`  a hash, holder id → its fencing token.
  *
- * Besides: `<prefix>:fence`, one counter for every grant (the only key that stays), and
+ * Besides: `<prefix>:fence`, one counter for every grant (the only key that stays; started from the
+ * clock in µs when it is missing, so tokens grow across a Redis restart too), and
  * `<prefix>:w:<id>`, a waiter's place (its instance id, with the lease as expiry, renewed while it
  * waits; a waiter whose place expired is skipped). A release hands the line to the head of its
  * queue and PUBLISHes the grant on the head's instance channel (`<prefix>:i:<instance>`) only:
@@ -46,7 +47,11 @@ local function free(b, mode)
 end
 
 local function take(b, mode, id)
-  local token = redis.call('INCR', P .. ':fence')
+  -- A counter that is gone (a Redis restarted without persistence) starts again from the clock, in µs:
+  -- later tokens stay larger than any handed out before.
+  -- (Strings, not Lua numbers: Lua prints a number with 14 digits, and a token has 16.)
+  if redis.call('EXISTS', P .. ':fence') == 0 then redis.call('SET', P .. ':fence', t[1] .. string.format('%06d', tonumber(t[2]))) end
+  local token = string.format('%d', redis.call('INCR', P .. ':fence'))
   redis.call('ZADD', b .. ':holders', now + lease, id)
   redis.call('PEXPIRE', b .. ':holders', lease)
   redis.call('HSET', b .. ':tokens', id, token)
@@ -107,7 +112,7 @@ for i = from, n do
   local b = base(line)
   handoff(line)
   if redis.call('LLEN', b .. ':queue') == 0 and free(b, mode) then
-    result[#result + 1] = take(b, mode, id)
+    result[#result + 1] = tonumber(take(b, mode, id))
   else
     local last = '0'
     if i == n then last = '1' end

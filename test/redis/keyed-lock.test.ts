@@ -146,6 +146,20 @@ describe('RedisMutationLock, keyed', () => {
     await drained(key);
   });
 
+  it('tokens keep growing when the counter is lost (a Redis restarted without persistence): it starts again from the clock', async () => {
+    const key = `restart-${prefix++}`;
+    const lock = await instance(key);
+    const first = await lock.acquireKeys(['k'], never());
+    first();
+    await drained(key);
+    await probe.client.del(`{${key}}:fence`);
+    const second = await lock.acquireKeys(['k'], never());
+    second();
+    expect(second.fencingToken).toBeGreaterThan(first.fencingToken!);
+    expect(Number.isSafeInteger(second.fencingToken)).toBe(true);
+    await drained(key);
+  });
+
   it('random acquire/abort/release interleavings over several keys, two processes: one holder per key, FIFO, nobody stranded, no deadlock, nothing left (fast-check, seeded)', async () => {
     const child = fork(CHILD, [redis.url, 'model'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     try {

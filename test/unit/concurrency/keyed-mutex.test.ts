@@ -55,6 +55,13 @@ describe('FifoMutex, keyed', () => {
     second();
   });
 
+  it('tokens start from the clock: a lock made later (a restarted process) hands out larger ones', () => {
+    const before = new FifoMutex().tryAcquireKeys(['k'])!;
+    const after = new FifoMutex().tryAcquireKeys(['k'])!;
+    expect(after.fencingToken).toBeGreaterThan(before.fencingToken!);
+    expect(Number.isSafeInteger(after.fencingToken)).toBe(true);
+  });
+
   it('an aborted waiter leaves at once and gives back the keys it held; the next in line is served', async () => {
     const mutex = new FifoMutex();
     const holdsB = mutex.tryAcquireKeys(['b'])!;
