@@ -1,12 +1,13 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FifoMutex } from '../src/advanced';
 import { connectRedis, RedisMutationLock, type RedisConnection } from '../src/redis';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server';
 import { cpuUs } from './http';
-import { fmt, summarize, timeCalls } from './stats';
+import { fmt, median, summarize, timeCalls } from './stats';
 
 /**
  * The keyed mutation lock (issue 26): what a lock costs alone, in process and on Redis; the
@@ -80,19 +81,31 @@ async function contend(
   return { msPerGrant: ms / grants, commands: done.reduce((sum, r) => sum + r.commands, 0) / grants };
 }
 
+const CONTENDED_ROUNDS = Number(process.env.BENCH_LOCK_ROUNDS ?? 5);
+
+/** Rounds of the three runs back to back (machine noise hits them alike); each row is the median over rounds, its ratio the median of the rounds' ratios. */
 async function contended(redis: RedisServer): Promise<string[]> {
-  const uncontended = await contend(redis, 1, 1, 2_000);
-  const oneProcess = await contend(redis, 1, 32, 60);
-  const threeProcesses = await contend(redis, 3, 32, 60);
-  const line = (label: string, r: { msPerGrant: number; commands: number }) =>
-    `| ${label.padEnd(52)} | ${fmt(r.msPerGrant * 1000).padStart(8)} | ${`${fmt(r.msPerGrant / uncontended.msPerGrant, 2)}x`.padStart(7)} | ${fmt(r.commands, 2).padStart(10)} |`;
+  const runs: Array<Array<{ msPerGrant: number; commands: number }>> = [[], [], []];
+  for (let round = 0; round < CONTENDED_ROUNDS; round++) {
+    runs[0].push(await contend(redis, 1, 1, 1_000));
+    runs[1].push(await contend(redis, 1, 32, 40));
+    runs[2].push(await contend(redis, 3, 32, 40));
+  }
+  const line = (label: string, i: number) => {
+    const us = median(runs[i].map((r) => r.msPerGrant * 1000));
+    const ratio = median(runs[i].map((r, round) => r.msPerGrant / runs[0][round].msPerGrant));
+    const commands = median(runs[i].map((r) => r.commands));
+    return `| ${label.padEnd(52)} | ${fmt(us).padStart(8)} | ${`${fmt(ratio, 2)}x`.padStart(7)} | ${fmt(commands, 2).padStart(10)} |`;
+  };
   return [
     '',
-    '| Redis lock, one key, empty critical section          | µs/grant | vs 1st | cmds/grant |',
+    `Redis lock, one key, empty critical section: median over ${CONTENDED_ROUNDS} rounds (ratio: median of the rounds' ratios to the uncontended run)`,
+    '',
+    '| run                                                  | µs/grant | ratio   | cmds/grant |',
     '|------------------------------------------------------|----------|---------|------------|',
-    line('uncontended acquire + release (1 process, 1 loop)', uncontended),
-    line('hand-off, 32 waiters in 1 process', oneProcess),
-    line('hand-off, 32 waiters over 3 processes', threeProcesses)
+    line('uncontended acquire + release (1 process, 1 loop)', 0),
+    line('hand-off, 32 waiters in 1 process', 1),
+    line('hand-off, 32 waiters over 3 processes', 2)
   ];
 }
 
@@ -116,29 +129,55 @@ async function stopInstance(instance: Instance): Promise<void> {
 }
 
 const CLIENTS = 32;
-const CALLS = Number(process.env.BENCH_FLEET_CALLS ?? 3_200);
+const CALLS = Number(process.env.BENCH_FLEET_CALLS ?? 2_000);
+const FLEET_ROUNDS = Number(process.env.BENCH_FLEET_ROUNDS ?? 3);
 
-/** `CALLS` mutations from 32 clients spread over the instances; calls/s and each instance's CPU (% of one core). */
-async function drive(
-  instances: readonly Instance[],
-  tool: string,
-  keyOf: (client: number) => string
-): Promise<{ rate: number; cpu: number[]; driver: number; wallUs: number }> {
+/** The machine's CPU counters (all cores, in clock ticks): busy and total, from /proc/stat. */
+function machineTicks(): { busy: number; total: number } {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const ticks = fields.map(Number);
+  const total = ticks.reduce((sum, t) => sum + t, 0);
+  // idle and iowait are not busy.
+  return { busy: total - ticks[3] - ticks[4], total };
+}
+
+interface Drive {
+  /** How busy the whole machine was (every process, other users' included), in % of all its cores. */
+  readonly machine: number;
+  readonly rate: number;
+  readonly cpu: number[];
+  readonly driver: number;
+  readonly redis?: { readonly scripts: number; readonly commands: number; readonly cpu: number };
+}
+
+async function connectClients(instances: readonly Instance[]): Promise<Client[]> {
   const clients: Client[] = [];
   for (let i = 0; i < CLIENTS; i++) {
     const client = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await client.connect(new StreamableHTTPClientTransport(instances[i % instances.length].url));
     clients.push(client);
   }
-  // Warm-up, then the measured run.
-  await Promise.all(clients.map((client, i) => client.callTool({ name: tool, arguments: { key: keyOf(i) } })));
+  return clients;
+}
+
+/** `calls` mutations from the clients; calls/s, each instance's CPU and the clients' (% of one core), Redis's counters. */
+async function drive(
+  clients: readonly Client[],
+  instances: readonly Instance[],
+  tool: string,
+  keyOf: (client: number) => string,
+  calls: number,
+  connection?: RedisConnection
+): Promise<Drive> {
   let next = 0;
+  const before = connection ? await redisCounters(connection) : undefined;
   const cpu0 = instances.map((instance) => cpuUs(instance.child.pid!));
   const driver0 = process.cpuUsage();
+  const machine0 = machineTicks();
   const start = performance.now();
   await Promise.all(
     clients.map(async (client, i) => {
-      while (next++ < CALLS) {
+      while (next++ < calls) {
         const result = await client.callTool({ name: tool, arguments: { key: keyOf(i) } });
         if (result.isError) throw new Error(JSON.stringify(result));
       }
@@ -147,13 +186,29 @@ async function drive(
   const wallUs = (performance.now() - start) * 1000;
   const cpu = instances.map((instance, i) => ((cpuUs(instance.child.pid!) - cpu0[i]) / wallUs) * 100);
   const used = process.cpuUsage(driver0);
-  await Promise.all(clients.map((client) => client.close()));
-  return { rate: CALLS / (wallUs / 1e6), cpu, driver: ((used.user + used.system) / wallUs) * 100, wallUs };
+  const machine1 = machineTicks();
+  const after = connection ? await redisCounters(connection) : undefined;
+  return {
+    machine: ((machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)) * 100,
+    rate: calls / (wallUs / 1e6),
+    cpu,
+    driver: ((used.user + used.system) / wallUs) * 100,
+    ...(before && after
+      ? {
+          redis: {
+            scripts: (after.evals - before.evals) / calls,
+            // The counters' own INFO is one command.
+            commands: (after.total - before.total - 1) / calls,
+            cpu: (((after.cpu - before.cpu) * 1e6) / wallUs) * 100
+          }
+        }
+      : {})
+  };
 }
 
 /** Redis's counters: commands processed (scripts' own commands included), EVAL calls, and its CPU (s). */
 async function redisCounters(connection: RedisConnection): Promise<{ total: number; evals: number; cpu: number }> {
-  const info = await connection.client.info();
+  const info = await connection.client.info('all');
   const num = (pattern: RegExp) => Number(pattern.exec(info)?.[1] ?? 0);
   return {
     total: num(/total_commands_processed:(\d+)/),
@@ -162,28 +217,56 @@ async function redisCounters(connection: RedisConnection): Promise<{ total: numb
   };
 }
 
+const MODES = [
+  ['keyed, distinct keys', 'work.keyed', (i: number) => `k${i}`],
+  ['app-wide', 'work.app', () => 'same'],
+  ['keyed, one key', 'work.keyed', () => 'same']
+] as const;
+
+/** The median round of each mode (by rate), measured in rounds that rotate the modes, after a warm-up of each. */
+async function measure(
+  instances: readonly Instance[],
+  modes: readonly (typeof MODES)[number][],
+  connection?: RedisConnection
+): Promise<Drive[]> {
+  const clients = await connectClients(instances);
+  try {
+    for (const [, tool, keyOf] of modes) await drive(clients, instances, tool, keyOf, CALLS / 2);
+    const rounds: Drive[][] = modes.map(() => []);
+    for (let r = 0; r < FLEET_ROUNDS; r++) {
+      for (let k = 0; k < modes.length; k++) {
+        const m = (k + r) % modes.length;
+        rounds[m].push(await drive(clients, instances, modes[m][1], modes[m][2], CALLS, connection));
+      }
+    }
+    return rounds.map((samples) => [...samples].sort((a, b) => a.rate - b.rate)[samples.length >> 1]);
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+  }
+}
+
 async function fleet(redis: RedisServer, connection: RedisConnection): Promise<string[]> {
   const rows = [
     '',
-    `fleet: ${CALLS} mutations from ${CLIENTS} clients (2026-07-28, HTTP, one process) spread over the instances; CPU in % of one core`,
-    "(scripts: lock round trips per mutation; commands: all Redis commands per mutation, the scripts' own included)",
+    `fleet: ${CALLS} mutations from ${CLIENTS} clients (2026-07-28, HTTP, one process) spread over the instances, a write of a Map`,
+    `per mutation; the median of ${FLEET_ROUNDS} rounds that rotate the modes, after a warm-up. CPU in % of one core. scripts: lock`,
+    "round trips per mutation; commands: every command Redis processed per mutation, the scripts' own included; machine: how",
+    "busy the machine's cores were, other users' processes included (at 100 the figures are bounded by the CPU left over).",
     '',
-    '| instances, lock, serialized on                       | mutations/s | scripts | commands | CPU % per instance | Redis CPU | clients CPU |',
-    '|------------------------------------------------------|-------------|---------|----------|--------------------|-----------|-------------|'
+    '| instances, lock, serialized on                       | mutations/s | scripts | commands | CPU % per instance | Redis CPU | clients CPU | machine % |',
+    '|------------------------------------------------------|-------------|---------|----------|--------------------|-----------|-------------|-----------|'
   ];
-  const line = (
-    label: string,
-    r: { rate: number; cpu: number[]; driver: number },
-    redisStats?: { scripts: number; commands: number; cpu: number }
-  ) =>
-    `| ${label.padEnd(52)} | ${fmt(r.rate, 0).padStart(11)} | ${(redisStats ? fmt(redisStats.scripts, 2) : '-').padStart(7)} | ${(redisStats ? fmt(redisStats.commands, 1) : '-').padStart(8)} | ${r.cpu
+  const line = (label: string, r: Drive) =>
+    `| ${label.padEnd(52)} | ${fmt(r.rate, 0).padStart(11)} | ${(r.redis ? fmt(r.redis.scripts, 2) : '-').padStart(7)} | ${(r.redis ? fmt(r.redis.commands, 1) : '-').padStart(8)} | ${r.cpu
       .map((c) => fmt(c, 0))
       .join(' / ')
-      .padStart(18)} | ${(redisStats ? fmt(redisStats.cpu, 0) : '-').padStart(9)} | ${fmt(r.driver, 0).padStart(11)} |`;
+      .padStart(
+        18
+      )} | ${(r.redis ? fmt(r.redis.cpu, 0) : '-').padStart(9)} | ${fmt(r.driver, 0).padStart(11)} | ${fmt(r.machine, 0).padStart(9)} |`;
   const alone = await startInstance();
   try {
-    rows.push(line('1 instance, in-process lock, app-wide', await drive([alone], 'work.app', () => 'same')));
-    rows.push(line('1 instance, in-process lock, keyed, distinct keys', await drive([alone], 'work.keyed', (i) => `k${i}`)));
+    const results = await measure([alone], MODES);
+    MODES.forEach(([label], i) => rows.push(line(`1 instance, in-process lock, ${label}`, results[i])));
   } finally {
     await stopInstance(alone);
   }
@@ -191,24 +274,8 @@ async function fleet(redis: RedisServer, connection: RedisConnection): Promise<s
     const instances: Instance[] = [];
     try {
       for (let i = 0; i < size; i++) instances.push(await startInstance(redis.url));
-      for (const [label, tool, keyOf] of [
-        ['keyed, distinct keys', 'work.keyed', (i: number) => `k${i}`],
-        ['app-wide', 'work.app', () => 'same'],
-        ['keyed, one key', 'work.keyed', () => 'same']
-      ] as const) {
-        const before = await redisCounters(connection);
-        const result = await drive(instances, tool, keyOf);
-        const after = await redisCounters(connection);
-        // The warm-up's calls are counted too (one per client).
-        const mutations = CALLS + CLIENTS;
-        rows.push(
-          line(`${size} instance${size > 1 ? 's' : ''} on Redis, ${label}`, result, {
-            scripts: (after.evals - before.evals) / mutations,
-            commands: (after.total - before.total - 1) / mutations,
-            cpu: (((after.cpu - before.cpu) * 1e6) / result.wallUs) * 100
-          })
-        );
-      }
+      const results = await measure(instances, MODES, connection);
+      MODES.forEach(([label], i) => rows.push(line(`${size} instance${size > 1 ? 's' : ''} on Redis, ${label}`, results[i])));
     } finally {
       await Promise.all(instances.map(stopInstance));
     }
