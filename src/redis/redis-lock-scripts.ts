@@ -85,6 +85,16 @@ local function handoff(line)
   end
 end
 
+-- Extends id's lease of a line; false if it does not hold it (any more).
+local function renew(b, id)
+  if not redis.call('ZSCORE', b .. ':holders', id) then return false end
+  redis.call('ZADD', b .. ':holders', 'XX', now + lease, id)
+  redis.call('PEXPIRE', b .. ':holders', lease)
+  redis.call('PEXPIRE', b .. ':tokens', lease)
+  if redis.call('GET', b .. ':holder') == id then redis.call('PEXPIRE', b .. ':holder', lease) end
+  return true
+end
+
 -- Gives back id's hold of a line (if it has one), and hands the line on.
 local function release(line, id)
   local b = base(line)
@@ -127,13 +137,15 @@ redis.call('DEL', P .. ':w:' .. id)
 return result`;
 
 /**
- * A waiting waiter's check (every poll): keeps its place alive, serves the line if its holder died,
- * and returns its token if it holds the line now (a grant whose message was missed), else 0.
- * ARGV: lease, id, instance, line.
+ * A waiting waiter's check (every poll): keeps its place alive and the leases of the lines it
+ * already holds (ARGV[5..]: a multi-key waiter holds the app and its first keys while it waits for
+ * the next), serves the line if its holder died, and returns its token if it holds the line now (a
+ * grant whose message was missed), else 0. ARGV: lease, id, instance, line, held lines...
  */
 export const CHECK = `${COMMON}
 local id = ARGV[2]
 local b = base(ARGV[4])
+for i = 5, #ARGV do renew(base(ARGV[i]), id) end
 redis.call('PEXPIRE', P .. ':w:' .. id, lease)
 redis.call('PEXPIRE', b .. ':queue', lease)
 handoff(ARGV[4])
@@ -163,14 +175,6 @@ export const RENEW = `${COMMON}
 local id = ARGV[2]
 local lost = 0
 for i = 3, #ARGV do
-  local b = base(ARGV[i])
-  if redis.call('ZSCORE', b .. ':holders', id) then
-    redis.call('ZADD', b .. ':holders', 'XX', now + lease, id)
-    redis.call('PEXPIRE', b .. ':holders', lease)
-    redis.call('PEXPIRE', b .. ':tokens', lease)
-    if redis.call('GET', b .. ':holder') == id then redis.call('PEXPIRE', b .. ':holder', lease) end
-  else
-    lost = lost + 1
-  end
+  if not renew(base(ARGV[i]), id) then lost = lost + 1 end
 end
 return lost`;

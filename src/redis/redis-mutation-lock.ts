@@ -149,7 +149,8 @@ export class RedisMutationLock implements MutationLock {
         tokens.push(...answer.slice(1).map(Number));
         const at = Number(answer[0]);
         if (at === 0) break;
-        tokens.push(await this.granted(id, waiter, lines[at - 1][1], step, aborted));
+        const held = lines.slice(0, at - 1).map(([, line]) => line);
+        tokens.push(await this.granted(id, waiter, lines[at - 1][1], held, step, aborted));
         from = at + 1;
       }
     } catch (error) {
@@ -164,11 +165,15 @@ export class RedisMutationLock implements MutationLock {
     return this.grant(id, lines, tokens, onLost);
   }
 
-  /** Waits in `line` until the grant message names this waiter, or its poll finds it holds the line. */
+  /**
+   * Waits in `line` until the grant message names this waiter, or its poll finds it holds the line;
+   * each poll also renews the leases of the lines it `held` already (they would run out while it waits).
+   */
   private async granted(
     id: string,
     waiter: Waiting,
     line: string,
+    held: readonly string[],
     step: <T>(command: Promise<T>) => Promise<T>,
     aborted: Promise<never>
   ): Promise<number> {
@@ -187,7 +192,7 @@ export class RedisMutationLock implements MutationLock {
         } finally {
           clearTimeout(timer);
         }
-        const token = Number(await step(this.script(CHECK, [id, this.instance, line])));
+        const token = Number(await step(this.script(CHECK, [id, this.instance, line, ...held])));
         if (token > 0) return token;
       }
     } finally {

@@ -133,6 +133,28 @@ describe('RedisMutationLock, keyed', () => {
     await drained(key);
   });
 
+  it('a multi-key waiter keeps the keys it holds while it waits longer than their lease', async () => {
+    const key = `long-wait-${prefix++}`;
+    const options = { leaseMs: 300, pollMs: 50 };
+    const [a, b, c] = [await instance(key, options), await instance(key, options), await instance(key, options)];
+    const holdsB = await a.acquireKeys(['b'], never());
+    const order: string[] = [];
+    // Holds the app (shared) and `a`, waits for `b`.
+    const both = b.acquireKeys(['a', 'b'], never()).then((r) => (order.push('both'), r));
+    await placed(b, 1);
+    const onlyA = c.acquireKeys(['a'], never()).then((r) => (order.push('only a'), r));
+    await placed(c, 1);
+    // Polls of the waiter, each 50 ms apart: well past its 300 ms lease.
+    const polled = b.commands + 20;
+    while (b.commands < polled) await turn();
+    expect(order).toEqual([]);
+    holdsB();
+    (await both)();
+    (await onlyA)();
+    expect(order).toEqual(['both', 'only a']);
+    await drained(key);
+  });
+
   it('a holder of a key that dies frees the key when its lease runs out; the waiter is served', async () => {
     const key = `crash-${prefix++}`;
     const dead = await connectRedis(redis.url);
