@@ -43,6 +43,11 @@ type Line = readonly [mode: 'S' | 'X', line: string];
 interface Waiting {
   line: string | undefined;
   granted: ((token: number) => void) | undefined;
+  /**
+   * Grants whose message came before the reply of the script that joined the line (the message and
+   * the reply travel on two connections): taken when the wait begins, so it does not wait for a poll.
+   */
+  early: Map<string, number> | undefined;
 }
 
 /**
@@ -124,7 +129,7 @@ export class RedisMutationLock implements MutationLock {
   private async take(lines: readonly Line[], signal: AbortSignal, onLost?: (error: Error) => void): Promise<LockRelease> {
     if (signal.aborted) throw abortError(signal);
     const id = randomUUID();
-    const waiter: Waiting = { line: undefined, granted: undefined };
+    const waiter: Waiting = { line: undefined, granted: undefined, early: undefined };
     let onAbort: () => void = () => undefined;
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(abortError(signal));
@@ -177,6 +182,8 @@ export class RedisMutationLock implements MutationLock {
     step: <T>(command: Promise<T>) => Promise<T>,
     aborted: Promise<never>
   ): Promise<number> {
+    const early = waiter.early?.get(line);
+    if (early !== undefined) return early;
     waiter.line = line;
     let grant!: (token: number) => void;
     const message = new Promise<number>((resolve) => (grant = resolve));
@@ -246,7 +253,11 @@ export class RedisMutationLock implements MutationLock {
           const tokenAt = message.lastIndexOf('|');
           const idAt = message.lastIndexOf('|', tokenAt - 1);
           const waiter = this.waiting.get(message.slice(idAt + 1, tokenAt));
-          if (waiter?.line === message.slice(0, idAt)) waiter.granted?.(Number(message.slice(tokenAt + 1)));
+          if (!waiter) return;
+          const line = message.slice(0, idAt);
+          const token = Number(message.slice(tokenAt + 1));
+          if (waiter.line === line) waiter.granted?.(token);
+          else (waiter.early ??= new Map()).set(line, token);
         })
       )
       .catch((error: unknown) => {
