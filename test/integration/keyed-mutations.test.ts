@@ -10,8 +10,10 @@ import {
   ask,
   readInput,
   requireInput,
-  type CallContext
+  type CallContext,
+  type MutationLock
 } from '../../src';
+import { FifoMutex } from '../../src/advanced';
 import { connectTestClient, type TestClient } from '../../src/testing';
 
 class Target {
@@ -259,5 +261,28 @@ describe('keyed mutations (serializeOn)', () => {
     expect(() => FusionApp.create({ tools: [Wrong] })).toThrow(
       /serializeOn is an option of @Mutation only[\s\S]*serializeOn must be 'app', 'tool' or a function/
     );
+  });
+
+  it('a lock of your own without the keyed methods serves keyed mutations app-wide', async () => {
+    const inner = new FifoMutex();
+    const appWideOnly: MutationLock = {
+      acquire: (signal) => inner.acquire(signal),
+      get locked() {
+        return inner.locked;
+      }
+    };
+    const own = FusionApp.create({ tools: [Invoices], mutationLock: appWideOnly });
+    try {
+      const one = own.callTool('invoice.touch', { id: 1, tag: 'one' });
+      await gates.current.entered('one');
+      // Another invoice, but the lock knows no keys: it waits.
+      const two = own.callTool('invoice.touch', { id: 2, tag: 'two' });
+      gates.current.open('two');
+      gates.current.open('one');
+      await Promise.all([one, two]);
+      expect(gates.current.log).toEqual(['start one', 'end one', 'start two', 'end two']);
+    } finally {
+      await own.close();
+    }
   });
 });
