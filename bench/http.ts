@@ -40,7 +40,7 @@ async function stop(c: Contender): Promise<void> {
  * of a round's sequential phase). What the server spent, whatever the client did. A thread that ended
  * between two reads is missed by the second: the servers keep theirs (V8's and libuv's) for their lifetime.
  */
-function cpuUs(pid: number): number {
+export function cpuUs(pid: number): number {
   let ns = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
@@ -140,7 +140,8 @@ export async function httpRows(rounds: number, seqCalls: number, concCalls: numb
           results[i][kind].flatMap((p) => p.latencies).sort((a, b) => a - b),
           0.99
         );
-      const m = (i: number, kind: 'seq' | 'conc', key: Figure) => (key === 'p99' ? pooled(i, kind) : median(results[i][kind].map((p) => p[key])));
+      const m = (i: number, kind: 'seq' | 'conc', key: Figure) =>
+        key === 'p99' ? pooled(i, kind) : median(results[i][kind].map((p) => p[key]));
       // Each round's two turns ran back to back: the ratio is the median of the rounds' ratios (of the pooled p99s for p99).
       const ratio = (kind: 'seq' | 'conc', key: Figure) =>
         key === 'p99' ? pooled(1, kind) / pooled(0, kind) : median(results[1][kind].map((p, r) => p[key] / results[0][kind][r][key]));

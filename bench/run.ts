@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { BenchProbe, bareSdkServer, benchApp, connectInMemory } from './contenders';
 import { httpRows } from './http';
 import { telemetryRows } from './telemetry';
+import { keyedLockRows } from './keyed-lock';
 import { connectRedis, RedisContinuationStore, RedisMutationLock } from '../src/redis';
 import { confirmApp } from './confirm-tools';
 import { startRedis } from '../test/helpers/redis-server';
@@ -138,6 +139,7 @@ async function main(): Promise<void> {
     ...(await cancelToRelease()),
     ...(await massCancel()),
     ...(await redisLock()),
+    ...(await keyedLockRows()),
     ...(await confirmedRounds()),
     ...(HTTP_ROUNDS > 0 ? await httpSection() : [])
   ];

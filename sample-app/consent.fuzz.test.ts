@@ -90,8 +90,11 @@ interface AdjustmentEntry {
   created_at: string;
 }
 
+/** The ledger's columns of every invoice (the lock's bookkeeping, `fence`, is not the ledger: a refund sets it to its grant's token). */
 function readInvoices(disk: SqliteDatabase.Database): InvoiceRow[] {
-  return disk.prepare('SELECT * FROM invoices ORDER BY id').all() as InvoiceRow[];
+  return disk
+    .prepare('SELECT id, customer_id, amount_cents, currency, status, issued_on, refunded_at, internal_note FROM invoices ORDER BY id')
+    .all() as InvoiceRow[];
 }
 
 function readAdjustments(disk: SqliteDatabase.Database): AdjustmentEntry[] {

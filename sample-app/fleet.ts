@@ -10,8 +10,8 @@ import {
 } from '@mcpfusion/core/redis';
 
 /**
- * With `REDIS_URL` set, the desk runs as one instance of a fleet: refunds and the other
- * mutations are serialized across every instance (`RedisMutationLock`), a change on one reaches
+ * With `REDIS_URL` set, the desk runs as one instance of a fleet: mutations are serialized across
+ * every instance (`RedisMutationLock`: refunds and adjustments per invoice, reports.rebuild app-wide), a change on one reaches
  * the listeners of all (`RedisServerEventBus`), and the state of questions in flight lives in
  * Redis (`RedisContinuationStore`, single use across instances), and so do task records
  * (`RedisTaskStore`). All instances share one

@@ -17,7 +17,9 @@
 
 // Concurrency: the defaults behind `concurrency` and `mutationLock`, and what a custom one uses.
 export { FifoMutex, InProcessCallQueue, raceAbort } from './concurrency';
-export type { Release } from './concurrency';
+export type { LockRelease, Release } from './concurrency';
+export type { KeyGrant } from './types/lock';
+export type { LockKeysFunction, SerializeOn } from './metadata/types';
 
 // Tasks: what a custom `TaskStore` stores and applies.
 export { TASKS_EXTENSION } from './tasks/task-record';
@@ -58,6 +60,7 @@ export {
   InvalidParamsError,
   InvalidProgressError,
   InvalidRequestStateError,
+  LockKeyError,
   MaskedError,
   MissingCapabilityError,
   NextCalledTwiceError,
@@ -73,3 +76,4 @@ export {
   UnknownToolError
 } from './errors';
 export type { Violation } from './errors';
+export type { TelemetryOptions } from './telemetry/telemetry-options';

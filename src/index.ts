@@ -32,6 +32,7 @@ export type {
   Completer,
   Constructor,
   InteractiveOptions,
+  MutationOptions,
   PromptOptions,
   ResourceOptions,
   ResourceTemplateOptions,
@@ -75,6 +76,7 @@ export type { TaskSettings } from './tasks/app-tasks';
 export { SignedContinuationStore } from './interactive/continuation-store';
 export type { ContinuationStore } from './interactive/continuation-store';
 export type { CallQueue, CallQueueOptions, MutationLock } from './concurrency';
+export type { LockGrant } from './types/lock';
 
 // Authorization (the HTTP endpoint as an OAuth 2.1 resource server).
 export type { AuthOptions } from './auth/http-auth';
@@ -99,4 +101,3 @@ export type { OAuthTokenVerifier } from '@modelcontextprotocol/server';
  * expiry, resource, `extra`. Tools see the caller as `CallerAuth` (`ctx.auth`), not as this.
  */
 export type { AuthInfo } from '@modelcontextprotocol/server';
-export type { TelemetryOptions } from './telemetry/telemetry-options';

@@ -53,6 +53,8 @@ export class AdjustmentTools {
   @Interactive({ exactlyOnce: true })
   @Mutation('billing.adjust', {
     scopes: [Scopes.BillingWrite],
+    // Serialized with the refunds of the same invoice, beside those of others.
+    serializeOn: (request: AdjustmentRequest) => `invoice:${request.id}`,
     title: 'Adjust invoice',
     description:
       'Credit part of an invoice. Asks the user for the reason (discount, billing error, goodwill), then the amount in dollars (at most the invoice total), and records one adjustment.',

@@ -1,7 +1,9 @@
 import {
   Action,
   ask,
+  type CallContext,
   cappedList,
+  Ctx,
   Input,
   type InputRound,
   Interactive,
@@ -13,7 +15,7 @@ import {
 } from '@mcpfusion/core';
 import { InvoiceFilter, InvoiceLookup, RefundRequest } from './billing.inputs';
 import { InvoiceSummary, InvoiceView } from './billing.views';
-import { alreadyRefunded, invoiceNotFound } from './invoice-errors';
+import { alreadyRefunded, invoiceNotFound, staleRefund } from './invoice-errors';
 import { InvoiceRepository, type InvoiceListing, type InvoiceRecord } from './invoice-repository';
 import { InvoiceStatus } from './invoice-status';
 import { formatDollars } from './money';
@@ -62,7 +64,9 @@ export class BillingTools {
    * refunded invoice fails before anything is asked. Every round re-reads the invoice (no
    * lock is held while the user answers) and the write keeps the guarded UPDATE, so a
    * refund made elsewhere between the rounds is refused rather than repeated. Subscribers
-   * of `billing://invoices/<id>` are told once the refund is written.
+   * of `billing://invoices/<id>` are told once the refund is written. The write carries the
+   * lock grant's fencing token (`ctx.lock`), which the UPDATE checks: a holder whose grant has
+   * passed on (a paused process whose lease ran out) cannot write over a later holder.
    */
   // A confirmation answers one question once (a replay is refused), and the refund it confirms happens exactly once:
   // a re-issue of the confirming round after a broken stream gets the first attempt's result.
@@ -71,12 +75,15 @@ export class BillingTools {
     scopes: [Scopes.BillingWrite],
     // With the tasks extension the refund is a task at once: the confirmation comes through tasks/update.
     task: { support: 'optional', create: 'at-once' },
+    // Refunds of different invoices run side by side; two of one invoice, one after the other (reports.rebuild
+    // stays app-wide: it waits for the refunds in flight and none starts while it runs).
+    serializeOn: (request: RefundRequest) => `invoice:${request.id}`,
     title: 'Refund invoice',
     description:
       'Refund an invoice in full and mark it refunded, after the user confirms. An invoice can be refunded only once; refunding it again is an error.',
     output: InvoiceView
   })
-  refund(@Input() request: RefundRequest): InvoiceRecord | InputRound | string {
+  refund(@Input() request: RefundRequest, @Ctx() ctx: CallContext): InvoiceRecord | InputRound | string {
     const invoice = this.invoices.find(request.id);
     if (!invoice) throw new ToolError(invoiceNotFound(request.id));
     if (invoice.status === InvoiceStatus.Refunded) throw new ToolError(alreadyRefunded(request.id, invoice.refundedAt));
@@ -89,9 +96,11 @@ export class BillingTools {
       );
     }
     if (!confirm) return REFUND_CANCELLED;
-    const outcome = this.invoices.markRefunded(request.id, new Date());
+    // The grant's token is its key's (`invoice:<id>`); the default lock and the Redis lock both give one.
+    const outcome = this.invoices.markRefunded(request.id, new Date(), ctx.lock?.fencingToken);
     if (outcome.kind === 'not-found') throw new ToolError(invoiceNotFound(request.id));
     if (outcome.kind === 'already-refunded') throw new ToolError(alreadyRefunded(request.id, outcome.refundedAt));
+    if (outcome.kind === 'stale') throw new ToolError(staleRefund(request.id));
     this.events.invoiceChanged(request.id);
     return this.invoices.find(request.id)!;
   }

@@ -7,3 +7,8 @@ export function invoiceNotFound(id: number): string {
 export function alreadyRefunded(id: number, refundedAt: string | undefined): string {
   return `Invoice ${id} was already refunded at ${refundedAt ?? 'an unknown date'}; nothing was changed.`;
 }
+
+/** The message of a refund whose lock grant is older than the invoice's last write (its fencing token was refused). */
+export function staleRefund(id: number): string {
+  return `Invoice ${id} was written under a later grant of its lock than this refund's (its fencing token was refused): nothing was changed. Retry the refund.`;
+}

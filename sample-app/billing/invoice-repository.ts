@@ -43,7 +43,8 @@ export interface ListCriteria {
 }
 
 /** What {@link InvoiceRepository.markRefunded} did. */
-export type RefundOutcome = { kind: 'refunded' } | { kind: 'not-found' } | { kind: 'already-refunded'; refundedAt: string };
+export type RefundOutcome =
+  { kind: 'refunded' } | { kind: 'not-found' } | { kind: 'already-refunded'; refundedAt: string } | { kind: 'stale'; fence: number };
 
 interface InvoiceRow {
   id: number;
@@ -107,14 +108,24 @@ export class InvoiceRepository {
   /**
    * Marks the invoice refunded unless it already is. The guard is in the UPDATE itself,
    * so even two connections racing cannot refund twice: exactly one sees a changed row.
+   * `fencingToken` is the refund's lock grant (`ctx.lock`): the UPDATE also refuses a write
+   * whose token is not above the invoice's `fence` (a later holder of the invoice's lock has
+   * written since: this holder's grant has passed on), and records the token. Without a token
+   * (a lock that gives none) the fence is neither checked nor changed.
    */
-  markRefunded(id: number, at: Date): RefundOutcome {
+  markRefunded(id: number, at: Date, fencingToken?: number): RefundOutcome {
     const { changes } = this.db
-      .prepare("UPDATE invoices SET status = 'refunded', refunded_at = ? WHERE id = ? AND status <> 'refunded'")
-      .run(at.toISOString(), id);
+      .prepare(
+        `UPDATE invoices SET status = 'refunded', refunded_at = @at, fence = COALESCE(@token, fence)
+          WHERE id = @id AND status <> 'refunded' AND (@token IS NULL OR fence < @token)`
+      )
+      .run({ at: at.toISOString(), token: fencingToken ?? null, id });
     if (changes === 1) return { kind: 'refunded' };
-    const current = this.db.prepare('SELECT refunded_at FROM invoices WHERE id = ?').get(id) as { refunded_at: string | null } | undefined;
-    return current ? { kind: 'already-refunded', refundedAt: current.refunded_at ?? 'an unknown date' } : { kind: 'not-found' };
+    const current = this.db.prepare('SELECT refunded_at, fence FROM invoices WHERE id = ?').get(id) as
+      { refunded_at: string | null; fence: number } | undefined;
+    if (!current) return { kind: 'not-found' };
+    if (current.refunded_at === null) return { kind: 'stale', fence: current.fence };
+    return { kind: 'already-refunded', refundedAt: current.refunded_at };
   }
 }
 

@@ -1,7 +1,7 @@
 import SqliteDatabase from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { SCHEMA_SQL } from './schema';
+import { addMissingColumns, SCHEMA_SQL } from './schema';
 import { seedIfEmpty } from './seed';
 
 /** Where the database lives when neither the caller nor `BILLING_DB` says otherwise (relative to the cwd). */
@@ -50,6 +50,7 @@ export class Database {
     try {
       if (!this.inMemory) this.connection.pragma('journal_mode = WAL');
       this.connection.exec(SCHEMA_SQL);
+      addMissingColumns(this.connection);
       seedIfEmpty(this.connection);
     } catch (error) {
       this.connection.close();

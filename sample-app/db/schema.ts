@@ -1,3 +1,5 @@
+import type SqliteDatabase from 'better-sqlite3';
+
 /**
  * The billing desk's schema. `IF NOT EXISTS` everywhere so that opening an existing file
  * is a no-op; the CHECK constraints keep the refund invariant in the database itself, so
@@ -22,6 +24,10 @@ CREATE TABLE IF NOT EXISTS invoices (
   refunded_at   TEXT,
   -- Internal: notes for the finance team, never shown to clients.
   internal_note TEXT,
+  -- The fencing token of the mutation lock's grant under which the invoice was last written (a
+  -- refund): a write that carries an older token comes from a holder whose grant has passed on
+  -- (a paused process, an expired lease) and is refused by the UPDATE itself.
+  fence         INTEGER NOT NULL DEFAULT 0,
   CHECK ((status = 'refunded') = (refunded_at IS NOT NULL))
 );
 
@@ -59,3 +65,9 @@ CREATE TABLE IF NOT EXISTS connected_accounts (
   connected_at TEXT NOT NULL
 );
 `;
+
+/** Brings a file made before a column was added up to date (`CREATE TABLE IF NOT EXISTS` adds tables, not columns). */
+export function addMissingColumns(db: SqliteDatabase.Database): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('invoices')").pluck().all() as string[];
+  if (!columns.includes('fence')) db.exec('ALTER TABLE invoices ADD COLUMN fence INTEGER NOT NULL DEFAULT 0');
+}

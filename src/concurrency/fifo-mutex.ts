@@ -1,10 +1,22 @@
+import type { KeyGrant } from '../types/lock';
 import { abortError } from './abort';
-import type { CallAbort } from './call-abort';
-import { SlotGate, type Release } from './slot-gate';
+import type { AbortListener, CallAbort } from './call-abort';
+import { LockLine, type LineMode, type LineWaiter } from './lock-line';
+import type { Release } from './slot-gate';
+import type { WaiterNode } from './waiter-list';
+
+/** A grant of the mutation lock: give it back once. It may say what it holds (its fencing tokens, its keys). */
+export type LockRelease = Release & { readonly fencingToken?: number; readonly keys?: readonly KeyGrant[] };
 
 /**
  * The lock that serializes mutations. The in-process {@link FifoMutex} is the default;
  * a multi-instance deployment can supply a distributed one.
+ *
+ * It is a readers-writer lock over keys: `acquire` takes the whole app (exclusive: it waits
+ * for every mutation in flight, keyed ones included, and excludes all of them while it runs);
+ * `acquireKeys` takes the app shared and each key exclusive, so mutations on disjoint keys run
+ * in parallel and those that share a key run one at a time, in arrival order. A lock without
+ * `acquireKeys` serves keyed mutations app-wide (correct, only without their parallelism).
  */
 export interface MutationLock {
   /**
@@ -16,36 +28,235 @@ export interface MutationLock {
   tryAcquire?(): Release | undefined;
   /** Optional: `acquire` for one of the engine's calls, waiting on its abort directly (see `CallQueue.acquireFor`). */
   acquireFor?(call: CallAbort): Promise<Release>;
+  /**
+   * Optional: holds `keys` (sorted, without duplicates: the caller gives them in canonical
+   * order) until released, each in arrival order, after any app-wide holder or earlier app-wide
+   * waiter. An aborted waiter leaves at once and gives back what it held.
+   */
+  acquireKeys?(keys: readonly string[], signal: AbortSignal): Promise<LockRelease>;
+  /** Optional: takes `keys` now if all are free and nobody waits for them; undefined otherwise. */
+  tryAcquireKeys?(keys: readonly string[]): LockRelease | undefined;
+  /** Optional: `acquireKeys` for one of the engine's calls, waiting on its abort directly. */
+  acquireKeysFor?(keys: readonly string[], call: CallAbort): Promise<LockRelease>;
   /** Whether someone holds the lock now. */
   readonly locked: boolean;
 }
 
-/** An abort-aware FIFO mutex (in-process). */
+/** What a wait ends on: a call's abort, or an AbortSignal made to look like one. */
+interface Abortable {
+  readonly aborted: boolean;
+  error(): Error;
+  onAbort(listener: AbortListener): void;
+  offAbort(listener: AbortListener): void;
+}
+
+/** One hold of one line, as a grant records it (to give it back in reverse order). */
+interface Hold {
+  readonly line: LockLine;
+  readonly mode: LineMode;
+  readonly key?: string;
+}
+
+/**
+ * An abort-aware FIFO mutex (in-process), keyed: the app-wide lock and one line per key, made
+ * when first needed and forgotten when nobody holds or waits for it (memory is bounded by what is
+ * held or waited for). Keys are taken one after the other in canonical (sorted) order, so two
+ * multi-key mutations can never deadlock. Fencing tokens come from one counter for every grant,
+ * started from the clock (µs since the epoch), so they grow across restarts too.
+ */
 export class FifoMutex implements MutationLock {
-  private readonly gate = new SlotGate(1);
+  private readonly app = new LockLine();
+  private readonly lines = new Map<string, LockLine>();
+  // Tokens start from the clock (µs since the epoch) and grow by one per grant: a process started
+  // later hands out larger tokens than this one did, so a fenced write stays refused across a restart.
+  private fence = Date.now() * 1000;
 
+  /** Whether someone holds the lock now (app-wide, or any key). */
   get locked(): boolean {
-    return this.gate.inUse > 0;
+    return this.app.held;
   }
 
-  /** Waiters now. */
+  /** Waiters now (for the app-wide lock, and for the keys). */
   get waiting(): number {
-    return this.gate.waiting;
+    let count = this.app.waiting;
+    for (const line of this.lines.values()) count += line.waiting;
+    return count;
   }
 
-  tryAcquire(): Release | undefined {
-    return this.gate.tryAcquire();
+  /** Lines kept for keys now (held or waited for; a test of the memory bound reads it). */
+  get keyCount(): number {
+    return this.lines.size;
+  }
+
+  tryAcquire(): LockRelease | undefined {
+    if (!this.app.free('exclusive')) return undefined;
+    this.app.take('exclusive');
+    return this.releaser([{ line: this.app, mode: 'exclusive' }], ++this.fence, []);
   }
 
   acquireFor(call: CallAbort): Promise<Release> {
-    if (call.aborted) return Promise.reject(call.error());
-    const release = this.gate.tryAcquire();
-    return release ? Promise.resolve(release) : this.gate.waitFor(call);
+    return this.acquireHolds([], call);
   }
 
   acquire(signal: AbortSignal): Promise<Release> {
     if (signal.aborted) return Promise.reject(abortError(signal));
-    const release = this.gate.tryAcquire();
-    return release ? Promise.resolve(release) : this.gate.wait(signal);
+    return this.acquireHolds([], new SignalAbort(signal));
+  }
+
+  tryAcquireKeys(keys: readonly string[]): LockRelease | undefined {
+    if (!this.app.free('shared')) return undefined;
+    for (const key of keys) if (!(this.lines.get(key)?.free('exclusive') ?? true)) return undefined;
+    this.app.take('shared');
+    const holds: Hold[] = [{ line: this.app, mode: 'shared' }];
+    const grants: KeyGrant[] = [];
+    for (const key of keys) {
+      const line = this.lineOf(key);
+      line.take('exclusive');
+      holds.push({ line, mode: 'exclusive', key });
+      grants.push({ key, fencingToken: ++this.fence });
+    }
+    return this.releaser(holds, grants[0]?.fencingToken ?? ++this.fence, grants);
+  }
+
+  acquireKeysFor(keys: readonly string[], call: CallAbort): Promise<LockRelease> {
+    return this.acquireHolds(keys, call);
+  }
+
+  acquireKeys(keys: readonly string[], signal: AbortSignal): Promise<LockRelease> {
+    if (signal.aborted) return Promise.reject(abortError(signal));
+    return this.acquireHolds(keys, new SignalAbort(signal));
+  }
+
+  /** No keys: the app exclusive. Keys: the app shared, then each key exclusive, in the order given. */
+  private async acquireHolds(keys: readonly string[], call: Abortable): Promise<LockRelease> {
+    if (call.aborted) throw call.error();
+    const holds: Hold[] = [];
+    const grants: KeyGrant[] = [];
+    let token = 0;
+    try {
+      await this.hold({ line: this.app, mode: keys.length === 0 ? 'exclusive' : 'shared' }, call, holds);
+      if (keys.length === 0) token = ++this.fence;
+      for (const key of keys) {
+        // Between two keys the call may have been aborted: it gives back what it holds.
+        if (call.aborted) throw call.error();
+        await this.hold({ line: this.lineOf(key), mode: 'exclusive', key }, call, holds);
+        grants.push({ key, fencingToken: ++this.fence });
+      }
+    } catch (error) {
+      this.giveBack(holds);
+      throw error;
+    }
+    return this.releaser(holds, grants[0]?.fencingToken ?? token, grants);
+  }
+
+  /** Takes one line now if it is free, else waits in it; pushed to `holds` once held. */
+  private hold(hold: Hold, call: Abortable, holds: Hold[]): Promise<void> | undefined {
+    if (hold.line.free(hold.mode)) {
+      hold.line.take(hold.mode);
+      holds.push(hold);
+      return undefined;
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter = new KeyWaiter(
+        hold,
+        call,
+        () => {
+          holds.push(hold);
+          resolve();
+        },
+        (error) => {
+          this.forgetIfIdle(hold);
+          reject(error);
+        }
+      );
+      waiter.node = hold.line.enqueue(waiter);
+      call.onAbort(waiter);
+    });
+  }
+
+  private releaser(holds: readonly Hold[], fencingToken: number, keys: readonly KeyGrant[]): LockRelease {
+    let released = false;
+    const release = (() => {
+      if (released) return;
+      released = true;
+      this.giveBack(holds);
+    }) as Release & { fencingToken: number; keys: readonly KeyGrant[] };
+    release.fencingToken = fencingToken;
+    release.keys = keys;
+    return release;
+  }
+
+  /** Gives back every hold, the last taken first; a key's line nobody holds or waits for is forgotten. */
+  private giveBack(holds: readonly Hold[]): void {
+    for (let i = holds.length - 1; i >= 0; i--) {
+      holds[i].line.release(holds[i].mode);
+      this.forgetIfIdle(holds[i]);
+    }
+  }
+
+  private lineOf(key: string): LockLine {
+    let line = this.lines.get(key);
+    if (!line) this.lines.set(key, (line = new LockLine()));
+    return line;
+  }
+
+  private forgetIfIdle(hold: Hold): void {
+    if (hold.key !== undefined && hold.line.idle && this.lines.get(hold.key) === hold.line) this.lines.delete(hold.key);
+  }
+}
+
+/** One wait in one line: granted, or aborted (and unlinked), whichever is first. */
+class KeyWaiter implements LineWaiter, AbortListener {
+  node: WaiterNode<LineWaiter> | undefined;
+  readonly mode: LineMode;
+
+  constructor(
+    private readonly hold: Hold,
+    private readonly call: Abortable,
+    private readonly onGranted: () => void,
+    private readonly onAborted: (error: Error) => void
+  ) {
+    this.mode = hold.mode;
+  }
+
+  granted(): void {
+    this.call.offAbort(this);
+    this.onGranted();
+  }
+
+  onCallAbort(error: Error): void {
+    if (this.node) this.hold.line.leave(this.node);
+    this.onAborted(error);
+  }
+}
+
+/** An AbortSignal seen as a call's abort (the public `acquire(signal)` forms). */
+class SignalAbort implements Abortable {
+  private readonly listeners = new Map<AbortListener, () => void>();
+
+  constructor(private readonly signal: AbortSignal) {}
+
+  get aborted(): boolean {
+    return this.signal.aborted;
+  }
+
+  error(): Error {
+    return abortError(this.signal);
+  }
+
+  onAbort(listener: AbortListener): void {
+    const handler = (): void => {
+      this.listeners.delete(listener);
+      listener.onCallAbort(this.error());
+    };
+    this.listeners.set(listener, handler);
+    this.signal.addEventListener('abort', handler, { once: true });
+  }
+
+  offAbort(listener: AbortListener): void {
+    const handler = this.listeners.get(listener);
+    if (!handler) return;
+    this.listeners.delete(listener);
+    this.signal.removeEventListener('abort', handler);
   }
 }

@@ -29,6 +29,11 @@ export class WaiterList<T> {
     return node;
   }
 
+  /** The oldest value, left in place. */
+  peek(): T | undefined {
+    return this.head?.value;
+  }
+
   shift(): T | undefined {
     const node = this.head;
     if (!node) return undefined;

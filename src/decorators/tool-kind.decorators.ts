@@ -1,5 +1,5 @@
 import { metadataStorage } from '../metadata/metadata-storage';
-import type { InteractiveOptions, ToolOptions } from '../metadata/types';
+import type { InteractiveOptions, MutationOptions, ToolOptions } from '../metadata/types';
 import { memberDecorator } from './member.decorator';
 import { recordMethodTarget } from './member-target';
 
@@ -17,10 +17,21 @@ export function Action(name: string, options: ToolOptions): MethodDecorator {
 }
 
 /**
- * Marks a method as a destructive tool (`destructiveHint: true`). Mutations of one app
- * run one at a time, in arrival order, through a FIFO serializer.
+ * Marks a method as a destructive tool (`destructiveHint: true`). By default the mutations of
+ * one app run one at a time, in arrival order, through a FIFO serializer; `serializeOn` narrows
+ * that to the tool, or to keys computed from the validated input, so that mutations of different
+ * things run in parallel while those of the same thing keep their order.
+ *
+ * @example
+ * ```ts
+ * @Mutation('billing.refund', {
+ *   description: 'Refund an invoice',
+ *   serializeOn: (input: RefundRequest) => `invoice:${input.invoiceId}`
+ * })
+ * refund(@Input() input: RefundRequest, @Ctx() ctx: CallContext) { ... }
+ * ```
  */
-export function Mutation(name: string, options: ToolOptions): MethodDecorator {
+export function Mutation(name: string, options: MutationOptions): MethodDecorator {
   return memberDecorator('mutation', '@Mutation', name, options);
 }
 

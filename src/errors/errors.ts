@@ -204,3 +204,19 @@ export class MaskedError extends FusionError {
     super(ErrorCode.INTERNAL, `Internal error (reference ${reference}). The server's log has the details.`);
   }
 }
+
+/**
+ * A keyed `@Mutation`'s key function (`serializeOn`) threw, or returned something other than a
+ * key or a list of keys (non-empty strings of at most 512 characters, at most 64 of them). The
+ * call did not run and held nothing; the function's own exception is the `cause` (it is not sent).
+ */
+export class LockKeyError extends FusionError {
+  constructor(
+    /** The tool whose keys could not be computed. */
+    readonly toolName: string,
+    problem: string,
+    options?: { cause?: unknown }
+  ) {
+    super(ErrorCode.LOCK_KEY, `Tool ${toolName}: the keys it serializes on could not be computed (${problem}); nothing was run.`, options);
+  }
+}

@@ -49,6 +49,8 @@ export const ErrorCode = {
   INPUT_DECLINED: 'INPUT_DECLINED',
   /** The caller's token does not grant a scope the member requires; nothing of the call ran. */
   INSUFFICIENT_SCOPE: 'INSUFFICIENT_SCOPE',
+  /** A mutation's lock-key function threw, or gave something that is not a list of keys; nothing was run. */
+  LOCK_KEY: 'LOCK_KEY',
   /** A failure meant for the agent, raised by application code with `ToolError`: its message is always sent. */
   TOOL_ERROR: 'TOOL_ERROR',
   /** An unexpected failure whose message was masked (`maskErrors`); `reference` is in the server's log. */

@@ -14,6 +14,7 @@ export {
   NotInteractiveError,
   InvalidInputError,
   InvalidProgressError,
+  LockKeyError,
   NextCalledTwiceError,
   ServerBusyError,
   TimeoutError,

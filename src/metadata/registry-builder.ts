@@ -4,11 +4,21 @@ import type { ToolTaskSupport } from '../types/tasks';
 import { durationProblem, outputProblem } from '../config/option-checks';
 import { ConfigurationError } from '../errors';
 import { metadataStorage } from './metadata-storage';
+import { serializeOption } from './serialize-option';
 import type { ToolDescriptor } from './tool-descriptor';
 import { describeParams } from './param-describer';
 import { commonOptions, describeSurfaceMember } from './surface-builder';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
-import type { ClassRecord, Constructor, MemberKind, MethodRecord, ToolKind, ToolOptions, ToolProviderOptions } from './types';
+import type {
+  ClassRecord,
+  Constructor,
+  MemberKind,
+  MethodRecord,
+  MutationOptions,
+  ToolKind,
+  ToolOptions,
+  ToolProviderOptions
+} from './types';
 
 /** Tool names the protocol allows: 1–128 of A–Z a–z 0–9 _ - . */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -204,6 +214,7 @@ function describeMethod(
   if (outputIssue) problems.push(outputIssue);
   const scopes = memberScopes(where, options.scopes, target.name, provider.scopes, problems);
   const task = taskOption(where, options.task, problems);
+  const serializeOn = serializeOption(where, kind, (options as MutationOptions).serializeOn, problems);
   const fn = (target.prototype as Record<string | symbol, unknown>)[key] as (...args: unknown[]) => unknown;
   const params = describeParams(target, key, fn, method, where, problems);
   if (problems.length > before || !params) return undefined;
@@ -247,6 +258,7 @@ function describeMethod(
     requires: options.requires,
     scopes,
     ...(task ? { task } : {}),
+    ...(serializeOn ? { serializeOn } : {}),
     isGenerator: fnKind === 'AsyncGeneratorFunction' || fnKind === 'GeneratorFunction'
   });
 }

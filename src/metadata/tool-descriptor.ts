@@ -2,7 +2,7 @@ import type { ClientCapabilities, ToolAnnotations } from '@modelcontextprotocol/
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
 import type { ToolTaskSupport } from '../types/tasks';
-import type { Constructor, OutputSpec, ParamKind, ToolKind } from './types';
+import type { Constructor, OutputSpec, ParamKind, SerializeOn, ToolKind } from './types';
 
 /** Everything the framework needs to serve one tool, built and validated once at startup. */
 export interface ToolDescriptor {
@@ -36,6 +36,8 @@ export interface ToolDescriptor {
   readonly scopes: readonly string[];
   /** How the tool takes part in tasks; absent: never a task. */
   readonly task?: ToolTaskSupport;
+  /** Mutations: what they serialize on (absent for actions; `'app'` by default). */
+  readonly serializeOn?: SerializeOn;
   /** Whether the method is a generator function (its results are driven by the generator driver). */
   readonly isGenerator: boolean;
 }

@@ -1,4 +1,5 @@
 import type { ClientCapabilities, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { CallContext } from '../types/context';
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
 
@@ -49,6 +50,35 @@ export interface ToolOptions {
    * verified token (HTTP with `auth`, or `authInfo` in the harness); stdio carries none.
    */
   scopes?: readonly string[];
+}
+
+/**
+ * Computes the keys a mutation serializes on from its validated input and its context: one key
+ * or several (`invoice:42`). Mutations whose keys are disjoint run in parallel; those that share
+ * a key run one at a time, in arrival order.
+ */
+export type LockKeysFunction<I = never, C extends object = never> = (input: I, ctx: CallContext<C>) => string | readonly string[];
+
+/**
+ * What a `@Mutation` serializes on: `'app'` (the default: one mutation of the app at a time, and
+ * none while it runs), `'tool'` (the calls of this tool one at a time, in parallel with other
+ * tools' keyed calls), or a {@link LockKeysFunction}.
+ */
+export type SerializeOn = 'app' | 'tool' | LockKeysFunction;
+
+/** Options of `@Mutation(name, options)`: a tool's options, and what it serializes on. */
+export interface MutationOptions extends ToolOptions {
+  /**
+   * What the mutation serializes on. Default `'app'`. Keys (`'tool'` or a function) are taken
+   * after the input is validated, sorted, so several keys never deadlock; an app-wide mutation
+   * waits for the keyed ones in flight and excludes them while it runs (a readers-writer lock).
+   *
+   * @example
+   * ```ts
+   * @Mutation('billing.refund', { description: 'Refund an invoice', serializeOn: (input: RefundRequest) => `invoice:${input.invoiceId}` })
+   * ```
+   */
+  serializeOn?: SerializeOn;
 }
 
 /** Options of the `@ToolProvider()` class decorator. */

@@ -3,6 +3,7 @@ import { callerAuthOf } from '../auth/caller-auth';
 import type { CallAbort } from '../concurrency/call-abort';
 import type { CallContext, RequestExtra } from '../types/context';
 import type { ToolInfo } from '../types/core';
+import type { LockGrant } from '../types/lock';
 import type { CallRequest } from '../types/request';
 import type { CallScope } from './call-scope';
 import type { LogChannel } from './call-log';
@@ -62,7 +63,7 @@ export function createCallContext(
     closeStream: request.closeStream,
     // Plain fields (no getters: a context is made per call); `lock` is set by the mutation-lock stage.
     auth: request.authInfo ? callerAuthOf(request.authInfo) : undefined,
-    lock: undefined as { readonly fencingToken: number } | undefined,
+    lock: undefined as LockGrant | undefined,
     get container(): DependencyContainer {
       return scope.open();
     }

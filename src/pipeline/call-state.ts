@@ -4,6 +4,7 @@ import type { ContinuationPosition, RoundClaim } from '../interactive/continuati
 import { emptyInputScope, type InputScope } from '../interactive/input-scope';
 import type { CallContext, RequestExtra } from '../types/context';
 import type { CallKind, CallMode, ToolInfo } from '../types/core';
+import type { LockGrant } from '../types/lock';
 import type { CallRequest, ProgressSend } from '../types/request';
 import type { CallTrace } from '../types/telemetry';
 import type { TaskHandle } from '../types/tasks';
@@ -34,7 +35,7 @@ export class CallState {
   /** The validated input (set by the validate-input step; given by the dispatcher where nothing validates). */
   input: unknown;
   /** The mutation lock's grant, when the lock gives fencing tokens (set by the mutation-lock step). */
-  lock?: { readonly fencingToken: number };
+  lock?: LockGrant;
   private extra: RequestExtra | undefined;
   /** Interactive members: the echoed continuation and where the call stands (made by the engine). */
   interaction: Interaction | undefined;

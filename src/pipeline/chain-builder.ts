@@ -3,6 +3,7 @@ import type { DependencyContainer } from 'tsyringe';
 import type { CallQueue } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
+import type { LockKeysFunction } from '../metadata/types';
 import type { InputValidator } from '../schema/input-validator';
 import type { ContextFactory } from '../types/context';
 import type { CallKind, Constructor } from '../types/core';
@@ -16,6 +17,7 @@ import { contextStep } from './steps/context.step';
 import { errorBoundaryStep } from './steps/error-boundary.step';
 import { flushStep } from './steps/flush.step';
 import { generatorDriverStep } from './steps/generator-driver.step';
+import { keyedLockStep } from './steps/keyed-lock.step';
 import { middlewareStep } from './steps/middleware.step';
 import { mutationLockStep } from './steps/mutation-lock.step';
 import type { NamedStep } from './steps/named-step';
@@ -61,6 +63,8 @@ export interface ChainSpec {
   readonly present: NamedStep;
   readonly interactive: boolean;
   readonly mutation: boolean;
+  /** A keyed mutation's keys (absent: app-wide); its lock is taken after validation. */
+  readonly lockKeys?: LockKeysFunction;
   readonly isGenerator: boolean;
   /** Every middleware of the member, in order: global, class, method. */
   readonly middleware: readonly Middleware[];
@@ -76,7 +80,10 @@ export interface ChainSpec {
  *
  *   error-boundary → scope-check? → capability-check? → flush → timeout? → present → ask? →
  *   queue → context → middleware (global, class, method) → mutation-lock? → validate-input? →
- *   open-continuation? → task-escalation? → generator-driver? → terminal
+ *   keyed-lock? → open-continuation? → task-escalation? → generator-driver? → terminal
+ *
+ * A mutation has one of the two locks: app-wide (`mutation-lock`, before validation, as always)
+ * or keyed (`keyed-lock`, after it: its keys are computed from the validated input).
  *
  * Outer stages finish after inner ones: the queue slot and the mutation lock are free before
  * a request for input is sealed and before the result is presented; progress and log messages
@@ -102,8 +109,11 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: r
   for (const middleware of spec.middleware) {
     steps.push(t(middlewareStep(middleware), { stage: 'middleware', span: `middleware ${middleware.name || 'anonymous'}`, shape: 'whole' }));
   }
-  if (spec.mutation) steps.push(t(mutationLockStep(deps.mutationLock), { stage: 'mutation-lock', span: 'mutation-lock', shape: 'wait' }));
+  if (spec.mutation && !spec.lockKeys) steps.push(t(mutationLockStep(deps.mutationLock), { stage: 'mutation-lock', span: 'mutation-lock', shape: 'wait' }));
   if (spec.validate) steps.push(t(validateInputStep(spec.name, spec.validate), { stage: 'validate-input', span: 'validate-input', shape: 'wait' }));
+  if (spec.mutation && spec.lockKeys) {
+    steps.push(t(keyedLockStep(deps.mutationLock, spec.name, spec.lockKeys), { stage: 'mutation-lock', span: 'keyed-lock', shape: 'wait' }));
+  }
   if (spec.interactive) steps.push(openContinuationStep(deps.continuations));
   if (spec.task && deps.tasks) steps.push(taskEscalationStep(deps.tasks, spec.task));
   // The handler's span: a generator's covers its driving (the method itself only makes the generator).

@@ -1,4 +1,5 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { LockKeysFunction } from '../metadata/types';
 import type { InputValidator } from '../schema/input-validator';
 import type { CallKind, Constructor, MemberKind } from '../types/core';
 import type { Middleware } from '../types/middleware';
@@ -32,6 +33,8 @@ export interface MemberSpec {
   readonly task?: ToolTaskSupport;
   readonly timeoutMs?: number;
   readonly mutation?: boolean;
+  /** A keyed mutation's keys (absent: app-wide). */
+  readonly lockKeys?: LockKeysFunction;
   readonly isGenerator?: boolean;
   /** Class, then method middleware, as the registry resolved them (global middleware is added here). */
   readonly middleware: readonly Middleware[];
@@ -71,6 +74,7 @@ export function compileMember(spec: MemberSpec, deps: ChainDependencies): Compil
       present: spec.present,
       interactive: spec.interactive,
       mutation: spec.mutation === true,
+      lockKeys: spec.lockKeys,
       isGenerator: spec.isGenerator === true,
       middleware,
       validate: spec.validate,

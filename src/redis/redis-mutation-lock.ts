@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { CallAbort } from '../concurrency/call-abort';
 import { abortError } from '../concurrency/abort';
-import type { MutationLock } from '../concurrency/fifo-mutex';
+import type { LockRelease, MutationLock } from '../concurrency/fifo-mutex';
 import type { Release } from '../concurrency/slot-gate';
 import { duration } from '../config/option-checks';
 import { FusionError, ErrorCode } from '../errors';
+import type { KeyGrant } from '../types/lock';
 import type { RedisConnection } from './redis-connection';
+import { ACQUIRE, CHECK, RELEASE, RENEW } from './redis-lock-scripts';
 
 /** Options of {@link RedisMutationLock}. */
 export interface RedisMutationLockOptions {
@@ -16,7 +18,10 @@ export interface RedisMutationLockOptions {
    * that dies (kill -9) frees the lock within this plus `pollMs`. Renewed every third of it. Default 5,000.
    */
   leaseMs?: number;
-  /** How often a waiter checks the lock besides the release messages (a dead holder sends none). Default 500. */
+  /**
+   * How often a waiter checks its line besides the grant messages (a dead holder sends none), and
+   * keeps its place alive (at least every third of the lease). Default 500.
+   */
   pollMs?: number;
 }
 
@@ -31,121 +36,100 @@ export class LockUnavailableError extends FusionError {
   }
 }
 
-// One script each, run atomically by Redis. KEYS: 1 queue (list of waiter ids), 2 holder
-// ("<waiter>:<token>", with the lease as its expiry), 3 fence (counter), 4 waiter-key prefix.
+/** One line an acquisition takes: the app line (`''`) shared or exclusive, or a key's line (exclusive). */
+type Line = readonly [mode: 'S' | 'X', line: string];
 
-/** Takes the lock for ARGV[1] if it heads the line and nobody holds it; waiters whose place expired are dropped first. */
-const TRY_ACQUIRE = `
-while true do
-  local head = redis.call('LINDEX', KEYS[1], 0)
-  if (not head) or head == ARGV[1] or redis.call('EXISTS', KEYS[4] .. head) == 1 then break end
-  redis.call('LPOP', KEYS[1])
-end
-if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then return 0 end
-redis.call('LPOP', KEYS[1])
-redis.call('DEL', KEYS[4] .. ARGV[1])
-local token = redis.call('INCR', KEYS[3])
-redis.call('SET', KEYS[2], ARGV[1] .. ':' .. token, 'PX', ARGV[2])
-return token`;
-
-/** Renews the lease of ARGV[1] (the holder value) if it still holds the lock. */
-const RENEW = `
-if redis.call('GET', KEYS[2]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
-return 0`;
-
-/** Frees the lock if ARGV[1] (the holder value) holds it, and tells the waiters. */
-const RELEASE = `
-if redis.call('GET', KEYS[2]) == ARGV[1] then
-  redis.call('DEL', KEYS[2])
-  redis.call('PUBLISH', ARGV[2], 'released')
-  return 1
-end
-return 0`;
-
-/** A waiter leaves the line (aborted), and the waiters are told (the head may have changed). */
-const LEAVE = `
-redis.call('LREM', KEYS[1], 0, ARGV[1])
-redis.call('DEL', KEYS[4] .. ARGV[1])
-redis.call('PUBLISH', ARGV[2], 'left')
-return 1`;
-
-interface Waiter {
-  readonly id: string;
-  wake(): void;
+/** An acquisition of this instance waiting in a line: woken by the grant message naming it, or by its poll. */
+interface Waiting {
+  line: string | undefined;
+  granted: ((token: number) => void) | undefined;
+  /**
+   * Grants whose message came before the reply of the script that joined the line (the message and
+   * the reply travel on two connections): taken when the wait begins, so it does not wait for a poll.
+   */
+  early: Map<string, number> | undefined;
 }
 
 /**
- * The fleet-wide form of `FifoMutex`, on Redis: one line of waiters for every instance that
- * shares the key, served in arrival order. Built on Redis primitives with Lua scripts (a list
- * for the line, a key with an expiry for the grant, a counter for fencing tokens) rather than
- * redlock or redis-semaphore, which give neither FIFO order across processes nor a waiter that
- * leaves the line the moment it is aborted.
+ * The fleet-wide form of `FifoMutex`, on Redis, keyed: one readers-writer line for the app and
+ * one line per key, each served in arrival order across every instance that shares the prefix.
+ * Built on Redis primitives with Lua scripts (`redis-lock-scripts.ts`: lists for the lines, a
+ * sorted set of leases for the holders, one counter for fencing tokens) rather than redlock or
+ * redis-semaphore, which give neither FIFO order across processes nor a waiter that leaves the
+ * line the moment it is aborted.
  *
- * - An aborted waiter leaves at once (`LREM`), and the others are told.
- * - The holder renews its lease while it runs; a holder that dies stops renewing and the lock is
- *   free when the lease runs out (`leaseMs`, default 5 s); a waiter that dies loses its place the
- *   same way. Waiters learn of releases through pub/sub and check every `pollMs` besides.
- * - Every grant carries a fencing token (a counter that only grows): `ctx.lock.fencingToken`,
- *   for writes that a stale holder must not make.
+ * - A release hands each line to the next waiter in it and wakes only that one: the grant is
+ *   published on the waiter's own instance channel, and the waiter has it (no retry). An
+ *   uncontended mutation costs two scripts (acquire, release), a contended one the same.
+ * - An aborted waiter leaves at once, giving back what it held; the next in line is served.
+ * - The holder renews its lease while it runs; a holder that dies stops renewing and its lines
+ *   are free when the lease runs out (`leaseMs`, default 5 s); a waiter that dies loses its
+ *   place the same way. Waiters check their line every `pollMs` besides.
+ * - Every grant carries a fencing token (one counter that only grows): `ctx.lock`.
+ * - Memory is bounded by what is held or waited for: a key with no holder and no waiter leaves
+ *   nothing in Redis (the counter is the one key that stays).
  * - When Redis is unreachable, `acquire` fails with a `LockUnavailableError` (the call becomes
  *   an error result; nothing runs); a holder that cannot renew is aborted, since its grant may
  *   have passed to another instance.
  */
 export class RedisMutationLock implements MutationLock {
-  private readonly queue: string;
-  private readonly holder: string;
-  private readonly fence: string;
-  private readonly waiterPrefix: string;
+  private readonly prefix: string;
   private readonly channel: string;
+  private readonly instance = randomUUID();
   private readonly leaseMs: number;
   private readonly pollMs: number;
-  private readonly waiters = new Set<Waiter>();
+  private readonly waiting = new Map<string, Waiting>();
   private holding = 0;
   private subscribed: Promise<void> | undefined;
+  /** Redis commands this instance sent (scripts, each one command), for measurement. */
+  commands = 0;
+  /** Acquisitions of this instance that have reached Redis (hold the lock or are in line), for tests and measurement. */
+  placements = 0;
 
   constructor(
     private readonly redis: RedisConnection,
     options: RedisMutationLockOptions = {}
   ) {
     // A hash tag keeps every key of the lock in one slot (Redis Cluster).
-    const prefix = `{${options.key ?? 'mcpfusion:mutation'}}`;
-    this.queue = `${prefix}:queue`;
-    this.holder = `${prefix}:holder`;
-    this.fence = `${prefix}:fence`;
-    this.waiterPrefix = `${prefix}:waiter:`;
-    this.channel = `${prefix}:events`;
+    this.prefix = `{${options.key ?? 'mcpfusion:mutation'}}`;
+    this.channel = `${this.prefix}:i:${this.instance}`;
     // Whole: the lease is sent to Redis as a PX / PEXPIRE argument, which takes whole milliseconds only.
     this.leaseMs = duration(options.leaseMs, 5_000, 'RedisMutationLock: leaseMs', { whole: true });
-    this.pollMs = duration(options.pollMs, 500, 'RedisMutationLock: pollMs');
+    this.pollMs = Math.min(duration(options.pollMs, 500, 'RedisMutationLock: pollMs'), Math.max(1, Math.floor(this.leaseMs / 3)));
   }
 
-  /** Whether this instance holds the lock now. */
+  /** Whether this instance holds the lock (app-wide or any key) now. */
   get locked(): boolean {
     return this.holding > 0;
   }
 
+  /** This instance's acquisitions in line now (placed in Redis, not yet granted). */
+  get waiters(): number {
+    let count = 0;
+    for (const waiter of this.waiting.values()) if (waiter.line !== undefined) count++;
+    return count;
+  }
+
   acquireFor(call: CallAbort): Promise<Release> {
-    return this.acquireWith(call.signal, (error) => call.abort(error));
+    return this.take([['X', '']], call.signal, (error) => call.abort(error));
   }
 
   acquire(signal: AbortSignal): Promise<Release> {
-    return this.acquireWith(signal);
+    return this.take([['X', '']], signal);
   }
 
-  private async acquireWith(signal: AbortSignal, onLost?: (error: Error) => void): Promise<Release> {
+  acquireKeysFor(keys: readonly string[], call: CallAbort): Promise<LockRelease> {
+    return this.take(linesOf(keys), call.signal, (error) => call.abort(error));
+  }
+
+  acquireKeys(keys: readonly string[], signal: AbortSignal): Promise<LockRelease> {
+    return this.take(linesOf(keys), signal);
+  }
+
+  private async take(lines: readonly Line[], signal: AbortSignal, onLost?: (error: Error) => void): Promise<LockRelease> {
     if (signal.aborted) throw abortError(signal);
     const id = randomUUID();
-    const keys = [this.queue, this.holder, this.fence, this.waiterPrefix];
-    let wake!: () => void;
-    let woken = new Promise<void>((resolve) => (wake = resolve));
-    const waiter: Waiter = {
-      id,
-      wake: () => {
-        wake();
-        woken = new Promise<void>((resolve) => (wake = resolve));
-      }
-    };
+    const waiter: Waiting = { line: undefined, granted: undefined, early: undefined };
     let onAbort: () => void = () => undefined;
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(abortError(signal));
@@ -160,64 +144,80 @@ export class RedisMutationLock implements MutationLock {
         }),
         aborted
       ]);
-    let attempt: Promise<unknown> | undefined;
-    this.waiters.add(waiter);
+    const tokens: number[] = [];
+    this.waiting.set(id, waiter);
     try {
       await step(this.subscribe());
-      await step(this.redis.client.multi().set(`${this.waiterPrefix}${id}`, '1', { PX: this.leaseMs }).rPush(this.queue, id).exec());
-      let lastRenew = Date.now();
+      for (let from = 1; from <= lines.length;) {
+        const answer = (await step(this.script(ACQUIRE, [id, this.instance, String(from), ...lines.flat()]))) as number[];
+        if (from === 1) this.placements++;
+        tokens.push(...answer.slice(1).map(Number));
+        const at = Number(answer[0]);
+        if (at === 0) break;
+        const held = lines.slice(0, at - 1).map(([, line]) => line);
+        tokens.push(await this.granted(id, waiter, lines[at - 1][1], held, step, aborted));
+        from = at + 1;
+      }
+    } catch (error) {
+      // Aborted (or Redis failed): leave every line at once, giving back what was held (a grant that
+      // was on its way when the signal fired included); the next waiters are served now.
+      void this.script(RELEASE, [id, '1', ...lines.map(([, line]) => line)]).catch(() => undefined);
+      throw error;
+    } finally {
+      this.waiting.delete(id);
+      signal.removeEventListener('abort', onAbort);
+    }
+    return this.grant(id, lines, tokens, onLost);
+  }
+
+  /**
+   * Waits in `line` until the grant message names this waiter, or its poll finds it holds the line;
+   * each poll also renews the leases of the lines it `held` already (they would run out while it waits).
+   */
+  private async granted(
+    id: string,
+    waiter: Waiting,
+    line: string,
+    held: readonly string[],
+    step: <T>(command: Promise<T>) => Promise<T>,
+    aborted: Promise<never>
+  ): Promise<number> {
+    const early = waiter.early?.get(line);
+    if (early !== undefined) return early;
+    waiter.line = line;
+    let grant!: (token: number) => void;
+    const message = new Promise<number>((resolve) => (grant = resolve));
+    waiter.granted = grant;
+    try {
       for (;;) {
-        attempt = this.redis.client.eval(TRY_ACQUIRE, { keys, arguments: [id, String(this.leaseMs)] });
-        const token = Number(await step(attempt));
-        attempt = undefined;
-        if (token > 0) return this.grant(id, token, onLost);
-        if (Date.now() - lastRenew > this.leaseMs / 3) {
-          lastRenew = Date.now();
-          // Still waiting: keep the place in line alive.
-          await step(this.redis.client.pExpire(`${this.waiterPrefix}${id}`, this.leaseMs)).catch((error: unknown) => {
-            if (signal.aborted) throw error;
-          });
-        }
-        // Until woken, the poll interval or the abort, whichever is first; the poll's timer ends with the wait
-        // (a timer left behind per wake-up, each with a listener on the signal, piled up under contention).
+        // Until granted, the poll interval or the abort, whichever is first; the poll's timer ends with the wait.
         let timer: NodeJS.Timeout | undefined;
-        const poll = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.pollMs)));
+        const poll = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.pollMs)));
         try {
-          await Promise.race([woken, poll, aborted]);
+          const token = await Promise.race([message, poll, aborted]);
+          if (token !== undefined) return token;
         } finally {
           clearTimeout(timer);
         }
+        const token = Number(await step(this.script(CHECK, [id, this.instance, line, ...held])));
+        if (token > 0) return token;
       }
-    } catch (error) {
-      // Aborted (or Redis failed): leave the line at once, so the next waiter is served now; a grant
-      // that was on its way when the signal fired is handed back.
-      void this.redis.client.eval(LEAVE, { keys, arguments: [id, this.channel] }).catch(() => undefined);
-      void attempt
-        ?.then((token) => {
-          if (Number(token) > 0) return this.redis.client.eval(RELEASE, { keys, arguments: [`${id}:${String(token)}`, this.channel] });
-          return undefined;
-        })
-        .catch(() => undefined);
-      throw error;
     } finally {
-      this.waiters.delete(waiter);
-      signal.removeEventListener('abort', onAbort);
+      waiter.line = undefined;
+      waiter.granted = undefined;
     }
   }
 
-  /** A grant: its lease renewed until it is released; the release frees the lock and wakes the line. */
-  private grant(id: string, token: number, onLost?: (error: Error) => void): Release {
-    const value = `${id}:${token}`;
-    const keys = [this.queue, this.holder, this.fence, this.waiterPrefix];
+  /** A grant: its leases renewed until it is released; the release frees its lines and hands each on. */
+  private grant(id: string, lines: readonly Line[], tokens: readonly number[], onLost?: (error: Error) => void): LockRelease {
+    const names = lines.map(([, line]) => line);
     this.holding++;
     let released = false;
     const renew = setInterval(
       () => {
-        this.redis.client
-          .eval(RENEW, { keys, arguments: [value, String(this.leaseMs)] })
-          .then((kept) => {
-            if (Number(kept) !== 1 && !released)
-              onLost?.(new Error('The mutation lock was lost (its lease ran out): the call was stopped.'));
+        this.script(RENEW, [id, ...names])
+          .then((lost) => {
+            if (Number(lost) > 0 && !released) onLost?.(new Error('The mutation lock was lost (its lease ran out): the call was stopped.'));
           })
           .catch((error: unknown) => {
             if (!released) onLost?.(new LockUnavailableError(error));
@@ -231,19 +231,33 @@ export class RedisMutationLock implements MutationLock {
       released = true;
       this.holding--;
       clearInterval(renew);
-      void this.redis.client.eval(RELEASE, { keys, arguments: [value, this.channel] }).catch(() => undefined);
-    }) as Release & { fencingToken: number };
-    release.fencingToken = token;
+      void this.script(RELEASE, [id, '0', ...names]).catch(() => undefined);
+    }) as Release & { fencingToken: number; keys: readonly KeyGrant[] };
+    const keys = lines.slice(1).map(([, key], i) => ({ key, fencingToken: tokens[i + 1] }));
+    release.keys = lines[0][0] === 'X' ? [] : keys;
+    release.fencingToken = keys[0]?.fencingToken ?? tokens[0];
     return release;
   }
 
-  /** One subscription per lock: every release or departure wakes this instance's waiters. */
+  private script(script: string, args: readonly string[]): Promise<unknown> {
+    this.commands++;
+    return this.redis.client.eval(script, { keys: [this.prefix], arguments: [String(this.leaseMs), ...args] });
+  }
+
+  /** One subscription per instance: a grant message names the line, the waiter and its token. */
   private subscribe(): Promise<void> {
     return (this.subscribed ??= this.redis
       .subscriber()
       .then((subscriber) =>
-        subscriber.subscribe(this.channel, () => {
-          for (const waiter of this.waiters) waiter.wake();
+        subscriber.subscribe(this.channel, (message: string) => {
+          const tokenAt = message.lastIndexOf('|');
+          const idAt = message.lastIndexOf('|', tokenAt - 1);
+          const waiter = this.waiting.get(message.slice(idAt + 1, tokenAt));
+          if (!waiter) return;
+          const line = message.slice(0, idAt);
+          const token = Number(message.slice(tokenAt + 1));
+          if (waiter.line === line) waiter.granted?.(token);
+          else (waiter.early ??= new Map()).set(line, token);
         })
       )
       .catch((error: unknown) => {
@@ -251,4 +265,9 @@ export class RedisMutationLock implements MutationLock {
         throw error;
       }));
   }
+}
+
+/** The lines a keyed acquisition takes, in order: the app shared, then each key (sorted by the caller). */
+function linesOf(keys: readonly string[]): Line[] {
+  return [['S', ''], ...keys.map((key): Line => ['X', key])];
 }

@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
+import type { LockKeysFunction } from '../metadata/types';
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledTool } from '../pipeline/compiled-member';
 import { compileMember } from '../pipeline/compile-member';
@@ -49,6 +50,7 @@ export function compileTools(
         task: descriptor.task,
         timeoutMs: descriptor.timeoutMs,
         mutation: descriptor.kind === 'mutation',
+        lockKeys: lockKeysOf(descriptor),
         isGenerator: descriptor.isGenerator,
         middleware: descriptor.middleware,
         presenterClass: typeof descriptor.presenter === 'function' ? (descriptor.presenter as Constructor) : undefined,
@@ -94,4 +96,15 @@ function presenterOutputSchema(ref: PresenterRef | undefined, base: JsonSchema |
   if (!ref) return base;
   const hook = typeof ref === 'function' ? (ref.prototype as Presenter).outputSchema : ref.outputSchema?.bind(ref);
   return hook ? hook(base) : base;
+}
+
+/** A mutation's keys as the chain takes them: none (app-wide), the tool's own key, or its key function. */
+function lockKeysOf(descriptor: ToolDescriptor): LockKeysFunction | undefined {
+  const on = descriptor.serializeOn;
+  if (on === undefined || on === 'app') return undefined;
+  if (on === 'tool') {
+    const key = `tool:${descriptor.name}`;
+    return () => key;
+  }
+  return on;
 }

@@ -5,6 +5,7 @@
 import type { AuthInfo, ClientCapabilities } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
 import type { RequestFacts, ToolInfo } from './core';
+import type { LockGrant } from './lock';
 
 /** Log levels, least to most severe (the protocol's syslog levels). */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -83,9 +84,11 @@ export interface CallContextBase {
   readonly auth?: CallerAuth;
   /**
    * The mutation lock's grant, for a mutation run under a lock that gives fencing tokens (the
-   * Redis lock): pass `fencingToken` to your writes so the database can refuse a stale holder's.
+   * default lock and the Redis lock do): the keys held (empty for an app-wide mutation) and each
+   * key's fencing token. Pass the token to your writes so the database can refuse a stale
+   * holder's (`UPDATE … WHERE fence < $token`).
    */
-  readonly lock?: { readonly fencingToken: number };
+  readonly lock?: LockGrant;
   /** Closes this call's resumable SSE stream (see {@link RequestFacts.closeStream}); absent where not supported. */
   readonly closeStream?: () => void;
   /** The call's child container (holds CALL_CONTEXT and CALL_SIGNAL). */

@@ -10,7 +10,8 @@ export interface RedisServer {
   start(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port of 127.0.0.1 (the OS picks one; it is closed again at once). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

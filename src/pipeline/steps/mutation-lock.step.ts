@@ -1,12 +1,12 @@
-import type { MutationLock } from '../../concurrency/fifo-mutex';
-import type { Release } from '../../concurrency/slot-gate';
+import type { LockRelease, MutationLock } from '../../concurrency/fifo-mutex';
 import type { CallState } from '../call-state';
 import type { NamedStep } from './named-step';
 import { slotStep } from './slot.step';
 
 /**
- * Serializes mutations through the app's FIFO lock; released in `finally` (return, throw or
- * abort). A grant that carries a fencing token (a distributed lock) is the call's `ctx.lock`.
+ * Serializes an app-wide mutation through the app's FIFO lock (exclusive: it waits for every
+ * mutation in flight, keyed ones included, and none runs beside it); released in `finally`
+ * (return, throw or abort). A grant that carries a fencing token is the call's `ctx.lock`.
  */
 export function mutationLockStep(lock: MutationLock): NamedStep {
   return slotStep('mutation-lock', (state) => {
@@ -15,10 +15,11 @@ export function mutationLockStep(lock: MutationLock): NamedStep {
   });
 }
 
-function granted(state: CallState, release: Release): Release {
-  const token = (release as { fencingToken?: unknown }).fencingToken;
+/** Records a grant that says what it holds (its fencing token, its keys) as the call's `ctx.lock`. */
+export function granted(state: CallState, release: LockRelease): LockRelease {
+  const token = release.fencingToken;
   if (typeof token === 'number') {
-    state.lock = { fencingToken: token };
+    state.lock = { fencingToken: token, keys: release.keys ?? [] };
     (state.ctx as { lock?: unknown }).lock = state.lock;
   }
   return release;

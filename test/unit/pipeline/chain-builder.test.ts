@@ -170,6 +170,25 @@ describe('buildChain: the steps of a chain, in order', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('a keyed mutation takes its lock after validation (its keys come from the validated input); an app-wide one before', () => {
+    const keyed = { ...specOf({ ...NONE, mutation: true, validate: true, interactive: true, task: true }), lockKeys: () => 'k' };
+    expect(namesOf(keyed)).toEqual([
+      'error-boundary',
+      'flush',
+      'present',
+      'ask',
+      'queue',
+      'context',
+      'validate-input',
+      'keyed-lock',
+      'open-continuation',
+      'task-escalation',
+      'terminal'
+    ]);
+    const notMutation = { ...specOf({ ...NONE, validate: true }), lockKeys: () => 'k' };
+    expect(namesOf(notMutation)).not.toContain('keyed-lock');
+  });
+
   it('the same stages for every kind (they differ only in their present and terminal steps)', () => {
     const everything = Object.fromEntries(FLAG_NAMES.map((f) => [f, true])) as unknown as Flags;
     const tool = namesOf(specOf(everything, [], 'tool'));

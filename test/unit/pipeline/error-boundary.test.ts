@@ -14,6 +14,7 @@ import {
   InvalidParamsError,
   InvalidProgressError,
   InvalidRequestStateError,
+  LockKeyError,
   MaskedError,
   MissingCapabilityError,
   NextCalledTwiceError,
@@ -104,6 +105,7 @@ const TABLE: Record<ErrorCodeValue, Row> = {
     tool: 'result',
     other: INVALID_REQUEST
   },
+  [ErrorCode.LOCK_KEY]: { error: () => new LockKeyError('billing.refund', 'its key function threw'), tool: 'result', other: INTERNAL },
   [ErrorCode.APP_CLOSED]: { error: () => new AppClosedError(), tool: 'result', other: INTERNAL },
   [ErrorCode.INVALID_REQUEST_STATE]: { error: () => new InvalidRequestStateError('expired'), tool: INVALID_PARAMS, other: INVALID_PARAMS },
   [ErrorCode.INPUT_ROUNDS_EXCEEDED]: { error: () => new InputRoundsExceededError('Tool t', 3), tool: 'result', other: INVALID_REQUEST },
