@@ -1,6 +1,6 @@
 /*
- * The README's snippets that are parts of a program, as the program they are part of: each
- * README code block appears verbatim in one of these files (test/readme/readme.test.ts checks
+ * The snippets of the README and the guides (docs/*.md) that are parts of a program, as the program they are part of: each
+ * code block appears verbatim in one of these files (test/readme/readme.test.ts checks
  * it), and these files compile with the rest of the tests.
  */
 import 'reflect-metadata';
