@@ -62,6 +62,7 @@ export {
   MissingCapabilityError,
   NextCalledTwiceError,
   NotInteractiveError,
+  OutputMismatchError,
   NothingToCompleteError,
   ServerBusyError,
   TaskInterruptedError,

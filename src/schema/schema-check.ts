@@ -28,9 +28,10 @@ export type SchemaCheck = (raw: unknown) => Violation[];
 /**
  * Compiles `schema` (once, at startup); `owner` names it in the error when it does not compile.
  * `handWritten`: parts of it come from `@JSONSchema` overrides, so it is checked against the
- * meta-schema first (a typo there is a startup error, not a silently ignored keyword).
+ * meta-schema first (a typo there is a startup error, not a silently ignored keyword). `what`
+ * says which schema it is in that error (a tool's output is checked with the same machinery).
  */
-export function compileSchemaCheck(schema: JsonSchema, owner: string, handWritten = false): SchemaCheck {
+export function compileSchemaCheck(schema: JsonSchema, owner: string, handWritten = false, what: 'input' | 'output' = 'input'): SchemaCheck {
   let validate: ReturnType<typeof ajv.compile>;
   // The dialect is not looked up: this Ajv knows draft-07's meta-schema only, and the keywords
   // class-validator-jsonschema emits mean the same in 2020-12 (which the listing may declare).
@@ -42,7 +43,7 @@ export function compileSchemaCheck(schema: JsonSchema, owner: string, handWritte
     validate = ajv.compile(body);
   } catch (error) {
     throw new ConfigurationError(
-      `The input schema of ${owner} is not a valid JSON Schema (${(error as Error).message}): check its @JSONSchema overrides.`
+      `The ${what} schema of ${owner} is not a valid JSON Schema (${(error as Error).message}): check its @JSONSchema overrides.`
     );
   }
   return (raw) => {

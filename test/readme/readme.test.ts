@@ -157,7 +157,7 @@ describe.each(['quick-start', 'first-server'])('the %s example', (example) => {
 });
 
 describe("the README's refund snippet", () => {
-  it('asks once; a "no" ends the call with "Refund cancelled" instead of asking again', async () => {
+  it('asks once; a "no" ends the call with the tool error "Refund cancelled" instead of asking again', async () => {
     const app = FusionApp.create({ tools: [RefundTools], providers: [InvoiceRepository], stateKey: 'r'.repeat(32) });
     let asked = 0;
     const no = await app.callTool(
@@ -166,7 +166,7 @@ describe("the README's refund snippet", () => {
       { onInput: () => (asked++, { action: 'accept', content: { confirm: false } }) }
     );
     expect(asked).toBe(1);
-    expect(no.content).toEqual([{ type: 'text', text: 'Refund cancelled' }]);
+    expect(no).toEqual({ isError: true, content: [{ type: 'text', text: 'Refund cancelled' }] });
     const yes = await app.callTool('billing.refund', { id: 1 }, { answers: { confirm: true } });
     expect(yes.structuredContent).toMatchObject({ id: 1, status: 'refunded' });
     await app.close();
