@@ -76,7 +76,7 @@ export class BillingTools {
       'Refund an invoice in full and mark it refunded, after the user confirms. An invoice can be refunded only once; refunding it again is an error.',
     output: InvoiceView
   })
-  refund(@Input() request: RefundRequest): InvoiceRecord | InputRound | string {
+  refund(@Input() request: RefundRequest): InvoiceRecord | InputRound {
     const invoice = this.invoices.find(request.id);
     if (!invoice) throw new ToolError(invoiceNotFound(request.id));
     if (invoice.status === InvoiceStatus.Refunded) throw new ToolError(alreadyRefunded(request.id, invoice.refundedAt));
@@ -88,7 +88,8 @@ export class BillingTools {
         { onDecline: REFUND_CANCELLED }
       );
     }
-    if (!confirm) return REFUND_CANCELLED;
+    // A refusal, like a decline: a tool error (an InvoiceView is the only other result the output class allows).
+    if (!confirm) throw new ToolError(REFUND_CANCELLED);
     const outcome = this.invoices.markRefunded(request.id, new Date());
     if (outcome.kind === 'not-found') throw new ToolError(invoiceNotFound(request.id));
     if (outcome.kind === 'already-refunded') throw new ToolError(alreadyRefunded(request.id, outcome.refundedAt));

@@ -41,7 +41,7 @@ export class CallState {
   readonly inputScope: InputScope | undefined;
   /** An exactly-once round this call claimed (set by the open-continuation step; ended with the call). */
   claim: RoundClaim | undefined;
-  /** Whether the chain failed (set by the error boundary): a failed attempt of a claimed round gives it back. */
+  /** Whether the chain failed (set by the error boundary; a thrown ToolError is an outcome, not a failure): a failed attempt of a claimed round gives it back. */
   failed: boolean;
   private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
 
