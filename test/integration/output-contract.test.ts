@@ -47,7 +47,7 @@ const EXPECTED: Record<string, string> = {
     'Tool tickets.delete declares output TicketView but returned a string ("Ticket not deleted"). Return a value with every field ' +
     'TicketView declares, or throw a ToolError for a refusal (an error result needs no structured content).',
   missing: 'Tool tickets.delete declares output TicketView but returned an object that does not match it (title: title is required).',
-  'wrong-type': 'Tool tickets.delete declares output TicketView but returned an object that does not match it (id: id must be integer).',
+  'wrong-type': 'Tool tickets.delete declares output TicketView but returned an object that does not match it (id: id must be an integer, not a string).',
   nothing: 'Tool tickets.delete declares output TicketView but returned nothing (undefined).'
 };
 
