@@ -34,9 +34,21 @@ cd "$WORK" || exit 2
 log "npm ci with $("$NODE" --version)"
 PATH="$BIN:$PATH" npm ci --no-audit --no-fund --loglevel=error >&2 || { log 'npm ci failed'; exit 2; }
 
+# better-sqlite3 is built per Node ABI. Where this machine cannot build it for this Node (its
+# prebuilt binaries and Node's own headers come from outside the npm registry, and npm's
+# nodedir may point at the system Node's headers), the suites that open SQLite (the sample
+# app, the SQLite task store, the fuzzers over the sample's classes) are left out and named;
+# the rest of the suite runs.
+ignore=()
+if ! PATH="$BIN:$PATH" node -e "new (require('better-sqlite3'))(':memory:').close()" 2>/dev/null; then
+  NEEDS_SQLITE='sample-app/|test/fuzz/arguments\.fuzz|test/fuzz/exact-schema\.fuzz|test/integration/tasks\.test|test/unit/tasks/task-lifecycle'
+  log "better-sqlite3 does not load on $("$NODE" --version) here: left out, the suites matching $NEEDS_SQLITE"
+  ignore=(--testPathIgnorePatterns "$NEEDS_SQLITE")
+fi
+
 status=0
 log 'npm test'
-PATH="$BIN:$PATH" npm test -- --ci --json --outputFile="$WORK/jest-results.json" >&2 || status=1
+PATH="$BIN:$PATH" npm test -- --ci --json --outputFile="$WORK/jest-results.json" "${ignore[@]}" >&2 || status=1
 cp "$WORK/jest-results.json" "$results" 2>/dev/null || status=1
 log 'starter check'
 starter=0
