@@ -46,7 +46,7 @@ test('cancelled, or answered "no": "Refund cancelled" too, and nothing is writte
   const cancelled = await desk.app.callTool('billing.refund', { id: INVOICE }, { onInput: () => ({ action: 'cancel' }) });
   expect(textOf(cancelled)).toBe('Refund cancelled');
   const no = await desk.app.callTool('billing.refund', { id: INVOICE }, { answers: { confirm: false } });
-  expect(no.isError).toBeFalsy();
+  expect(no.isError).toBe(true); // a refusal is a tool error, as a decline is: the output class allows only an invoice
   expect(textOf(no)).toBe('Refund cancelled');
   expect(allInvoices()).toEqual(before);
 });
