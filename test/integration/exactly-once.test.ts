@@ -200,6 +200,18 @@ describe('the confirming round of an exactly-once tool, its stream broken and th
     expect((await reissue(confirming(5, round))).result).toMatchObject(refunded(5));
     expect(ledger).toEqual([5]);
   });
+
+  it('a round given back keeps its answers: the state sent again with other answers is refused, with the same ones it runs', async () => {
+    const round = await ask1(8);
+    failNext = true;
+    expect((await reissue(confirming(8, round))).result).toMatchObject({ isError: true });
+    const otherAnswer = await reissue(confirming(8, round, false));
+    expect(otherAnswer.error).toMatchObject({ code: -32602, message: expect.stringContaining('already used') });
+    hooks.beforeCommit.resolve();
+    hooks.afterCommit.resolve();
+    expect((await reissue(confirming(8, round))).result).toMatchObject(refunded(8));
+    expect(ledger).toEqual([8]);
+  });
 });
 
 describe('a ToolError the handler throws is the round’s outcome, like a decline', () => {
