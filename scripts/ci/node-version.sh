@@ -13,6 +13,8 @@
 set -uo pipefail
 major="${1:?usage: node-version.sh <major> <jest-results.json>}"
 results="${2:?usage: node-version.sh <major> <jest-results.json>}"
+# Absolute: the suite runs in a scratch copy (a relative path would land, and vanish, there).
+results="$(realpath -m "$results")"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TOOL="$ROOT/.ci/node$major"
 NODE="$TOOL/node_modules/node/bin/node"
@@ -38,6 +40,14 @@ HEADERS="$(find "$TOOL/node_modules" -maxdepth 6 -type d -path '*/include/node' 
 NODEDIR="${HEADERS%/include/node}"
 log "npm ci with $("$NODE" --version)${NODEDIR:+, native modules built against ${NODEDIR#"$ROOT"/}}"
 PATH="$BIN:$PATH" npm_config_nodedir="${NODEDIR:-}" npm ci --no-audit --no-fund --loglevel=error >&2 || { log 'npm ci failed'; exit 2; }
+# better-sqlite3 12 (the lockfile's: 13 aborts on Node 20) aborts the process on Node 24 when a
+# statement is collected (a failed assertion in its destructor); 13 works there. The sample app's
+# driver is swapped in this copy only, as the README tells Node 24 users to do.
+if [ "$major" -ge 24 ]; then
+  log 'better-sqlite3 13 for this Node (12 aborts on Node 24)'
+  PATH="$BIN:$PATH" npm_config_nodedir="${NODEDIR:-}" npm install --no-save --no-audit --no-fund --loglevel=error better-sqlite3@^13.2.0 >&2 ||
+    { log 'could not install better-sqlite3 13'; exit 2; }
+fi
 
 # better-sqlite3 is built per Node ABI (above, against this Node's headers). Should it still not
 # load (no compiler, say), the suites that open SQLite (the sample app, the SQLite task store, the
