@@ -139,11 +139,11 @@ test('an unknown or refunded invoice fails before anything is asked', async () =
   expect(adjustmentRows()).toEqual([]);
 });
 
-test('recording the same request key twice (a replayed final round) writes one row', () => {
+test('recording the same request key twice (a replayed final round) writes one row', async () => {
   const repository = desk.app.container.resolve(AdjustmentRepository);
   const adjustment = { invoiceId: INVOICE, reason: AdjustmentReason.Discount, amountCents: 500, at: new Date(), requestKey: 'replayed' };
-  const first = repository.record(adjustment);
-  const second = repository.record({ ...adjustment, at: new Date(Date.now() + 1000) });
+  const first = await repository.record(adjustment);
+  const second = await repository.record({ ...adjustment, at: new Date(Date.now() + 1000) });
   expect(second).toEqual(first);
   expect(adjustmentRows()).toHaveLength(1);
 });

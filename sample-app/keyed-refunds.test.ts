@@ -40,25 +40,25 @@ describe('the fenced refund UPDATE', () => {
   const openInvoice = () =>
     db.connection.prepare("SELECT id FROM invoices WHERE status = 'open' ORDER BY id LIMIT 1").pluck().get() as number;
 
-  test('a stale holder (a token not above the fence) is refused and changes nothing; a later one writes', () => {
+  test('a stale holder (a token not above the fence) is refused and changes nothing; a later one writes', async () => {
     const invoices = new InvoiceRepository(db);
     const id = openInvoice();
     // A later holder of the invoice's lock wrote under token 200.
     db.connection.prepare('UPDATE invoices SET fence = 200 WHERE id = ?').run(id);
     const before = invoiceRow(db.connection, id);
-    expect(invoices.markRefunded(id, new Date(), 150)).toEqual({ kind: 'stale', fence: 200 });
-    expect(invoices.markRefunded(id, new Date(), 200)).toEqual({ kind: 'stale', fence: 200 });
+    expect(await invoices.markRefunded(id, new Date(), 150)).toEqual({ kind: 'stale', fence: 200 });
+    expect(await invoices.markRefunded(id, new Date(), 200)).toEqual({ kind: 'stale', fence: 200 });
     expect(invoiceRow(db.connection, id)).toEqual(before);
-    expect(invoices.markRefunded(id, new Date(), 250)).toEqual({ kind: 'refunded' });
+    expect(await invoices.markRefunded(id, new Date(), 250)).toEqual({ kind: 'refunded' });
     expect(invoiceRow(db.connection, id)).toMatchObject({ status: 'refunded', fence: 250 });
-    expect(invoices.markRefunded(id, new Date(), 300)).toMatchObject({ kind: 'already-refunded' });
+    expect(await invoices.markRefunded(id, new Date(), 300)).toMatchObject({ kind: 'already-refunded' });
   });
 
-  test('without a token (a lock that gives none) the fence is neither checked nor changed', () => {
+  test('without a token (a lock that gives none) the fence is neither checked nor changed', async () => {
     const invoices = new InvoiceRepository(db);
     const id = openInvoice();
     db.connection.prepare('UPDATE invoices SET fence = 200 WHERE id = ?').run(id);
-    expect(invoices.markRefunded(id, new Date())).toEqual({ kind: 'refunded' });
+    expect(await invoices.markRefunded(id, new Date())).toEqual({ kind: 'refunded' });
     expect(invoiceRow(db.connection, id)).toMatchObject({ status: 'refunded', fence: 200 });
   });
 
