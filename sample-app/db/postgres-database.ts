@@ -40,9 +40,12 @@ export class PostgresDatabase extends SqlDatabase {
           oid === INT8_OID || oid === NUMERIC_OID ? Number : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser
       }
     });
-    // An idle client whose connection breaks (the server restarts) must not crash the process.
-    pool.on('error', (error) => process.stderr.write(`[billing-desk] postgres: ${error.message}\n`));
     const db = new PostgresDatabase(pool);
+    // An idle client whose connection breaks (the server restarts) must not crash the process. Once closing, a
+    // connection still ending that the server cuts is expected: not reported.
+    pool.on('error', (error) => {
+      if (!db.closing) process.stderr.write(`[billing-desk] postgres: ${error.message}\n`);
+    });
     try {
       const tx = await db.beginWrite();
       try {

@@ -68,7 +68,10 @@ const SCHEMA_LOCK = 26_2026;
 /** The statements that lock, create and seed, to run in one transaction (see `PostgresDatabase.open`). */
 export async function createAndSeed(tx: SqlRunner): Promise<void> {
   await tx.run(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
-  for (const statement of POSTGRES_SCHEMA_SQL.split(';').map((s) => s.trim()).filter(Boolean)) await tx.run(statement);
+  for (const statement of POSTGRES_SCHEMA_SQL.split(';')
+    .map((s) => s.trim())
+    .filter(Boolean))
+    await tx.run(statement);
   const existing = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM customers');
   if (existing!.n > 0) return;
   for (const c of SEED_CUSTOMERS) {
