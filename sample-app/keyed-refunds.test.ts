@@ -1,13 +1,13 @@
 import { Database } from './db/database';
 import { InvoiceRepository } from './billing/invoice-repository';
-import { inspect, invoiceRow, tempDb, useBillingApp, type TempDb } from './test-helpers';
+import { eachDatabase, inspect, invoiceRow, readInvoiceRow, tempDb, useBillingApp, type TempDb } from './test-helpers';
 
 /**
  * Billing mutations are serialized per invoice (`serializeOn`), reports.rebuild app-wide; a
  * refund's UPDATE carries its lock grant's fencing token and refuses an older one.
  */
-describe('billing mutations keyed by invoice', () => {
-  const desk = useBillingApp();
+eachDatabase('billing mutations keyed by invoice', (database) => {
+  const desk = useBillingApp({ database });
 
   test("refunds and adjustments take their invoice's key after validation; reports.rebuild takes the whole app", () => {
     expect(desk.app.describeChain('billing.refund')).toContain('keyed-lock');
@@ -17,11 +17,11 @@ describe('billing mutations keyed by invoice', () => {
   });
 
   test('a confirmed refund records the fencing token of its grant on the invoice', async () => {
-    const id = desk.disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id LIMIT 1").pluck().get() as number;
-    expect((invoiceRow(desk.disk, id) as unknown as { fence: number }).fence).toBe(0);
+    const id = (await desk.sql.get<{ id: number }>("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id LIMIT 1"))!.id;
+    expect(((await readInvoiceRow(desk.sql, id)) as unknown as { fence: number }).fence).toBe(0);
     const result = await desk.app.callTool('billing.refund', { id }, { answers: { confirm: true } });
     expect(result.isError).toBeFalsy();
-    const fence = (invoiceRow(desk.disk, id) as unknown as { fence: number }).fence;
+    const fence = ((await readInvoiceRow(desk.sql, id)) as unknown as { fence: number }).fence;
     expect(Number.isSafeInteger(fence) && fence > 0).toBe(true);
   });
 });
