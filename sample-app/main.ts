@@ -79,6 +79,9 @@ async function main(): Promise<void> {
 async function databaseFromEnv(): Promise<SqlDatabase | undefined> {
   const url = process.env.DATABASE_URL?.trim();
   if (!url) return undefined;
+  // Not echoed: the URL may carry a password.
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new Error('DATABASE_URL must be a PostgreSQL URL: postgres://user[:password]@host[:port]/database');
   // Loaded here, on need, like telemetry.ts: the SQLite desk never loads `pg`.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PostgresDatabase } = require('./db/postgres-database') as typeof import('./db/postgres-database.js');
