@@ -70,6 +70,21 @@ suite(`the desk on PostgreSQL${POSTGRES_INSTALLED ? '' : ` (skipped: PostgreSQL 
     expect(await idleInTransaction()).toBe(0);
   });
 
+  test('a write transaction refuses statements once committed or abandoned (its client may be serving another caller)', async () => {
+    const db = desk.sql as SqlDatabase;
+    const committed = await db.beginWrite();
+    await committed.run('DELETE FROM invoices WHERE id = 40');
+    await committed.commit();
+    await expect(committed.run('DELETE FROM invoices')).rejects.toThrow('The write transaction has ended');
+    const abandoned = await db.beginWrite();
+    await abandoned.run('DELETE FROM invoices WHERE id = 39');
+    abandoned.abandon();
+    abandoned.abandon();
+    await expect(abandoned.run('DELETE FROM invoices')).rejects.toThrow('The write transaction has ended');
+    await expect(abandoned.commit()).rejects.toThrow('The write transaction has ended');
+    expect(await desk.sql.get('SELECT COUNT(*) AS n FROM invoices')).toEqual({ n: 39 });
+  });
+
   test("the refund's fenced UPDATE: a stale holder's token is refused and changes nothing; a later one writes; no token, no fence", async () => {
     const invoices = new InvoiceRepository(desk.app.container.resolve(SqlDatabase as unknown as new () => SqlDatabase));
     const [id, other] = (await desk.sql.all<{ id: number }>("SELECT id FROM invoices WHERE status = 'open' ORDER BY id LIMIT 2")).map(

@@ -124,15 +124,24 @@ export class Database extends SqlDatabase {
       writer.release();
       throw error;
     }
+    let ended = false;
+    // After COMMIT or abandon, a statement would run outside the transaction (on :memory:, on the main connection).
+    const statement = (sql: string) => {
+      if (ended) throw new Error('The write transaction has ended');
+      return conn.prepare(sql);
+    };
     return {
-      all: async <T>(sql: string, params: SqlParams = {}) => conn.prepare(sql).all(params) as T[],
-      get: async <T>(sql: string, params: SqlParams = {}) => conn.prepare(sql).get(params) as T | undefined,
-      run: async (sql: string, params: SqlParams = {}) => conn.prepare(sql).run(params).changes,
+      all: async <T>(sql: string, params: SqlParams = {}) => statement(sql).all(params) as T[],
+      get: async <T>(sql: string, params: SqlParams = {}) => statement(sql).get(params) as T | undefined,
+      run: async (sql: string, params: SqlParams = {}) => statement(sql).run(params).changes,
       commit: async () => {
+        if (ended) throw new Error('The write transaction has ended');
         conn.exec('COMMIT');
+        ended = true;
       },
       // Synchronous: called from an abort listener, it frees the write lock before the next mutation starts.
       abandon: () => {
+        ended = true;
         if (conn.open && conn.inTransaction) conn.exec('ROLLBACK');
         writer.release();
       }

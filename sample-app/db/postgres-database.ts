@@ -87,22 +87,27 @@ export class PostgresDatabase extends SqlDatabase {
       throw error;
     }
     let done = false;
-    const finish = (statement: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
+    const finish = (command: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
       if (done) return Promise.resolve();
       done = true;
-      return client.query(statement).then(
+      return client.query(command).then(
         () => client.release(),
         (error: Error) => {
           client.release(error);
-          if (statement === 'COMMIT') throw error;
+          if (command === 'COMMIT') throw error;
         }
       );
     };
+    // After COMMIT or abandon the client is back in the pool, perhaps another caller's: it is not used again.
+    const statement = (sql: string, params?: SqlParams) => {
+      if (done) return Promise.reject(new Error('The write transaction has ended'));
+      return query(client, sql, params);
+    };
     return {
-      all: async <T>(sql: string, params?: SqlParams) => (await query(client, sql, params)).rows as T[],
-      get: async <T>(sql: string, params?: SqlParams) => (await query(client, sql, params)).rows[0] as T | undefined,
-      run: async (sql: string, params?: SqlParams) => (await query(client, sql, params)).rowCount ?? 0,
-      commit: () => finish('COMMIT'),
+      all: async <T>(sql: string, params?: SqlParams) => (await statement(sql, params)).rows as T[],
+      get: async <T>(sql: string, params?: SqlParams) => (await statement(sql, params)).rows[0] as T | undefined,
+      run: async (sql: string, params?: SqlParams) => (await statement(sql, params)).rowCount ?? 0,
+      commit: () => (done ? Promise.reject(new Error('The write transaction has ended')) : finish('COMMIT')),
       abandon: () => void finish('ROLLBACK')
     };
   }
