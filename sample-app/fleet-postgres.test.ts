@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -83,5 +85,23 @@ suite(`a fleet on PostgreSQL and Redis${POSTGRES_INSTALLED ? '' : ` (skipped: Po
     // What one instance wrote, the other reads.
     const seen = (await call(b, { name: 'billing.invoice', arguments: { id } })).result as { structuredContent: { status: string } };
     expect(seen.structuredContent.status).toBe('refunded');
+  }, 60_000);
+
+  test('an instance whose port is taken exits 1 with the reason, its database pool and Redis closed (nothing keeps it alive)', async () => {
+    const taken = await instance();
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: taken.port, DATABASE_URL: postgres.url, FUSION_STATE_KEY: TEST_STATE_KEY, REDIS_URL: redis.url },
+      stdio: ['ignore', 'ignore', 'pipe']
+    });
+    try {
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const [code] = (await once(child, 'exit', { signal: AbortSignal.timeout(20_000) })) as [number | null];
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/billing-desk failed to start: .*EADDRINUSE/);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      child.stderr.destroy();
+    }
   }, 60_000);
 });

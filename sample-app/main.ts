@@ -62,13 +62,19 @@ async function main(): Promise<void> {
   const allowedHosts = process.env.ALLOWED_HOSTS?.split(',')
     .map((host) => host.trim())
     .filter((host) => host !== '');
-  const { url } = await app.listen({
-    transport: 'http',
-    host: process.env.HOST ?? '127.0.0.1',
-    port: Number(process.env.PORT ?? 3000),
-    ...(allowedHosts?.length ? { allowedHosts } : {}),
-    ...(fleet ? { sessions: fleet.sessions } : {})
-  });
+  const { url } = await app
+    .listen({
+      transport: 'http',
+      host: process.env.HOST ?? '127.0.0.1',
+      port: Number(process.env.PORT ?? 3000),
+      ...(allowedHosts?.length ? { allowedHosts } : {}),
+      ...(fleet ? { sessions: fleet.sessions } : {})
+    })
+    .catch(async (error: unknown) => {
+      // A port in use, say: close what is open (the database pool, Redis) so that the process exits.
+      await app.close();
+      throw error;
+    });
   const mode =
     `${auth ? 'bearer tokens required' : 'open: no auth, local use only'}, ${database ? 'PostgreSQL' : 'SQLite'}` +
     `${fleet ? ', one instance of a fleet (Redis)' : ''}`;
