@@ -70,6 +70,63 @@ suite(`the desk on PostgreSQL${POSTGRES_INSTALLED ? '' : ` (skipped: PostgreSQL 
     expect(await idleInTransaction()).toBe(0);
   });
 
+  test('a rebuild cancelled during its throttle wait rolls back too', async () => {
+    const before = await staleAggregates();
+    const controller = new AbortController();
+    const result = await desk.app.callTool(
+      'reports.rebuild',
+      { throttleMs: 1000 },
+      { signal: controller.signal, onProgress: () => void setImmediate(() => controller.abort()) }
+    );
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/cancelled/i);
+    expect(await readAggregates(desk.sql)).toEqual(before);
+    expect((await desk.app.callTool('billing.refund', { id: 2 }, CONFIRM)).isError).toBeFalsy();
+  });
+
+  test('during a throttled rebuild, reads run at once and mutations wait their turn', async () => {
+    await staleAggregates();
+    const order: string[] = [];
+    let read: Promise<unknown> | undefined;
+    let refund: Promise<unknown> | undefined;
+    const paid = await firstPaid('DESC');
+    const rebuild = desk.app
+      .callTool(
+        'reports.rebuild',
+        { throttleMs: 5 },
+        {
+          onProgress: (_p, message) => {
+            if (message !== 'month 1 of 24') return;
+            read = desk.app
+              .callTool('report.generate', { year: 2025, quarter: 1 })
+              .then((r) => order.push(r.isError ? 'read failed' : 'read'));
+            refund = desk.app
+              .callTool('billing.refund', { id: paid }, CONFIRM)
+              .then((r) => order.push(r.isError ? 'refund failed' : 'refund'));
+          }
+        }
+      )
+      .then((r) => order.push(r.isError ? 'rebuild failed' : 'rebuild'));
+    await rebuild;
+    await Promise.all([read, refund]);
+    expect(order).toEqual(['read', 'rebuild', 'refund']);
+  });
+
+  test('closing the app during a rebuild rolls it back (the pool ends once its client is back)', async () => {
+    const before = await staleAggregates();
+    let closing: Promise<void> | undefined;
+    const result = await desk.app.callTool(
+      'reports.rebuild',
+      { throttleMs: 1000 },
+      { onProgress: () => void (closing ??= desk.app.close()) }
+    );
+    await closing;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/shutting down/);
+    expect(await readAggregates(desk.sql)).toEqual(before);
+    expect(await idleInTransaction()).toBe(0);
+  });
+
   test('a write transaction refuses statements once committed or abandoned (its client may be serving another caller)', async () => {
     const db = desk.sql as SqlDatabase;
     const committed = await db.beginWrite();
