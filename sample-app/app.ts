@@ -6,7 +6,7 @@ import { CollectionsPrompts } from './billing/collections.prompts';
 import { InvoiceResources } from './billing/invoice.resources';
 import { ResourceEvents } from './billing/resource-events';
 import { Database } from './db/database';
-import { SqlDatabase } from './db/sql-database';
+import { SQL_DATABASE, type SqlDatabase } from './db/sql-database';
 import { ReportTools } from './reports/report.tools';
 
 /** The version the billing desk announces to clients. */
@@ -39,7 +39,7 @@ export interface BillingAppOptions {
 /**
  * The billing and reports desk: opens (and on first start creates and seeds) the database,
  * and builds the app around it. `app.close()` closes the database after in-flight calls
- * are aborted. The database is in the app's container: `app.container.resolve(SqlDatabase)`
+ * are aborted. The database is in the app's container: `app.container.resolve(SQL_DATABASE)`
  * (on SQLite also as `Database`, with its connection).
  *
  * @example
@@ -69,13 +69,14 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
       // in the same file; alone on PostgreSQL, in memory (a restart forgets them; a fleet on PostgreSQL keeps them in Redis).
       tasks:
         options.fleet?.tasks ??
-        (db instanceof Database ? { store: new SqliteTaskStore(db.openTaskConnection()), ttlMs: 24 * 3_600_000 } : { ttlMs: 24 * 3_600_000 }),
+        (db instanceof Database
+          ? { store: new SqliteTaskStore(db.openTaskConnection()), ttlMs: 24 * 3_600_000 }
+          : { ttlMs: 24 * 3_600_000 }),
       // In production an unexpected failure (a driver error, say) reaches clients as a generic
       // message with a reference; the log has the original. Domain failures are ToolErrors: always sent.
       maskErrors: process.env.NODE_ENV === 'production',
       providers: [
-        // An abstract class is a token like any other at run time (the repositories inject it by type); tsyringe's typing wants a constructible one.
-        { provide: SqlDatabase as unknown as new () => SqlDatabase, useValue: db },
+        { provide: SQL_DATABASE, useValue: db },
         ...(db instanceof Database ? [{ provide: Database, useValue: db }] : []),
         // Tells subscribers when an invoice changes; it reaches the app through the FUSION_APP token.
         ResourceEvents

@@ -1,5 +1,5 @@
 import { InvoiceRepository } from './billing/invoice-repository';
-import { SqlDatabase } from './db/sql-database';
+import { SQL_DATABASE, type SqlDatabase } from './db/sql-database';
 import { POSTGRES_INSTALL } from '../test/helpers/postgres-server';
 import { POSTGRES_INSTALLED, readAggregates, textOf, useBillingApp, type AggregateRow } from './test-helpers';
 
@@ -35,7 +35,7 @@ suite(`the desk on PostgreSQL${POSTGRES_INSTALLED ? '' : ` (skipped: PostgreSQL 
     const before = await readAggregates(desk.sql);
     const blocker = await (desk.sql as SqlDatabase).beginWrite();
     await blocker.run("INSERT INTO monthly_aggregates VALUES ('2025-04', 1, 1, 1, 0, 0, 'the test')");
-    const app = desk.app.container.resolve(SqlDatabase as unknown as new () => SqlDatabase);
+    const app = desk.app.container.resolve(SQL_DATABASE);
     const midway: Array<Promise<AggregateRow[]>> = [];
     const result = await desk.app.callTool(
       'reports.rebuild',
@@ -143,7 +143,7 @@ suite(`the desk on PostgreSQL${POSTGRES_INSTALLED ? '' : ` (skipped: PostgreSQL 
   });
 
   test("the refund's fenced UPDATE: a stale holder's token is refused and changes nothing; a later one writes; no token, no fence", async () => {
-    const invoices = new InvoiceRepository(desk.app.container.resolve(SqlDatabase as unknown as new () => SqlDatabase));
+    const invoices = desk.app.container.resolve(InvoiceRepository);
     const [id, other] = (await desk.sql.all<{ id: number }>("SELECT id FROM invoices WHERE status = 'open' ORDER BY id LIMIT 2")).map(
       (r) => r.id
     );

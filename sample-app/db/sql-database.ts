@@ -41,3 +41,10 @@ export abstract class SqlDatabase implements SqlRunner {
   /** Closes every connection; an open transaction is rolled back. Idempotent. */
   abstract close(): void | Promise<void>;
 }
+
+/**
+ * {@link SqlDatabase} as the DI token to register and resolve: at run time an abstract class is a
+ * token like any other (the repositories inject it by type), but tsyringe's types want a class
+ * that can be constructed.
+ */
+export const SQL_DATABASE = SqlDatabase as unknown as new () => SqlDatabase;
