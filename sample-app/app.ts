@@ -24,7 +24,7 @@ export interface BillingAppOptions {
   /**
    * The key (at least 32 bytes) that signs the state of questions in flight (refund
    * confirmations, adjustments, account connections). Default: `$FUSION_STATE_KEY`, else a
-   * random key per process, with a warning on stderr; several instances must share one.
+   * random key per process (enough for one process); several instances must share one.
    */
   stateKey?: string;
   /**

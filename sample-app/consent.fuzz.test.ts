@@ -323,8 +323,8 @@ function expectCancelled(outcome: WireOutcome, tool: Tool): void {
 }
 
 function expectRefused(outcome: WireOutcome): void {
-  if (outcome.kind !== 'complete' || outcome.isError || outcome.text !== CANCELLED['billing.refund']) {
-    fail(`Expected the result "Refund cancelled" (answered no), got ${describeOutcome(outcome)}`);
+  if (outcome.kind !== 'complete' || !outcome.isError || outcome.text !== CANCELLED['billing.refund']) {
+    fail(`Expected the error result "Refund cancelled" (answered no), got ${describeOutcome(outcome)}`);
   }
 }
 

@@ -20,6 +20,7 @@ suite(`the fenced refund UPDATE on PostgreSQL${installed ? '' : ` (skipped: Post
   beforeAll(async () => {
     server = await startPostgres();
     db = new Client({ connectionString: server.url });
+    db.on('error', () => undefined);
     await db.connect();
     await db.query(`
       CREATE TABLE invoices (
@@ -53,6 +54,7 @@ suite(`the fenced refund UPDATE on PostgreSQL${installed ? '' : ` (skipped: Post
   test("two holders racing on two connections: the stale one waits for the later one's commit, then is refused", async () => {
     await db.query("INSERT INTO invoices (id, status) VALUES (2, 'open')");
     const stale = new Client({ connectionString: server.url });
+    stale.on('error', () => undefined); // the server stopping after a failure must not be an unhandled error
     await stale.connect();
     try {
       await db.query('BEGIN');
@@ -60,8 +62,11 @@ suite(`the fenced refund UPDATE on PostgreSQL${installed ? '' : ` (skipped: Post
       // The stale holder's write blocks on the row until the later holder commits, then re-checks its WHERE.
       const refused = stale.query(FENCED_REFUND, ['2026-12-02T03:00:03.000Z', '400', 2]);
       const blocked = "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE invoices%'";
-      while (((await db.query(blocked)).rows[0] as { n: number }).n === 0) {
-        // until the stale holder's UPDATE waits for the row lock
+      // Statistics are a snapshot per transaction: cleared at each look, so the wait is seen when it starts.
+      for (let looks = 0; ; looks++) {
+        await db.query('SELECT pg_stat_clear_snapshot()');
+        if (((await db.query(blocked)).rows[0] as { n: number }).n > 0) break;
+        if (looks > 100_000) throw new Error('the stale holder never waited for the row lock');
       }
       await db.query('COMMIT');
       expect((await refused).rowCount).toBe(0);

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { connectRedis } from '../src/redis';
 import { ChildServers } from '../test/helpers/child-servers';
-import { startRedis, type RedisServer } from '../test/helpers/redis-server';
+import { startRedis, testWithRedis, type RedisServer } from '../test/helpers/redis-server';
 import { modernRequest, openLegacySession, postRaw, rawRequestText, responseOf, streamText } from '../test/helpers/raw-http';
 import { inspect, TEST_STATE_KEY, tempDb, type TempDb } from './test-helpers';
 
@@ -62,7 +62,7 @@ async function call(url: URL, params: Record<string, unknown>) {
 const accept = (requests: object) =>
   Object.fromEntries(Object.keys(requests).map((key) => [key, { action: 'accept', content: { confirm: true } }]));
 
-test('an MRTR round started on one instance completes on the other; re-issued on the first it gets the same result, replayed with another answer it is refused', async () => {
+testWithRedis('an MRTR round started on one instance completes on the other; re-issued on the first it gets the same result, replayed with another answer it is refused', async () => {
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
@@ -88,7 +88,7 @@ test('an MRTR round started on one instance completes on the other; re-issued on
   }
 }, 60_000);
 
-test('concurrent confirmed refunds of one invoice through both instances: refunded exactly once', async () => {
+testWithRedis('concurrent confirmed refunds of one invoice through both instances: refunded exactly once', async () => {
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
@@ -120,7 +120,7 @@ test('concurrent confirmed refunds of one invoice through both instances: refund
   }
 }, 60_000);
 
-test('a resources/updated after a refund on one instance reaches a 2026 listen stream on the other', async () => {
+testWithRedis('a resources/updated after a refund on one instance reaches a 2026 listen stream on the other', async () => {
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
@@ -156,7 +156,7 @@ async function taskCall(url: URL, method: string, params: Record<string, unknown
   return responseOf(await postRaw(url, body, { ...headers, ...routing }));
 }
 
-test('a task created on one instance is polled and cancelled through the other; the run on the first stops and rolls back', async () => {
+testWithRedis('a task created on one instance is polled and cancelled through the other; the run on the first stops and rolls back', async () => {
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
@@ -185,7 +185,7 @@ test('a task created on one instance is polled and cancelled through the other; 
   }
 }, 60_000);
 
-test('the holder killed with SIGKILL mid-mutation: a mutation on the other instance runs within the lease bound, and the killed transaction left nothing', async () => {
+testWithRedis('the holder killed with SIGKILL mid-mutation: a mutation on the other instance runs within the lease bound, and the killed transaction left nothing', async () => {
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
@@ -222,7 +222,7 @@ test('the holder killed with SIGKILL mid-mutation: a mutation on the other insta
   }
 }, 40_000);
 
-test('a resources/updated after a refund on one instance reaches a 2025-era session subscribed on the other', async () => {
+testWithRedis('a resources/updated after a refund on one instance reaches a 2025-era session subscribed on the other', async () => {
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
@@ -251,7 +251,7 @@ test('a resources/updated after a refund on one instance reaches a 2025-era sess
   }
 }, 60_000);
 
-test('tasks/update on one instance races tasks/cancel on the other: the final status always agrees with whether the refund happened (10 rounds)', async () => {
+testWithRedis('tasks/update on one instance races tasks/cancel on the other: the final status always agrees with whether the refund happened (10 rounds)', async () => {
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   const refunded = (id: number) => statusOf(disk, id) === 'refunded';
@@ -289,7 +289,7 @@ test('tasks/update on one instance races tasks/cancel on the other: the final st
   }
 }, 120_000);
 
-test('exactly once across instances: the confirming round sent to one instance, its stream cut at once, re-issued to the other: one refund and a successful result, every time', async () => {
+testWithRedis('exactly once across instances: the confirming round sent to one instance, its stream cut at once, re-issued to the other: one refund and a successful result, every time', async () => {
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {
@@ -329,7 +329,7 @@ test('exactly once across instances: the confirming round sent to one instance, 
   }
 }, 120_000);
 
-test('2025-era: a session stream cut after the refund is resumed on the other instance with Last-Event-ID, and delivers the result once', async () => {
+testWithRedis('2025-era: a session stream cut after the refund is resumed on the other instance with Last-Event-ID, and delivers the result once', async () => {
   const [a, b] = await twoInstances();
   const disk = inspect(db.path);
   try {

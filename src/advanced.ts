@@ -65,6 +65,7 @@ export {
   MissingCapabilityError,
   NextCalledTwiceError,
   NotInteractiveError,
+  OutputMismatchError,
   NothingToCompleteError,
   ServerBusyError,
   TaskInterruptedError,

@@ -83,7 +83,7 @@ export class BillingTools {
       'Refund an invoice in full and mark it refunded, after the user confirms. An invoice can be refunded only once; refunding it again is an error.',
     output: InvoiceView
   })
-  async refund(@Input() request: RefundRequest, @Ctx() ctx: CallContext): Promise<InvoiceRecord | InputRound | string> {
+  async refund(@Input() request: RefundRequest, @Ctx() ctx: CallContext): Promise<InvoiceRecord | InputRound> {
     const invoice = await this.invoices.find(request.id);
     if (!invoice) throw new ToolError(invoiceNotFound(request.id));
     if (invoice.status === InvoiceStatus.Refunded) throw new ToolError(alreadyRefunded(request.id, invoice.refundedAt));
@@ -95,7 +95,8 @@ export class BillingTools {
         { onDecline: REFUND_CANCELLED }
       );
     }
-    if (!confirm) return REFUND_CANCELLED;
+    // A refusal, like a decline: a tool error (an InvoiceView is the only other result the output class allows).
+    if (!confirm) throw new ToolError(REFUND_CANCELLED);
     // The grant's token is its key's (`invoice:<id>`); the default lock and the Redis lock both give one.
     const outcome = await this.invoices.markRefunded(request.id, new Date(), ctx.lock?.fencingToken);
     if (outcome.kind === 'not-found') throw new ToolError(invoiceNotFound(request.id));

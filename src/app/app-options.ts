@@ -17,7 +17,11 @@ export type ProviderSpec =
   | Constructor
   | { provide: InjectionToken; useValue: unknown }
   | { provide: InjectionToken; useClass: Constructor; singleton?: boolean }
-  | { provide: InjectionToken; useFactory: (container: DependencyContainer) => unknown };
+  | {
+      provide: InjectionToken;
+      /** Builds the value on each resolution, from the container resolving it. */
+      useFactory: (container: DependencyContainer) => unknown;
+    };
 
 /**
  * What a `contextFactory` may return: anything but the fields the framework sets on every call

@@ -31,7 +31,7 @@ import { ChangeNotifier } from './change-notifier';
 import { Dispatcher } from './dispatcher';
 import { ProviderSet } from './provider-set';
 import { registerProvider } from './providers';
-import { assertInjectable, assertSingleUseSupported, opaqueTokens } from './startup-checks';
+import { assertInjectable, assertSingleUseSupported, opaqueTokens, sharesWorkAcrossInstances } from './startup-checks';
 import { taskEndpoints } from './task-endpoints';
 
 /** The parts of an app, wired once by {@link assembleApp}. */
@@ -150,7 +150,10 @@ function chainDependencies(
   const interactive = [...registry.tools, ...registry.prompts, ...registry.templates].some((m) => m.interactive);
   const continuations: ContinuationStore =
     options.continuationStore ??
-    new SignedContinuationStore(interactive ? resolveStateKey(options.stateKey, log) : randomBytes(32), options.stateTtlSeconds ?? 600);
+    new SignedContinuationStore(
+      interactive ? resolveStateKey(options.stateKey, sharesWorkAcrossInstances(options) ? log : undefined) : randomBytes(32),
+      options.stateTtlSeconds ?? 600
+    );
   const opaque = opaqueTokens(options);
   return {
     container,

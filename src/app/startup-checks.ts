@@ -9,6 +9,16 @@ import type { FusionAppOptions } from './app-options';
 
 /** The checks an app makes of its parts at startup (and again when its providers change): each misuse is a ConfigurationError naming the fix. */
 
+/**
+ * Whether the app is set up to share its work with other instances (a mutation lock or an event
+ * bus of its own, Redis's say): only then does a random per-process state key break anything (a
+ * question asked by one instance could not be answered through another), so only then is its
+ * absence worth a warning. A single process, stdio and tests stay quiet.
+ */
+export function sharesWorkAcrossInstances(options: FusionAppOptions<object>): boolean {
+  return options.mutationLock !== undefined || options.bus !== undefined;
+}
+
 /** Tokens whose providers build something per resolution (factories, transient classes): what they inject is not known ahead. */
 export function opaqueTokens(options: FusionAppOptions<object>): ReadonlySet<unknown> {
   const out = new Set<unknown>();

@@ -172,6 +172,28 @@ export class MissingCapabilityError extends FusionError {
   }
 }
 
+/**
+ * A tool declared an output class but returned something its listed `outputSchema` does not
+ * describe. Real clients (SDK v1 and v2) reject such a result outright (`has an output schema but
+ * did not return structured content`), so the tool's result becomes this error instead: every
+ * client reads a tool error naming the tool, the class and what was returned.
+ */
+export class OutputMismatchError extends FusionError {
+  constructor(
+    toolName: string,
+    /** The declared output, as written (`InvoiceView`, `[InvoiceView]`), or `its output schema` when a presenter describes it. */
+    readonly output: string,
+    /** What the tool returned, described (`a string ("Refund cancelled")`), or the schema's violations, one per problem. */
+    readonly returned: string
+  ) {
+    super(
+      ErrorCode.OUTPUT_MISMATCH,
+      `Tool ${toolName} declares output ${output} but returned ${returned}. ` +
+        `Return a value with every field ${output} declares, or throw a ToolError for a refusal (an error result needs no structured content).`
+    );
+  }
+}
+
 /** A request for input was declined or cancelled; the call ended there (an `isError` result for tools, -32600 otherwise). */
 export class InputDeclinedError extends FusionError {
   constructor(message: string) {

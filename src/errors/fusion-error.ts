@@ -45,6 +45,12 @@ export const ErrorCode = {
   MISSING_CLIENT_CAPABILITY: 'MISSING_CLIENT_CAPABILITY',
   /** A tool that is not `@Interactive()` returned a request for input. */
   NOT_INTERACTIVE: 'NOT_INTERACTIVE',
+  /**
+   * A tool with an output class (`output:`) returned something its listed `outputSchema` does not
+   * describe (a string, a missing field, a wrong type): answered as an `isError` result naming the
+   * tool, the class and what was returned, so that no client rejects the result as malformed.
+   */
+  OUTPUT_MISMATCH: 'OUTPUT_MISMATCH',
   /** The user declined or cancelled a request for input; nothing was done. */
   INPUT_DECLINED: 'INPUT_DECLINED',
   /** The caller's token does not grant a scope the member requires; nothing of the call ran. */

@@ -12,6 +12,7 @@ export {
   InvalidRequestStateError,
   MissingCapabilityError,
   NotInteractiveError,
+  OutputMismatchError,
   InvalidInputError,
   InvalidProgressError,
   LockKeyError,

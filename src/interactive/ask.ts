@@ -128,9 +128,13 @@ function choiceSchema<V extends string>(choices: Choices<V>): JsonSchema {
  * ```
  */
 export const ask = {
+  /** A text field; narrow it with `.minLength`, `.maxLength`, `.format`. */
   string: (description: string) => new StringField({ type: 'string', description }),
+  /** A number field; bound it with `.min`, `.max` (inclusive). */
   number: (description: string) => new NumberField({ type: 'number', description }),
+  /** A whole-number field; bound it with `.min`, `.max` (inclusive). */
   integer: (description: string) => new NumberField({ type: 'integer', description }),
+  /** A yes / no field. */
   boolean: (description: string) => new BooleanField({ type: 'boolean', description }),
   /** One of `values`; pass `{ value: 'Title' }` for titled options. */
   enum: <V extends string>(values: Choices<V>, description: string) =>

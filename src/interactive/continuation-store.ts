@@ -108,13 +108,14 @@ export class SignedContinuationStore implements ContinuationStore {
 let warnedAboutStateKey = false;
 
 /**
- * The state key: the app option, else `FUSION_STATE_KEY`, else a random per-process key
- * (with a warning, once per process: several instances must share one key).
+ * The state key: the app option, else `FUSION_STATE_KEY`, else a random per-process key (with
+ * a warning through `warn`, once per process, when given: an app that shares its work with
+ * other instances must share one key with them).
  */
-export function resolveStateKey(option: string | Uint8Array | undefined, warn: (message: string) => void): Uint8Array | string {
+export function resolveStateKey(option: string | Uint8Array | undefined, warn: ((message: string) => void) | undefined): Uint8Array | string {
   const key = option ?? process.env.FUSION_STATE_KEY;
   if (key === undefined || key === '') {
-    if (!warnedAboutStateKey) {
+    if (warn && !warnedAboutStateKey) {
       warnedAboutStateKey = true;
       warn(
         'No state key (stateKey option or FUSION_STATE_KEY): interactive calls use a random per-process key. ' +

@@ -4,6 +4,8 @@ export type ClaimOutcome = { readonly kind: 'run' } | { readonly kind: 'done'; r
 interface Round {
   readonly fingerprint: string;
   done: boolean;
+  /** An attempt holds the round now (a released round is not running: the next re-issue of it runs). */
+  running: boolean;
   outcome?: unknown;
   readonly expiresAt: number;
   /** Re-issues waiting for the running attempt to end. */
@@ -16,7 +18,9 @@ interface Round {
  * outcome once it has one, until the state expires. A re-issue of the same round (same
  * fingerprint: tool, arguments, answers, caller) waits for a running attempt and gets its
  * outcome; one that differs is refused; an attempt that ends without an outcome gives the
- * claim back, so the next re-issue runs the handler.
+ * claim back, so the next re-issue runs the handler. A round given back keeps its fingerprint:
+ * its state sent again with other answers is still refused (the answers the failed attempt ran
+ * with are the round's: a "no" that failed never becomes a "yes").
  */
 export class RoundOutcomes {
   private readonly rounds = new Map<string, Round>();
@@ -31,11 +35,15 @@ export class RoundOutcomes {
       this.prune();
       const round = this.rounds.get(id);
       if (!round) {
-        this.rounds.set(id, { fingerprint, done: false, expiresAt: this.now() + this.ttlMs, waiters: new Set() });
+        this.rounds.set(id, { fingerprint, done: false, running: true, expiresAt: this.now() + this.ttlMs, waiters: new Set() });
         return { kind: 'run' };
       }
       if (round.fingerprint !== fingerprint) return { kind: 'refused' };
       if (round.done) return { kind: 'done', outcome: round.outcome };
+      if (!round.running) {
+        round.running = true;
+        return { kind: 'run' };
+      }
       await changeOf(round, signal);
     }
   }
@@ -51,7 +59,7 @@ export class RoundOutcomes {
   releaseClaim(id: string): void {
     const round = this.rounds.get(id);
     if (!round || round.done) return;
-    this.rounds.delete(id);
+    round.running = false;
     wake(round);
   }
 
@@ -65,7 +73,7 @@ export class RoundOutcomes {
     const now = this.now();
     for (const [id, round] of this.rounds) {
       if (round.expiresAt > now) break;
-      if (!round.done && round.waiters.size > 0) continue;
+      if (round.running && round.waiters.size > 0) continue;
       this.rounds.delete(id);
     }
   }

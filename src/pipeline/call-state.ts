@@ -45,7 +45,7 @@ export class CallState {
   claim: RoundClaim | undefined;
   /** The request's telemetry (absent in an app without it, and for calls made through the test harness). */
   readonly trace: CallTrace | undefined;
-  /** Whether the chain failed (set by the error boundary): a failed attempt of a claimed round gives it back. */
+  /** Whether the chain failed (set by the error boundary; a thrown ToolError is an outcome, not a failure): a failed attempt of a claimed round gives it back. */
   failed: boolean;
   private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
 

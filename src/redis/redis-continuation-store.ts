@@ -66,14 +66,14 @@ export class RedisContinuationStore implements ContinuationStore {
    */
   async claim(id: string, fingerprint: string, signal?: AbortSignal): Promise<ClaimOutcome> {
     const key = `${this.prefix}:round:${id}`;
+    const running = JSON.stringify({ f: fingerprint, s: 'running' });
     for (;;) {
       signal?.throwIfAborted();
-      const claimed = await this.redis.client.set(key, JSON.stringify({ f: fingerprint, s: 'running' }), { NX: true, PX: this.ttlMs });
-      if (claimed === 'OK') return { kind: 'run' };
-      const stored = await this.redis.client.get(key);
-      if (stored === null) continue; // released or expired meanwhile: claim again
+      // Claimed when there is no record, or when a failed attempt gave the same round back (one script: atomic).
+      const stored = (await this.redis.client.eval(CLAIM_ROUND, { keys: [key], arguments: [running, fingerprint, String(this.ttlMs)] })) as string;
+      if (stored === 'run') return { kind: 'run' };
+      if (stored === 'refused') return { kind: 'refused' };
       const round = JSON.parse(stored) as { f: string; s: 'running' | 'done'; o?: unknown };
-      if (round.f !== fingerprint) return { kind: 'refused' };
       if (round.s === 'done') return { kind: 'done', outcome: round.o };
       await delay(ROUND_POLL_MS, undefined, { signal });
     }
@@ -87,11 +87,38 @@ export class RedisContinuationStore implements ContinuationStore {
     await this.redis.client.set(key, JSON.stringify({ f: round.f, s: 'done', o: outcome }), { XX: true, KEEPTTL: true });
   }
 
+  /** A failed attempt gives the round back: free to run again with the same answers, never with others (the record keeps its fingerprint). */
   async releaseClaim(id: string): Promise<void> {
-    await this.redis.client.del(`${this.prefix}:round:${id}`);
+    await this.redis.client.eval(RELEASE_ROUND, { keys: [`${this.prefix}:round:${id}`], arguments: [] });
   }
 
   bindingTag(value: string): Promise<string> {
     return Promise.resolve(createHmac('sha256', this.tagKey).update(value, 'utf8').digest('base64url'));
   }
 }
+
+/** Claims a round: `run` (no record, or one given back with this fingerprint), `refused` (another fingerprint), or the record. */
+const CLAIM_ROUND = `
+local v = redis.call('GET', KEYS[1])
+if not v then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+  return 'run'
+end
+local r = cjson.decode(v)
+if r.f ~= ARGV[2] then return 'refused' end
+if r.s == 'free' then
+  redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+  return 'run'
+end
+return v
+`;
+
+/** Gives a running round back (its fingerprint stays). */
+const RELEASE_ROUND = `
+local v = redis.call('GET', KEYS[1])
+if not v then return 0 end
+local r = cjson.decode(v)
+if r.s ~= 'running' then return 0 end
+redis.call('SET', KEYS[1], cjson.encode({ f = r.f, s = 'free' }), 'KEEPTTL')
+return 1
+`;

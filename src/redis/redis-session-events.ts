@@ -36,7 +36,10 @@ export class RedisSessionEvents {
   }
 
   /** A new session's event store (the `sessions.eventStore` factory). */
-  readonly eventStore = (): EventStore & { bindSession(sessionId: string, owner: string | undefined): void } => {
+  readonly eventStore = (): EventStore & {
+    /** Binds the store to its session and the session's caller, once the session has an id. */
+    bindSession(sessionId: string, owner: string | undefined): void;
+  } => {
     const scope = randomUUID();
     let bound = false;
     return {

@@ -3,7 +3,7 @@ import { validateSync, type ValidationError } from 'class-validator';
 import type { Violation } from '../errors';
 import type { Constructor } from '../types/core';
 import { isPrototypeKey } from '../wire/own-properties';
-import type { SchemaCheck } from './schema-check';
+import type { SchemaCheck, SchemaViolation } from './schema-check';
 import { instantiate } from './schema-exactness';
 
 const MAX_NESTING = 32;
@@ -24,10 +24,13 @@ export type InputValidator = (raw: Readonly<Record<string, unknown>>) => Validat
  * Builds the validator of an input class (or of "no input": only `{}`). The structure first
  * (keys that reach prototypes, absurd nesting), before any conversion; then the listed schema,
  * so that nothing the listed `inputSchema` forbids gets through; then the class's validators
- * (class-transformer, then class-validator), whose messages name the constraint and are the
- * ones reported when both refuse (`schemaIsExact`: the listed schema implies the class's
- * validators, see `schemaImpliesClass`, so an accepted input skips them). Properties the class does not
- * declare are refused ("property x should not exist"), never passed on or silently dropped.
+ * (class-transformer, then class-validator). The messages say what is wrong in the schema's
+ * terms where the schema can say it (`id is required`, `id must be an integer, not a string`);
+ * class-validator's messages are kept only for properties the schema found nothing wrong with,
+ * that is for what the schema cannot express (custom constraints, cross-field rules). Where the
+ * listed schema implies the class's validators (`schemaIsExact`, see `schemaImpliesClass`), an
+ * input it accepts skips them. Properties the class does not declare are refused
+ * ("property x should not exist"), never passed on or silently dropped.
  */
 export function createInputValidator(type: Constructor | undefined, listed: SchemaCheck, schemaIsExact = false): InputValidator {
   return (raw) => {
@@ -42,12 +45,41 @@ export function createInputValidator(type: Constructor | undefined, listed: Sche
     }
     // Converting into the class costs per value; an input the listed schema refuses is not
     // converted when it is large, so a huge invalid body cannot hold the server up.
-    if (schemaViolations.length > 0 && nodes > MAX_NODES_FOR_CLASS_MESSAGES) return { violations: schemaViolations };
-    const outcome = type ? validateClass(type, raw) : noInput(raw);
-    if (outcome.violations) return outcome;
-    return schemaViolations.length > 0 ? { violations: schemaViolations } : outcome;
+    if (schemaViolations.length > 0 && nodes > MAX_NODES_FOR_CLASS_MESSAGES) return { violations: schemaViolations.map(plain) };
+    // A member without input: its own message says why any key is refused.
+    if (!type) return noInput(raw);
+    const outcome = validateClass(type, raw);
+    if (schemaViolations.length === 0) return outcome;
+    return { violations: merge(schemaViolations, outcome.violations ?? []) };
   };
 }
+
+/** The schema keywords that say what is wrong with the input's shape: their message is the schema's. */
+const SHAPE_KEYWORDS: ReadonlySet<string> = new Set(['required', 'type', 'additionalProperties']);
+
+/**
+ * One line per problem, in the clearest words available: a missing property, a wrong type or
+ * an undeclared property in the schema's words (`id is required`, `id must be an integer, not a
+ * string`), never with the messages class-validator adds about the value that is not there; a
+ * value constraint (bounds, lengths, patterns, enums) in class-validator's words where it has
+ * some for that property (they may be the application's own `message`), else the schema's; and
+ * class-validator's violations on properties the schema found nothing wrong with, which are what
+ * the schema cannot express (custom constraints, cross-field rules).
+ */
+function merge(fromSchema: readonly SchemaViolation[], fromClass: readonly Violation[]): Violation[] {
+  const out: Violation[] = [];
+  const taken = new Set<string>();
+  for (const violation of fromSchema) {
+    const own = SHAPE_KEYWORDS.has(violation.keyword) ? [] : fromClass.filter((v) => v.path === violation.path);
+    if (own.length === 0) out.push(plain(violation));
+    else if (!taken.has(violation.path)) out.push(...own);
+    taken.add(violation.path);
+  }
+  const related = (a: string, b: string) => a === b || a === '' || b === '' || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+  return [...out, ...fromClass.filter((v) => !fromSchema.some((s) => related(s.path, v.path)))];
+}
+
+const plain = ({ path, message }: Violation): Violation => ({ path, message });
 
 function noInput(raw: Readonly<Record<string, unknown>>): ValidationOutcome {
   const extra = Object.keys(raw).map((key) => ({ path: key, message: `property ${key} should not exist (this tool takes no arguments)` }));

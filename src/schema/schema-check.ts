@@ -22,15 +22,25 @@ function checkAgainstMetaSchema(schema: JsonSchema): string | undefined {
   return metaChecker.validateSchema(schema) ? undefined : metaChecker.errorsText(metaChecker.errors);
 }
 
+/**
+ * A violation of the listed schema, with the schema keyword it breaks: `required`, `type` and
+ * `additionalProperties` say what is wrong with the shape of the input, the others (bounds,
+ * lengths, patterns, enums, formats) with a value.
+ */
+export interface SchemaViolation extends Violation {
+  readonly keyword: string;
+}
+
 /** A compiled check: the violations of `raw`, by property path (empty when it conforms). */
-export type SchemaCheck = (raw: unknown) => Violation[];
+export type SchemaCheck = (raw: unknown) => SchemaViolation[];
 
 /**
  * Compiles `schema` (once, at startup); `owner` names it in the error when it does not compile.
  * `handWritten`: parts of it come from `@JSONSchema` overrides, so it is checked against the
- * meta-schema first (a typo there is a startup error, not a silently ignored keyword).
+ * meta-schema first (a typo there is a startup error, not a silently ignored keyword). `what`
+ * says which schema it is in that error (a tool's output is checked with the same machinery).
  */
-export function compileSchemaCheck(schema: JsonSchema, owner: string, handWritten = false): SchemaCheck {
+export function compileSchemaCheck(schema: JsonSchema, owner: string, handWritten = false, what: 'input' | 'output' = 'input'): SchemaCheck {
   let validate: ReturnType<typeof ajv.compile>;
   // The dialect is not looked up: this Ajv knows draft-07's meta-schema only, and the keywords
   // class-validator-jsonschema emits mean the same in 2020-12 (which the listing may declare).
@@ -42,7 +52,7 @@ export function compileSchemaCheck(schema: JsonSchema, owner: string, handWritte
     validate = ajv.compile(body);
   } catch (error) {
     throw new ConfigurationError(
-      `The input schema of ${owner} is not a valid JSON Schema (${(error as Error).message}): check its @JSONSchema overrides.`
+      `The ${what} schema of ${owner} is not a valid JSON Schema (${(error as Error).message}): check its @JSONSchema overrides.`
     );
   }
   return (raw) => {
@@ -50,7 +60,9 @@ export function compileSchemaCheck(schema: JsonSchema, owner: string, handWritte
     const errors = (validate.errors ?? []) as SchemaError[];
     // A null says all there is to say about its property: its type, enum, bounds need no line of their own.
     const nulls = new Set(errors.filter((e) => e.data === null).map((e) => e.instancePath));
-    return errors.filter((e) => !nulls.has(e.instancePath) || (e.keyword === 'type' && e.data === null)).map(toViolation);
+    return errors
+      .filter((e) => !nulls.has(e.instancePath) || (e.keyword === 'type' && e.data === null))
+      .map((e) => ({ ...toViolation(e), keyword: e.keyword }));
   };
 }
 
@@ -69,6 +81,7 @@ function toViolation(error: SchemaError): Violation {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const join = (extra?: string) => [...segments, ...(extra !== undefined ? [extra] : [])].join('.');
   const name = segments[segments.length - 1] ?? 'arguments';
+  const limit = error.params.limit as number;
   switch (error.keyword) {
     case 'required': {
       const missing = String(error.params.missingProperty);
@@ -78,15 +91,55 @@ function toViolation(error: SchemaError): Violation {
       const extra = String(error.params.additionalProperty);
       return { path: join(extra), message: `property ${extra} should not exist` };
     }
-    case 'type':
-      return {
-        path: join(),
-        message:
-          error.data === null ? `${name} must not be null (leave it out instead)` : `${name} ${error.message ?? 'has the wrong type'}`
-      };
+    case 'type': {
+      if (error.data === null) return { path: join(), message: `${name} must not be null (leave it out instead)` };
+      const expected = String(error.params.type)
+        .split(',')
+        .map((type) => TYPE_NAMES[type] ?? type)
+        .join(' or ');
+      return { path: join(), message: `${name} must be ${expected}, not ${kindOf(error.data)}` };
+    }
     case 'enum':
       return { path: join(), message: `${name} must be one of ${(error.params.allowedValues as unknown[]).map(String).join(', ')}` };
+    case 'minimum':
+      return { path: join(), message: `${name} must be at least ${limit}` };
+    case 'maximum':
+      return { path: join(), message: `${name} must be at most ${limit}` };
+    case 'exclusiveMinimum':
+      return { path: join(), message: `${name} must be greater than ${limit}` };
+    case 'exclusiveMaximum':
+      return { path: join(), message: `${name} must be less than ${limit}` };
+    case 'minLength':
+      return { path: join(), message: `${name} must be at least ${limit} character${limit === 1 ? '' : 's'} long` };
+    case 'maxLength':
+      return { path: join(), message: `${name} must be at most ${limit} character${limit === 1 ? '' : 's'} long` };
+    case 'minItems':
+      return { path: join(), message: `${name} must have at least ${limit} item${limit === 1 ? '' : 's'}` };
+    case 'maxItems':
+      return { path: join(), message: `${name} must have at most ${limit} item${limit === 1 ? '' : 's'}` };
+    case 'pattern':
+      return { path: join(), message: `${name} must match the pattern ${String(error.params.pattern)}` };
+    case 'format':
+      return { path: join(), message: `${name} must be a valid ${String(error.params.format)}` };
     default:
       return { path: join(), message: `${name} ${error.message ?? `violates ${error.keyword}`}` };
   }
+}
+
+/** JSON Schema types, as a message names them. */
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  integer: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null'
+};
+
+/** What a JSON value is, in the words of {@link TYPE_NAMES}. */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
+  return TYPE_NAMES[typeof value] ?? typeof value;
 }

@@ -55,7 +55,7 @@ export function compileTools(
         middleware: descriptor.middleware,
         presenterClass: typeof descriptor.presenter === 'function' ? (descriptor.presenter as Constructor) : undefined,
         validate: catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`),
-        present: presentToolStep(info, outputSchema, descriptor.presenter),
+        present: presentToolStep(info, outputSchema, descriptor.presenter, outputName(descriptor)),
         terminal: invokeStep('invoke-tool', descriptor.target, descriptor.methodName, descriptor.params)
       },
       deps
@@ -80,6 +80,13 @@ export function compileTools(
       steps: member.steps as CompiledTool['steps']
     });
   });
+}
+
+/** The declared output as written in the decorator (`InvoiceView`, `[InvoiceView]`), for the messages that name it. */
+function outputName(descriptor: ToolDescriptor): string | undefined {
+  const { output } = descriptor;
+  if (!output) return undefined;
+  return Array.isArray(output) ? `[${output[0].name}]` : output.name;
 }
 
 function baseOutputSchema(descriptor: ToolDescriptor, catalog: SchemaCatalog): JsonSchema | undefined {

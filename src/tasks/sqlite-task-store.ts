@@ -4,13 +4,24 @@ import { patched, type TaskFailure, type TaskPatchOf, type TaskStore } from './t
 
 /** What this store uses of a `better-sqlite3` database (so the framework does not depend on the driver). */
 export interface SqliteDatabase {
+  /** Runs SQL with no parameters (the table's creation). */
   exec(sql: string): unknown;
+  /** A prepared statement. */
   prepare(sql: string): {
+    /** Runs it; `changes` counts the rows written. */
     run(...params: unknown[]): { changes: number };
+    /** Its first row. */
     get(...params: unknown[]): unknown;
+    /** All its rows. */
     all(...params: unknown[]): unknown[];
   };
-  transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate(...args: A): R } & ((...args: A) => R);
+  /** Wraps `fn` in a transaction. */
+  transaction<A extends unknown[], R>(
+    fn: (...args: A) => R
+  ): {
+    /** Runs it in a `BEGIN IMMEDIATE` transaction (the write lock taken first). */
+    immediate(...args: A): R;
+  } & ((...args: A) => R);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { SpanKind, context, metrics, propagation, trace, type Attributes, type Link, type Tracer } from '@opentelemetry/api';
+import { ProxyTracerProvider, SpanKind, context, metrics, propagation, trace, type Attributes, type Link, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import {
   ATTR_CLIENT_ADDRESS,
@@ -53,6 +53,8 @@ export interface RequestStart {
 export class Telemetry {
   private readonly tracer: Tracer;
   private readonly instruments: Instruments;
+  /** The global provider (a proxy whose delegate is the no-op until an SDK registers), unless the app was given its own. */
+  private readonly global: ProxyTracerProvider | undefined;
 
   constructor(
     options: TelemetryOptions,
@@ -61,12 +63,27 @@ export class Telemetry {
     private readonly principalOf: (auth: AuthInfo) => string | undefined
   ) {
     // The global provider is a proxy: a tracer taken from it now follows a provider registered later.
-    this.tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE, version);
+    const provider: TracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+    this.global = provider instanceof ProxyTracerProvider ? provider : undefined;
+    this.tracer = provider.getTracer(INSTRUMENTATION_SCOPE, version);
     this.instruments = new Instruments((options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE, version), queue);
   }
 
-  /** Starts a request's span (ended by `RequestTrace.finish`). */
-  start(facts: RequestStart): RequestTrace {
+  /**
+   * Whether nothing listens: no tracer provider registered (the API's no-op) and no meter. A
+   * request then gets no trace at all, not even its facts gathered: the cost of telemetry nobody
+   * reads is this one look.
+   */
+  get idle(): boolean {
+    return this.global !== undefined && this.global.getDelegate() === NOOP_TRACER_PROVIDER && !this.instruments.live;
+  }
+
+  /**
+   * Starts a request's span (ended by `RequestTrace.finish`); undefined when nothing would be
+   * kept (the span is not recorded and no meter is registered): the request then carries no
+   * trace at all, and costs what it would without telemetry but for this look.
+   */
+  start(facts: RequestStart): RequestTrace | undefined {
     const ambient = context.active();
     const parent = carriesTraceContext(facts.meta) ? propagation.extract(ambient, facts.meta, META_GETTER) : ambient;
     const links = ambientLink(ambient, parent);
@@ -75,6 +92,7 @@ export class Telemetry {
     if (facts.target) initial[facts.targetKind === 'prompt' ? ATTR_GEN_AI_PROMPT_NAME : ATTR_GEN_AI_TOOL_NAME] = facts.target;
     const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: initial, ...(links ? { links } : {}) }, parent);
     const recording = span.isRecording();
+    if (!recording && !this.instruments.live) return undefined;
     if (recording) span.setAttributes(this.spanAttributes(facts));
     const metricAttributes = this.instruments.live ? metricAttributesOf(facts) : EMPTY;
     return new RequestTrace(span, recording ? trace.setSpan(parent, span) : parent, this.tracer, this.instruments, metricAttributes, facts.era);
@@ -102,6 +120,9 @@ export class Telemetry {
 }
 
 const EMPTY: Attributes = Object.freeze({});
+
+/** The API's no-op tracer provider: what a fresh proxy delegates to. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 
 /** The metrics' attributes: low cardinality only (no ids, no URIs, no addresses). */
 function metricAttributesOf(facts: RequestStart): Attributes {

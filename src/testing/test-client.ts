@@ -37,7 +37,8 @@ export interface TestClient {
 
 /**
  * Connects a real SDK `Client` to the app in-process, with no socket. Close it (and the
- * app) after the test.
+ * app) after the test. It lists the tools once, as real clients do before they call one, so
+ * the SDK client checks every tool result against the listed `outputSchema` the way theirs do.
  *
  * @example
  * ```ts
@@ -75,6 +76,7 @@ export async function connectTestClient(app: FusionApp, options: TestClientOptio
     const server = await app.serverFactory({ era: 'legacy' });
     await server.connect(serverSide);
     await client.connect(clientSide);
+    await primeToolListing(client);
     return {
       client,
       async close() {
@@ -88,6 +90,7 @@ export async function connectTestClient(app: FusionApp, options: TestClientOptio
     fetch: (url, init) => handler.fetch(new Request(url, init))
   });
   await client.connect(transport);
+  await primeToolListing(client);
   return {
     client,
     async close() {
@@ -95,4 +98,14 @@ export async function connectTestClient(app: FusionApp, options: TestClientOptio
       await handler.close();
     }
   };
+}
+
+/**
+ * The SDK client checks a result against a tool's `outputSchema` only once it has listed the
+ * tools (it caches the listing); real clients list before they call, so the test client does
+ * too. A listing the app refuses (a token the test has not given yet) leaves it unprimed.
+ */
+async function primeToolListing(client: Client): Promise<void> {
+  if (!client.getServerCapabilities()?.tools) return;
+  await client.listTools().catch(() => undefined);
 }

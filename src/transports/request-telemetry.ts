@@ -28,10 +28,11 @@ export class RequestTelemetry {
   ) {}
 
   /** Wraps `handler` for `method`; `targetOf` reads what the request names. */
-  serve<A, R>(method: string, targetOf: ((request: A) => RequestTarget) | undefined, handler: Handler<A, R>): (request: A, ctx: ServerContext) => Promise<R> {
+  serve<A, R>(method: string, targetOf: ((request: A) => RequestTarget) | undefined, handler: Handler<A, R>): (request: A, ctx: ServerContext) => R | Promise<R> {
     const telemetry = this.telemetry;
-    if (!telemetry) return async (request, ctx) => handler(request, ctx, undefined);
+    if (!telemetry) return (request, ctx) => handler(request, ctx, undefined);
     return (request, ctx) => {
+      if (telemetry.idle) return handler(request, ctx, undefined);
       const trace = telemetry.start({
         method,
         ...(targetOf ? targetOf(request) : {}),
@@ -44,6 +45,8 @@ export class RequestTelemetry {
         clientAddress: remoteAddressOf(ctx.http?.req),
         auth: ctx.http?.authInfo
       });
+      // Nobody records or meters this request: it runs as it would without telemetry.
+      if (!trace) return handler(request, ctx, undefined);
       return answered(trace, () => context.with(trace.context, handler, undefined, request, ctx, trace));
     };
   }

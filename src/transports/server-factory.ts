@@ -165,7 +165,7 @@ function onValidated(
   server: Server,
   method: 'tools/call' | 'resources/read' | 'prompts/get' | 'completion/complete',
   schema: 'CallToolRequestParams' | 'ReadResourceRequestParams' | 'GetPromptRequestParams' | 'CompleteRequestParams',
-  handler: (request: { method: string; params: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>
+  handler: (request: { method: string; params: Record<string, unknown> }, ctx: ServerContext) => unknown
 ): void {
   server.setRequestHandler(
     method,

@@ -1,5 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+
+/** What installs the server the Redis tests need (Debian's package), named by the tests that skip without it. */
+export const REDIS_INSTALL = 'sudo apt-get install -y redis-server';
+
+/** Whether a `redis-server` binary runs here. */
+export function redisInstalled(): boolean {
+  return spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;
+}
+
+const installed = redisInstalled();
+const SKIPPED = ` (skipped: redis-server is not installed; install it with: ${REDIS_INSTALL})`;
+
+/** `describe` where redis-server is installed; elsewhere skipped, by name, saying how to install it (CI installs it and counts a skip as a failure). */
+export const describeWithRedis = (name: string, body: () => void): void => (installed ? describe(name, body) : describe.skip(name + SKIPPED, body));
+
+/** `test` where redis-server is installed; elsewhere skipped, by name, saying how to install it. */
+export const testWithRedis = (name: string, fn: jest.ProvidesCallback, timeout?: number): void =>
+  installed ? test(name, fn, timeout) : test.skip(name + SKIPPED, fn, timeout);
 
 /** A real `redis-server` (the Debian package) on a free port of 127.0.0.1, without persistence. */
 export interface RedisServer {

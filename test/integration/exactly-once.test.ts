@@ -39,6 +39,8 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 const ledger: number[] = [];
 let runs = 0;
 let failNext = false;
+/** The invoice the handler refuses with a ToolError (its answer, not a failure). */
+const LOCKED = 9;
 let hooks = { started: deferred(), beforeCommit: deferred(), committed: deferred(), afterCommit: deferred(), beforeHandler: deferred() };
 let holdBeforeHandler = false;
 
@@ -51,10 +53,12 @@ class Ledger {
     if (confirm === undefined) return requireInput.elicit(`Refund invoice ${input.id}?`, { confirm: ask.boolean('Confirm the refund') });
     if (!confirm) return `Invoice ${input.id} was not refunded`;
     runs++;
+    if (input.id === LOCKED) throw new ToolError(`Invoice ${input.id} is locked; nothing was refunded`);
     hooks.started.resolve();
     if (failNext) {
       failNext = false;
-      throw new ToolError('The ledger was busy; nothing was refunded');
+      // An unexpected failure (a ToolError would be the handler's answer, recorded as the round's outcome).
+      throw new Error('The ledger was busy; nothing was refunded');
     }
     await hooks.beforeCommit.promise;
     ledger.push(input.id); // the commit: one write
@@ -195,6 +199,31 @@ describe('the confirming round of an exactly-once tool, its stream broken and th
     hooks.afterCommit.resolve();
     expect((await reissue(confirming(5, round))).result).toMatchObject(refunded(5));
     expect(ledger).toEqual([5]);
+  });
+
+  it('a round given back keeps its answers: the state sent again with other answers is refused, with the same ones it runs', async () => {
+    const round = await ask1(8);
+    failNext = true;
+    expect((await reissue(confirming(8, round))).result).toMatchObject({ isError: true });
+    const otherAnswer = await reissue(confirming(8, round, false));
+    expect(otherAnswer.error).toMatchObject({ code: -32602, message: expect.stringContaining('already used') });
+    hooks.beforeCommit.resolve();
+    hooks.afterCommit.resolve();
+    expect((await reissue(confirming(8, round))).result).toMatchObject(refunded(8));
+    expect(ledger).toEqual([8]);
+  });
+});
+
+describe('a ToolError the handler throws is the round’s outcome, like a decline', () => {
+  it('the re-issue gets the same error without running the handler, and the state sent again with other answers is refused', async () => {
+    const round = await ask1(LOCKED);
+    const before = runs;
+    const refusal = { isError: true, content: [{ type: 'text', text: `Invoice ${LOCKED} is locked; nothing was refunded` }] };
+    expect((await reissue(confirming(LOCKED, round))).result).toMatchObject(refusal);
+    expect((await reissue(confirming(LOCKED, round))).result).toMatchObject(refusal);
+    expect(runs).toBe(before + 1);
+    const otherAnswer = await reissue(confirming(LOCKED, round, false));
+    expect(otherAnswer.error).toMatchObject({ code: -32602, message: expect.stringContaining('already used') });
   });
 });
 

@@ -1,10 +1,10 @@
 /*
- * The README's snippets that are parts of a program, as the program they are part of: each
- * README code block appears verbatim in one of these files (test/readme/readme.test.ts checks
+ * The snippets of the README and the guides (docs/*.md) that are parts of a program, as the program they are part of: each
+ * code block appears verbatim in one of these files (test/readme/readme.test.ts checks
  * it), and these files compile with the rest of the tests.
  */
 import 'reflect-metadata';
-import { IsInt, IsOptional, IsString, Matches, Min, ValidateIf } from 'class-validator';
+import { IsInt, IsNumber, IsOptional, IsString, Matches, Min, ValidateIf } from 'class-validator';
 import type SqliteDatabase from 'better-sqlite3';
 import { inject, injectable } from 'tsyringe';
 import {
@@ -22,6 +22,7 @@ import {
   Resource,
   ResourceTemplate,
   SqliteTaskStore,
+  ToolError,
   ToolProvider,
   ask,
   readInput,
@@ -111,22 +112,30 @@ export class RefundRequest {
   @IsInt() @Min(1) id!: number;
 }
 
+/** What the refund returns: the refunded invoice, as listed in the tool's outputSchema. */
+export class RefundedInvoice {
+  @IsInt() id!: number;
+  @IsString() customer!: string;
+  @IsNumber() amount!: number;
+  @IsString() status!: string;
+}
+
 @ToolProvider()
 export class RefundTools {
   constructor(private readonly invoices: InvoiceRepository) {}
 
-  // imports: Interactive, Mutation, Input, ask, readInput, requireInput from '@mcpfusion/core'
+  // imports: Interactive, Mutation, Input, ToolError, ask, readInput, requireInput from '@mcpfusion/core'
   @Interactive({ singleUseState: true })                         // a confirmation cannot be replayed
-  @Mutation('billing.refund', { description: 'Refund an invoice in full, after the user confirms' })
+  @Mutation('billing.refund', { description: 'Refund an invoice in full, after the user confirms', output: RefundedInvoice })
   refund(@Input() { id }: RefundRequest) {
     const invoice = this.invoices.find(id);                     // unknown or refunded → throw before asking
     const confirm = readInput<boolean>('confirm');
     if (confirm === undefined) {                                 // not asked yet: ask
       return requireInput.elicit(`Refund $${dollars(invoice.amount)} to ${invoice.customer}?`,
         { confirm: ask.boolean('Approve the refund') },
-        { onDecline: 'Refund cancelled' });                       // declined → this text, nothing written
+        { onDecline: 'Refund cancelled' });                       // declined → this text as a tool error, nothing written
     }
-    if (!confirm) return 'Refund cancelled';                     // answered "no": do not ask again
+    if (!confirm) throw new ToolError('Refund cancelled');       // answered "no": a tool error too, not a RefundedInvoice
     return this.invoices.markRefunded(id);                       // runs once, on the confirmed round
   }
 }

@@ -7,13 +7,23 @@ import { FusionApp } from '../../src';
 import { InvoiceRepository, RefundTools } from './guide.examples';
 
 /**
- * The README's code is real code: every TypeScript block appears in a file that is compiled
- * (the examples next to this test, compiled with the tests; the starter project, built and
- * tested in CI against the packed package), every JSON block parses, every JavaScript block is
- * a starter file, and the quick start runs as shown.
+ * The documentation's code is real code: every TypeScript block of the README and of every
+ * guide under docs/ appears in a file that is compiled (the examples next to this test,
+ * compiled with the tests; the starter project, built and tested in CI against the packed
+ * package), every JSON block parses, every JavaScript block is a starter file, and the quick
+ * start (and the guide's longer first server) runs as shown.
  */
 const ROOT = join(__dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The README and every guide, by path relative to the repository. */
+const PAGES: ReadonlyArray<{ readonly path: string; readonly text: string }> = [
+  { path: 'README.md', text: README },
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => ({ path: `docs/${name}`, text: readFileSync(join(ROOT, 'docs', name), 'utf8') }))
+];
+const ALL_TEXT = PAGES.map((page) => page.text).join('\n');
 
 interface Block {
   readonly lang: string;
@@ -61,43 +71,56 @@ const compiledTs = [
 const starterJs = filesUnder(join(ROOT, 'examples', 'starter'), /\.(js|json)$/);
 const corpus = (files: readonly string[]) => files.map((file) => ({ file, lines: lines(readFileSync(file, 'utf8')) }));
 
-describe('the README', () => {
-  const all = blocks(README);
+/** Every fenced block of every page, with where it is. */
+const ALL_BLOCKS = PAGES.flatMap((page) => blocks(page.text).map((b) => ({ ...b, page: page.path })));
 
-  it('has code blocks to check', () => {
-    expect(all.filter((b) => b.lang === 'ts').length).toBeGreaterThanOrEqual(10);
+describe('the README and the guides', () => {
+  it('have code blocks to check, in the README and in most guides', () => {
+    expect(blocks(README).filter((b) => b.lang === 'ts').length).toBeGreaterThanOrEqual(1);
+    expect(ALL_BLOCKS.filter((b) => b.lang === 'ts').length).toBeGreaterThanOrEqual(20);
   });
 
   it('every TypeScript block is part of a compiled file (each paragraph of it, verbatim up to indentation)', () => {
     const sources = corpus(compiledTs);
-    const missing = all
-      .filter((b) => b.lang === 'ts')
-      .flatMap((b) =>
-        b.code
-          .split(/\n\s*\n/)
-          .map(lines)
-          .filter((chunk) => chunk.length > 0 && !sources.some((s) => contains(s.lines, chunk)))
-          .map((chunk) => `README.md:${b.line}: not in any compiled example:\n  ${chunk.join('\n  ')}`)
-      );
+    const missing = ALL_BLOCKS.filter((b) => b.lang === 'ts').flatMap((b) =>
+      b.code
+        .split(/\n\s*\n/)
+        .map(lines)
+        .filter((chunk) => chunk.length > 0 && !sources.some((s) => contains(s.lines, chunk)))
+        .map((chunk) => `${b.page}:${b.line}: not in any compiled example:\n  ${chunk.join('\n  ')}`)
+    );
     expect(missing).toEqual([]);
   });
 
-  it('every JSON block parses, and every JavaScript block is a file of the starter', () => {
-    for (const b of all.filter((x) => x.lang === 'json')) expect(() => JSON.parse(b.code)).not.toThrow();
-    const sources = corpus(starterJs);
-    for (const b of all.filter((x) => x.lang === 'js')) expect(sources.some((s) => contains(s.lines, lines(b.code)))).toBe(true);
+  it('every block says its language, and is one the checks know or a shell, nginx, SQL, a terminal transcript or plain text', () => {
+    // `console`: a terminal transcript (a command and what it prints); `sql`: a statement the sample app runs.
+    const unknown = ALL_BLOCKS.filter((b) => !['ts', 'json', 'js', 'sh', 'bash', 'nginx', 'text', 'console', 'sql'].includes(b.lang));
+    expect(unknown.map((b) => `${b.page}:${b.line}: \`\`\`${b.lang}`)).toEqual([]);
   });
 
-  it('the quick start is the whole of its file', () => {
-    const quick = README.slice(README.indexOf('## Quick start'));
-    const first = blocks(quick)[0];
-    expect(first.code).toBe(readFileSync(join(__dirname, 'quick-start.examples.ts'), 'utf8'));
+  it('every JSON block parses, and every JavaScript block is a file of the starter', () => {
+    for (const b of ALL_BLOCKS.filter((x) => x.lang === 'json')) expect(() => JSON.parse(b.code)).not.toThrow();
+    const sources = corpus(starterJs);
+    for (const b of ALL_BLOCKS.filter((x) => x.lang === 'js')) expect(sources.some((s) => contains(s.lines, lines(b.code)))).toBe(true);
+  });
+
+  it.each([
+    ['README.md', '## Quick start', 'quick-start.examples.ts'],
+    ['docs/getting-started.md', '## A complete server in one file', 'first-server.examples.ts']
+  ])('%s: the block under "%s" is the whole of %s', (path, heading, file) => {
+    const text = PAGES.find((page) => page.path === path)!.text;
+    const first = blocks(text.slice(text.indexOf(heading)))[0];
+    expect(first.code).toBe(readFileSync(join(__dirname, file), 'utf8'));
+  });
+
+  it('the README stays a front page: at most 300 lines', () => {
+    expect(README.split('\n').length).toBeLessThanOrEqual(300);
   });
 });
 
-describe('the quick start', () => {
+describe.each(['quick-start', 'first-server'])('the %s example', (example) => {
   it('runs as shown: it serves over HTTP, its tools answer, and SIGTERM stops it', async () => {
-    const server = spawn(process.execPath, [join(ROOT, 'build', 'test', 'readme', 'quick-start.examples.js')], {
+    const server = spawn(process.execPath, [join(ROOT, 'build', 'test', 'readme', `${example}.examples.js`)], {
       env: { ...process.env, PORT: '0' },
       stdio: ['ignore', 'ignore', 'pipe']
     });
@@ -135,7 +158,7 @@ describe('the quick start', () => {
 });
 
 describe("the README's refund snippet", () => {
-  it('asks once; a "no" ends the call with "Refund cancelled" instead of asking again', async () => {
+  it('asks once; a "no" ends the call with the tool error "Refund cancelled" instead of asking again', async () => {
     const app = FusionApp.create({ tools: [RefundTools], providers: [InvoiceRepository], stateKey: 'r'.repeat(32) });
     let asked = 0;
     const no = await app.callTool(
@@ -144,14 +167,14 @@ describe("the README's refund snippet", () => {
       { onInput: () => (asked++, { action: 'accept', content: { confirm: false } }) }
     );
     expect(asked).toBe(1);
-    expect(no.content).toEqual([{ type: 'text', text: 'Refund cancelled' }]);
+    expect(no).toEqual({ isError: true, content: [{ type: 'text', text: 'Refund cancelled' }] });
     const yes = await app.callTool('billing.refund', { id: 1 }, { answers: { confirm: true } });
     expect(yes.structuredContent).toMatchObject({ id: 1, status: 'refunded' });
     await app.close();
   });
 });
 
-describe('the README documents what a newcomer needs', () => {
+describe('the documentation says what a newcomer needs', () => {
   it.each([
     ['the onProgress signature', 'onProgress(progress, message)'],
     ['that an aborted app.callTool resolves with isError', 'an aborted call (`options.signal`) all resolve with `isError: true`'],
@@ -162,6 +185,6 @@ describe('the README documents what a newcomer needs', () => {
     ['how to connect an SDK client', 'To connect an SDK client of your own'],
     ['which packages to install', 'npm install @mcpfusion/core tsyringe reflect-metadata class-validator class-transformer']
   ])('%s', (_what, text) => {
-    expect(README).toContain(text.replace(/\\n/g, '\n'));
+    expect(ALL_TEXT).toContain(text.replace(/\\n/g, '\n'));
   });
 });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { connectRedis, type RedisConnection } from '../../src/redis';
 import { modernRequest } from '../helpers/raw-http';
 import { ChildServers } from '../helpers/child-servers';
-import { startRedis, type RedisServer } from '../helpers/redis-server';
+import { startRedis, testWithRedis, type RedisServer } from '../helpers/redis-server';
 
 /** Two instances as child processes sharing the Redis mutation lock: no overlap, arrival order, an aborted waiter leaves. */
 const PROBE = join(__dirname, '..', '..', 'build', 'test', 'fixtures', 'fleet-probe.js');
@@ -42,7 +42,7 @@ async function until(predicate: () => Promise<boolean>, what: string): Promise<v
   throw new Error(`never: ${what}`);
 }
 
-test('mutations on two instances never overlap, run in arrival order, and an aborted waiter leaves the line', async () => {
+testWithRedis('mutations on two instances never overlap, run in arrival order, and an aborted waiter leaves the line', async () => {
   const a = await instance();
   const b = await instance();
   const line = () => probe.client.lLen('{probe}:queue');
@@ -73,7 +73,7 @@ test('mutations on two instances never overlap, run in arrival order, and an abo
   expect([...tokens].sort((x, y) => x - y)).toEqual(tokens);
 }, 60_000);
 
-test('Redis stopped mid-run: clean errors from both instances, then recovery, and no lock left held', async () => {
+testWithRedis('Redis stopped mid-run: clean errors from both instances, then recovery, and no lock left held', async () => {
   const a = await instance();
   const b = await instance(); // b has not used the lock yet: its first use falls in the outage
   expect(await run(a, { tag: 'before' })).toContain('ran before');

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { LockRelease } from '../../src/advanced';
 import { connectRedis, RedisMutationLock, type RedisConnection } from '../../src/redis';
 import { commandsArbitrary, MODEL_SEED, runModel, type LockUnderTest } from '../helpers/lock-model';
-import { startRedis, type RedisServer } from '../helpers/redis-server';
+import { startRedis, type RedisServer, describeWithRedis } from '../helpers/redis-server';
 
 /**
  * The keyed Redis mutation lock against a real redis-server: per-key FIFO, the readers-writer
@@ -58,7 +58,7 @@ async function placed(lock: RedisMutationLock, count: number): Promise<void> {
   while (lock.placements < count) await turn();
 }
 
-describe('RedisMutationLock, keyed', () => {
+describeWithRedis('RedisMutationLock, keyed', () => {
   it('runs disjoint keys on two instances at once and one key in arrival order across them', async () => {
     const key = `keyed-${prefix++}`;
     const [a, b] = [await instance(key), await instance(key)];

@@ -1,6 +1,6 @@
 import { Ctx, FusionApp, Mutation, ToolProvider, type CallContext } from '../../src';
 import { connectRedis, LockUnavailableError, RedisMutationLock, type RedisConnection } from '../../src/redis';
-import { startRedis, type RedisServer } from '../helpers/redis-server';
+import { startRedis, type RedisServer, describeWithRedis } from '../helpers/redis-server';
 
 /**
  * The fleet-wide mutation lock against a real redis-server: each lock on its own connection
@@ -33,7 +33,7 @@ async function queued(connection: RedisConnection, key: string, count: number): 
   throw new Error(`the line never reached ${count}`);
 }
 
-describe('RedisMutationLock', () => {
+describeWithRedis('RedisMutationLock', () => {
   it('serves waiters of several instances in arrival order, with growing fencing tokens', async () => {
     const key = `fifo-${prefix++}`;
     const [a, b] = [await instance(key), await instance(key)];

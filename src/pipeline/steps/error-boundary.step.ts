@@ -1,3 +1,4 @@
+import { ToolError } from '../../errors';
 import type { ErrorBoundary } from '../error-boundary';
 import type { CallKind } from '../../types/core';
 import { named, type NamedStep } from './named-step';
@@ -14,7 +15,9 @@ export function errorBoundaryStep(boundary: ErrorBoundary, kind: CallKind): Name
     next().then(
       (value) => state.end(state.mode === 'task' ? boundary.taskResult(value) : value),
       (error: unknown) => {
-        state.failed = true;
+        // A ToolError is the handler's deliberate answer (a refusal, a "no"): an outcome, which an
+        // exactly-once round records; anything else is a failed attempt, which gives the round back.
+        state.failed = !(error instanceof ToolError);
         state.trace?.failed(error, state.mode);
         let answer: unknown;
         try {

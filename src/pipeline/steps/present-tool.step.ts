@@ -1,10 +1,12 @@
 import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
-import { NotInteractiveError } from '../../errors';
+import { NotInteractiveError, OutputMismatchError } from '../../errors';
 import { Replayed } from '../../interactive/continuation';
 import { isInputRound } from '../../interactive/require-input';
 import { shapeValue } from '../../presenters/default-shaping';
+import { isCallToolResult } from '../../presenters/presenter';
 import type { PresentationContext, Presenter, PresenterRef } from '../../presenters/presenter';
 import type { JsonSchema } from '../../schema/json-schema';
+import { compileSchemaCheck, type SchemaCheck } from '../../schema/schema-check';
 import type { ToolInfo } from '../../types/core';
 import { named, type NamedStep } from './named-step';
 
@@ -13,9 +15,21 @@ import { named, type NamedStep } from './named-step';
  * the call's container, or an instance) or the default shaping, under the tool's output
  * allowlist. It sits outside the queue and the lock, so a slow presenter holds neither; it
  * races the abort like everything a call waits on. An input-required result passes through.
+ *
+ * A tool with a listed `outputSchema` is held to it the way clients hold it (the SDK's clients
+ * reject a non-error result without conforming `structuredContent`): a result that does not
+ * conform becomes an {@link OutputMismatchError}, which the boundary answers as an `isError`
+ * result naming the tool, its output and what was returned. `outputName` is the declared
+ * output as written (`InvoiceView`, `[InvoiceView]`).
  */
-export function presentToolStep(tool: ToolInfo, outputSchema: JsonSchema | undefined, ref: PresenterRef | undefined): NamedStep {
+export function presentToolStep(
+  tool: ToolInfo,
+  outputSchema: JsonSchema | undefined,
+  ref: PresenterRef | undefined,
+  outputName?: string
+): NamedStep {
   const context: PresentationContext = { tool, outputSchema, shape: (shaped, notes) => shapeValue(shaped, outputSchema, notes) };
+  const conform = outputSchema ? outputGuard(tool.name, outputSchema, outputName ?? 'the schema its presenter lists') : undefined;
   // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
   return named('present', (state, next) =>
     next().then((value) => {
@@ -23,9 +37,35 @@ export function presentToolStep(tool: ToolInfo, outputSchema: JsonSchema | undef
       // A re-issued round's recorded outcome was presented once already.
       if (value instanceof Replayed) return value.outcome as CallToolResult;
       if (isInputRound(value)) throw new NotInteractiveError(`Tool ${tool.name} (${tool.className}.${tool.methodName})`);
-      if (!ref) return shapeValue(value, outputSchema);
+      if (!ref) {
+        const shaped = shapeValue(value, outputSchema);
+        return conform ? conform(shaped, value) : shaped;
+      }
       const presenter: Presenter = typeof ref === 'function' ? (state.scope.resolver().resolve(ref) as Presenter) : ref;
-      return state.aborter.race(Promise.resolve(presenter.present(value, context))) as Promise<CallToolResult>;
+      const presented = state.aborter.race(Promise.resolve(presenter.present(value, context))) as Promise<CallToolResult>;
+      return conform ? presented.then((shaped) => conform(shaped, value)) : presented;
     })
   );
+}
+
+/** The check of a shaped result against the listed output schema, compiled once at startup; an error result is exempt. */
+function outputGuard(toolName: string, schema: JsonSchema, outputName: string): (shaped: CallToolResult, returned: unknown) => CallToolResult {
+  const check: SchemaCheck = compileSchemaCheck(schema, `tool ${toolName}`, false, 'output');
+  return (shaped, returned) => {
+    if (shaped.isError === true) return shaped;
+    if (shaped.structuredContent === undefined) throw new OutputMismatchError(toolName, outputName, describe(returned));
+    const violations = check(shaped.structuredContent);
+    if (violations.length === 0) return shaped;
+    const problems = violations.map((v) => (v.path ? `${v.path}: ${v.message}` : v.message)).join('; ');
+    throw new OutputMismatchError(toolName, outputName, `${describe(returned)} that does not match it (${problems})`);
+  };
+}
+
+/** What a handler returned, in a few words: enough to find the return statement, never a whole value. */
+function describe(value: unknown): string {
+  if (value === undefined || value === null) return `nothing (${String(value)})`;
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)})`;
+  if (typeof value !== 'object') return `a ${typeof value} (${String(value)})`;
+  if (isCallToolResult(value)) return 'a CallToolResult without structuredContent';
+  return Array.isArray(value) ? 'an array' : 'an object';
 }

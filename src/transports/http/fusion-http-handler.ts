@@ -67,6 +67,7 @@ export interface HttpHandlerOptions {
 
 /** A web-standard MCP endpoint for an app (both eras), plus its shutdown. */
 export interface FusionHttpHandler {
+  /** Answers one web-standard request; `authInfo`: the caller, as a gate of your own verified it (scopes are still checked). */
   fetch(request: Request, options?: { authInfo?: AuthInfo }): Promise<Response>;
   /**
    * The same endpoint for a raw `node:http` request (what `listen({ transport: 'http' })` uses):

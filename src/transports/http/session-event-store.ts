@@ -29,6 +29,7 @@ export class BoundedSessionEventStore implements EventStore {
     return this.events.find((e) => e.id === eventId)?.streamId;
   }
 
+  /** Sends, in order, the events of `lastEventId`'s stream that came after it; answers that stream's id. */
   async replayEventsAfter(
     lastEventId: EventId,
     { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> }

@@ -19,6 +19,7 @@ import {
   MissingCapabilityError,
   NextCalledTwiceError,
   NotInteractiveError,
+  OutputMismatchError,
   NothingToCompleteError,
   ServerBusyError,
   TaskInterruptedError,
@@ -121,6 +122,11 @@ const TABLE: Record<ErrorCodeValue, Row> = {
     error: () => new InsufficientScopeError('Tool t', ['billing:write'], ['billing:write']),
     tool: 'result',
     other: INVALID_REQUEST
+  },
+  [ErrorCode.OUTPUT_MISMATCH]: {
+    error: () => new OutputMismatchError('billing.refund', 'InvoiceView', 'a string ("Refund cancelled")'),
+    tool: 'result',
+    other: INTERNAL
   },
   [ErrorCode.TOOL_ERROR]: { error: () => new ToolError('Invoice 7 not found: call billing.list'), tool: 'result', other: INTERNAL },
   [ErrorCode.INTERNAL]: { error: () => new MaskedError('0123abcd'), tool: 'result', other: INTERNAL }

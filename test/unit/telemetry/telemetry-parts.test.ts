@@ -66,3 +66,22 @@ describe('outcomes as the conventions record them', () => {
 test("the instrumentation scope's version is the package's", () => {
   expect(FRAMEWORK_VERSION).toBe((require('../../../package.json') as { version: string }).version);
 });
+
+describe('idle telemetry (nobody listens)', () => {
+  it('is idle with no provider registered, and follows a tracer provider registered later', () => {
+    const { Telemetry } = require('../../../src/telemetry') as typeof import('../../../src/telemetry');
+    const { trace } = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
+    const { BasicTracerProvider } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+    const telemetry = new Telemetry({}, FRAMEWORK_VERSION, undefined, () => undefined);
+    expect(telemetry.idle).toBe(true);
+    expect(telemetry.start({ method: 'tools/list' })).toBeUndefined();
+    trace.setGlobalTracerProvider(new BasicTracerProvider());
+    try {
+      expect(telemetry.idle).toBe(false);
+      expect(telemetry.start({ method: 'tools/list' })?.recording).toBe(true);
+    } finally {
+      trace.disable();
+    }
+    expect(new Telemetry({ tracerProvider: new BasicTracerProvider() }, FRAMEWORK_VERSION, undefined, () => undefined).idle).toBe(false);
+  });
+});
