@@ -6,6 +6,7 @@ import { CollectionsPrompts } from './billing/collections.prompts';
 import { InvoiceResources } from './billing/invoice.resources';
 import { ResourceEvents } from './billing/resource-events';
 import { Database } from './db/database';
+import { SQL_DATABASE, type SqlDatabase } from './db/sql-database';
 import { ReportTools } from './reports/report.tools';
 
 /** The version the billing desk announces to clients. */
@@ -13,8 +14,13 @@ export const BILLING_DESK_VERSION = '1.0.0';
 
 /** Options of {@link createBillingApp}. */
 export interface BillingAppOptions {
-  /** The SQLite file (or `:memory:`). Default: `$BILLING_DB`, else `.data/billing.db` under the cwd. */
+  /** The SQLite file (or `:memory:`). Default: `$BILLING_DB`, else `.data/billing.db` under the cwd. Ignored with `database`. */
   dbPath?: string;
+  /**
+   * An opened database to use instead of the SQLite file: `await PostgresDatabase.open(url)`
+   * (what `main.ts` does when `DATABASE_URL` is set). The app closes it when it closes.
+   */
+  database?: SqlDatabase;
   /**
    * The key (at least 32 bytes) that signs the state of questions in flight (refund
    * confirmations, adjustments, account connections). Default: `$FUSION_STATE_KEY`, else a
@@ -33,7 +39,8 @@ export interface BillingAppOptions {
 /**
  * The billing and reports desk: opens (and on first start creates and seeds) the database,
  * and builds the app around it. `app.close()` closes the database after in-flight calls
- * are aborted. The database is in the app's container: `app.container.resolve(Database)`.
+ * are aborted. The database is in the app's container: `app.container.resolve(SQL_DATABASE)`
+ * (on SQLite also as `Database`, with its connection).
  *
  * @example
  * ```ts
@@ -43,7 +50,7 @@ export interface BillingAppOptions {
  * ```
  */
 export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
-  const db = new Database(options.dbPath);
+  const db = options.database ?? new Database(options.dbPath);
   try {
     return FusionApp.create({
       name: 'billing-desk',
@@ -58,21 +65,27 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
       mutationLock: options.fleet?.mutationLock,
       bus: options.fleet?.bus,
       continuationStore: options.fleet?.continuationStore,
-      // Task records (reports.rebuild, billing.refund as tasks) live in the same SQLite file.
-      tasks: options.fleet?.tasks ?? { store: new SqliteTaskStore(db.openTaskConnection()), ttlMs: 24 * 3_600_000 },
+      // Task records (reports.rebuild, billing.refund as tasks): in a fleet, the fleet's store (Redis); alone on SQLite,
+      // in the same file; alone on PostgreSQL, in memory (a restart forgets them; a fleet on PostgreSQL keeps them in Redis).
+      tasks:
+        options.fleet?.tasks ??
+        (db instanceof Database
+          ? { store: new SqliteTaskStore(db.openTaskConnection()), ttlMs: 24 * 3_600_000 }
+          : { ttlMs: 24 * 3_600_000 }),
       // In production an unexpected failure (a driver error, say) reaches clients as a generic
       // message with a reference; the log has the original. Domain failures are ToolErrors: always sent.
       maskErrors: process.env.NODE_ENV === 'production',
       providers: [
-        { provide: Database, useValue: db },
+        { provide: SQL_DATABASE, useValue: db },
+        ...(db instanceof Database ? [{ provide: Database, useValue: db }] : []),
         // Tells subscribers when an invoice changes; it reaches the app through the FUSION_APP token.
         ResourceEvents
       ],
       onClose: () => db.close()
     });
   } catch (error) {
-    // A startup error (misdeclared tool) must not leave the file open.
-    db.close();
+    // A startup error (misdeclared tool) must not leave the file (or the pool) open.
+    void db.close();
     throw error;
   }
 }

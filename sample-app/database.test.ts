@@ -137,3 +137,17 @@ test('a file database gives writers their own connection, closed by release() or
   expect(forgotten.connection.open).toBe(false);
   expect(db.connection.open).toBe(false);
 });
+
+test.each([':memory:', 'file'])('a write transaction (%s) refuses statements once committed or abandoned', async (where) => {
+  const db = open(where === 'file' ? temp.path : ':memory:');
+  const committed = await db.beginWrite();
+  await committed.run('DELETE FROM invoices WHERE id = 40');
+  await committed.commit();
+  await expect(committed.run('DELETE FROM invoices')).rejects.toThrow('The write transaction has ended');
+  const abandoned = await db.beginWrite();
+  abandoned.abandon();
+  abandoned.abandon();
+  await expect(abandoned.run('DELETE FROM invoices')).rejects.toThrow('The write transaction has ended');
+  await expect(abandoned.commit()).rejects.toThrow('The write transaction has ended');
+  expect(db.connection.prepare('SELECT COUNT(*) FROM invoices').pluck().get()).toBe(SEED_INVOICE_COUNT - 1);
+});

@@ -4,8 +4,8 @@ import { POSTGRES_INSTALL, postgresBin, startPostgres, type PostgresServer } fro
 /**
  * The refund's fenced UPDATE (invoice-repository.ts) in its PostgreSQL form, against a real
  * server: a write whose fencing token is not above the invoice's fence is refused by the
- * database itself, and changes nothing. (The sample app itself runs on SQLite; its PostgreSQL
- * repositories are the part of issue 26 not done yet.)
+ * database itself, and changes nothing; and two holders racing on two connections. (The
+ * repository's own statement, through the app on PostgreSQL, is tested in rebuild.pg.test.ts.)
  */
 const FENCED_REFUND = `
   UPDATE invoices SET status = 'refunded', refunded_at = $1, fence = $2

@@ -15,7 +15,8 @@ import {
  * the listeners of all (`RedisServerEventBus`), and the state of questions in flight lives in
  * Redis (`RedisContinuationStore`, single use across instances), and so do task records
  * (`RedisTaskStore`). All instances share one
- * `FUSION_STATE_KEY` and one `BILLING_DB` file (WAL mode). Without it the desk runs alone.
+ * `FUSION_STATE_KEY` and one database: PostgreSQL (`DATABASE_URL`: instances on any machine), or one
+ * `BILLING_DB` SQLite file (WAL mode: instances on one machine only). Without it the desk runs alone.
  */
 /** What an instance of the fleet shares with the others. */
 export type FleetOptions = Pick<FusionAppOptions, 'mutationLock' | 'bus' | 'continuationStore' | 'tasks'>;

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createBillingApp } from './app';
 import { authFromEnv } from './auth-config';
+import type { SqlDatabase } from './db/sql-database';
 import { fleetFromEnv } from './fleet';
 import { telemetryFromEnv } from './telemetry';
 
@@ -21,8 +22,12 @@ import { telemetryFromEnv } from './telemetry';
  * a development key and tokens). Without them it runs open: for local use on 127.0.0.1 only.
  * stdio is never authenticated (the client started this process).
  *
- * With REDIS_URL (and one FUSION_STATE_KEY and one BILLING_DB file for all), it runs as one
- * instance of a fleet (fleet.ts): start several with their own PORT behind a load balancer.
+ * With DATABASE_URL (postgres://…) the desk runs on PostgreSQL instead of the SQLite file (same
+ * schema, seeded on first start; task records then in memory, or in Redis in a fleet).
+ *
+ * With REDIS_URL (and one FUSION_STATE_KEY for all, and one database: DATABASE_URL, or one
+ * BILLING_DB file when every instance is on one machine), it runs as one instance of a fleet
+ * (fleet.ts): start several with their own PORT behind a load balancer.
  *
  * With OTEL_EXPORTER_OTLP_ENDPOINT set it exports traces and metrics over OTLP/HTTP (telemetry.ts;
  * the standard OTEL_* variables apply), flushed when it stops; without it, nothing is loaded.
@@ -33,8 +38,15 @@ async function main(): Promise<void> {
   // First: the app takes the registered providers when it is created.
   const telemetry = await telemetryFromEnv();
   const auth = stdio ? undefined : authFromEnv();
-  const fleet = await fleetFromEnv();
-  const app = createBillingApp({ auth, fleet: fleet?.options });
+  const database = await databaseFromEnv();
+  let fleet: Awaited<ReturnType<typeof fleetFromEnv>>;
+  try {
+    fleet = await fleetFromEnv();
+  } catch (error) {
+    await database?.close();
+    throw error;
+  }
+  const app = createBillingApp({ auth, fleet: fleet?.options, database });
   const close = app.close.bind(app);
   // Redis closes after the app (its calls may still release the lock); the spans and metrics of the last calls are flushed last.
   app.close = () =>
@@ -50,15 +62,36 @@ async function main(): Promise<void> {
   const allowedHosts = process.env.ALLOWED_HOSTS?.split(',')
     .map((host) => host.trim())
     .filter((host) => host !== '');
-  const { url } = await app.listen({
-    transport: 'http',
-    host: process.env.HOST ?? '127.0.0.1',
-    port: Number(process.env.PORT ?? 3000),
-    ...(allowedHosts?.length ? { allowedHosts } : {}),
-    ...(fleet ? { sessions: fleet.sessions } : {})
-  });
-  const mode = `${auth ? 'bearer tokens required' : 'open: no auth, local use only'}${fleet ? ', one instance of a fleet (Redis)' : ''}`;
+  const { url } = await app
+    .listen({
+      transport: 'http',
+      host: process.env.HOST ?? '127.0.0.1',
+      port: Number(process.env.PORT ?? 3000),
+      ...(allowedHosts?.length ? { allowedHosts } : {}),
+      ...(fleet ? { sessions: fleet.sessions } : {})
+    })
+    .catch(async (error: unknown) => {
+      // A port in use, say: close what is open (the database pool, Redis) so that the process exits.
+      await app.close();
+      throw error;
+    });
+  const mode =
+    `${auth ? 'bearer tokens required' : 'open: no auth, local use only'}, ${database ? 'PostgreSQL' : 'SQLite'}` +
+    `${fleet ? ', one instance of a fleet (Redis)' : ''}`;
   process.stderr.write(`billing-desk listening on ${url?.href} (pid ${process.pid}), ${mode}\n`);
+}
+
+/** PostgreSQL when DATABASE_URL is set (loaded only then: SQLite needs no `pg`), else undefined (the SQLite file). */
+async function databaseFromEnv(): Promise<SqlDatabase | undefined> {
+  const url = process.env.DATABASE_URL?.trim();
+  if (!url) return undefined;
+  // Not echoed: the URL may carry a password.
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new Error('DATABASE_URL must be a PostgreSQL URL: postgres://user[:password]@host[:port]/database');
+  // Loaded here, on need, like telemetry.ts: the SQLite desk never loads `pg`.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { PostgresDatabase } = require('./db/postgres-database') as typeof import('./db/postgres-database.js');
+  return PostgresDatabase.open(url);
 }
 
 main().catch((error: unknown) => {

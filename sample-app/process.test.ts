@@ -42,3 +42,30 @@ test('SIGTERM to the npm start process stops the server and leaves no orphan nod
     db.remove();
   }
 }, 60_000);
+
+/** A DATABASE_URL that is not a PostgreSQL URL, or leads nowhere: the desk does not start, says why, and exits 1. */
+test.each([
+  ['not a URL', 'billing.db', /DATABASE_URL must be a PostgreSQL URL: postgres:\/\/user\[:password\]@host\[:port\]\/database/],
+  ['no server there', 'postgres://billing@127.0.0.1:1/billing', /billing-desk failed to start: connect ECONNREFUSED 127\.0\.0\.1:1/]
+])(
+  'DATABASE_URL %s: exits 1 with the reason on stderr',
+  async (_case, url, reason) => {
+    const db = tempDb();
+    const child = spawn(process.execPath, [`${__dirname}/../build/sample-app/main.js`], {
+      env: { ...process.env, PORT: '0', BILLING_DB: db.path, DATABASE_URL: url },
+      stdio: ['ignore', 'ignore', 'pipe']
+    });
+    try {
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(1);
+      expect(stderr).toMatch(reason);
+      expect(stderr).not.toContain('listening');
+    } finally {
+      child.stderr.destroy();
+      db.remove();
+    }
+  },
+  30_000
+);

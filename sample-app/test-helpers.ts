@@ -3,7 +3,11 @@ import type { FusionApp, HarnessInputAnswer, HarnessInputRequest } from '@mcpfus
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
+import { POSTGRES_INSTALL, postgresBin, startPostgres, type PostgresServer } from '../test/helpers/postgres-server';
 import { createBillingApp } from './app';
+import { PostgresDatabase } from './db/postgres-database';
+import type { SqlParams, SqlRunner } from './db/sql-database';
 
 /** A fixed state key for tests (at least 32 bytes), so no app warns about a random one. */
 export const TEST_STATE_KEY = 'billing-desk-test-state-key-of-32-bytes-or-more';
@@ -29,39 +33,115 @@ export function inspect(path: string): SqliteDatabase.Database {
   return new SqliteDatabase(path, { timeout: 0 });
 }
 
-/** What {@link useBillingApp} gives each test: the app, and the test's own connection to its file. */
+/** The databases the sample runs on. */
+export type DatabaseEngine = 'sqlite' | 'postgres';
+
+/** What {@link useBillingApp} gives each test: the app, and the test's own connection to its database. */
 export interface BillingAppFixture {
-  /** The app of the current test, on a fresh (seeded) temp file, with {@link TEST_STATE_KEY}. */
+  /** The app of the current test, on a fresh (seeded) database, with {@link TEST_STATE_KEY}. */
   readonly app: FusionApp;
-  /** The current test's own connection to the same file (see {@link inspect}). */
+  /** The current test's own connection to the same SQLite file (see {@link inspect}); SQLite only. */
   readonly disk: SqliteDatabase.Database;
+  /** The current test's own connection to the same database, on either engine (what the app commits is what it reads). */
+  readonly sql: SqlRunner;
+}
+
+/** Options of {@link useBillingApp}. */
+export interface BillingAppFixtureOptions {
+  /** Default `sqlite`: a temp file. `postgres`: a new database per test on a server started for the file (see {@link eachDatabase}). */
+  database?: DatabaseEngine;
+}
+
+/** Whether PostgreSQL's server programs are installed (the `postgres` variants skip by name without them). */
+export const POSTGRES_INSTALLED = postgresBin() !== undefined;
+
+/**
+ * Runs `body` once per database, each in a `describe` named after it: SQLite always; PostgreSQL
+ * when installed, else skipped with the install command in its name.
+ */
+export function eachDatabase(title: string, body: (database: DatabaseEngine) => void): void {
+  describe(`${title} (sqlite)`, () => body('sqlite'));
+  const skipped = POSTGRES_INSTALLED ? '' : ` (skipped: PostgreSQL is not installed: ${POSTGRES_INSTALL})`;
+  (POSTGRES_INSTALLED ? describe : describe.skip)(`${title} (postgres)${skipped}`, () => body('postgres'));
+}
+
+interface OpenedDesk {
+  app: FusionApp;
+  sql: SqlRunner;
+  disk?: SqliteDatabase.Database;
+  end(): Promise<void>;
 }
 
 /**
- * Registers a `beforeEach` that opens a billing app on a new temp database file (plus a
- * connection of the test's own to it), and an `afterEach` that closes both and removes the
- * file. Call it at the top of a test file (or a `describe`); read `app` and `disk` only
- * inside tests and hooks, where they are the current test's.
+ * Registers a `beforeEach` that opens a billing app on a new database (plus a connection of the
+ * test's own to it), and an `afterEach` that closes both and removes the database. Call it at the
+ * top of a test file (or a `describe`); read `app`, `sql` and `disk` only inside tests and hooks,
+ * where they are the current test's. With `database: 'postgres'` it also starts a PostgreSQL
+ * server for the `describe` (`beforeAll`) and stops it after (`afterAll`).
  */
-export function useBillingApp(): BillingAppFixture {
-  let current: { temp: TempDb; app: FusionApp; disk: SqliteDatabase.Database } | undefined;
+export function useBillingApp(options: BillingAppFixtureOptions = {}): BillingAppFixture {
+  const engine = options.database ?? 'sqlite';
+  let current: OpenedDesk | undefined;
+  let server: PostgresServer | undefined;
+  let admin: Client | undefined;
+  let databases = 0;
 
-  beforeEach(() => {
-    const temp = tempDb();
-    const app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
-    current = { temp, app, disk: inspect(temp.path) };
-  });
+  if (engine === 'postgres') {
+    beforeAll(async () => {
+      server = await startPostgres();
+      admin = new Client({ connectionString: server.url });
+      await admin.connect();
+    }, 60_000);
+    afterAll(async () => {
+      await admin?.end();
+      await server?.stop();
+    });
+  }
+
+  beforeEach(async () => {
+    if (engine === 'sqlite') {
+      const temp = tempDb();
+      const app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
+      const disk = inspect(temp.path);
+      current = {
+        app,
+        disk,
+        sql: sqliteRunner(disk),
+        end: async () => {
+          try {
+            await app.close();
+          } finally {
+            disk.close();
+            temp.remove();
+          }
+        }
+      };
+      return;
+    }
+    const name = `billing_${++databases}`;
+    await admin!.query(`CREATE DATABASE ${name}`);
+    const url = server!.url.replace(/\/postgres$/, `/${name}`);
+    const database = await PostgresDatabase.open(url);
+    const app = createBillingApp({ database, stateKey: TEST_STATE_KEY });
+    const own = await PostgresDatabase.open(url);
+    current = {
+      app,
+      sql: own,
+      end: async () => {
+        try {
+          await app.close();
+        } finally {
+          await own.close();
+          await admin!.query(`DROP DATABASE ${name} WITH (FORCE)`);
+        }
+      }
+    };
+  }, 30_000);
 
   afterEach(async () => {
     const ending = current;
     current = undefined;
-    if (!ending) return;
-    try {
-      await ending.app.close();
-    } finally {
-      ending.disk.close();
-      ending.temp.remove();
-    }
+    await ending?.end();
   });
 
   const opened = (): NonNullable<typeof current> => {
@@ -73,8 +153,22 @@ export function useBillingApp(): BillingAppFixture {
       return opened().app;
     },
     get disk() {
-      return opened().disk;
+      const { disk } = opened();
+      if (!disk) throw new Error('useBillingApp: `disk` is the SQLite file; on PostgreSQL read through `sql`');
+      return disk;
+    },
+    get sql() {
+      return opened().sql;
     }
+  };
+}
+
+/** A better-sqlite3 connection behind the engine-neutral interface of the repositories. */
+export function sqliteRunner(db: SqliteDatabase.Database): SqlRunner {
+  return {
+    all: async <T>(sql: string, params: SqlParams = {}) => db.prepare(sql).all(params) as T[],
+    get: async <T>(sql: string, params: SqlParams = {}) => db.prepare(sql).get(params) as T | undefined,
+    run: async (sql: string, params: SqlParams = {}) => db.prepare(sql).run(params).changes
   };
 }
 
@@ -93,6 +187,21 @@ export interface InvoiceRow {
 /** The invoice row with this id, as stored. */
 export function invoiceRow(db: SqliteDatabase.Database, id: number): InvoiceRow {
   return db.prepare('SELECT * FROM invoices WHERE id = ?').get(id) as InvoiceRow;
+}
+
+/** The invoice row with this id, as stored, read through either engine. */
+export async function readInvoiceRow(sql: SqlRunner, id: number): Promise<InvoiceRow> {
+  return (await sql.get<InvoiceRow>('SELECT * FROM invoices WHERE id = @id', { id }))!;
+}
+
+/** The number of invoices with this status, read through either engine. */
+export async function countWithStatus(sql: SqlRunner, status: string): Promise<number> {
+  return (await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM invoices WHERE status = @status', { status }))!.n;
+}
+
+/** The whole monthly_aggregates table, in month order, read through either engine. */
+export function readAggregates(sql: SqlRunner): Promise<AggregateRow[]> {
+  return sql.all<AggregateRow>('SELECT * FROM monthly_aggregates ORDER BY month');
 }
 
 /** One aggregate row as stored. */

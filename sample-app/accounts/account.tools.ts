@@ -26,7 +26,7 @@ export class AccountTools {
     // It records the connection, so it is not read-only; connecting twice changes nothing more, and nothing is destroyed.
     annotations: { readOnlyHint: false, idempotentHint: true }
   })
-  connect(@Input() request: ConnectRequest): string | InputRound {
+  async connect(@Input() request: ConnectRequest): Promise<string | InputRound> {
     const { provider } = request;
     if (readInput(CONSENT) !== true) {
       return requireInput.url(`Connect your ${provider} account`, consentUrl(provider), {
@@ -34,7 +34,7 @@ export class AccountTools {
         onDecline: `Your ${provider} account was not connected.`
       });
     }
-    const account = this.accounts.connect(provider, new Date());
+    const account = await this.accounts.connect(provider, new Date());
     return `Your ${provider} account is connected (since ${account.connectedAt}).`;
   }
 }

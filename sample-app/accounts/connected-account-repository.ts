@@ -1,6 +1,5 @@
-import type SqliteDatabase from 'better-sqlite3';
 import { injectable } from 'tsyringe';
-import { Database } from '../db/database';
+import { SqlDatabase } from '../db/sql-database';
 import type { AccountProvider } from './account-provider';
 
 /** A connected account as stored. */
@@ -12,21 +11,16 @@ export interface ConnectedAccount {
 /** SQL for connected accounts: one row per provider. */
 @injectable()
 export class ConnectedAccountRepository {
-  private readonly db: SqliteDatabase.Database;
-
-  constructor(database: Database) {
-    this.db = database.connection;
-  }
+  constructor(private readonly db: SqlDatabase) {}
 
   /** Records the provider as connected now (connecting again refreshes the time). */
-  connect(provider: AccountProvider, at: Date): ConnectedAccount {
+  async connect(provider: AccountProvider, at: Date): Promise<ConnectedAccount> {
     const connectedAt = at.toISOString();
-    this.db
-      .prepare(
-        `INSERT INTO connected_accounts (provider, connected_at) VALUES (?, ?)
-         ON CONFLICT (provider) DO UPDATE SET connected_at = excluded.connected_at`
-      )
-      .run(provider, connectedAt);
+    await this.db.run(
+      `INSERT INTO connected_accounts (provider, connected_at) VALUES (@provider, @connectedAt)
+       ON CONFLICT (provider) DO UPDATE SET connected_at = excluded.connected_at`,
+      { provider, connectedAt }
+    );
     return { provider, connectedAt };
   }
 }

@@ -60,8 +60,8 @@ export class AdjustmentTools {
       'Credit part of an invoice. Asks the user for the reason (discount, billing error, goodwill), then the amount in dollars (at most the invoice total), and records one adjustment.',
     output: AdjustmentView
   })
-  adjust(@Input() request: AdjustmentRequest): AdjustmentRecord | InputRound {
-    const invoice = this.invoices.find(request.id);
+  async adjust(@Input() request: AdjustmentRequest): Promise<AdjustmentRecord | InputRound> {
+    const invoice = await this.invoices.find(request.id);
     if (!invoice) throw new ToolError(invoiceNotFound(request.id));
     if (invoice.status === InvoiceStatus.Refunded) throw new ToolError(alreadyRefunded(request.id, invoice.refundedAt));
 
@@ -84,7 +84,7 @@ export class AdjustmentTools {
         { state, onDecline: ADJUSTMENT_CANCELLED }
       );
     }
-    const recorded = this.adjustments.record({
+    const recorded = await this.adjustments.record({
       invoiceId: invoice.id,
       reason,
       amountCents: dollarsToCents(amount),

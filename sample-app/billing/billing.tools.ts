@@ -41,8 +41,8 @@ export class BillingTools {
     description: 'Read one invoice with its customer: amount (in cents), currency, status, issue date, refund time.',
     output: InvoiceView
   })
-  invoice(@Input() query: InvoiceLookup): InvoiceRecord {
-    const found = this.invoices.find(query.id);
+  async invoice(@Input() query: InvoiceLookup): Promise<InvoiceRecord> {
+    const found = await this.invoices.find(query.id);
     if (!found) throw new ToolError(invoiceNotFound(query.id));
     return found;
   }
@@ -55,7 +55,7 @@ export class BillingTools {
     output: [InvoiceSummary],
     presenter: cappedList({ max: 10, guidance: 'Call billing.invoice with an id for the details of one invoice.' })
   })
-  list(@Input() filter: InvoiceFilter): InvoiceListing[] {
+  list(@Input() filter: InvoiceFilter): Promise<InvoiceListing[]> {
     return this.invoices.list({ status: filter.status, customerId: filter.customer, limit: filter.limit ?? DEFAULT_LIST_LIMIT });
   }
 
@@ -83,8 +83,8 @@ export class BillingTools {
       'Refund an invoice in full and mark it refunded, after the user confirms. An invoice can be refunded only once; refunding it again is an error.',
     output: InvoiceView
   })
-  refund(@Input() request: RefundRequest, @Ctx() ctx: CallContext): InvoiceRecord | InputRound {
-    const invoice = this.invoices.find(request.id);
+  async refund(@Input() request: RefundRequest, @Ctx() ctx: CallContext): Promise<InvoiceRecord | InputRound> {
+    const invoice = await this.invoices.find(request.id);
     if (!invoice) throw new ToolError(invoiceNotFound(request.id));
     if (invoice.status === InvoiceStatus.Refunded) throw new ToolError(alreadyRefunded(request.id, invoice.refundedAt));
     const confirm = readInput<boolean>('confirm');
@@ -98,11 +98,11 @@ export class BillingTools {
     // A refusal, like a decline: a tool error (an InvoiceView is the only other result the output class allows).
     if (!confirm) throw new ToolError(REFUND_CANCELLED);
     // The grant's token is its key's (`invoice:<id>`); the default lock and the Redis lock both give one.
-    const outcome = this.invoices.markRefunded(request.id, new Date(), ctx.lock?.fencingToken);
+    const outcome = await this.invoices.markRefunded(request.id, new Date(), ctx.lock?.fencingToken);
     if (outcome.kind === 'not-found') throw new ToolError(invoiceNotFound(request.id));
     if (outcome.kind === 'already-refunded') throw new ToolError(alreadyRefunded(request.id, outcome.refundedAt));
     if (outcome.kind === 'stale') throw new ToolError(staleRefund(request.id));
     this.events.invoiceChanged(request.id);
-    return this.invoices.find(request.id)!;
+    return (await this.invoices.find(request.id))!;
   }
 }

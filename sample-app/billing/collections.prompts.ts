@@ -42,10 +42,10 @@ export class CollectionsPrompts {
       'Draft a collections letter to a customer about its open invoices (listed with dates and amounts). Tone: friendly or firm.',
     complete: { customer: 'completeCustomer' }
   })
-  collectionsLetter(@Input() args: CollectionsLetterArgs): TextPromptMessage[] {
-    const customer = this.customers.find(Number(args.customer));
+  async collectionsLetter(@Input() args: CollectionsLetterArgs): Promise<TextPromptMessage[]> {
+    const customer = await this.customers.find(Number(args.customer));
     if (!customer) throw new ToolError(`Customer ${args.customer} does not exist. Complete the customer argument to see the customer ids.`);
-    const open = this.invoices.list({ status: InvoiceStatus.Open, customerId: customer.id, limit: MAX_LETTER_INVOICES });
+    const open = await this.invoices.list({ status: InvoiceStatus.Open, customerId: customer.id, limit: MAX_LETTER_INVOICES });
     if (open.length === 0)
       throw new ToolError(`Customer ${customer.id} (${customer.name}) has no open invoices: there is nothing to collect.`);
     const oldestFirst = [...open].reverse();
@@ -65,9 +65,9 @@ export class CollectionsPrompts {
   }
 
   /** Completes the `customer` argument: customer ids starting with what was typed. */
-  completeCustomer(value: string): string[] {
+  async completeCustomer(value: string): Promise<string[]> {
     if (!/^\d*$/.test(value)) return [];
-    return this.customers.idsStartingWith(value, MAX_COMPLETIONS).map(String);
+    return (await this.customers.idsStartingWith(value, MAX_COMPLETIONS)).map(String);
   }
 }
 

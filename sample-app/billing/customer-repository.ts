@@ -1,7 +1,6 @@
-import type SqliteDatabase from 'better-sqlite3';
 import { injectable } from 'tsyringe';
-import { Database } from '../db/database';
 import { idsStartingWith } from '../db/ids';
+import { SqlDatabase } from '../db/sql-database';
 
 /** A customer as letters address it: no internal columns (the risk data is not even loaded). */
 export interface CustomerContact {
@@ -13,19 +12,15 @@ export interface CustomerContact {
 /** SQL for customers. */
 @injectable()
 export class CustomerRepository {
-  private readonly db: SqliteDatabase.Database;
-
-  constructor(database: Database) {
-    this.db = database.connection;
-  }
+  constructor(private readonly db: SqlDatabase) {}
 
   /** The customer's public columns, or undefined. */
-  find(id: number): CustomerContact | undefined {
-    return this.db.prepare('SELECT id, name, email FROM customers WHERE id = ?').get(id) as CustomerContact | undefined;
+  find(id: number): Promise<CustomerContact | undefined> {
+    return this.db.get<CustomerContact>('SELECT id, name, email FROM customers WHERE id = @id', { id });
   }
 
   /** Customer ids whose decimal spelling starts with `prefix` (digits only), in id order, at most `limit`. */
-  idsStartingWith(prefix: string, limit: number): number[] {
+  idsStartingWith(prefix: string, limit: number): Promise<number[]> {
     return idsStartingWith(this.db, 'customers', prefix, limit);
   }
 }

@@ -1,7 +1,6 @@
-import type SqliteDatabase from 'better-sqlite3';
 import { injectable } from 'tsyringe';
-import { Database } from '../db/database';
 import { idsStartingWith } from '../db/ids';
+import { SqlDatabase } from '../db/sql-database';
 import { InvoiceStatus } from './invoice-status';
 
 /** A customer row, internal columns included. */
@@ -60,48 +59,39 @@ interface InvoiceRow {
   credit_limit_cents: number;
 }
 
-/**
- * SQL for invoices. Statements are prepared once per repository; the repository is
- * resolved per call, so that is once per call, which better-sqlite3 makes cheap.
- */
+/** SQL for invoices, the same on SQLite and PostgreSQL ({@link SqlDatabase}). */
 @injectable()
 export class InvoiceRepository {
-  private readonly db: SqliteDatabase.Database;
-
-  constructor(database: Database) {
-    this.db = database.connection;
-  }
+  constructor(private readonly db: SqlDatabase) {}
 
   /** The invoice with its customer, or undefined. */
-  find(id: number): InvoiceRecord | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT i.id, i.amount_cents, i.currency, i.status, i.issued_on, i.refunded_at, i.internal_note,
-                c.id AS customer_id, c.name AS customer_name, c.email AS customer_email, c.credit_limit_cents
-           FROM invoices i JOIN customers c ON c.id = i.customer_id
-          WHERE i.id = ?`
-      )
-      .get(id) as InvoiceRow | undefined;
+  async find(id: number): Promise<InvoiceRecord | undefined> {
+    const row = await this.db.get<InvoiceRow>(
+      `SELECT i.id, i.amount_cents, i.currency, i.status, i.issued_on, i.refunded_at, i.internal_note,
+              c.id AS customer_id, c.name AS customer_name, c.email AS customer_email, c.credit_limit_cents
+         FROM invoices i JOIN customers c ON c.id = i.customer_id
+        WHERE i.id = @id`,
+      { id }
+    );
     return row && toRecord(row);
   }
 
   /** Invoices matching the criteria, newest first. */
-  list(criteria: ListCriteria): InvoiceListing[] {
-    return this.db
-      .prepare(
-        `SELECT i.id, i.customer_id AS customerId, c.name AS customerName, i.amount_cents AS amountCents,
-                i.currency, i.status, i.issued_on AS issuedOn
-           FROM invoices i JOIN customers c ON c.id = i.customer_id
-          WHERE (@status IS NULL OR i.status = @status)
-            AND (@customerId IS NULL OR i.customer_id = @customerId)
-          ORDER BY i.issued_on DESC, i.id DESC
-          LIMIT @limit`
-      )
-      .all({ status: criteria.status ?? null, customerId: criteria.customerId ?? null, limit: criteria.limit }) as InvoiceListing[];
+  list(criteria: ListCriteria): Promise<InvoiceListing[]> {
+    return this.db.all<InvoiceListing>(
+      `SELECT i.id, i.customer_id AS "customerId", c.name AS "customerName", i.amount_cents AS "amountCents",
+              i.currency, i.status, i.issued_on AS "issuedOn"
+         FROM invoices i JOIN customers c ON c.id = i.customer_id
+        WHERE (CAST(@status AS TEXT) IS NULL OR i.status = CAST(@status AS TEXT))
+          AND (CAST(@customerId AS INTEGER) IS NULL OR i.customer_id = CAST(@customerId AS INTEGER))
+        ORDER BY i.issued_on DESC, i.id DESC
+        LIMIT @limit`,
+      { status: criteria.status ?? null, customerId: criteria.customerId ?? null, limit: criteria.limit }
+    );
   }
 
   /** Invoice ids whose decimal spelling starts with `prefix` (digits only), in id order, at most `limit`. */
-  idsStartingWith(prefix: string, limit: number): number[] {
+  idsStartingWith(prefix: string, limit: number): Promise<number[]> {
     return idsStartingWith(this.db, 'invoices', prefix, limit);
   }
 
@@ -113,16 +103,17 @@ export class InvoiceRepository {
    * written since: this holder's grant has passed on), and records the token. Without a token
    * (a lock that gives none) the fence is neither checked nor changed.
    */
-  markRefunded(id: number, at: Date, fencingToken?: number): RefundOutcome {
-    const { changes } = this.db
-      .prepare(
-        `UPDATE invoices SET status = 'refunded', refunded_at = @at, fence = COALESCE(@token, fence)
-          WHERE id = @id AND status <> 'refunded' AND (@token IS NULL OR fence < @token)`
-      )
-      .run({ at: at.toISOString(), token: fencingToken ?? null, id });
+  async markRefunded(id: number, at: Date, fencingToken?: number): Promise<RefundOutcome> {
+    const changes = await this.db.run(
+      `UPDATE invoices SET status = 'refunded', refunded_at = @at, fence = COALESCE(CAST(@token AS BIGINT), fence)
+        WHERE id = @id AND status <> 'refunded' AND (CAST(@token AS BIGINT) IS NULL OR fence < CAST(@token AS BIGINT))`,
+      { at: at.toISOString(), token: fencingToken ?? null, id }
+    );
     if (changes === 1) return { kind: 'refunded' };
-    const current = this.db.prepare('SELECT refunded_at, fence FROM invoices WHERE id = ?').get(id) as
-      { refunded_at: string | null; fence: number } | undefined;
+    const current = await this.db.get<{ refunded_at: string | null; fence: number }>(
+      'SELECT refunded_at, fence FROM invoices WHERE id = @id',
+      { id }
+    );
     if (!current) return { kind: 'not-found' };
     if (current.refunded_at === null) return { kind: 'stale', fence: current.fence };
     return { kind: 'already-refunded', refundedAt: current.refunded_at };

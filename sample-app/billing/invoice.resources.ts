@@ -47,16 +47,16 @@ export class InvoiceResources {
     list: 'recent',
     complete: { id: 'completeId' }
   })
-  invoice(@Input() variables: InvoiceUriVariables): (InvoiceRecord & { adjustments: AdjustmentRecord[] }) | undefined {
+  async invoice(@Input() variables: InvoiceUriVariables): Promise<(InvoiceRecord & { adjustments: AdjustmentRecord[] }) | undefined> {
     const id = Number(variables.id);
     if (!Number.isSafeInteger(id) || String(id) !== variables.id) return undefined;
-    const found = this.invoices.find(id);
-    return found && { ...found, adjustments: this.adjustments.forInvoice(id) };
+    const found = await this.invoices.find(id);
+    return found && { ...found, adjustments: await this.adjustments.forInvoice(id) };
   }
 
   /** The most recent invoices, for `resources/list` (the template reaches the others). */
-  recent(): ListedInvoice[] {
-    return this.invoices.list({ limit: LISTED_INVOICES }).map((invoice) => ({
+  async recent(): Promise<ListedInvoice[]> {
+    return (await this.invoices.list({ limit: LISTED_INVOICES })).map((invoice) => ({
       uri: invoiceUri(invoice.id),
       name: `invoice-${invoice.id}`,
       title: `Invoice ${invoice.id}: ${invoice.customerName}, ${formatMoney(invoice.amountCents, invoice.currency)} (${invoice.status})`,
@@ -65,8 +65,8 @@ export class InvoiceResources {
   }
 
   /** Completes the `id` variable: invoice ids starting with what was typed. */
-  completeId(value: string): string[] {
+  async completeId(value: string): Promise<string[]> {
     if (!/^\d*$/.test(value)) return [];
-    return this.invoices.idsStartingWith(value, MAX_COMPLETIONS).map(String);
+    return (await this.invoices.idsStartingWith(value, MAX_COMPLETIONS)).map(String);
   }
 }

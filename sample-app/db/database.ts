@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { addMissingColumns, SCHEMA_SQL } from './schema';
 import { seedIfEmpty } from './seed';
+import { SqlDatabase, type SqlParams, type SqlTransaction } from './sql-database';
 
 /** Where the database lives when neither the caller nor `BILLING_DB` says otherwise (relative to the cwd). */
 export const DEFAULT_DB_PATH = '.data/billing.db';
@@ -20,9 +21,10 @@ export interface WriterConnection {
 }
 
 /**
- * The billing database: one better-sqlite3 connection for the tools, schema and demo data
- * created on first open. Register the instance as the DI token
- * (`{ provide: Database, useValue: db }`) and inject it by type in tool classes.
+ * The billing database on SQLite (the embedded default): one better-sqlite3 connection for the
+ * tools, schema and demo data created on first open. The repositories reach it through
+ * {@link SqlDatabase} (its async interface, shared with PostgreSQL); the app also registers it as
+ * `Database`, for what only SQLite has (the connection itself).
  *
  * @example
  * ```ts
@@ -31,7 +33,8 @@ export interface WriterConnection {
  * db.close();
  * ```
  */
-export class Database {
+export class Database extends SqlDatabase {
+  readonly engine = 'sqlite';
   /** The main connection, shared by every call. */
   readonly connection: SqliteDatabase.Database;
   /** The absolute file path, or `:memory:`. */
@@ -43,6 +46,7 @@ export class Database {
    * `.data/billing.db` under the cwd. `:memory:` gives a private in-memory database.
    */
   constructor(path: string | undefined = process.env.BILLING_DB) {
+    super();
     const requested = path && path.trim() !== '' ? path : DEFAULT_DB_PATH;
     this.location = requested === ':memory:' ? requested : resolve(process.cwd(), requested);
     if (!this.inMemory) mkdirSync(dirname(this.location), { recursive: true });
@@ -93,6 +97,55 @@ export class Database {
     const connection = new SqliteDatabase(this.location, { timeout: 0 });
     this.writers.add(connection);
     return connection;
+  }
+
+  async all<T>(sql: string, params: SqlParams = {}): Promise<T[]> {
+    return this.connection.prepare(sql).all(params) as T[];
+  }
+
+  async get<T>(sql: string, params: SqlParams = {}): Promise<T | undefined> {
+    return this.connection.prepare(sql).get(params) as T | undefined;
+  }
+
+  async run(sql: string, params: SqlParams = {}): Promise<number> {
+    return this.connection.prepare(sql).run(params).changes;
+  }
+
+  /**
+   * `BEGIN IMMEDIATE` on a writer connection ({@link openWriter}): the write lock is taken at
+   * once, and WAL readers keep seeing the last commit until this one commits.
+   */
+  async beginWrite(): Promise<SqlTransaction> {
+    const writer = this.openWriter();
+    const conn = writer.connection;
+    try {
+      conn.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      writer.release();
+      throw error;
+    }
+    let ended = false;
+    // After COMMIT or abandon, a statement would run outside the transaction (on :memory:, on the main connection).
+    const statement = (sql: string) => {
+      if (ended) throw new Error('The write transaction has ended');
+      return conn.prepare(sql);
+    };
+    return {
+      all: async <T>(sql: string, params: SqlParams = {}) => statement(sql).all(params) as T[],
+      get: async <T>(sql: string, params: SqlParams = {}) => statement(sql).get(params) as T | undefined,
+      run: async (sql: string, params: SqlParams = {}) => statement(sql).run(params).changes,
+      commit: async () => {
+        if (ended) throw new Error('The write transaction has ended');
+        conn.exec('COMMIT');
+        ended = true;
+      },
+      // Synchronous: called from an abort listener, it frees the write lock before the next mutation starts.
+      abandon: () => {
+        ended = true;
+        if (conn.open && conn.inTransaction) conn.exec('ROLLBACK');
+        writer.release();
+      }
+    };
   }
 
   /** Closes every connection, writers still open included (a shutdown in mid-rebuild rolls it back). Idempotent. */

@@ -24,7 +24,7 @@ const NOTES = [
  * database is identical and tests can rely on the data: 40 invoices spread over the 24
  * months of 2025–2026, all five customers, every status.
  */
-function seedInvoice(i: number): {
+export function seedInvoice(i: number): {
   customerId: number;
   amountCents: number;
   status: 'open' | 'paid' | 'refunded';

@@ -1,4 +1,5 @@
-import type SqliteDatabase from 'better-sqlite3';
+import type { SqlRunner } from '../db/sql-database';
+import { monthBounds } from './months';
 import type { MonthTotals, PeriodTotals } from './report.views';
 
 /** One invoice as the quarter report needs it. */
@@ -17,15 +18,14 @@ export function quarterMonths(year: number, quarter: number): string[] {
 }
 
 /** The invoices issued in a quarter. */
-export function loadQuarterRows(db: SqliteDatabase.Database, year: number, quarter: number): ReportRow[] {
+export function loadQuarterRows(db: SqlRunner, year: number, quarter: number): Promise<ReportRow[]> {
   const months = quarterMonths(year, quarter);
-  return db
-    .prepare(
-      `SELECT substr(issued_on, 1, 7) AS month, status, amount_cents AS amountCents
-         FROM invoices
-        WHERE issued_on >= ? || '-01' AND issued_on < date(? || '-01', '+1 month')`
-    )
-    .all(months[0], months[2]) as ReportRow[];
+  return db.all<ReportRow>(
+    `SELECT substr(issued_on, 1, 7) AS month, status, amount_cents AS "amountCents"
+       FROM invoices
+      WHERE issued_on >= @from AND issued_on < @to`,
+    monthBounds(months[0]!, months[2]!)
+  );
 }
 
 /** Totals per month (every month of the quarter, empty ones as zeros). */

@@ -1,6 +1,6 @@
 import { Action, Input, Mutation, progress, Signal, ToolProvider, type ProgressEvent } from '@mcpfusion/core';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Database } from '../db/database';
+import { SqlDatabase } from '../db/sql-database';
 import { aggregateMonth, clearAggregates, monthsWithInvoices } from './aggregates';
 import { addUp, loadQuarterRows, quarterMonths, renderChart, totalsByMonth } from './quarter-report';
 import { QuarterQuery, RebuildOptions } from './report.inputs';
@@ -13,7 +13,7 @@ const REBUILD_CHUNKS_PERCENT = 95;
 /** Reporting tools: a quarter report, and the rebuild of the monthly aggregates. */
 @ToolProvider()
 export class ReportTools {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: SqlDatabase) {}
 
   /** A quarter's totals per month, reported in stages so a client can show progress or cancel. */
   @Action('report.generate', {
@@ -25,7 +25,7 @@ export class ReportTools {
   })
   async *generate(@Input() query: QuarterQuery, @Signal() signal: AbortSignal): AsyncGenerator<ProgressEvent, QuarterReport, undefined> {
     const months = quarterMonths(query.year, query.quarter);
-    const rows = loadQuarterRows(this.db.connection, query.year, query.quarter);
+    const rows = await loadQuarterRows(this.db, query.year, query.quarter);
     yield progress(30, 'rows loaded');
     signal.throwIfAborted();
     const perMonth = totalsByMonth(months, rows);
@@ -40,8 +40,9 @@ export class ReportTools {
 
   /**
    * Rebuilds monthly_aggregates one month per chunk inside ONE transaction on a connection
-   * of its own: readers on the main connection keep seeing the previous table until the
-   * COMMIT, and an abort or error rolls everything back, so the table is never half-built.
+   * of its own (SQLite: BEGIN IMMEDIATE on a writer connection; PostgreSQL: BEGIN on a pooled
+   * client): readers keep seeing the previous table until the COMMIT, and an abort or error
+   * rolls everything back, so the table is never half-built.
    */
   @Mutation('reports.rebuild', {
     scopes: [Scopes.BillingWrite],
@@ -58,33 +59,30 @@ export class ReportTools {
     @Signal() signal: AbortSignal
   ): AsyncGenerator<ProgressEvent, RebuildSummary, undefined> {
     signal.throwIfAborted();
-    const writer = this.db.openWriter();
-    const conn = writer.connection;
-    // Also run synchronously from inside abort(): on abort the framework stops waiting for this
-    // generator and releases the mutation lock, but the finally below runs only once the
-    // generator's current await settles. Were it stuck in an await that ignores the signal, the
-    // next mutation would find the write lock still held and block on SQLITE_BUSY.
-    const abandon = (): void => {
-      if (conn.open && conn.inTransaction) conn.exec('ROLLBACK');
-      writer.release();
-    };
+    const tx = await this.db.beginWrite();
+    // Also run from inside abort(): on abort the framework stops waiting for this generator and
+    // releases the mutation lock, but the finally below runs only once the generator's current
+    // await settles. Were it stuck in an await that ignores the signal, the next mutation would
+    // find the write lock still held (SQLite: SQLITE_BUSY). SQLite rolls back at once; PostgreSQL
+    // queues the ROLLBACK behind the statement in flight.
+    const abandon = (): void => tx.abandon();
     signal.addEventListener('abort', abandon, { once: true });
     try {
-      conn.exec('BEGIN IMMEDIATE');
-      const months = monthsWithInvoices(conn);
+      signal.throwIfAborted();
+      const months = await monthsWithInvoices(tx);
       const rebuiltAt = new Date().toISOString();
-      clearAggregates(conn);
+      await clearAggregates(tx);
       let invoices = 0;
       for (const [index, month] of months.entries()) {
         signal.throwIfAborted();
-        invoices += aggregateMonth(conn, month, rebuiltAt);
+        invoices += await aggregateMonth(tx, month, rebuiltAt);
         const percent = Math.max(1, Math.floor(((index + 1) / months.length) * REBUILD_CHUNKS_PERCENT));
         yield progress(percent, `month ${index + 1} of ${months.length}`);
         signal.throwIfAborted();
         if (options.throttleMs) await delay(options.throttleMs, undefined, { signal });
       }
       signal.throwIfAborted();
-      conn.exec('COMMIT');
+      await tx.commit();
       return { months: months.length, invoices, rebuiltAt };
     } finally {
       signal.removeEventListener('abort', abandon);
