@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ChildServers } from '../test/helpers/child-servers';
-import { modernRequest, postRaw, responseOf } from '../test/helpers/raw-http';
+import { callInstance as call, refundThroughBoth } from './scenarios';
 import { POSTGRES_INSTALL, startPostgres, type PostgresServer } from '../test/helpers/postgres-server';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server';
 import { POSTGRES_INSTALLED, TEST_STATE_KEY, tempDb, type TempDb } from './test-helpers';
@@ -45,12 +45,6 @@ suite(`a fleet on PostgreSQL and Redis${POSTGRES_INSTALLED ? '' : ` (skipped: Po
       LISTENING
     );
 
-  async function call(url: URL, params: Record<string, unknown>) {
-    const { body, headers } = modernRequest('tools/call', params);
-    return responseOf(await postRaw(url, body, headers));
-  }
-  const accept = (requests: object) =>
-    Object.fromEntries(Object.keys(requests).map((key) => [key, { action: 'accept', content: { confirm: true } }]));
 
   test('two instances started together create and seed the database once; concurrent confirmed refunds of one invoice through both: refunded exactly once, under a fence', async () => {
     const [a, b] = await Promise.all([instance(), instance()]);
@@ -59,23 +53,7 @@ suite(`a fleet on PostgreSQL and Redis${POSTGRES_INSTALLED ? '' : ` (skipped: Po
     expect((await db.query('SELECT count(*)::int AS n FROM invoices')).rows[0]).toEqual({ n: 40 });
     expect(existsSync(unused.path)).toBe(false);
     const id = (await db.query("SELECT id FROM invoices WHERE status <> 'refunded' ORDER BY id LIMIT 1")).rows[0].id as number;
-    const rounds = await Promise.all(
-      [a, b].map(async (url) => ({
-        url,
-        asked: (await call(url, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object }
-      }))
-    );
-    const outcomes = await Promise.all(
-      rounds.map(({ url, asked }) =>
-        call(url, {
-          name: 'billing.refund',
-          arguments: { id },
-          requestState: asked.requestState,
-          inputResponses: accept(asked.inputRequests)
-        })
-      )
-    );
-    const results = outcomes.map((o) => o.result as { isError?: boolean; content: Array<{ text: string }> });
+    const results = await refundThroughBoth([a, b], id);
     expect(results.filter((r) => !r.isError)).toHaveLength(1);
     expect(results.filter((r) => r.isError && /already refunded/.test(r.content[0].text))).toHaveLength(1);
     const row = (await db.query('SELECT status, fence FROM invoices WHERE id = $1', [id])).rows[0] as { status: string; fence: string };

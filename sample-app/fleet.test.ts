@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { connectRedis } from '../src/redis';
 import { ChildServers } from '../test/helpers/child-servers';
+import { acceptAll as accept, callInstance as call, refundThroughBoth } from './scenarios';
 import { startRedis, testWithRedis, type RedisServer } from '../test/helpers/redis-server';
 import { modernRequest, openLegacySession, postRaw, rawRequestText, responseOf, streamText } from '../test/helpers/raw-http';
 import { inspect, TEST_STATE_KEY, tempDb, type TempDb } from './test-helpers';
@@ -54,13 +55,7 @@ function statusOf(disk: ReturnType<typeof inspect>, id: number): string {
   return (disk.prepare('SELECT status FROM invoices WHERE id = ?').get(id) as { status: string }).status;
 }
 
-async function call(url: URL, params: Record<string, unknown>) {
-  const { body, headers } = modernRequest('tools/call', params);
-  return responseOf(await postRaw(url, body, headers));
-}
 
-const accept = (requests: object) =>
-  Object.fromEntries(Object.keys(requests).map((key) => [key, { action: 'accept', content: { confirm: true } }]));
 
 testWithRedis('an MRTR round started on one instance completes on the other; re-issued on the first it gets the same result, replayed with another answer it is refused', async () => {
   const [a, b] = await twoInstances();
@@ -94,23 +89,7 @@ testWithRedis('concurrent confirmed refunds of one invoice through both instance
   try {
     const [id] = refundable(disk);
     // Two separate confirmations (two questions asked, two answers), sent at once to two instances.
-    const rounds = await Promise.all(
-      [a, b].map(async (url) => ({
-        url,
-        asked: (await call(url, { name: 'billing.refund', arguments: { id } })).result as { requestState: string; inputRequests: object }
-      }))
-    );
-    const outcomes = await Promise.all(
-      rounds.map(({ url, asked }) =>
-        call(url, {
-          name: 'billing.refund',
-          arguments: { id },
-          requestState: asked.requestState,
-          inputResponses: accept(asked.inputRequests)
-        })
-      )
-    );
-    const results = outcomes.map((o) => o.result as { isError?: boolean; content: Array<{ text: string }> });
+    const results = await refundThroughBoth([a, b], id);
     expect(results.filter((r) => !r.isError)).toHaveLength(1);
     expect(results.filter((r) => r.isError && /already refunded/.test(r.content[0].text))).toHaveLength(1);
     const adjustments = disk.prepare("SELECT count(*) AS n FROM invoices WHERE id = ? AND status = 'refunded'").get(id) as { n: number };

@@ -2,6 +2,7 @@ import { InvoiceRepository } from './billing/invoice-repository';
 import { SQL_DATABASE, type SqlDatabase } from './db/sql-database';
 import { POSTGRES_INSTALL } from '../test/helpers/postgres-server';
 import { POSTGRES_INSTALLED, readAggregates, textOf, useBillingApp, type AggregateRow } from './test-helpers';
+import { rebuildBesideReadAndRefund } from './scenarios';
 
 /**
  * What only PostgreSQL's side of the desk needs proving beside the suite both engines run
@@ -86,29 +87,8 @@ suite(`the desk on PostgreSQL${POSTGRES_INSTALLED ? '' : ` (skipped: PostgreSQL 
 
   test('during a throttled rebuild, reads run at once and mutations wait their turn', async () => {
     await staleAggregates();
-    const order: string[] = [];
-    let read: Promise<unknown> | undefined;
-    let refund: Promise<unknown> | undefined;
     const paid = await firstPaid('DESC');
-    const rebuild = desk.app
-      .callTool(
-        'reports.rebuild',
-        { throttleMs: 5 },
-        {
-          onProgress: (_p, message) => {
-            if (message !== 'month 1 of 24') return;
-            read = desk.app
-              .callTool('report.generate', { year: 2025, quarter: 1 })
-              .then((r) => order.push(r.isError ? 'read failed' : 'read'));
-            refund = desk.app
-              .callTool('billing.refund', { id: paid }, CONFIRM)
-              .then((r) => order.push(r.isError ? 'refund failed' : 'refund'));
-          }
-        }
-      )
-      .then((r) => order.push(r.isError ? 'rebuild failed' : 'rebuild'));
-    await rebuild;
-    await Promise.all([read, refund]);
+    const order = await rebuildBesideReadAndRefund(desk.app, paid);
     expect(order).toEqual(['read', 'rebuild', 'refund']);
   });
 

@@ -4,6 +4,7 @@ import { connectTestClient } from '@mcpfusion/core/testing';
 import { createBillingApp } from './app';
 import { Database } from './db/database';
 import { aggregates, TEST_STATE_KEY, textOf, useBillingApp, writeLockIsFree, type AggregateRow } from './test-helpers';
+import { rebuildBesideReadAndRefund } from './scenarios';
 
 /** billing.refund asks the user to confirm; these tests always do. */
 const CONFIRM = { answers: { confirm: true } };
@@ -187,32 +188,8 @@ test('a rebuild cancelled during its throttle wait rolls back too', async () => 
 
 test('during a throttled rebuild, reads run at once and mutations wait their turn', async () => {
   await staleAggregates();
-  const order: string[] = [];
-  let read: Promise<unknown> | undefined;
-  let refund: Promise<unknown> | undefined;
   const paid = desk.disk.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id DESC LIMIT 1").pluck().get() as number;
-
-  const rebuild = desk.app
-    .callTool(
-      'reports.rebuild',
-      { throttleMs: 5 },
-      {
-        onProgress: (_p, message) => {
-          if (message !== 'month 1 of 24') return;
-          read = desk.app
-            .callTool('report.generate', { year: 2025, quarter: 1 })
-            .then((r) => order.push(r.isError ? 'read failed' : 'read'));
-          refund = desk.app
-            .callTool('billing.refund', { id: paid }, CONFIRM)
-            .then((r) => order.push(r.isError ? 'refund failed' : 'refund'));
-        }
-      }
-    )
-    .then((r) => order.push(r.isError ? 'rebuild failed' : 'rebuild'));
-
-  await rebuild;
-  // Started from the first progress report, so only now are they both set.
-  await Promise.all([read, refund]);
+  const order = await rebuildBesideReadAndRefund(desk.app, paid);
   expect(order).toEqual(['read', 'rebuild', 'refund']);
   // The refund ran after the rebuild committed, so the table is stale by exactly that invoice.
   expect(withoutTimestamp(aggregates(desk.disk))).not.toEqual(expectedAggregates(desk.disk));
