@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STAMP = join(ROOT, 'build', '.fresh-stamp');
 const FOLDERS = ['src', 'sample-app', 'test', 'bench'];
-const FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'dev/package.json'];
 const OUTPUTS = ['build/sample-app/main.js', 'dist/index.js'];
 
 function newestUnder(dir) {
@@ -49,6 +49,13 @@ const mtime = (path) => {
 function stamp() {
   mkdirSync(dirname(STAMP), { recursive: true });
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+}
+
+// An archive of the repository (a git host's download) leaves out the dev workspace (.gitattributes):
+// the sample app, tests and bench need it, and npm ci installs it only in a clone.
+if (!statSync(join(ROOT, 'dev', 'package.json'), { throwIfNoEntry: false })) {
+  process.stderr.write('[build] this copy has no dev/ workspace (an archive of the repository leaves it out): clone the repository to run the sample app\n');
+  process.exit(1);
 }
 
 if (process.argv.includes('--stamp')) {
