@@ -15,9 +15,22 @@ import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler'
 /** A provider registered in the app's container. A bare class registers itself. */
 export type ProviderSpec =
   | Constructor
-  | { provide: InjectionToken; useValue: unknown }
-  | { provide: InjectionToken; useClass: Constructor; singleton?: boolean }
   | {
+      /** The token it is resolved by (a class, a string or a symbol). */
+      provide: InjectionToken;
+      /** The value every resolution returns, as given. */
+      useValue: unknown;
+    }
+  | {
+      /** The token it is resolved by (a class, a string or a symbol). */
+      provide: InjectionToken;
+      /** The class instantiated for the token (its own dependencies injected). */
+      useClass: Constructor;
+      /** One instance for the app's container. Default `true`; `false` makes a new instance on each resolution. */
+      singleton?: boolean;
+    }
+  | {
+      /** The token it is resolved by (a class, a string or a symbol). */
       provide: InjectionToken;
       /** Builds the value on each resolution, from the container resolving it. */
       useFactory: (container: DependencyContainer) => unknown;
@@ -49,7 +62,12 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
   /** The presenter for tools that name none (default: the built-in shaping). */
   presenter?: PresenterRef;
   /** Limits of the default call queue, or a queue of your own (for example one shared through Redis). */
-  concurrency?: CallQueueOptions | { queue: CallQueue };
+  concurrency?:
+    | CallQueueOptions
+    | {
+        /** The queue that admits calls, used as given (its limits are its own). */
+        queue: CallQueue;
+      };
   /** The lock that serializes mutations. Default: an in-process FIFO mutex. */
   mutationLock?: MutationLock;
   /** The parent container. Default: a child of tsyringe's root container (the root itself is never written to). */
@@ -113,8 +131,14 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
 
 /** Options of `app.listen()`. */
 export type ListenOptions =
-  | { transport: 'stdio'; handleSignals?: boolean }
+  | {
+      /** Serve one client over this process's stdin and stdout. */
+      transport: 'stdio';
+      /** Install SIGINT/SIGTERM handlers for graceful shutdown. Default true. */
+      handleSignals?: boolean;
+    }
   | ({
+      /** Serve Streamable HTTP on `host`:`port`. */
       transport: 'http';
       /** Default 127.0.0.1. Binding elsewhere requires `allowedHosts`. */
       host?: string;

@@ -7,6 +7,7 @@ type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
 
 /** A JSON Web Key Set (RFC 7517): the authorization server's public keys. */
 export interface JSONWebKeySet {
+  /** The public keys, as JWK objects; a token's key is picked by its header's `kid` and `alg`. */
   readonly keys: ReadonlyArray<Readonly<Record<string, unknown>>>;
 }
 

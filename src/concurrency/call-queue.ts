@@ -44,10 +44,13 @@ export interface CallQueueOptions {
 
 /** The default, in-process {@link CallQueue}. */
 export class InProcessCallQueue implements CallQueue {
+  /** Calls that may run at once (the `maxActive` option, default 64). */
   readonly maxActive: number;
+  /** Calls that may wait for a slot (the `maxQueue` option, default 1024). */
   readonly maxQueue: number;
   private readonly gate: SlotGate;
 
+  /** Throws a `RangeError` when a limit is not a whole number, or `maxActive` is below 1 or `maxQueue` below 0. */
   constructor(options: CallQueueOptions = {}) {
     this.maxActive = limit(options.maxActive, 1, 64, 'maxActive');
     this.maxQueue = limit(options.maxQueue, 0, 1024, 'maxQueue');

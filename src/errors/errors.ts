@@ -2,6 +2,7 @@ import { ErrorCode, FusionError } from './fusion-error';
 
 /** Raised at startup when decorators or app options are misused. Names the class and method and says the fix. */
 export class ConfigurationError extends FusionError {
+  /** `message` names the class and member at fault and says the fix. */
   constructor(message: string) {
     super(ErrorCode.CONFIGURATION, message);
   }
@@ -17,6 +18,7 @@ export interface Violation {
 
 /** Tool arguments failed validation; `violations` lists every failed constraint. */
 export class InvalidInputError extends FusionError {
+  /** The message names the tool and lists every violation, one per line. */
   constructor(
     /** The tool whose arguments failed. */
     readonly toolName: string,
@@ -32,6 +34,7 @@ export class InvalidInputError extends FusionError {
 
 /** No tool is registered under the requested name. */
 export class UnknownToolError extends FusionError {
+  /** The message is `Unknown tool: <name>`. */
   constructor(
     /** The name asked for. */
     readonly toolName: string
@@ -42,6 +45,7 @@ export class UnknownToolError extends FusionError {
 
 /** The call queue is full; the call was refused without starting. */
 export class ServerBusyError extends FusionError {
+  /** `queued` is how many calls were already waiting; the message asks the client to retry later. */
   constructor(queued: number) {
     super(ErrorCode.SERVER_BUSY, `Server busy: ${queued} calls are already waiting. Retry later.`);
   }
@@ -49,6 +53,7 @@ export class ServerBusyError extends FusionError {
 
 /** The call was aborted before or while it ran. */
 export class CancelledError extends FusionError {
+  /** `reason` is the abort reason, kept as `cause`; the message quotes it when it is a string or an error other than an `AbortError`. */
   constructor(reason?: unknown) {
     super(ErrorCode.CANCELLED, `The call was cancelled${describeReason(reason)}`, { cause: reason });
   }
@@ -70,6 +75,7 @@ export class CancelledError extends FusionError {
 
 /** The call exceeded its member's `timeoutMs`. `what` names it (`Tool x`, `Prompt y`, `Resource z`); a bare name is a tool's. */
 export class TimeoutError extends FusionError {
+  /** `what` names the member (`Tool x`, `Prompt y`, `Resource z`; a bare name is a tool's); `timeoutMs` is the limit it ran past. */
   constructor(what: string, timeoutMs: number) {
     super(
       ErrorCode.TIMEOUT,
@@ -80,6 +86,7 @@ export class TimeoutError extends FusionError {
 
 /** Middleware called `next()` twice. */
 export class NextCalledTwiceError extends FusionError {
+  /** The message tells the middleware author to call `next()` at most once. */
   constructor() {
     super(ErrorCode.NEXT_CALLED_TWICE, 'next() called more than once in one middleware; call it at most once.');
   }
@@ -87,6 +94,7 @@ export class NextCalledTwiceError extends FusionError {
 
 /** A progress value the protocol cannot carry (not finite, or outside 0–100). */
 export class InvalidProgressError extends FusionError {
+  /** `value` is the progress yielded, shown in the message. */
   constructor(value: unknown) {
     super(ErrorCode.INVALID_PROGRESS, `progress(${String(value)}) is invalid: progress is a finite percentage from 0 to 100.`);
   }
@@ -99,6 +107,7 @@ export class InvalidProgressError extends FusionError {
  * refusal where there is no HTTP status to give (the test harness, a gate of your own).
  */
 export class InsufficientScopeError extends FusionError {
+  /** The message names the member and the missing scopes, and says nothing was run. */
   constructor(
     /** The member refused (`Tool x`, `Prompt y`, `Resource z`). */
     readonly what: string,
@@ -116,6 +125,7 @@ export class InsufficientScopeError extends FusionError {
 
 /** The app is closing or closed. */
 export class AppClosedError extends FusionError {
+  /** The message says the app is shutting down and the call was not run. */
   constructor() {
     super(ErrorCode.APP_CLOSED, 'The app is shutting down; the call was not run.');
   }
@@ -131,6 +141,7 @@ function describeReason(reason: unknown): string {
 
 /** The connection cannot deliver a request for input (no live channel, or the client lacks the capability). */
 export class ElicitationUnsupportedError extends FusionError {
+  /** `reason` says why the request cannot be delivered; it completes the sentence `… but <reason>.` */
   constructor(reason: string) {
     super(ErrorCode.ELICITATION_UNSUPPORTED, `ELICITATION_UNSUPPORTED: this tool needs input from the user, but ${reason}.`);
   }
@@ -138,6 +149,7 @@ export class ElicitationUnsupportedError extends FusionError {
 
 /** An echoed `requestState` failed verification; the handler was not run. */
 export class InvalidRequestStateError extends FusionError {
+  /** `reason` says what failed (verification, or a state issued for another tool, arguments or caller, or already used). */
   constructor(reason: string) {
     super(ErrorCode.INVALID_REQUEST_STATE, `Invalid or expired requestState: ${reason}`);
   }
@@ -145,6 +157,7 @@ export class InvalidRequestStateError extends FusionError {
 
 /** The member asked for input more times than allowed; the handler is not entered again. `what` names it (`Tool x`, `Prompt y`). */
 export class InputRoundsExceededError extends FusionError {
+  /** `what` names the member (`Tool x`, `Prompt y`); `maxRounds` is the cap it went past. */
   constructor(what: string, maxRounds: number) {
     super(ErrorCode.INPUT_ROUNDS_EXCEEDED, `${what} asked for input more than ${maxRounds} times; the call was ended.`);
   }
@@ -152,6 +165,7 @@ export class InputRoundsExceededError extends FusionError {
 
 /** A non-interactive tool returned a request for input. */
 export class NotInteractiveError extends FusionError {
+  /** `where` names the tool and its method; the message says to add `@Interactive()`. */
   constructor(where: string) {
     super(
       ErrorCode.NOT_INTERACTIVE,
@@ -162,6 +176,7 @@ export class NotInteractiveError extends FusionError {
 
 /** The tool needs client capabilities the client did not declare (answered as JSON-RPC -32021). */
 export class MissingCapabilityError extends FusionError {
+  /** `toolName` and `requiredCapabilities` make the default message; pass `message` to replace it. */
   constructor(
     toolName: string,
     /** The capabilities the tool needs (sent as `data.requiredCapabilities`). */
@@ -179,6 +194,7 @@ export class MissingCapabilityError extends FusionError {
  * client reads a tool error naming the tool, the class and what was returned.
  */
 export class OutputMismatchError extends FusionError {
+  /** The message names the tool, its declared output and what it returned, and says how to fix it. */
   constructor(
     toolName: string,
     /** The declared output, as written (`InvoiceView`, `[InvoiceView]`), or `its output schema` when a presenter describes it. */
@@ -196,6 +212,7 @@ export class OutputMismatchError extends FusionError {
 
 /** A request for input was declined or cancelled; the call ended there (an `isError` result for tools, -32600 otherwise). */
 export class InputDeclinedError extends FusionError {
+  /** `message` says which request was declined or cancelled. */
   constructor(message: string) {
     super(ErrorCode.INPUT_DECLINED, message);
   }
@@ -212,6 +229,10 @@ export class InputDeclinedError extends FusionError {
  * ```
  */
 export class ToolError extends FusionError {
+  /**
+   * `message` is sent to the agent as written: say what went wrong and what to do instead.
+   * `options.cause` stays on the server (it is not sent).
+   */
   constructor(message: string, options?: { cause?: unknown }) {
     super(ErrorCode.TOOL_ERROR, message, options);
   }
@@ -219,6 +240,7 @@ export class ToolError extends FusionError {
 
 /** What the client sees of an unexpected exception when `maskErrors` is on: a generic text and a reference. */
 export class MaskedError extends FusionError {
+  /** The message is generic and carries only `reference`. */
   constructor(
     /** The reference the server's log files the original exception under. */
     readonly reference: string
@@ -233,6 +255,7 @@ export class MaskedError extends FusionError {
  * call did not run and held nothing; the function's own exception is the `cause` (it is not sent).
  */
 export class LockKeyError extends FusionError {
+  /** `problem` says what was wrong with the keys; `options.cause` keeps the key function's own exception (not sent). */
   constructor(
     /** The tool whose keys could not be computed. */
     readonly toolName: string,

@@ -71,6 +71,7 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
  * `message` says what went wrong and, where there is one, the fix.
  */
 export class FusionError extends Error {
+  /** `message` says what went wrong and the fix; `options.cause` keeps the underlying error (never sent). */
   constructor(
     /** What kind of failure this is: one of {@link ErrorCode}, stable across releases. */
     readonly code: ErrorCodeValue,

@@ -7,6 +7,7 @@ import { ErrorCode, FusionError } from './fusion-error';
 
 /** No prompt with that name (`prompts/get`). */
 export class UnknownPromptError extends FusionError {
+  /** The message is `Unknown prompt: <name>`. */
   constructor(
     /** The name asked for. */
     readonly promptName: string
@@ -17,6 +18,7 @@ export class UnknownPromptError extends FusionError {
 
 /** No resource or template matches the URI (`resources/read`): -32602 with `data.uri`, as the 2026-07-28 spec says. */
 export class UnknownResourceError extends FusionError {
+  /** The message is `Resource not found: <uri>`. */
   constructor(
     /** The URI asked for. */
     readonly uri: string
@@ -27,6 +29,7 @@ export class UnknownResourceError extends FusionError {
 
 /** A `completion/complete` whose reference names no prompt or resource of the app. */
 export class NothingToCompleteError extends FusionError {
+  /** `ref` is the completion request's reference, shown in the message as JSON. */
   constructor(ref: unknown) {
     super(ErrorCode.UNKNOWN_COMPLETION_REF, `Nothing to complete for ${JSON.stringify(ref)}`);
   }
@@ -34,6 +37,7 @@ export class NothingToCompleteError extends FusionError {
 
 /** No task with that id for this caller: another caller's task, an expired one and an unknown id are told apart by no one. */
 export class TaskNotFoundError extends FusionError {
+  /** The message is the same for every cause, so a caller learns nothing of other callers' tasks. */
   constructor() {
     super(ErrorCode.TASK_NOT_FOUND, 'Failed to retrieve task: Task not found');
   }
@@ -41,6 +45,7 @@ export class TaskNotFoundError extends FusionError {
 
 /** The request's params are malformed; the message says which and how. */
 export class InvalidParamsError extends FusionError {
+  /** `message` says which param is malformed and how. */
   constructor(message: string) {
     super(ErrorCode.INVALID_PARAMS, message);
   }
@@ -52,6 +57,7 @@ export class InvalidParamsError extends FusionError {
  * tool error naming the limit (retry later, or finish or cancel a task of your own).
  */
 export class TaskLimitError extends FusionError {
+  /** The message names the limit reached and what the caller can do (retry later, finish or cancel a task). */
   constructor(
     /** The limit reached. */
     readonly limit: number,
@@ -71,6 +77,7 @@ export class TaskLimitError extends FusionError {
 
 /** A task's run ended with its process: the server shut down, or a restart found it running. The task fails with this. */
 export class TaskInterruptedError extends FusionError {
+  /** `message` says how the run ended (shutdown, or found running at a restart). */
   constructor(message: string) {
     super(ErrorCode.TASK_INTERRUPTED, message);
   }

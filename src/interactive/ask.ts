@@ -38,7 +38,12 @@ export abstract class FieldDescriptor<T> {
   }
 
   /** The wire schema of this field and whether it is required. */
-  toSchema(): { schema: JsonSchema; required: boolean } {
+  toSchema(): {
+    /** A copy of the field's schema, as sent in `requestedSchema.properties`. */
+    schema: JsonSchema;
+    /** Whether the field goes in `requestedSchema.required` (true unless `optional()` was called). */
+    required: boolean;
+  } {
     return { schema: { ...this.spec }, required: !this.isOptional };
   }
 }

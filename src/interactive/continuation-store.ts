@@ -66,6 +66,7 @@ export class SignedContinuationStore implements ContinuationStore {
   private readonly rounds: RoundOutcomes;
   private readonly tagKey: Buffer;
 
+  /** `key`: the HMAC key, at least 32 bytes (a `RangeError` otherwise); `ttlSeconds`: how long a state stays valid. */
   constructor(key: Uint8Array | string, ttlSeconds: number) {
     this.codec = createRequestStateCodec<unknown>({ key, ttlSeconds });
     this.used = new UsedStates(ttlSeconds * 1000);

@@ -6,8 +6,11 @@ import type { Constructor, OutputSpec, ParamKind, SerializeOn, ToolKind } from '
 
 /** Everything the framework needs to serve one tool, built and validated once at startup. */
 export interface ToolDescriptor {
+  /** The tool's name, as listed and called (`billing.refund`). */
   readonly name: string;
+  /** `'action'` (`@Action`, read-only) or `'mutation'` (`@Mutation`, serialized). */
   readonly kind: ToolKind;
+  /** Whether the method is marked `@Interactive` (it may ask the user mid-call). */
   readonly interactive: boolean;
   /** Interactive: each issued `requestState` is accepted once. */
   readonly singleUseState: boolean;
@@ -15,20 +18,29 @@ export interface ToolDescriptor {
   readonly answersUpFront: boolean;
   /** Interactive: a re-issue of a round (same state, arguments, answers, caller) gets the first attempt's outcome. */
   readonly exactlyOnce: boolean;
+  /** What the tool does, for the model (the `description` option). */
   readonly description: string;
+  /** Display name for people (the `title` option). */
   readonly title?: string;
+  /** The annotations listed: those the kind implies, `title`, then the `annotations` option over them. */
   readonly annotations: ToolAnnotations;
+  /** The class that declares the method (resolved from the app's container per call). */
   readonly target: Constructor;
+  /** The class's name, for messages. */
   readonly className: string;
+  /** The name of the method that serves the tool. */
   readonly methodName: string;
   /** What each parameter of the method receives, by position. */
   readonly params: readonly ParamKind[];
   /** The class of the `@Input()` parameter, if the method has one. */
   readonly inputType?: Constructor;
+  /** The output class (or `[Class]`): the `outputSchema` and the allowlist of `structuredContent`. */
   readonly output?: OutputSpec;
+  /** The presenter that shapes the result: the tool's own, else its class's; absent: the app's `presenter`, else the built-in shaping. */
   readonly presenter?: PresenterRef;
   /** Class, then method middleware (global middleware is added by the app). */
   readonly middleware: readonly Middleware[];
+  /** Ends the call with a timeout tool error after this many milliseconds; absent: no timeout. */
   readonly timeoutMs?: number;
   /** Client capabilities the tool needs. */
   readonly requires?: ClientCapabilities;

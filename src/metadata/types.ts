@@ -42,7 +42,16 @@ export interface ToolOptions {
   task?:
     | 'optional'
     | 'required'
-    | { support: 'optional' | 'required'; ttlMs?: number; pollIntervalMs?: number; create?: 'when-waiting' | 'at-once' };
+    | {
+        /** `'optional'`: a task when the client declared the extension; `'required'`: only ever a task. */
+        support: 'optional' | 'required';
+        /** How long the task and its result are kept from its creation, in milliseconds. Default: the app's `tasks.ttlMs`. */
+        ttlMs?: number;
+        /** The polling interval suggested to clients, in milliseconds. Default: the app's `tasks.pollIntervalMs`. */
+        pollIntervalMs?: number;
+        /** When the call becomes a task: `'when-waiting'` (default) or `'at-once'` (before the handler runs). */
+        create?: 'when-waiting' | 'at-once';
+      };
   /**
    * OAuth scopes the caller's token must grant (all of them) to use this tool. Over HTTP a
    * token without them is answered 403 `insufficient_scope` naming them, before anything runs.
@@ -104,7 +113,9 @@ export type CompleterRef = Completer | string;
 export interface ResourceOptions {
   /** A short identifier (`resources/list` name). */
   name: string;
+  /** Display name for people, shown in the listing. */
   title?: string;
+  /** What the resource holds, shown in the listing. */
   description?: string;
   /** The content type of what the method returns (default: text/plain for strings, application/octet-stream for bytes, application/json for objects). */
   mimeType?: string;
@@ -138,6 +149,7 @@ export interface ResourceTemplateOptions extends ResourceOptions {
 export interface PromptOptions {
   /** What the prompt is for. Required. */
   description: string;
+  /** Display name for people (`prompts/list`). */
   title?: string;
   /** Completers for the prompt's arguments. */
   complete?: Readonly<Record<string, CompleterRef>>;

@@ -28,6 +28,7 @@ export class RedisContinuationStore implements ContinuationStore {
   private readonly prefix: string;
   private readonly tagKey: Buffer;
 
+  /** Throws a `TypeError` when `options.key` is shorter than 32 bytes. Keys are `{prefix}:…` (a hash tag: one Redis Cluster slot). */
   constructor(
     private readonly redis: RedisConnection,
     options: RedisContinuationStoreOptions

@@ -26,6 +26,7 @@ export class RedisSessionEvents {
   private readonly max: number;
   private readonly prefix: string;
 
+  /** `options`: the TTL, per-stream bound and key prefix; every instance of a fleet uses the same prefix. */
   constructor(
     private readonly redis: RedisConnection,
     options: RedisSessionEventsOptions = {}

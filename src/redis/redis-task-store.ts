@@ -24,6 +24,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly cancelListeners = new Set<(taskId: string) => void>();
   private subscribed: Promise<void> | undefined;
 
+  /** `options.prefix`: the key prefix (default `mcpfusion:tasks`); every instance of a fleet uses the same. */
   constructor(
     private readonly redis: RedisConnection,
     options: { prefix?: string } = {}

@@ -8,8 +8,11 @@ export interface SqliteDatabase {
   exec(sql: string): unknown;
   /** A prepared statement. */
   prepare(sql: string): {
-    /** Runs it; `changes` counts the rows written. */
-    run(...params: unknown[]): { changes: number };
+    /** Runs it. */
+    run(...params: unknown[]): {
+      /** How many rows it inserted, updated or deleted. */
+      changes: number;
+    };
     /** Its first row. */
     get(...params: unknown[]): unknown;
     /** All its rows. */
@@ -51,6 +54,11 @@ export class SqliteTaskStore implements TaskStore {
 
   private readonly busyTimeoutMs: number;
 
+  /**
+   * Creates the table (`options.table`, default `mcpfusion_tasks`) and its index if missing. A
+   * busy write is retried for `options.busyTimeoutMs` milliseconds (default 5,000). Throws a
+   * `TypeError` when `table` is not a plain SQL identifier.
+   */
   constructor(db: SqliteDatabase, options: { table?: string; busyTimeoutMs?: number } = {}) {
     const table = options.table ?? 'mcpfusion_tasks';
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5_000;

@@ -68,7 +68,14 @@ export interface TaskRecord {
    */
   cancelRequested?: boolean;
   /** failed: the JSON-RPC error object. */
-  error?: { code: number; message: string; data?: unknown };
+  error?: {
+    /** The JSON-RPC error code. */
+    code: number;
+    /** The error's message, as the client sees it. */
+    message: string;
+    /** The error's `data`, when it has any. */
+    data?: unknown;
+  };
 }
 
 /** The fields a transition may set. */

@@ -19,7 +19,13 @@ export interface HarnessInputRequest {
 
 /** An answer: an elicitation result (`{ action, content? }`), a sampling result, or `{ roots }`. */
 export type HarnessInputAnswer =
-  { readonly action: 'accept' | 'decline' | 'cancel'; readonly content?: Record<string, unknown> } | Record<string, unknown>;
+  | {
+      /** What the user did: `accept` sends `content`; `decline` and `cancel` send nothing. */
+      readonly action: 'accept' | 'decline' | 'cancel';
+      /** With `accept`: the form's answers, by field name. */
+      readonly content?: Record<string, unknown>;
+    }
+  | Record<string, unknown>;
 
 /** Options of the test entry point `app.callTool`. */
 export interface DirectCallOptions {

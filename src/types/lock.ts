@@ -20,6 +20,7 @@ export interface KeyGrant {
  * `fencingToken` is that of its first key (the keys are in canonical order, sorted).
  */
 export interface LockGrant {
+  /** The grant's fencing token: the app-wide grant's, or that of the first key. */
   readonly fencingToken: number;
   /** The keys held, sorted and without duplicates (empty for an app-wide mutation). */
   readonly keys: readonly KeyGrant[];

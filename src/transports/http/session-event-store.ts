@@ -16,6 +16,7 @@ export class BoundedSessionEventStore implements EventStore {
   private readonly events: StoredEvent[] = [];
   private sequence = 0;
 
+  /** `capacity`: the most messages kept (across the session's streams), oldest dropped first. Default 1000. */
   constructor(private readonly capacity = 1000) {}
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
