@@ -6,7 +6,12 @@ import type { Release } from './slot-gate';
 import type { WaiterNode } from './waiter-list';
 
 /** A grant of the mutation lock: give it back once. It may say what it holds (its fencing tokens, its keys). */
-export type LockRelease = Release & { readonly fencingToken?: number; readonly keys?: readonly KeyGrant[] };
+export type LockRelease = Release & {
+  /** The grant's fencing token (the first key's for a keyed grant). A lock that gives none leaves `ctx.lock` unset. */
+  readonly fencingToken?: number;
+  /** The keys held, sorted, each with its own fencing token; empty or absent for an app-wide grant. */
+  readonly keys?: readonly KeyGrant[];
+};
 
 /**
  * The lock that serializes mutations. The in-process {@link FifoMutex} is the default;

@@ -27,6 +27,7 @@ export interface RedisMutationLockOptions {
 
 /** The lock (Redis) could not be reached or answered; the call was not run. */
 export class LockUnavailableError extends FusionError {
+  /** `cause` is the Redis failure: the message quotes it, and it is kept as `cause` (not sent). */
   constructor(cause: unknown) {
     super(
       ErrorCode.INTERNAL,
@@ -86,6 +87,11 @@ export class RedisMutationLock implements MutationLock {
   /** Acquisitions of this instance that have reached Redis (hold the lock or are in line), for tests and measurement. */
   placements = 0;
 
+  /**
+   * `options`: the key prefix (default `mcpfusion:mutation`), `leaseMs` (default 5,000) and
+   * `pollMs` (default 500, at most a third of the lease). Throws a `ConfigurationError` when
+   * `leaseMs` is not a positive whole number of milliseconds or `pollMs` not a positive number.
+   */
   constructor(
     private readonly redis: RedisConnection,
     options: RedisMutationLockOptions = {}
