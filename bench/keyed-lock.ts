@@ -206,13 +206,13 @@ async function drive(
   };
 }
 
-/** Redis's counters: commands processed (scripts' own commands included), EVAL calls, and its CPU (s). */
+/** Redis's counters: commands processed (scripts' own commands included), script calls (EVALSHA, and EVAL the first time), and its CPU (s). */
 async function redisCounters(connection: RedisConnection): Promise<{ total: number; evals: number; cpu: number }> {
   const info = await connection.client.info('all');
   const num = (pattern: RegExp) => Number(pattern.exec(info)?.[1] ?? 0);
   return {
     total: num(/total_commands_processed:(\d+)/),
-    evals: num(/cmdstat_eval:calls=(\d+)/),
+    evals: num(/cmdstat_eval:calls=(\d+)/) + num(/cmdstat_evalsha:calls=(\d+)/),
     cpu: num(/used_cpu_sys:([\d.]+)/) + num(/used_cpu_user:([\d.]+)/)
   };
 }

@@ -3,6 +3,7 @@ import { BenchProbe, bareSdkServer, benchApp, connectInMemory } from './contende
 import { httpRows } from './http';
 import { telemetryRows } from './telemetry';
 import { keyedLockRows } from './keyed-lock';
+import { sampleFleetRows } from './sample-fleet';
 import { connectRedis, RedisContinuationStore, RedisMutationLock } from '../src/redis';
 import { confirmApp } from './confirm-tools';
 import { startRedis } from '../test/helpers/redis-server';
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
     ...(await massCancel()),
     ...(await redisLock()),
     ...(await keyedLockRows()),
+    ...(await sampleFleetRows()),
     ...(await confirmedRounds()),
     ...(HTTP_ROUNDS > 0 ? await httpSection() : [])
   ];

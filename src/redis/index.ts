@@ -4,8 +4,9 @@
  */
 export { connectRedis } from './redis-connection';
 export type { RedisConnection, RedisConnectionOptions } from './redis-connection';
-export { LockUnavailableError, RedisMutationLock } from './redis-mutation-lock';
-export type { RedisMutationLockOptions } from './redis-mutation-lock';
+export { LockUnavailableError } from './lock-unavailable-error';
+export type { RedisMutationLockOptions } from './redis-lock-options';
+export { RedisMutationLock } from './redis-mutation-lock';
 export { RedisServerEventBus } from './redis-event-bus';
 export { RedisContinuationStore } from './redis-continuation-store';
 export type { RedisContinuationStoreOptions } from './redis-continuation-store';

@@ -3,20 +3,25 @@
  *
  * The lock is made of lines: the app line (readers-writer: keyed mutations hold it shared,
  * app-wide ones exclusive) and one line per key (exclusive). A line `B` (the prefix for the app
- * line, `<prefix>:k:<key>` for a key) is four keys, all gone when nobody holds or waits:
+ * line, `<prefix>:k:<key>` for a key) is five keys, all gone when nobody holds or waits:
  *
  * - `B:queue`   the waiters, in arrival order: `<mode><last>:<id>` (mode S or X; last 1 when the
  *               line is the waiter's last, so the grant that hands it over ends its wait);
  * - `B:holders` a sorted set, holder id → the end of its lease (ms, Redis clock);
  * - `B:holder`  the exclusive holder's id (with the lease as its expiry);
- * - `B:tokens`  a hash, holder id → its fencing token.
+ * - `B:tokens`  a hash, holder id → its fencing token;
+ * - `B:next`    a hash, head waiter id → the token it will be granted with, drawn ahead for a head
+ *               that waits exclusively on its last line (see `nexttoken`).
  *
  * Besides: `<prefix>:fence`, one counter for every grant (the only key that stays; started from the
  * clock in µs when it is missing, so tokens grow across a Redis restart too), and
  * `<prefix>:w:<id>`, a waiter's place (its instance id, with the lease as expiry, renewed while it
  * waits; a waiter whose place expired is skipped). A release hands the line to the head of its
  * queue and PUBLISHes the grant on the head's instance channel (`<prefix>:i:<instance>`) only:
- * one message, one woken waiter, no retries.
+ * one message, one woken waiter, no retries. An exclusive grant's message also names the next head
+ * and its token ahead; when that head is of the same instance, the instance hands it the line as
+ * its holder releases (no round trip on the way), and the release's own hand-off in Redis then
+ * grants that same head with that same token.
  *
  * KEYS[1] is the prefix (a hash tag: every key of the lock is in one slot); ARGV[1] the lease (ms).
  */
@@ -46,18 +51,47 @@ local function free(b, mode)
   return mode == 'S' or redis.call('ZCARD', b .. ':holders') == 0
 end
 
-local function take(b, mode, id)
-  -- A counter that is gone (a Redis restarted without persistence) starts again from the clock, in µs:
-  -- later tokens stay larger than any handed out before.
-  -- (Strings, not Lua numbers: Lua prints a number with 14 digits, and a token has 16.)
+-- A new fencing token. A counter that is gone (a Redis restarted without persistence) starts again
+-- from the clock, in µs: later tokens stay larger than any handed out before. (Strings, not Lua
+-- numbers: Lua prints a number with 14 digits, and a token has 16.)
+local function newtoken()
   if redis.call('EXISTS', P .. ':fence') == 0 then redis.call('SET', P .. ':fence', t[1] .. string.format('%06d', tonumber(t[2]))) end
-  local token = string.format('%d', redis.call('INCR', P .. ':fence'))
+  return string.format('%d', redis.call('INCR', P .. ':fence'))
+end
+
+-- The token the head of a line will be granted with, handed out ahead of the grant (once): the
+-- head's instance may give it the line the moment that instance's holder releases, before the
+-- release reaches Redis (the client's hand-on). Every grant of the line before it is the
+-- holder's, whose token is smaller; every later one draws a larger one.
+local function nexttoken(b, id)
+  local token = redis.call('HGET', b .. ':next', id)
+  if not token then
+    token = newtoken()
+    redis.call('HSET', b .. ':next', id, token)
+  end
+  redis.call('PEXPIRE', b .. ':next', lease)
+  return token
+end
+
+local function take(b, mode, id)
+  local token = redis.call('HGET', b .. ':next', id)
+  if token then redis.call('HDEL', b .. ':next', id) else token = newtoken() end
   redis.call('ZADD', b .. ':holders', now + lease, id)
   redis.call('PEXPIRE', b .. ':holders', lease)
   redis.call('HSET', b .. ':tokens', id, token)
   redis.call('PEXPIRE', b .. ':tokens', lease)
   if mode == 'X' then redis.call('SET', b .. ':holder', id, 'PX', lease) end
   return token
+end
+
+-- The head of a line, when it waits for it exclusively as its last line (a grant would end its wait)
+-- and its place is alive: '|<id>|<token ahead>', else '||0'.
+local function nexthead(b)
+  local head = redis.call('LINDEX', b .. ':queue', 0)
+  if head and string.sub(head, 1, 2) == 'X1' and redis.call('EXISTS', P .. ':w:' .. string.sub(head, 4)) == 1 then
+    return '|' .. string.sub(head, 4) .. '|' .. nexttoken(b, string.sub(head, 4))
+  end
+  return '||0'
 end
 
 -- Serves the head of the line while it can be served (one exclusive waiter, or the run of shared
@@ -74,12 +108,17 @@ local function handoff(line)
     local instance = redis.call('GET', P .. ':w:' .. id)
     if not instance then
       redis.call('LPOP', q)
+      redis.call('HDEL', b .. ':next', id)
     else
       if not free(b, mode) then return end
       redis.call('LPOP', q)
       local token = take(b, mode, id)
       if string.sub(head, 2, 2) == '1' then redis.call('DEL', P .. ':w:' .. id) end
-      redis.call('PUBLISH', P .. ':i:' .. instance, line .. '|' .. id .. '|' .. token)
+      -- An exclusive grant names the next head too: if that one is of the same instance, the
+      -- instance hands it the line on release without waiting for Redis (nexttoken).
+      local after = '||0'
+      if mode == 'X' then after = nexthead(b) end
+      redis.call('PUBLISH', P .. ':i:' .. instance, line .. '|' .. id .. '|' .. token .. after)
       if mode == 'X' then return end
     end
   end
@@ -109,13 +148,14 @@ end
 /**
  * Takes lines ARGV[5..] (pairs: mode, line) from the ARGV[4]-th pair on, for waiter ARGV[2] of
  * instance ARGV[3]: each free line with nobody in its queue is taken; at the first that is not,
- * the waiter joins its queue. Returns { waiting-at (0: all taken), tokens of the lines taken }.
+ * the waiter joins its queue. Returns { waiting-at (0: all taken), its token ahead when it waits
+ * at the head of that line exclusively as its last (else 0), tokens of the lines taken }.
  */
 export const ACQUIRE = `${COMMON}
 local id = ARGV[2]
 local from = tonumber(ARGV[4])
 local n = (#ARGV - 4) / 2
-local result = { 0 }
+local result = { 0, 0 }
 for i = from, n do
   local mode = ARGV[3 + 2 * i]
   local line = ARGV[4 + 2 * i]
@@ -127,7 +167,9 @@ for i = from, n do
     local last = '0'
     if i == n then last = '1' end
     redis.call('SET', P .. ':w:' .. id, ARGV[3], 'PX', lease)
-    redis.call('RPUSH', b .. ':queue', mode .. last .. ':' .. id)
+    if redis.call('RPUSH', b .. ':queue', mode .. last .. ':' .. id) == 1 and mode == 'X' and last == '1' then
+      result[2] = tonumber(nexttoken(b, id))
+    end
     redis.call('PEXPIRE', b .. ':queue', lease)
     result[1] = i
     return result
@@ -148,6 +190,7 @@ local b = base(ARGV[4])
 for i = 5, #ARGV do renew(base(ARGV[i]), id) end
 redis.call('PEXPIRE', P .. ':w:' .. id, lease)
 redis.call('PEXPIRE', b .. ':queue', lease)
+redis.call('PEXPIRE', b .. ':next', lease)
 handoff(ARGV[4])
 local token = redis.call('HGET', b .. ':tokens', id)
 if token then return tonumber(token) end
@@ -164,6 +207,7 @@ for i = #ARGV, 4, -1 do
   if ARGV[3] == '1' then
     local q = base(line) .. ':queue'
     for _, entry in ipairs({ 'S0:', 'S1:', 'X0:', 'X1:' }) do redis.call('LREM', q, 0, entry .. id) end
+    redis.call('HDEL', base(line) .. ':next', id)
   end
   release(line, id)
 end

@@ -4,38 +4,12 @@ import { abortError } from '../concurrency/abort';
 import type { LockRelease, MutationLock } from '../concurrency/fifo-mutex';
 import type { Release } from '../concurrency/slot-gate';
 import { duration } from '../config/option-checks';
-import { FusionError, ErrorCode } from '../errors';
 import type { KeyGrant } from '../types/lock';
+import { LockUnavailableError } from './lock-unavailable-error';
 import type { RedisConnection } from './redis-connection';
 import { ACQUIRE, CHECK, RELEASE, RENEW } from './redis-lock-scripts';
-
-/** Options of {@link RedisMutationLock}. */
-export interface RedisMutationLockOptions {
-  /** The key prefix (one lock per prefix; every instance of a fleet uses the same). Default `mcpfusion:mutation`. */
-  key?: string;
-  /**
-   * How long a grant (and a waiter's place in line) lives without being renewed, in whole ms: a holder
-   * that dies (kill -9) frees the lock within this plus `pollMs`. Renewed every third of it. Default 5,000.
-   */
-  leaseMs?: number;
-  /**
-   * How often a waiter checks its line besides the grant messages (a dead holder sends none), and
-   * keeps its place alive (at least every third of the lease). Default 500.
-   */
-  pollMs?: number;
-}
-
-/** The lock (Redis) could not be reached or answered; the call was not run. */
-export class LockUnavailableError extends FusionError {
-  /** `cause` is the Redis failure: the message quotes it, and it is kept as `cause` (not sent). */
-  constructor(cause: unknown) {
-    super(
-      ErrorCode.INTERNAL,
-      `The mutation lock is unavailable (Redis: ${cause instanceof Error ? cause.message : String(cause)}); nothing was changed. Retry later.`,
-      { cause }
-    );
-  }
-}
+import type { RedisMutationLockOptions } from './redis-lock-options';
+import { parseGrant, runScript } from './redis-lock-wire';
 
 /** One line an acquisition takes: the app line (`''`) shared or exclusive, or a key's line (exclusive). */
 type Line = readonly [mode: 'S' | 'X', line: string];
@@ -49,6 +23,11 @@ interface Waiting {
    * the reply travel on two connections): taken when the wait begins, so it does not wait for a poll.
    */
   early: Map<string, number> | undefined;
+  /**
+   * When the last script that kept its place alive in Redis (the acquire, a poll) was sent
+   * (performance.now()): its place lives at least a lease from then.
+   */
+  renewedAt: number;
 }
 
 /**
@@ -62,6 +41,8 @@ interface Waiting {
  * - A release hands each line to the next waiter in it and wakes only that one: the grant is
  *   published on the waiter's own instance channel, and the waiter has it (no retry). An
  *   uncontended mutation costs two scripts (acquire, release), a contended one the same.
+ *   When the next in line is of the releasing instance (Redis names it, with the token drawn for
+ *   it ahead), the instance hands it the line as the holder releases: no round trip between them.
  * - An aborted waiter leaves at once, giving back what it held; the next in line is served.
  * - The holder renews its lease while it runs; a holder that dies stops renewing and its lines
  *   are free when the lease runs out (`leaseMs`, default 5 s); a waiter that dies loses its
@@ -80,12 +61,20 @@ export class RedisMutationLock implements MutationLock {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly waiting = new Map<string, Waiting>();
+  /**
+   * Per line, the waiter of this instance Redis named as the line's head, with its token ahead
+   * (from its acquire's reply, or from the grant message of the holder before it): when this
+   * instance's holder of that line releases it, that waiter is handed the line at once.
+   */
+  private readonly heads = new Map<string, { id: string; token: number }>();
   private holding = 0;
   private subscribed: Promise<void> | undefined;
   /** Redis commands this instance sent (scripts, each one command), for measurement. */
   commands = 0;
   /** Acquisitions of this instance that have reached Redis (hold the lock or are in line), for tests and measurement. */
   placements = 0;
+  /** Grants this instance handed to its own next-in-line on a release, without waiting for Redis (for tests and measurement). */
+  handedOn = 0;
 
   /**
    * `options`: the key prefix (default `mcpfusion:mutation`), `leaseMs` (default 5,000) and
@@ -135,7 +124,7 @@ export class RedisMutationLock implements MutationLock {
   private async take(lines: readonly Line[], signal: AbortSignal, onLost?: (error: Error) => void): Promise<LockRelease> {
     if (signal.aborted) throw abortError(signal);
     const id = randomUUID();
-    const waiter: Waiting = { line: undefined, granted: undefined, early: undefined };
+    const waiter: Waiting = { line: undefined, granted: undefined, early: undefined, renewedAt: 0 };
     let onAbort: () => void = () => undefined;
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(abortError(signal));
@@ -155,11 +144,15 @@ export class RedisMutationLock implements MutationLock {
     try {
       await step(this.subscribe());
       for (let from = 1; from <= lines.length;) {
+        const sent = performance.now();
         const answer = (await step(this.script(ACQUIRE, [id, this.instance, String(from), ...lines.flat()]))) as number[];
+        waiter.renewedAt = sent;
         if (from === 1) this.placements++;
-        tokens.push(...answer.slice(1).map(Number));
+        tokens.push(...answer.slice(2).map(Number));
         const at = Number(answer[0]);
         if (at === 0) break;
+        const ahead = Number(answer[1]);
+        if (ahead > 0) this.heads.set(lines[at - 1][1], { id, token: ahead });
         const held = lines.slice(0, at - 1).map(([, line]) => line);
         tokens.push(await this.granted(id, waiter, lines[at - 1][1], held, step, aborted));
         from = at + 1;
@@ -171,6 +164,7 @@ export class RedisMutationLock implements MutationLock {
       throw error;
     } finally {
       this.waiting.delete(id);
+      for (const [, line] of lines) if (this.heads.get(line)?.id === id) this.heads.delete(line);
       signal.removeEventListener('abort', onAbort);
     }
     return this.grant(id, lines, tokens, onLost);
@@ -205,7 +199,9 @@ export class RedisMutationLock implements MutationLock {
         } finally {
           clearTimeout(timer);
         }
+        const sent = performance.now();
         const token = Number(await step(this.script(CHECK, [id, this.instance, line, ...held])));
+        waiter.renewedAt = sent;
         if (token > 0) return token;
       }
     } finally {
@@ -237,7 +233,9 @@ export class RedisMutationLock implements MutationLock {
       released = true;
       this.holding--;
       clearInterval(renew);
+      // Sent first: whatever the waiters handed on below send next reaches Redis after it.
       void this.script(RELEASE, [id, '0', ...names]).catch(() => undefined);
+      for (const [mode, line] of lines) if (mode === 'X') this.handOn(line);
     }) as Release & { fencingToken: number; keys: readonly KeyGrant[] };
     const keys = lines.slice(1).map(([, key], i) => ({ key, fencingToken: tokens[i + 1] }));
     release.keys = lines[0][0] === 'X' ? [] : keys;
@@ -245,25 +243,39 @@ export class RedisMutationLock implements MutationLock {
     return release;
   }
 
-  private script(script: string, args: readonly string[]): Promise<unknown> {
-    this.commands++;
-    return this.redis.client.eval(script, { keys: [this.prefix], arguments: [String(this.leaseMs), ...args] });
+  /**
+   * Hands `line`, which a holder of this instance has just released, to the line's head when
+   * Redis named a waiter of this instance as that head: it waits for this line as its last, and
+   * its place in Redis is alive (renewed less than half a lease ago), so the release's hand-off in
+   * Redis grants it next, with the token drawn for it ahead. It starts now instead of after the
+   * release's round trip and the grant message; the message that follows finds it served.
+   */
+  private handOn(line: string): void {
+    const head = this.heads.get(line);
+    if (!head) return;
+    this.heads.delete(line);
+    const waiter = this.waiting.get(head.id);
+    if (waiter?.line !== line || !waiter.granted || performance.now() - waiter.renewedAt >= this.leaseMs / 2) return;
+    this.handedOn++;
+    waiter.granted(head.token);
   }
 
-  /** One subscription per instance: a grant message names the line, the waiter and its token. */
+  private script(script: string, args: readonly string[]): Promise<unknown> {
+    this.commands++;
+    return runScript(this.redis.client, script, [this.prefix], [String(this.leaseMs), ...args]);
+  }
+
+  /** One subscription per instance: a grant message (`parseGrant`) names the waiter, and the line's next head. */
   private subscribe(): Promise<void> {
     return (this.subscribed ??= this.redis
       .subscriber()
       .then((subscriber) =>
         subscriber.subscribe(this.channel, (message: string) => {
-          const tokenAt = message.lastIndexOf('|');
-          const idAt = message.lastIndexOf('|', tokenAt - 1);
-          const waiter = this.waiting.get(message.slice(idAt + 1, tokenAt));
-          if (!waiter) return;
-          const line = message.slice(0, idAt);
-          const token = Number(message.slice(tokenAt + 1));
-          if (waiter.line === line) waiter.granted?.(token);
-          else (waiter.early ??= new Map()).set(line, token);
+          const { line, id, token, next } = parseGrant(message);
+          if (next && this.waiting.has(next.id)) this.heads.set(line, next);
+          const waiter = this.waiting.get(id);
+          if (waiter?.line === line) waiter.granted?.(token);
+          else if (waiter) (waiter.early ??= new Map()).set(line, token);
         })
       )
       .catch((error: unknown) => {

@@ -117,6 +117,52 @@ describeWithRedis('RedisMutationLock, keyed', () => {
     await drained(key);
   });
 
+  it('a release hands the line to the next in line of its own instance at once, with the token Redis grants it; FIFO across instances', async () => {
+    const key = `hand-on-${prefix++}`;
+    // Polls far apart: every grant below comes from a release (handed on, or a grant message).
+    const [a, b] = [await instance(key, { leaseMs: 60_000, pollMs: 20_000 }), await instance(key, { leaseMs: 60_000, pollMs: 20_000 })];
+    // An app-wide grant of this lock carries its fencing token too (the MutationLock type does not say so).
+    const holder = (await a.acquire(never())) as LockRelease;
+    const order: string[] = [];
+    const inLine = (lock: RedisMutationLock, name: string) => lock.acquire(never()).then((r) => (order.push(name), r as LockRelease));
+    // a1 joins at the head (its acquire's reply names it, with its token); b1 and b2 queue behind it.
+    const a1 = inLine(a, 'a1');
+    await placed(a, 2);
+    const b1 = inLine(b, 'b1');
+    await placed(b, 1);
+    const b2 = inLine(b, 'b2');
+    await placed(b, 2);
+    holder();
+    const first = await a1;
+    expect(a.handedOn).toBe(1);
+    expect(first.fencingToken).toBeGreaterThan(holder.fencingToken!);
+    // Redis, running the release, granted a1 too, with that same token.
+    while (!(await probe.client.hVals(`{${key}}:tokens`)).includes(String(first.fencingToken))) await turn();
+    first();
+    // b1 by its grant message, which names b2 as the next head: b hands it on when b1 releases.
+    const second = await b1;
+    expect(b.handedOn).toBe(0);
+    second();
+    const third = await b2;
+    expect(b.handedOn).toBe(1);
+    third();
+    expect(order).toEqual(['a1', 'b1', 'b2']);
+    expect(second.fencingToken).toBeGreaterThan(first.fencingToken!);
+    expect(third.fencingToken).toBeGreaterThan(second.fencingToken!);
+    await drained(key);
+  });
+
+  it('runs its scripts by SHA-1, and sends a script again when Redis has lost it (SCRIPT FLUSH, a restart)', async () => {
+    const key = `flush-${prefix++}`;
+    const a = await instance(key);
+    (await a.acquireKeys(['k'], never()))();
+    await probe.client.scriptFlush();
+    const grant = await a.acquireKeys(['k'], never());
+    expect(grant.keys).toEqual([{ key: 'k', fencingToken: grant.fencingToken }]);
+    grant();
+    await drained(key);
+  });
+
   it('an aborted waiter gives back the keys it held and leaves; nothing stays in Redis', async () => {
     const key = `abort-${prefix++}`;
     const [a, b] = [await instance(key), await instance(key)];
