@@ -50,7 +50,7 @@ export interface BillingAppFixture {
 export interface BillingAppFixtureOptions {
   /** Default `sqlite`: a temp file. `postgres`: a new database per test on a server started for the file (see {@link eachDatabase}). */
   database?: DatabaseEngine;
-  /** Serve as an OAuth protected resource (`createBillingApp`'s `auth`). Default: none. */
+  /** Serve as an OAuth protected resource (`createBillingApp`'s `auth`), read as each test's app opens (a getter may use what a `beforeAll` made). Default: none. */
   auth?: AuthOptions;
 }
 
