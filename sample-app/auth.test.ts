@@ -159,6 +159,7 @@ eachDatabase('the billing desk with MCP_AUTH_* set', (database) => {
 });
 
 describe('authFromEnv', () => {
+  // Parses environment variables only: no desk, no database, so it runs once.
   it('none of the variables: no auth (the desk runs open)', () => {
     expect(authFromEnv({})).toBeUndefined();
   });
