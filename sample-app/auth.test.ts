@@ -4,20 +4,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { FusionApp } from '@mcpfusion/core';
 import { AUDIENCE, ISSUER, jwksOf, mintToken, signingKey, type SigningKey } from '../test/helpers/auth-fixtures';
 import { modernRequest, postRaw, responseOf, streamText } from '../test/helpers/raw-http';
-import { createBillingApp } from './app';
 import { authFromEnv } from './auth-config';
-import { TEST_STATE_KEY, inspect, tempDb, type TempDb } from './test-helpers';
+import { TEST_STATE_KEY, countWithStatus, type DatabaseEngine, eachDatabase, tempDb, useBillingApp, usePostgres } from './test-helpers';
 
-/** The billing desk as a protected resource: the scopes of scopes.ts, enforced over real HTTP. */
-describe('the billing desk with MCP_AUTH_* set', () => {
+/** How main.js names the database it runs on when it starts listening. */
+const ENGINE_NAME: Record<DatabaseEngine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+
+/** The billing desk as a protected resource: the scopes of scopes.ts, enforced over real HTTP, on SQLite and on PostgreSQL. */
+eachDatabase('the billing desk with MCP_AUTH_* set', (database) => {
   let key: SigningKey;
   let dir: string;
   let env: NodeJS.ProcessEnv;
-  let db: TempDb;
-  let app: FusionApp;
   let url: URL;
 
   beforeAll(async () => {
@@ -27,14 +26,15 @@ describe('the billing desk with MCP_AUTH_* set', () => {
     env = { MCP_AUTH_ISSUER: ISSUER, MCP_AUTH_AUDIENCE: AUDIENCE, MCP_AUTH_JWKS_FILE: join(dir, 'jwks.json') };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  beforeEach(async () => {
-    db = tempDb();
-    app = createBillingApp({ dbPath: db.path, stateKey: TEST_STATE_KEY, auth: authFromEnv(env) });
-    ({ url } = (await app.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL });
+  // The auth options are read as each test's app opens, after the beforeAll above made the key set.
+  const desk = useBillingApp({
+    database,
+    get auth() {
+      return authFromEnv(env);
+    }
   });
-  afterEach(async () => {
-    await app.close();
-    db.remove();
+  beforeEach(async () => {
+    ({ url } = (await desk.app.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL });
   });
 
   const tokenFor = (scope: string) => mintToken(key, { sub: 'clerk', scope });
@@ -122,33 +122,28 @@ describe('the billing desk with MCP_AUTH_* set', () => {
   });
 
   it('billing:write refunds after the user confirms; the refused attempt before it wrote nothing', async () => {
-    const disk = inspect(db.path);
-    try {
-      const open = () => disk.prepare("SELECT count(*) AS n FROM invoices WHERE status = 'refunded'").get() as { n: number };
-      const before = open().n;
-      expect((await call(await tokenFor('billing:read'), 'billing.refund', { id: 2 })).status).toBe(403);
-      expect(open().n).toBe(before);
-      const writer = await tokenFor('billing:read billing:write');
-      const first = responseOf(await call(writer, 'billing.refund', { id: 2 })).result as {
-        resultType: string;
-        requestState: string;
-        inputRequests: object;
-      };
-      expect(first.resultType).toBe('input_required');
-      const [question] = Object.keys(first.inputRequests);
-      const done = responseOf(
-        await call(
-          writer,
-          'billing.refund',
-          { id: 2 },
-          { requestState: first.requestState, inputResponses: { [question]: { action: 'accept', content: { confirm: true } } } }
-        )
-      ).result as { isError?: boolean };
-      expect(done.isError).toBeFalsy();
-      expect(open().n).toBe(before + 1);
-    } finally {
-      disk.close();
-    }
+    const refunded = () => countWithStatus(desk.sql, 'refunded');
+    const before = await refunded();
+    expect((await call(await tokenFor('billing:read'), 'billing.refund', { id: 2 })).status).toBe(403);
+    expect(await refunded()).toBe(before);
+    const writer = await tokenFor('billing:read billing:write');
+    const first = responseOf(await call(writer, 'billing.refund', { id: 2 })).result as {
+      resultType: string;
+      requestState: string;
+      inputRequests: object;
+    };
+    expect(first.resultType).toBe('input_required');
+    const [question] = Object.keys(first.inputRequests);
+    const done = responseOf(
+      await call(
+        writer,
+        'billing.refund',
+        { id: 2 },
+        { requestState: first.requestState, inputResponses: { [question]: { action: 'accept', content: { confirm: true } } } }
+      )
+    ).result as { isError?: boolean };
+    expect(done.isError).toBeFalsy();
+    expect(await refunded()).toBe(before + 1);
   });
 
   it('the protected resource metadata lists the desk scopes', async () => {
@@ -164,6 +159,7 @@ describe('the billing desk with MCP_AUTH_* set', () => {
 });
 
 describe('authFromEnv', () => {
+  // Parses environment variables only: no desk, no database, so it runs once.
   it('none of the variables: no auth (the desk runs open)', () => {
     expect(authFromEnv({})).toBeUndefined();
   });
@@ -179,45 +175,60 @@ describe('authFromEnv', () => {
 });
 
 /** The README's try-out: `eval "$(node scripts/dev-auth.mjs env)"`, then the desk needs the tokens it printed. */
-test('scripts/dev-auth.mjs env + main.js: 401 without a token, the read token reads, it cannot refund', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dev-auth-'));
-  const db = tempDb();
-  const root = join(__dirname, '..');
-  const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'scripts/dev-auth.mjs'), 'env'], {
-    env: { ...process.env, DEV_AUTH_DIR: dir }
-  });
-  const vars = Object.fromEntries(
-    [...stdout.matchAll(/^export (\w+)='([^']*)'$/gm)].map((match) => [match[1], match[2]] as const)
-  ) as Record<string, string>;
-  expect(Object.keys(vars).sort()).toEqual(['ADMIN_TOKEN', 'MCP_AUTH_AUDIENCE', 'MCP_AUTH_ISSUER', 'MCP_AUTH_JWKS_FILE', 'READ_TOKEN']);
-  const child = spawn(process.execPath, [join(root, 'build/sample-app/main.js')], {
-    env: { ...process.env, ...vars, PORT: '0', BILLING_DB: db.path, FUSION_STATE_KEY: TEST_STATE_KEY },
-    stdio: ['ignore', 'ignore', 'pipe']
-  });
-  try {
-    const endpoint = await new Promise<URL>((resolve, reject) => {
-      let seen = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        const match = /billing-desk listening on (\S+) \(pid \d+\), bearer tokens required/.exec(seen);
-        if (match) resolve(new URL(match[1]));
-      });
-      child.once('exit', (code) => reject(new Error(`main.js exited (${String(code)}) before listening:\n${seen}`)));
+eachDatabase('the README try-out', (database) => {
+  const postgres = database === 'postgres' ? usePostgres() : undefined;
+  test('scripts/dev-auth.mjs env + main.js: 401 without a token, the read token reads, it cannot refund', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dev-auth-'));
+    const db = tempDb();
+    // On PostgreSQL, main.js is given DATABASE_URL too (it wins over BILLING_DB).
+    const created = await postgres?.createDatabase();
+    const root = join(__dirname, '..');
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'scripts/dev-auth.mjs'), 'env'], {
+      env: { ...process.env, DEV_AUTH_DIR: dir }
     });
-    const list = modernRequest('tools/list', {});
-    expect((await postRaw(endpoint, list.body, list.headers)).status).toBe(401);
-    const listed = responseOf(await postRaw(endpoint, list.body, { ...list.headers, authorization: `Bearer ${vars.READ_TOKEN}` }));
-    expect((listed.result as { tools: unknown[] }).tools.length).toBeGreaterThan(5);
-    const refund = modernRequest('tools/call', { name: 'billing.refund', arguments: { id: 1 } });
-    expect((await postRaw(endpoint, refund.body, { ...refund.headers, authorization: `Bearer ${vars.READ_TOKEN}` })).status).toBe(403);
-    const admin = await postRaw(endpoint, refund.body, { ...refund.headers, authorization: `Bearer ${vars.ADMIN_TOKEN}` });
-    expect(admin.status).toBe(200);
-  } finally {
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exited;
-    child.stderr.destroy();
-    db.remove();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}, 30_000);
+    const vars = Object.fromEntries(
+      [...stdout.matchAll(/^export (\w+)='([^']*)'$/gm)].map((match) => [match[1], match[2]] as const)
+    ) as Record<string, string>;
+    expect(Object.keys(vars).sort()).toEqual(['ADMIN_TOKEN', 'MCP_AUTH_AUDIENCE', 'MCP_AUTH_ISSUER', 'MCP_AUTH_JWKS_FILE', 'READ_TOKEN']);
+    const child = spawn(process.execPath, [join(root, 'build/sample-app/main.js')], {
+      env: {
+        ...process.env,
+        ...vars,
+        PORT: '0',
+        BILLING_DB: db.path,
+        FUSION_STATE_KEY: TEST_STATE_KEY,
+        ...(created ? { DATABASE_URL: created.url } : {})
+      },
+      stdio: ['ignore', 'ignore', 'pipe']
+    });
+    try {
+      const endpoint = await new Promise<URL>((resolve, reject) => {
+        let seen = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          const match = new RegExp(
+            `billing-desk listening on (\\S+) \\(pid \\d+\\), bearer tokens required, ${ENGINE_NAME[database]}`
+          ).exec(seen);
+          if (match) resolve(new URL(match[1]));
+        });
+        child.once('exit', (code) => reject(new Error(`main.js exited (${String(code)}) before listening:\n${seen}`)));
+      });
+      const list = modernRequest('tools/list', {});
+      expect((await postRaw(endpoint, list.body, list.headers)).status).toBe(401);
+      const listed = responseOf(await postRaw(endpoint, list.body, { ...list.headers, authorization: `Bearer ${vars.READ_TOKEN}` }));
+      expect((listed.result as { tools: unknown[] }).tools.length).toBeGreaterThan(5);
+      const refund = modernRequest('tools/call', { name: 'billing.refund', arguments: { id: 1 } });
+      expect((await postRaw(endpoint, refund.body, { ...refund.headers, authorization: `Bearer ${vars.READ_TOKEN}` })).status).toBe(403);
+      const admin = await postRaw(endpoint, refund.body, { ...refund.headers, authorization: `Bearer ${vars.ADMIN_TOKEN}` });
+      expect(admin.status).toBe(200);
+    } finally {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+      child.stderr.destroy();
+      db.remove();
+      rmSync(dir, { recursive: true, force: true });
+      await created?.drop();
+    }
+  }, 30_000);
+});

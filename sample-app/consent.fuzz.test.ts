@@ -6,23 +6,34 @@
  * prototype keys or the wrong key, answers for another round, and states that are tampered,
  * truncated, empty, minted by another tool, for other arguments or by another app, or replayed;
  * properly confirmed flows are mixed in. A model keeps the ledger the server must have written:
- * after every case the database file (read through the test's own connection) holds EXACTLY the
- * refunds and adjustments that were confirmed properly. No reply may leak a stack trace, none may
+ * after every case the database (read through the test's own connection) holds EXACTLY the
+ * refunds and adjustments that were confirmed properly. The same properties run on SQLite and on
+ * PostgreSQL. No reply may leak a stack trace, none may
  * hang (each request has a deadline), and the server answers afterwards.
  *
  * Seeded: FUZZ_SEED=<n> replays a run (the default seed is fixed); a failure names the seed.
  */
 import fc from 'fast-check';
-import type SqliteDatabase from 'better-sqlite3';
 import type { FusionApp } from '@mcpfusion/core';
 import { createBillingApp } from './app';
 import { describeOutcome, flipChar, leakIn, respell, WireClient, type WireOutcome } from './consent-fuzz-helpers';
-import { inspect, tempDb, TEST_STATE_KEY, type InvoiceRow } from './test-helpers';
+import { PostgresDatabase } from './db/postgres-database';
+import type { SqlRunner } from './db/sql-database';
+import {
+  eachDatabase,
+  inspect,
+  sqliteRunner,
+  tempDb,
+  TEST_STATE_KEY,
+  usePostgres,
+  type InvoiceRow,
+  type PostgresFixture
+} from './test-helpers';
 
 const DEFAULT_SEED = 20260728;
 const SEED = seedFromEnvironment();
 
-/** Cases per property: a few hundred calls each, well under the time budget. */
+/** Cases per property, on SQLite and on PostgreSQL alike (the same seed; PostgreSQL takes about 1.2x as long): a few hundred calls each, well under the time budget. */
 const RUNS = { answers: 260, states: 160, replays: 90 } as const;
 
 /** After the first failure, shrinking stops after this long (the smallest failure so far is reported). */
@@ -43,42 +54,85 @@ function seedFromEnvironment(): number {
 // The desk under test, and the ledger it must hold
 // ---------------------------------------------------------------------------------------------
 
-/** A billing app listening on 127.0.0.1 (fresh temp database), and the test's own connection to its file. */
+/** A billing app listening on 127.0.0.1 (fresh database), and the test's own connection to that database. */
 interface Desk {
   readonly app: FusionApp;
   readonly wire: WireClient;
-  readonly disk: SqliteDatabase.Database;
+  readonly sql: SqlRunner;
   close(): Promise<void>;
 }
 
-async function openDesk(stateKey: string): Promise<Desk> {
-  const temp = tempDb();
-  const app = createBillingApp({ dbPath: temp.path, stateKey });
-  let disk: SqliteDatabase.Database | undefined;
+/** Where a desk's database is: a temp SQLite file, or a new database on the suite's PostgreSQL server. */
+type DeskDatabase = { readonly engine: 'sqlite' } | { readonly engine: 'postgres'; readonly server: PostgresFixture };
+
+async function openDesk(stateKey: string, where: DeskDatabase): Promise<Desk> {
+  const opened = await openDatabase(where);
+  let app: FusionApp | undefined;
   try {
+    app = createBillingApp({ ...opened.forApp, stateKey });
     const { url } = await app.listen({ transport: 'http', port: 0, handleSignals: false });
     if (!url) throw new Error('listen() returned no URL');
-    disk = inspect(temp.path);
-    const own = disk;
+    const own = app;
     return {
-      app,
+      app: own,
       wire: new WireClient(url),
-      disk: own,
+      sql: opened.sql,
       close: async () => {
         try {
-          await app.close();
+          await own.close();
         } finally {
-          own.close();
-          temp.remove();
+          await opened.remove();
         }
       }
     };
   } catch (error) {
-    await app.close();
-    disk?.close();
-    temp.remove();
+    try {
+      await app?.close();
+    } finally {
+      await opened.remove();
+    }
     throw error;
   }
+}
+
+/** A fresh database: what the app opens, the test's own connection to it, and their removal (after the app closed). */
+async function openDatabase(where: DeskDatabase): Promise<{
+  forApp: { dbPath: string } | { database: PostgresDatabase };
+  sql: SqlRunner;
+  remove(): Promise<void>;
+}> {
+  if (where.engine === 'sqlite') {
+    const temp = tempDb();
+    // The app creates and seeds the file; the test's connection opens it afterwards (on first read).
+    let disk: ReturnType<typeof inspect> | undefined;
+    const own = () => (disk ??= inspect(temp.path));
+    return {
+      forApp: { dbPath: temp.path },
+      sql: {
+        all: (sql, params) => sqliteRunner(own()).all(sql, params),
+        get: (sql, params) => sqliteRunner(own()).get(sql, params),
+        run: (sql, params) => sqliteRunner(own()).run(sql, params)
+      },
+      remove: async () => {
+        disk?.close();
+        temp.remove();
+      }
+    };
+  }
+  const created = await where.server.createDatabase();
+  const database = await PostgresDatabase.open(created.url);
+  const own = await PostgresDatabase.open(created.url);
+  return {
+    forApp: { database },
+    sql: own,
+    remove: async () => {
+      try {
+        await Promise.all([database.close(), own.close()]);
+      } finally {
+        await created.drop();
+      }
+    }
+  };
 }
 
 /** An adjustment row as the model expects it (the idempotency key is the server's business). */
@@ -91,14 +145,14 @@ interface AdjustmentEntry {
 }
 
 /** The ledger's columns of every invoice (the lock's bookkeeping, `fence`, is not the ledger: a refund sets it to its grant's token). */
-function readInvoices(disk: SqliteDatabase.Database): InvoiceRow[] {
-  return disk
-    .prepare('SELECT id, customer_id, amount_cents, currency, status, issued_on, refunded_at, internal_note FROM invoices ORDER BY id')
-    .all() as InvoiceRow[];
+function readInvoices(sql: SqlRunner): Promise<InvoiceRow[]> {
+  return sql.all<InvoiceRow>(
+    'SELECT id, customer_id, amount_cents, currency, status, issued_on, refunded_at, internal_note FROM invoices ORDER BY id'
+  );
 }
 
-function readAdjustments(disk: SqliteDatabase.Database): AdjustmentEntry[] {
-  return disk.prepare('SELECT id, invoice_id, reason, amount_cents, created_at FROM adjustments ORDER BY id').all() as AdjustmentEntry[];
+function readAdjustments(sql: SqlRunner): Promise<AdjustmentEntry[]> {
+  return sql.all<AdjustmentEntry>('SELECT id, invoice_id, reason, amount_cents, created_at FROM adjustments ORDER BY id');
 }
 
 /**
@@ -108,15 +162,21 @@ function readAdjustments(disk: SqliteDatabase.Database): AdjustmentEntry[] {
 class LedgerModel {
   private readonly seeded: ReadonlyMap<number, InvoiceRow>;
   private invoices: Map<number, InvoiceRow>;
-  private adjustments: AdjustmentEntry[];
   confirmedRefunds = 0;
   confirmedAdjustments = 0;
 
-  constructor(private readonly disk: SqliteDatabase.Database) {
-    const rows = readInvoices(disk);
+  private constructor(
+    private readonly sql: SqlRunner,
+    rows: InvoiceRow[],
+    private adjustments: AdjustmentEntry[]
+  ) {
     this.seeded = new Map(rows.map((row) => [row.id, { ...row }]));
     this.invoices = new Map(rows.map((row) => [row.id, { ...row }]));
-    this.adjustments = readAdjustments(disk);
+  }
+
+  /** The model of the ledger as it is now (the seeded one, on a fresh desk). */
+  static async of(sql: SqlRunner): Promise<LedgerModel> {
+    return new LedgerModel(sql, await readInvoices(sql), await readAdjustments(sql));
   }
 
   /** Invoices that can still be refunded or adjusted, by id. */
@@ -144,9 +204,13 @@ class LedgerModel {
    * Puts an invoice this fuzzer refunded back to its seeded state (through the test's own
    * connection, between cases), so that long runs never run out of refundable invoices.
    */
-  reopen(id: number): void {
+  async reopen(id: number): Promise<void> {
     const seed = this.seeded.get(id)!;
-    this.disk.prepare('UPDATE invoices SET status = ?, refunded_at = ? WHERE id = ?').run(seed.status, seed.refunded_at, id);
+    await this.sql.run('UPDATE invoices SET status = @status, refunded_at = CAST(@refundedAt AS TEXT) WHERE id = @id', {
+      status: seed.status,
+      refundedAt: seed.refunded_at,
+      id
+    });
     this.invoices.set(id, { ...seed });
   }
 
@@ -161,8 +225,8 @@ class LedgerModel {
    * The ledger on disk is exactly the model's. On a mismatch the model adopts what is on disk
    * (so that the cases fast-check runs while shrinking start from the truth) and the case fails.
    */
-  verify(): void {
-    const actual = { invoices: readInvoices(this.disk), adjustments: readAdjustments(this.disk) };
+  async verify(): Promise<void> {
+    const actual = { invoices: await readInvoices(this.sql), adjustments: await readAdjustments(this.sql) };
     const expected = { invoices: [...this.invoices.values()].sort((a, b) => a.id - b.id), adjustments: this.adjustments };
     try {
       expect(actual).toEqual(expected);
@@ -421,12 +485,12 @@ function perfect(run: Run, question: Question, choice: Choice): Record<string, u
 }
 
 /** An open invoice (never one of `except`), reopening invoices this run refunded when few are left. */
-function pickInvoice(run: Run, n: number, except: readonly number[] = []): number {
+async function pickInvoice(run: Run, n: number, except: readonly number[] = []): Promise<number> {
   let open = run.model.open().filter((id) => !except.includes(id));
   while (open.length < 3) {
     const refunded = run.model.refundedByRun();
     if (refunded.length === 0) throw new Error('no invoice left to fuzz with');
-    run.model.reopen(refunded[0]);
+    await run.model.reopen(refunded[0]);
     open = run.model.open().filter((id) => !except.includes(id));
   }
   return open[n % open.length];
@@ -930,7 +994,7 @@ const answerCaseArb: fc.Arbitrary<AnswerCase> = fc.record({
 
 /** Answers of any shape: up front (ignored), or with a valid state (read against what was asked). */
 async function answerCase(run: Run, c: AnswerCase): Promise<void> {
-  const invoice = pickInvoice(run, c.pick);
+  const invoice = await pickInvoice(run, c.pick);
   const { desk } = run;
   if (c.upfront) {
     // No state: whatever is sent, even the perfect answer, is not an answer to anything yet.
@@ -1104,7 +1168,7 @@ async function forge(run: Run, attack: StateAttack, question: Question, choice: 
       return (await ask(run, run.desk, stage, question.invoice, choice.reason)).state;
     }
     case 'otherArgs': {
-      const other = pickInvoice(run, attack.pick, [question.invoice]);
+      const other = await pickInvoice(run, attack.pick, [question.invoice]);
       return (await ask(run, run.desk, question.stage, other, choice.reason)).state;
     }
     case 'foreign':
@@ -1114,13 +1178,13 @@ async function forge(run: Run, attack: StateAttack, question: Question, choice: 
 
 /** States the server did not issue for this very call are refused (-32602) before anything is read or written. */
 async function stateCase(run: Run, c: StateCase): Promise<void> {
-  const invoice = pickInvoice(run, c.pick);
+  const invoice = await pickInvoice(run, c.pick);
   const question = await ask(run, run.desk, c.stage, invoice, c.choice.reason);
   const forged = await forge(run, c.attack, question, c.choice);
   if (forged === question.state) return; // the attack happened to produce the genuine state (cannot, but never count it)
   const responses = c.answers === 'perfect' ? perfect(run, question, c.choice) : undefined;
   expectRejected(await send(run, question, responses, forged), `requestState attack "${c.attack.t}"`);
-  run.model.verify();
+  await run.model.verify();
   // The genuine state was not used by the refused attempt: the honest client still finishes.
   if (c.thenConfirm) await complete(run, question, c.choice);
 }
@@ -1154,7 +1218,7 @@ const ALREADY_USED = /already used/i;
  * "already used"); the same round re-issued gets the first answer again (exactly once). Neither writes anything.
  */
 async function replayCase(run: Run, c: ReplayCase): Promise<void> {
-  const invoice = pickInvoice(run, c.pick);
+  const invoice = await pickInvoice(run, c.pick);
   const question = await ask(run, run.desk, c.stage, invoice, c.choice.reason);
   const tool = TOOL_OF[question.stage];
   let first: Record<string, unknown>;
@@ -1187,7 +1251,7 @@ async function replayCase(run: Run, c: ReplayCase): Promise<void> {
       expectRefused(await sendFirst(first));
       break;
   }
-  run.model.verify();
+  await run.model.verify();
 
   const token = c.respelled ? (respell(question.state) ?? question.state) : question.state;
   const again = c.replayWith === 'same' ? first : perfect(run, question, { ...c.choice, reason: otherReason(c.choice.reason) });
@@ -1202,7 +1266,7 @@ async function replayCase(run: Run, c: ReplayCase): Promise<void> {
     }
   } else
     expectRejected(replayed, `replay of a state used once with other answers (${use}${c.respelled ? ', respelled' : ''})`, ALREADY_USED);
-  run.model.verify();
+  await run.model.verify();
 
   if (c.older !== null && run.used.length > 0) {
     const older = run.used[c.older % run.used.length];
@@ -1219,7 +1283,7 @@ async function replayCase(run: Run, c: ReplayCase): Promise<void> {
     const replayed = await send(run, stale, answers);
     // The same answers are the same round re-issued (its first answer, written once); others are a replay.
     if (JSON.stringify(answers) !== older.responses) expectRejected(replayed, 'replay of a state used in an earlier case', ALREADY_USED);
-    run.model.verify();
+    await run.model.verify();
   }
   // What the first use led to still works (a replay burns nothing else).
   if (resume) await complete(run, resume, c.choice);
@@ -1233,30 +1297,32 @@ function otherReason(reason: Reason): Reason {
 // Running a property: one desk per property, the ledger checked after every case
 // ---------------------------------------------------------------------------------------------
 
-let foreign: Desk;
-/** The foreign desk only mints states: nothing is ever confirmed there. */
-let foreignLedger: LedgerModel;
-
-beforeAll(async () => {
-  foreign = await openDesk(FOREIGN_STATE_KEY);
-  foreignLedger = new LedgerModel(foreign.disk);
-});
-
-afterAll(async () => {
-  await foreign?.close();
-});
+/** Where a property runs: the database of its desks, and the foreign desk (and its ledger) of that database. */
+interface Bench {
+  readonly where: DeskDatabase;
+  readonly foreign: Desk;
+  readonly foreignLedger: LedgerModel;
+}
 
 async function fuzz<T>(
+  bench: Bench,
   name: string,
   arbitrary: fc.Arbitrary<T>,
   numRuns: number,
   body: (run: Run, value: T) => Promise<void>
 ): Promise<Run> {
-  const desk = await openDesk(TEST_STATE_KEY);
+  const desk = await openDesk(TEST_STATE_KEY, bench.where);
+  let model: LedgerModel;
+  try {
+    model = await LedgerModel.of(desk.sql);
+  } catch (error) {
+    await desk.close();
+    throw error;
+  }
   const run: Run = {
     desk,
-    foreign,
-    model: new LedgerModel(desk.disk),
+    foreign: bench.foreign,
+    model,
     messages: new Map(),
     used: [],
     keys: { refund: '', reason: '' },
@@ -1270,12 +1336,12 @@ async function fuzz<T>(
       run.trail = [];
       try {
         await body(run, value);
-        run.model.verify();
+        await run.model.verify();
       } catch (error) {
         run.firstFailureAt ??= Date.now();
         let message = (error as Error).message;
         try {
-          run.model.verify(); // and, on a mismatch, start the next case from what is on disk
+          await run.model.verify(); // and, on a mismatch, start the next case from what is on disk
         } catch (ledger) {
           if (!message.startsWith('The ledger')) message += `\n${(ledger as Error).message}`;
         }
@@ -1286,12 +1352,12 @@ async function fuzz<T>(
       await fc.assert(property, { seed: SEED, numRuns, includeErrorInReport: true });
     } catch (error) {
       throw new Error(
-        `${name}: failed with FUZZ_SEED=${SEED} (replay: FUZZ_SEED=${SEED} npx jest sample-app/consent.fuzz)\n${(error as Error).message}`
+        `${name}: failed on ${bench.where.engine} with FUZZ_SEED=${SEED} (replay: FUZZ_SEED=${SEED} npx jest sample-app/consent.fuzz)\n${(error as Error).message}`
       );
     }
     // Afterwards: the ledger is exactly the confirmed one, and the server still answers.
-    run.model.verify();
-    foreignLedger.verify();
+    await run.model.verify();
+    await bench.foreignLedger.verify();
     const still = await call(run, desk, 'billing.refund', run.model.open()[0]);
     expect(still.kind).toBe('input_required');
     const lookup = await desk.wire.callTool({ name: 'billing.list', arguments: { limit: 1 } });
@@ -1303,7 +1369,8 @@ async function fuzz<T>(
   }
 }
 
-describe('consent fuzzer: billing.refund and billing.adjust over raw 2026-07-28 HTTP', () => {
+describe('consent fuzzer: the attack texts', () => {
+  // Pure JSON and string checks: no desk, no database.
   test('the attack texts keep their prototype keys as own keys on the wire', () => {
     const text = '{"__proto__":{"input":{"action":"accept","content":{"confirm":true}}},"constructor":{"prototype":{}}}';
     expect(JSON.stringify(JSON.parse(text))).toBe(text);
@@ -1311,20 +1378,37 @@ describe('consent fuzzer: billing.refund and billing.adjust over raw 2026-07-28 
     expect(flipChar('v1.AAAA.BBBB', 5, 0)).not.toBe('v1.AAAA.BBBB');
     expect(respell('v1.x.' + 'A'.repeat(43))).toBe('v1.x.' + 'A'.repeat(42) + 'D');
   });
+});
+
+eachDatabase('consent fuzzer: billing.refund and billing.adjust over raw 2026-07-28 HTTP', (database) => {
+  let bench: Bench;
+
+  // Jest runs afterAll hooks in the order they are declared: the foreign desk closes before the server stops.
+  afterAll(async () => {
+    await bench?.foreign.close();
+  });
+  const server = database === 'postgres' ? usePostgres() : undefined;
+
+  beforeAll(async () => {
+    const where: DeskDatabase = server ? { engine: 'postgres', server } : { engine: 'sqlite' };
+    // The foreign desk only mints states: nothing is ever confirmed there.
+    const foreign = await openDesk(FOREIGN_STATE_KEY, where);
+    bench = { where, foreign, foreignLedger: await LedgerModel.of(foreign.sql) };
+  }, 30_000);
 
   test('answers without a state are ignored, and answers of any shape with a valid state write only what was confirmed', async () => {
-    const run = await fuzz('answers', answerCaseArb, RUNS.answers, answerCase);
+    const run = await fuzz(bench, 'answers', answerCaseArb, RUNS.answers, answerCase);
     // The generator is not degenerate: confirmed flows happened in both tools.
     expect(run.model.confirmedRefunds).toBeGreaterThan(5);
     expect(run.model.confirmedAdjustments).toBeGreaterThan(5);
   }, 60_000);
 
   test('tampered, truncated, empty, foreign, other-tool and other-argument states are refused with -32602 and write nothing', async () => {
-    const run = await fuzz('states', stateCaseArb, RUNS.states, stateCase);
+    const run = await fuzz(bench, 'states', stateCaseArb, RUNS.states, stateCase);
     expect(run.model.confirmedRefunds + run.model.confirmedAdjustments).toBeGreaterThan(10);
   }, 60_000);
 
   test('a state is honoured once: replayed with other answers (also respelled, also much later) it is refused with -32602; the same round re-issued gets its first answer; neither writes anything', async () => {
-    await fuzz('replays', replayCaseArb, RUNS.replays, replayCase);
+    await fuzz(bench, 'replays', replayCaseArb, RUNS.replays, replayCase);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
-import type { FusionApp, HarnessInputAnswer, HarnessInputRequest } from '@mcpfusion/core';
+import type { AuthOptions, FusionApp, HarnessInputAnswer, HarnessInputRequest } from '@mcpfusion/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,8 @@ export interface BillingAppFixture {
 export interface BillingAppFixtureOptions {
   /** Default `sqlite`: a temp file. `postgres`: a new database per test on a server started for the file (see {@link eachDatabase}). */
   database?: DatabaseEngine;
+  /** Serve as an OAuth protected resource (`createBillingApp`'s `auth`), read as each test's app opens (a getter may use what a `beforeAll` made). Default: none. */
+  auth?: AuthOptions;
 }
 
 /** Whether PostgreSQL's server programs are installed (the `postgres` variants skip by name without them). */
@@ -63,6 +65,55 @@ export function eachDatabase(title: string, body: (database: DatabaseEngine) => 
   describe(`${title} (sqlite)`, () => body('sqlite'));
   const skipped = POSTGRES_INSTALLED ? '' : ` (skipped: PostgreSQL is not installed: ${POSTGRES_INSTALL})`;
   (POSTGRES_INSTALLED ? describe : describe.skip)(`${title} (postgres)${skipped}`, () => body('postgres'));
+}
+
+/** A database of its own on the suite's PostgreSQL server: its URL, and its removal. */
+export interface PostgresTestDatabase {
+  /** `postgres://test@127.0.0.1:<port>/<name>`: what `DATABASE_URL` or `PostgresDatabase.open` takes. */
+  readonly url: string;
+  /** Drops the database (connections still open to it are ended). */
+  drop(): Promise<void>;
+}
+
+/** What {@link usePostgres} gives: fresh databases on one server per `describe`. */
+export interface PostgresFixture {
+  /** A new, empty database (the desk creates and seeds it on open); only inside tests and hooks. */
+  createDatabase(): Promise<PostgresTestDatabase>;
+}
+
+let postgresDatabases = 0;
+
+/**
+ * Registers a `beforeAll` that starts a PostgreSQL server for the `describe` (see
+ * {@link startPostgres}) and an `afterAll` that stops it; each test (or hook) makes the
+ * databases it needs with {@link PostgresFixture.createDatabase} and drops them.
+ */
+export function usePostgres(): PostgresFixture {
+  let server: PostgresServer | undefined;
+  let admin: Client | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
+    admin = new Client({ connectionString: server.url });
+    await admin.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await admin?.end();
+    await server?.stop();
+  });
+  return {
+    async createDatabase() {
+      if (!server || !admin) throw new Error('usePostgres: the server runs only from beforeAll to afterAll');
+      const name = `billing_${process.pid}_${++postgresDatabases}`;
+      const own = admin;
+      await own.query(`CREATE DATABASE ${name}`);
+      return {
+        url: server.url.replace(/\/postgres$/, `/${name}`),
+        drop: async () => {
+          await own.query(`DROP DATABASE ${name} WITH (FORCE)`);
+        }
+      };
+    }
+  };
 }
 
 interface OpenedDesk {
@@ -81,27 +132,13 @@ interface OpenedDesk {
  */
 export function useBillingApp(options: BillingAppFixtureOptions = {}): BillingAppFixture {
   const engine = options.database ?? 'sqlite';
+  const postgres = engine === 'postgres' ? usePostgres() : undefined;
   let current: OpenedDesk | undefined;
-  let server: PostgresServer | undefined;
-  let admin: Client | undefined;
-  let databases = 0;
-
-  if (engine === 'postgres') {
-    beforeAll(async () => {
-      server = await startPostgres();
-      admin = new Client({ connectionString: server.url });
-      await admin.connect();
-    }, 60_000);
-    afterAll(async () => {
-      await admin?.end();
-      await server?.stop();
-    });
-  }
 
   beforeEach(async () => {
-    if (engine === 'sqlite') {
+    if (!postgres) {
       const temp = tempDb();
-      const app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY });
+      const app = createBillingApp({ dbPath: temp.path, stateKey: TEST_STATE_KEY, auth: options.auth });
       const disk = inspect(temp.path);
       current = {
         app,
@@ -118,12 +155,10 @@ export function useBillingApp(options: BillingAppFixtureOptions = {}): BillingAp
       };
       return;
     }
-    const name = `billing_${++databases}`;
-    await admin!.query(`CREATE DATABASE ${name}`);
-    const url = server!.url.replace(/\/postgres$/, `/${name}`);
-    const database = await PostgresDatabase.open(url);
-    const app = createBillingApp({ database, stateKey: TEST_STATE_KEY });
-    const own = await PostgresDatabase.open(url);
+    const created = await postgres.createDatabase();
+    const database = await PostgresDatabase.open(created.url);
+    const app = createBillingApp({ database, stateKey: TEST_STATE_KEY, auth: options.auth });
+    const own = await PostgresDatabase.open(created.url);
     current = {
       app,
       sql: own,
@@ -132,7 +167,7 @@ export function useBillingApp(options: BillingAppFixtureOptions = {}): BillingAp
           await app.close();
         } finally {
           await own.close();
-          await admin!.query(`DROP DATABASE ${name} WITH (FORCE)`);
+          await created.drop();
         }
       }
     };
