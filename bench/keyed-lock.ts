@@ -118,7 +118,8 @@ async function startInstance(redisUrl?: string): Promise<Instance> {
   const child = spawn(process.execPath, [join(__dirname, 'fleet-server.js'), ...(redisUrl ? [redisUrl] : [])], {
     stdio: ['ignore', 'pipe', 'inherit']
   });
-  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  // A child that never reports its port fails the bench within 30 s instead of hanging it.
+  const [chunk] = (await once(child.stdout!, 'data', { signal: AbortSignal.timeout(30_000) })) as [Buffer];
   return { child, url: new URL(`http://127.0.0.1:${Number(String(chunk).trim())}/mcp`) };
 }
 

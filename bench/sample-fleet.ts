@@ -52,6 +52,8 @@ export async function sampleFleetRows(): Promise<string[]> {
 const CLIENTS = 32;
 const CALLS = Number(process.env.BENCH_SAMPLE_CALLS ?? 1_500);
 const ROUNDS = Number(process.env.BENCH_SAMPLE_ROUNDS ?? 3);
+/** How long an instance may take to say it listens. */
+const STARTUP_MS = 30_000;
 
 interface Run {
   readonly rate: number;
@@ -109,13 +111,22 @@ async function startInstance(database: string, redisUrl?: string): Promise<{ chi
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', BILLING_DB: database, FUSION_STATE_KEY: 'bench-state-key-of-thirty-two-bytes!!', ...(redisUrl ? { REDIS_URL: redisUrl } : {}) };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const child = spawn(process.execPath, [join(__dirname, '..', 'sample-app', 'main.js')], { stdio: ['ignore', 'ignore', 'pipe'], env });
+  // A child that never says it listens fails the bench within the deadline instead of hanging it.
+  const deadline = AbortSignal.timeout(STARTUP_MS);
+  const exited = once(child, 'exit', { signal: deadline }).then(() => Buffer.from(''));
+  exited.catch(() => undefined);
   let said = '';
-  for (;;) {
-    const [chunk] = (await Promise.race([once(child.stderr!, 'data'), once(child, 'exit').then(() => [Buffer.from('')])])) as [Buffer];
-    if (chunk.length === 0) throw new Error(`the sample app exited: ${said}`);
-    said += String(chunk);
-    const listening = /listening on (http:\/\/\S+)/.exec(said);
-    if (listening) return { child, url: new URL(listening[1]) };
+  try {
+    for (;;) {
+      const chunk = await Promise.race([once(child.stderr!, 'data', { signal: deadline }).then(([data]) => data as Buffer), exited]);
+      if (chunk.length === 0) throw new Error(`the sample app exited: ${said}`);
+      said += String(chunk);
+      const listening = /listening on (http:\/\/\S+)/.exec(said);
+      if (listening) return { child, url: new URL(listening[1]) };
+    }
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`the sample app did not start (deadline ${STARTUP_MS} ms): ${(error as Error).message} ${said}`);
   }
 }
 
