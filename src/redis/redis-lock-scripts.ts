@@ -10,18 +10,19 @@
  * - `B:holders` a sorted set, holder id → the end of its lease (ms, Redis clock);
  * - `B:holder`  the exclusive holder's id (with the lease as its expiry);
  * - `B:tokens`  a hash, holder id → its fencing token;
- * - `B:next`    a hash, head waiter id → the token it will be granted with, drawn ahead for a head
- *               that waits exclusively on its last line (see `nexttoken`).
+ * - `B:next`    a hash, waiter id → the token it will be granted with, drawn as it joins the queue
+ *               (the queue is served in order, so the tokens of a line still grow; see `nexttoken`).
  *
  * Besides: `<prefix>:fence`, one counter for every grant (the only key that stays; started from the
  * clock in µs when it is missing, so tokens grow across a Redis restart too), and
  * `<prefix>:w:<id>`, a waiter's place (its instance id, with the lease as expiry, renewed while it
  * waits; a waiter whose place expired is skipped). A release hands the line to the head of its
  * queue and PUBLISHes the grant on the head's instance channel (`<prefix>:i:<instance>`) only:
- * one message, one woken waiter, no retries. An exclusive grant's message also names the next head
- * and its token ahead; when that head is of the same instance, the instance hands it the line as
- * its holder releases (no round trip on the way), and the release's own hand-off in Redis then
- * grants that same head with that same token.
+ * one message, one woken waiter, no retries. A waiter that joins a queue learns who it follows (the
+ * entry before it, or the exclusive holder) and its token; an exclusive grant's message names the
+ * next head and its token too. When the one followed is of the same instance, the instance hands
+ * the line on as that one releases it (no round trip on the way), and the release's own hand-off in
+ * Redis then grants that same waiter with that same token.
  *
  * KEYS[1] is the prefix (a hash tag: every key of the lock is in one slot); ARGV[1] the lease (ms).
  */
@@ -59,10 +60,10 @@ local function newtoken()
   return string.format('%d', redis.call('INCR', P .. ':fence'))
 end
 
--- The token the head of a line will be granted with, handed out ahead of the grant (once): the
--- head's instance may give it the line the moment that instance's holder releases, before the
--- release reaches Redis (the client's hand-on). Every grant of the line before it is the
--- holder's, whose token is smaller; every later one draws a larger one.
+-- The token a waiter of a line will be granted with, drawn once, as it joins the queue: its instance
+-- may give it the line the moment the one it follows releases, before the release reaches Redis
+-- (the client's hand-on). The queue is served in order and every waiter draws as it joins, so the
+-- grants before it have smaller tokens and the ones after it larger.
 local function nexttoken(b, id)
   local token = redis.call('HGET', b .. ':next', id)
   if not token then
@@ -92,6 +93,18 @@ local function nexthead(b)
     return '|' .. string.sub(head, 4) .. '|' .. nexttoken(b, string.sub(head, 4))
   end
   return '||0'
+end
+
+-- Who a waiter joining line b's queue now will follow, when that one holds or waits exclusively (its
+-- release then hands the line straight to the joiner): the queue's last entry, or with nobody in the
+-- queue the exclusive holder; '' otherwise (a shared entry or holders: others may still hold).
+local function predecessor(b)
+  local tail = redis.call('LINDEX', b .. ':queue', -1)
+  if tail then
+    if string.sub(tail, 1, 1) == 'X' then return string.sub(tail, 4) end
+    return ''
+  end
+  return redis.call('GET', b .. ':holder') or ''
 end
 
 -- Serves the head of the line while it can be served (one exclusive waiter, or the run of shared
@@ -148,14 +161,15 @@ end
 /**
  * Takes lines ARGV[5..] (pairs: mode, line) from the ARGV[4]-th pair on, for waiter ARGV[2] of
  * instance ARGV[3]: each free line with nobody in its queue is taken; at the first that is not,
- * the waiter joins its queue. Returns { waiting-at (0: all taken), its token ahead when it waits
- * at the head of that line exclusively as its last (else 0), tokens of the lines taken }.
+ * the waiter joins its queue. Returns { waiting-at (0: all taken), its token ahead in that line
+ * (else 0), the id it follows there when that one holds or waits exclusively (else ''), tokens of
+ * the lines taken }.
  */
 export const ACQUIRE = `${COMMON}
 local id = ARGV[2]
 local from = tonumber(ARGV[4])
 local n = (#ARGV - 4) / 2
-local result = { 0, 0 }
+local result = { 0, 0, '' }
 for i = from, n do
   local mode = ARGV[3 + 2 * i]
   local line = ARGV[4 + 2 * i]
@@ -167,9 +181,10 @@ for i = from, n do
     local last = '0'
     if i == n then last = '1' end
     redis.call('SET', P .. ':w:' .. id, ARGV[3], 'PX', lease)
-    if redis.call('RPUSH', b .. ':queue', mode .. last .. ':' .. id) == 1 and mode == 'X' and last == '1' then
-      result[2] = tonumber(nexttoken(b, id))
-    end
+    result[3] = predecessor(b)
+    redis.call('RPUSH', b .. ':queue', mode .. last .. ':' .. id)
+    -- Drawn as it joins, like every waiter: the queue is served in order, so its tokens grow.
+    result[2] = tonumber(nexttoken(b, id))
     redis.call('PEXPIRE', b .. ':queue', lease)
     result[1] = i
     return result
