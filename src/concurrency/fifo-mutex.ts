@@ -5,8 +5,13 @@ import { LockLine, type LineMode, type LineWaiter } from './lock-line';
 import type { Release } from './slot-gate';
 import type { WaiterNode } from './waiter-list';
 
-/** A grant of the mutation lock: give it back once. It may say what it holds (its fencing tokens, its keys). */
-export type LockRelease = Release & {
+/**
+ * A grant of the mutation lock: give it back once. It may say what it holds (its fencing tokens,
+ * its keys). Calling it may return a promise, which the call waits for before it goes on: a lock
+ * that handed itself straight to a waiter of this process (the Redis lock's hand-on) lets that
+ * waiter's critical section run first, and the releasing call presents its result after it.
+ */
+export type LockRelease = (() => void | Promise<void>) & {
   /** The grant's fencing token (the first key's for a keyed grant). A lock that gives none leaves `ctx.lock` unset. */
   readonly fencingToken?: number;
   /** The keys held, sorted, each with its own fencing token; empty or absent for an app-wide grant. */
@@ -28,11 +33,11 @@ export interface MutationLock {
    * Resolves with a release function when the caller holds the lock. Waiters are served
    * in arrival order; an aborted waiter leaves at once and the others keep their order.
    */
-  acquire(signal: AbortSignal): Promise<Release>;
+  acquire(signal: AbortSignal): Promise<LockRelease>;
   /** Optional: takes the lock now if it is free (no signal needed); undefined otherwise. */
-  tryAcquire?(): Release | undefined;
+  tryAcquire?(): LockRelease | undefined;
   /** Optional: `acquire` for one of the engine's calls, waiting on its abort directly (see `CallQueue.acquireFor`). */
-  acquireFor?(call: CallAbort): Promise<Release>;
+  acquireFor?(call: CallAbort): Promise<LockRelease>;
   /**
    * Optional: holds `keys` (sorted, without duplicates: the caller gives them in canonical
    * order) until released, each in arrival order, after any app-wide holder or earlier app-wide

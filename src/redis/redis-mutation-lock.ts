@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { CallAbort } from '../concurrency/call-abort';
 import { abortError } from '../concurrency/abort';
 import type { LockRelease, MutationLock } from '../concurrency/fifo-mutex';
-import type { Release } from '../concurrency/slot-gate';
 import { duration } from '../config/option-checks';
 import type { KeyGrant } from '../types/lock';
 import { LockUnavailableError } from './lock-unavailable-error';
@@ -108,11 +107,11 @@ export class RedisMutationLock implements MutationLock {
     return count;
   }
 
-  acquireFor(call: CallAbort): Promise<Release> {
+  acquireFor(call: CallAbort): Promise<LockRelease> {
     return this.take([['X', '']], call.signal, (error) => call.abort(error));
   }
 
-  acquire(signal: AbortSignal): Promise<Release> {
+  acquire(signal: AbortSignal): Promise<LockRelease> {
     return this.take([['X', '']], signal);
   }
 
@@ -235,18 +234,22 @@ export class RedisMutationLock implements MutationLock {
       Math.max(1, Math.floor(this.leaseMs / 3))
     );
     renew.unref();
-    const release = (() => {
-      if (released) return;
+    const release = ((): Promise<void> | undefined => {
+      if (released) return undefined;
       released = true;
       this.holders.delete(id);
       clearInterval(renew);
       // Sent first: whatever the waiters handed on below send next reaches Redis after it.
       void this.script(RELEASE, [id, '0', ...names]).catch(() => undefined);
+      let handed = false;
       for (const [mode, line] of lines) {
-        if (mode === 'X') this.handOn(id, line);
+        if (mode === 'X') handed = this.handOn(id, line) || handed;
         else this.successors.delete(follows(id, line));
       }
-    }) as Release & { fencingToken: number; keys: readonly KeyGrant[] };
+      // The waiter handed on goes first: its critical section is the fleet's serial path, while what
+      // the releasing call has left to do (present and send its result) runs beside it, a turn later.
+      return handed ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined;
+    }) as LockRelease & { fencingToken: number; keys: readonly KeyGrant[] };
     const keys = lines.slice(1).map(([, key], i) => ({ key, fencingToken: tokens[i + 1] }));
     release.keys = lines[0][0] === 'X' ? [] : keys;
     release.fencingToken = keys[0]?.fencingToken ?? tokens[0];
@@ -258,17 +261,18 @@ export class RedisMutationLock implements MutationLock {
    * instance Redis put right behind it: that waiter waits for this line as its last, and its place
    * in Redis is alive (renewed less than half a lease ago), so the release's hand-off in Redis
    * grants it next, with the token drawn for it ahead. It starts now instead of after the release's
-   * round trip and the grant message; the message that follows finds it served.
+   * round trip and the grant message; the message that follows finds it served. Says whether it did.
    */
-  private handOn(id: string, line: string): void {
+  private handOn(id: string, line: string): boolean {
     const key = follows(id, line);
     const next = this.successors.get(key);
-    if (!next) return;
+    if (!next) return false;
     this.successors.delete(key);
     const waiter = this.waiting.get(next.id);
-    if (waiter?.line !== line || !waiter.granted || performance.now() - waiter.renewedAt >= this.leaseMs / 2) return;
+    if (waiter?.line !== line || !waiter.granted || performance.now() - waiter.renewedAt >= this.leaseMs / 2) return false;
     this.handedOn++;
     waiter.granted(next.token);
+    return true;
   }
 
   private script(script: string, args: readonly string[]): Promise<unknown> {

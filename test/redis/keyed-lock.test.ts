@@ -132,17 +132,23 @@ describeWithRedis('RedisMutationLock, keyed', () => {
     await placed(b, 1);
     const b2 = inLine(b, 'b2');
     await placed(b, 2);
-    holder();
-    const first = await a1;
+    // The release hands a1 the line and returns a promise: the releasing call goes on a turn later,
+    // after a1's critical section has started.
+    const after = holder();
+    expect(after).toBeInstanceOf(Promise);
+    const first = await Promise.race([a1, after!.then(() => 'the releasing call went first')]);
+    if (typeof first === 'string') throw new Error(first);
     expect(a.handedOn).toBe(1);
     expect(first.fencingToken).toBeGreaterThan(holder.fencingToken!);
     // Redis, running the release, granted a1 too, with that same token.
     while (!(await probe.client.hVals(`{${key}}:tokens`)).includes(String(first.fencingToken))) await turn();
-    first();
-    // b1 by its grant message, which names b2 as the next head: b hands it on when b1 releases.
+    // Nothing of a's own is next (b1 is): the release returns nothing to wait for.
+    expect(first()).toBeUndefined();
+    // b1 by its grant message. b2 joined right behind b1 (its acquire's reply said so): b hands it on when b1 releases.
     const second = await b1;
     expect(b.handedOn).toBe(0);
-    second();
+    // b1's release hands on to b2 (of its own instance): it returns a promise again.
+    expect(second()).toBeInstanceOf(Promise);
     const third = await b2;
     expect(b.handedOn).toBe(1);
     third();

@@ -1,4 +1,4 @@
-import type { Release } from '../../concurrency/slot-gate';
+import type { LockRelease } from '../../concurrency/fifo-mutex';
 import type { CallState } from '../call-state';
 import { named, type NamedStep } from './named-step';
 
@@ -6,15 +6,17 @@ import { named, type NamedStep } from './named-step';
  * A stage that holds a slot around the rest of the chain: acquired (abortably) before, and
  * released in `finally`. The rest of the chain races the abort, so whatever is stuck inside
  * (a middleware, a context factory, a handler that ignores its signal) cannot keep the slot
- * once the call is aborted.
+ * once the call is aborted. A release that returns a promise (a lock that handed itself straight
+ * to a waiter of this process) is awaited before the call goes on: see `LockRelease`.
  */
-export function slotStep(name: string, acquire: (state: CallState) => Release | Promise<Release>): NamedStep {
+export function slotStep(name: string, acquire: (state: CallState) => LockRelease | Promise<LockRelease>): NamedStep {
   return named(name, async (state, next) => {
     const release = await acquire(state);
     try {
       return await state.aborter.race(next());
     } finally {
-      release();
+      const after = release();
+      if (after) await after;
     }
   });
 }
