@@ -9,6 +9,14 @@ import { ACQUIRE, CHECK, RELEASE, RENEW } from './redis-lock-scripts';
  */
 const SHA1 = new Map([ACQUIRE, CHECK, RELEASE, RENEW].map((script) => [script, createHash('sha1').update(script).digest('hex')]));
 
+/** One line an acquisition takes: the app line (`''`) shared or exclusive, or a key's line (exclusive). */
+export type Line = readonly [mode: 'S' | 'X', line: string];
+
+/** The lines a keyed acquisition takes, in order: the app shared, then each key (sorted by the caller). */
+export function linesOf(keys: readonly string[]): Line[] {
+  return [['S', ''], ...keys.map((key): Line => ['X', key])];
+}
+
 /** Runs one of the lock's scripts (`redis-lock-scripts.ts`) with its keys and arguments: one command. */
 export function runScript(client: RedisClientType, script: string, keys: string[], args: string[]): Promise<unknown> {
   const options = { keys, arguments: args };

@@ -8,10 +8,8 @@ import { LockUnavailableError } from './lock-unavailable-error';
 import type { RedisConnection } from './redis-connection';
 import { ACQUIRE, CHECK, RELEASE, RENEW } from './redis-lock-scripts';
 import type { RedisMutationLockOptions } from './redis-lock-options';
-import { parseGrant, runScript } from './redis-lock-wire';
-
-/** One line an acquisition takes: the app line (`''`) shared or exclusive, or a key's line (exclusive). */
-type Line = readonly [mode: 'S' | 'X', line: string];
+import { LockFollowers } from './redis-lock-followers';
+import { linesOf, parseGrant, runScript, type Line } from './redis-lock-wire';
 
 /** An acquisition of this instance waiting in a line: woken by the grant message naming it, or by its poll. */
 interface Waiting {
@@ -61,13 +59,8 @@ export class RedisMutationLock implements MutationLock {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly waiting = new Map<string, Waiting>();
-  /**
-   * Who follows whom, among this instance's acquisitions: by `follows(id, line)`, the waiter of
-   * this instance Redis put right behind `id` in `line`, with its token ahead (from the waiter's
-   * acquire reply, or from the grant message of `id`). When `id` releases the line, that waiter is
-   * handed it at once. An entry lives as long as `id` waits or holds.
-   */
-  private readonly successors = new Map<string, { id: string; token: number }>();
+  /** Who follows whom among this instance's acquisitions: a release hands the line to the follower at once. */
+  private readonly followers = new LockFollowers();
   /** This instance's acquisitions that hold their lines now. */
   private readonly holders = new Set<string>();
   private subscribed: Promise<void> | undefined;
@@ -157,7 +150,7 @@ export class RedisMutationLock implements MutationLock {
         const [mode, line] = lines[at - 1];
         const ahead = String(answer[2]);
         if (mode === 'X' && at === lines.length && (this.waiting.has(ahead) || this.holders.has(ahead))) {
-          this.successors.set(follows(ahead, line), { id, token: Number(answer[1]) });
+          this.followers.set(ahead, line, { id, token: Number(answer[1]) });
         }
         const held = lines.slice(0, at - 1).map(([, line]) => line);
         tokens.push(await this.granted(id, waiter, lines[at - 1][1], held, step, aborted));
@@ -167,7 +160,10 @@ export class RedisMutationLock implements MutationLock {
       // Aborted (or Redis failed): leave every line at once, giving back what was held (a grant that
       // was on its way when the signal fired included); the next waiters are served now.
       void this.script(RELEASE, [id, '1', ...lines.map(([, line]) => line)]).catch(() => undefined);
-      for (const [, line] of lines) this.successors.delete(follows(id, line));
+      this.followers.forget(
+        id,
+        lines.map(([, line]) => line)
+      );
       throw error;
     } finally {
       this.waiting.delete(id);
@@ -244,7 +240,7 @@ export class RedisMutationLock implements MutationLock {
       let handed = false;
       for (const [mode, line] of lines) {
         if (mode === 'X') handed = this.handOn(id, line) || handed;
-        else this.successors.delete(follows(id, line));
+        else this.followers.forget(id, [line]);
       }
       // The waiter handed on goes first: its critical section is the fleet's serial path, while what
       // the releasing call has left to do (present and send its result) runs beside it, a turn later.
@@ -264,10 +260,8 @@ export class RedisMutationLock implements MutationLock {
    * round trip and the grant message; the message that follows finds it served. Says whether it did.
    */
   private handOn(id: string, line: string): boolean {
-    const key = follows(id, line);
-    const next = this.successors.get(key);
+    const next = this.followers.take(id, line);
     if (!next) return false;
-    this.successors.delete(key);
     const waiter = this.waiting.get(next.id);
     if (waiter?.line !== line || !waiter.granted || performance.now() - waiter.renewedAt >= this.leaseMs / 2) return false;
     this.handedOn++;
@@ -287,7 +281,7 @@ export class RedisMutationLock implements MutationLock {
       .then((subscriber) =>
         subscriber.subscribe(this.channel, (message: string) => {
           const { line, id, token, next } = parseGrant(message);
-          if (next && this.waiting.has(next.id) && (this.waiting.has(id) || this.holders.has(id))) this.successors.set(follows(id, line), next);
+          if (next && this.waiting.has(next.id) && (this.waiting.has(id) || this.holders.has(id))) this.followers.set(id, line, next);
           const waiter = this.waiting.get(id);
           if (waiter?.line === line) waiter.granted?.(token);
           else if (waiter) (waiter.early ??= new Map()).set(line, token);
@@ -298,14 +292,4 @@ export class RedisMutationLock implements MutationLock {
         throw error;
       }));
   }
-}
-
-/** The key of `successors` for the waiter right behind `id` in `line` (an id is a UUID: 36 characters). */
-function follows(id: string, line: string): string {
-  return id + line;
-}
-
-/** The lines a keyed acquisition takes, in order: the app shared, then each key (sorted by the caller). */
-function linesOf(keys: readonly string[]): Line[] {
-  return [['S', ''], ...keys.map((key): Line => ['X', key])];
 }
