@@ -7,9 +7,10 @@ import type { WaiterNode } from './waiter-list';
 
 /**
  * A grant of the mutation lock: give it back once. It may say what it holds (its fencing tokens,
- * its keys). Calling it may return a promise, which the call waits for before it goes on: a lock
- * that handed itself straight to a waiter of this process (the Redis lock's hand-on) lets that
- * waiter's critical section run first, and the releasing call presents its result after it.
+ * its keys). Calling it may return a promise, which the call waits for before it goes on: the
+ * Redis lock returns one that settles a turn of the event loop later, so the next holder goes first
+ * (the release reaches Redis, a waiter of this process handed the line runs its critical section)
+ * and the releasing call presents its result after that.
  */
 export type LockRelease = (() => void | Promise<void>) & {
   /** The grant's fencing token (the first key's for a keyed grant). A lock that gives none leaves `ctx.lock` unset. */

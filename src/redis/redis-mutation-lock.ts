@@ -237,14 +237,15 @@ export class RedisMutationLock implements MutationLock {
       clearInterval(renew);
       // Sent first: whatever the waiters handed on below send next reaches Redis after it.
       void this.script(RELEASE, [id, '0', ...names]).catch(() => undefined);
-      let handed = false;
       for (const [mode, line] of lines) {
-        if (mode === 'X') handed = this.handOn(id, line) || handed;
+        if (mode === 'X') this.handOn(id, line);
         else this.followers.forget(id, [line]);
       }
-      // The waiter handed on goes first: its critical section is the fleet's serial path, while what
-      // the releasing call has left to do (present and send its result) runs beside it, a turn later.
-      return handed ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined;
+      // The next holder goes first: the release is written to Redis at this turn's end (a waiter of
+      // another instance has its grant sooner), and a follower handed the line above runs its
+      // critical section now. Both are the fleet's serialized path; what the releasing call has left
+      // to do (present and send its result) runs beside the next critical section, a turn later.
+      return new Promise<void>((resolve) => setImmediate(resolve));
     }) as LockRelease & { fencingToken: number; keys: readonly KeyGrant[] };
     const keys = lines.slice(1).map(([, key], i) => ({ key, fencingToken: tokens[i + 1] }));
     release.keys = lines[0][0] === 'X' ? [] : keys;
@@ -257,16 +258,15 @@ export class RedisMutationLock implements MutationLock {
    * instance Redis put right behind it: that waiter waits for this line as its last, and its place
    * in Redis is alive (renewed less than half a lease ago), so the release's hand-off in Redis
    * grants it next, with the token drawn for it ahead. It starts now instead of after the release's
-   * round trip and the grant message; the message that follows finds it served. Says whether it did.
+   * round trip and the grant message; the message that follows finds it served.
    */
-  private handOn(id: string, line: string): boolean {
+  private handOn(id: string, line: string): void {
     const next = this.followers.take(id, line);
-    if (!next) return false;
+    if (!next) return;
     const waiter = this.waiting.get(next.id);
-    if (waiter?.line !== line || !waiter.granted || performance.now() - waiter.renewedAt >= this.leaseMs / 2) return false;
+    if (waiter?.line !== line || !waiter.granted || performance.now() - waiter.renewedAt >= this.leaseMs / 2) return;
     this.handedOn++;
     waiter.granted(next.token);
-    return true;
   }
 
   private script(script: string, args: readonly string[]): Promise<unknown> {

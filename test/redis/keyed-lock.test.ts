@@ -142,13 +142,14 @@ describeWithRedis('RedisMutationLock, keyed', () => {
     expect(first.fencingToken).toBeGreaterThan(holder.fencingToken!);
     // Redis, running the release, granted a1 too, with that same token.
     while (!(await probe.client.hVals(`{${key}}:tokens`)).includes(String(first.fencingToken))) await turn();
-    // Nothing of a's own is next (b1 is): the release returns nothing to wait for.
-    expect(first()).toBeUndefined();
+    // Nothing of a's own is next (b1 is): the release still makes the call wait a turn, so that it reaches Redis first.
+    expect(first()).toBeInstanceOf(Promise);
     // b1 by its grant message. b2 joined right behind b1 (its acquire's reply said so): b hands it on when b1 releases.
     const second = await b1;
     expect(b.handedOn).toBe(0);
-    // b1's release hands on to b2 (of its own instance): it returns a promise again.
+    // b1's release hands on to b2 (of its own instance); a second call of a release does nothing.
     expect(second()).toBeInstanceOf(Promise);
+    expect(second()).toBeUndefined();
     const third = await b2;
     expect(b.handedOn).toBe(1);
     third();

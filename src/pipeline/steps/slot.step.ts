@@ -6,8 +6,8 @@ import { named, type NamedStep } from './named-step';
  * A stage that holds a slot around the rest of the chain: acquired (abortably) before, and
  * released in `finally`. The rest of the chain races the abort, so whatever is stuck inside
  * (a middleware, a context factory, a handler that ignores its signal) cannot keep the slot
- * once the call is aborted. A release that returns a promise (a lock that handed itself straight
- * to a waiter of this process) is awaited before the call goes on: see `LockRelease`.
+ * once the call is aborted. A release that returns a promise (the Redis lock's, so that the next
+ * holder goes first) is awaited before the call goes on: see `LockRelease`.
  */
 export function slotStep(name: string, acquire: (state: CallState) => LockRelease | Promise<LockRelease>): NamedStep {
   return named(name, async (state, next) => {
