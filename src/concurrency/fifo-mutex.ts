@@ -7,10 +7,10 @@ import type { WaiterNode } from './waiter-list';
 
 /**
  * A grant of the mutation lock: give it back once. It may say what it holds (its fencing tokens,
- * its keys). Calling it may return a promise, which the call waits for before it goes on: the
- * Redis lock returns one that settles a turn of the event loop later, so the next holder goes first
- * (the release reaches Redis, a waiter of this process handed the line runs its critical section)
- * and the releasing call presents its result after that.
+ * its keys). Calling it may return a promise, which the call waits for before it answers (its
+ * outcome already decided, out of reach of aborts): the Redis lock returns one that settles a turn
+ * of the event loop later, so the next holder goes first (the release reaches Redis, a waiter of
+ * this process handed the line runs its critical section) and the releasing call answers after.
  */
 export type LockRelease = (() => void | Promise<void>) & {
   /** The grant's fencing token (the first key's for a keyed grant). A lock that gives none leaves `ctx.lock` unset. */

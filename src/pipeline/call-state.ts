@@ -47,6 +47,11 @@ export class CallState {
   readonly trace: CallTrace | undefined;
   /** Whether the chain failed (set by the error boundary; a thrown ToolError is an outcome, not a failure): a failed attempt of a claimed round gives it back. */
   failed: boolean;
+  /**
+   * What the call waits for before it answers, its outcome already decided (set by a lock step
+   * whose release returned a promise: the next holder goes first; see `LockRelease`).
+   */
+  answerAfter: Promise<void> | undefined;
   private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
 
   constructor(
@@ -81,6 +86,7 @@ export class CallState {
     this.inputScope = member.info.interactive ? emptyInputScope() : undefined;
     this.claim = undefined;
     this.failed = false;
+    this.answerAfter = undefined;
     this.made = undefined;
   }
 

@@ -244,7 +244,7 @@ export class RedisMutationLock implements MutationLock {
       // The next holder goes first: the release is written to Redis at this turn's end (a waiter of
       // another instance has its grant sooner), and a follower handed the line above runs its
       // critical section now. Both are the fleet's serialized path; what the releasing call has left
-      // to do (present and send its result) runs beside the next critical section, a turn later.
+      // to do (send its answer) runs beside the next critical section, a turn later.
       return new Promise<void>((resolve) => setImmediate(resolve));
     }) as LockRelease & { fencingToken: number; keys: readonly KeyGrant[] };
     const keys = lines.slice(1).map(([, key], i) => ({ key, fencingToken: tokens[i + 1] }));

@@ -120,6 +120,33 @@ describeWithRedis('RedisMutationLock', () => {
     }
   });
 
+  it('an abort in the turn after the mutation ran does not turn it into a cancelled call (the release lets the next holder go first)', async () => {
+    const key = `after-${prefix++}`;
+    const lock = await instance(key);
+    const leaving = new AbortController();
+    let writes = 0;
+    @ToolProvider()
+    class Late {
+      @Mutation('late.write', { description: 'Writes; its caller aborts just after' })
+      write() {
+        writes++;
+        // The abort lands in the turn the release makes the call wait.
+        setImmediate(() => leaving.abort());
+        return 'written';
+      }
+    }
+    const app = FusionApp.create({ tools: [Late], mutationLock: lock, logger: () => undefined });
+    try {
+      const result = await app.callTool('late.write', {}, { signal: leaving.signal });
+      expect(leaving.signal.aborted).toBe(true);
+      expect(writes).toBe(1);
+      expect(result.isError).toBeFalsy();
+      expect(result.content).toEqual([{ type: 'text', text: 'written' }]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('Redis going away: a mutation fails with a clear error and nothing runs; it works again once Redis is back', async () => {
     const key = `outage-${prefix++}`;
     const lock = await instance(key);

@@ -8,12 +8,16 @@ import { named, type NamedStep } from './named-step';
  * threw it, leaves through the one error boundary (an `isError` result, a task's outcome, or a
  * JSON-RPC error); in task mode the result is the task's outcome too. This is where every call
  * ends (`state.end`, the engine's): the call is over when its answer is decided. Chained rather
- * than awaited: a call waiting in the queue keeps one suspended frame fewer.
+ * than awaited: a call waiting in the queue keeps one suspended frame fewer. Where a lock's
+ * release asked for it (`state.answerAfter`), the decided answer is given a turn later.
  */
 export function errorBoundaryStep(boundary: ErrorBoundary, kind: CallKind): NamedStep {
   return named('error-boundary', (state, next) =>
     next().then(
-      (value) => state.end(state.mode === 'task' ? boundary.taskResult(value) : value),
+      (value) => {
+        const answer = state.mode === 'task' ? boundary.taskResult(value) : value;
+        return state.answerAfter ? state.answerAfter.then(() => state.end(answer)) : state.end(answer);
+      },
       (error: unknown) => {
         // A ToolError is the handler's deliberate answer (a refusal, a "no"): an outcome, which an
         // exactly-once round records; anything else is a failed attempt, which gives the round back.
@@ -26,7 +30,7 @@ export function errorBoundaryStep(boundary: ErrorBoundary, kind: CallKind): Name
           state.end(undefined);
           throw refusal;
         }
-        return state.end(answer);
+        return state.answerAfter ? state.answerAfter.then(() => state.end(answer)) : state.end(answer);
       }
     )
   );

@@ -7,7 +7,9 @@ import { named, type NamedStep } from './named-step';
  * released in `finally`. The rest of the chain races the abort, so whatever is stuck inside
  * (a middleware, a context factory, a handler that ignores its signal) cannot keep the slot
  * once the call is aborted. A release that returns a promise (the Redis lock's, so that the next
- * holder goes first) is awaited before the call goes on: see `LockRelease`.
+ * holder goes first: see `LockRelease`) becomes the call's `answerAfter`: the error boundary waits
+ * for it once the outcome is decided, out of reach of every stage's abort (an abort in that turn
+ * cannot turn a mutation that ran into a cancelled call).
  */
 export function slotStep(name: string, acquire: (state: CallState) => LockRelease | Promise<LockRelease>): NamedStep {
   return named(name, async (state, next) => {
@@ -16,7 +18,7 @@ export function slotStep(name: string, acquire: (state: CallState) => LockReleas
       return await state.aborter.race(next());
     } finally {
       const after = release();
-      if (after) await after;
+      if (after) state.answerAfter = after;
     }
   });
 }
