@@ -27,9 +27,9 @@ export class LockFollowers {
     return follower;
   }
 
-  /** Forgets the followers of `id` in `lines`. */
-  forget(id: string, lines: Iterable<string>): void {
-    for (const line of lines) this.byLeader.delete(key(id, line));
+  /** Forgets the follower of `id` in `line`. */
+  forget(id: string, line: string): void {
+    this.byLeader.delete(key(id, line));
   }
 }
 

@@ -160,10 +160,7 @@ export class RedisMutationLock implements MutationLock {
       // Aborted (or Redis failed): leave every line at once, giving back what was held (a grant that
       // was on its way when the signal fired included); the next waiters are served now.
       void this.script(RELEASE, [id, '1', ...lines.map(([, line]) => line)]).catch(() => undefined);
-      this.followers.forget(
-        id,
-        lines.map(([, line]) => line)
-      );
+      for (const [, line] of lines) this.followers.forget(id, line);
       throw error;
     } finally {
       this.waiting.delete(id);
@@ -239,7 +236,7 @@ export class RedisMutationLock implements MutationLock {
       void this.script(RELEASE, [id, '0', ...names]).catch(() => undefined);
       for (const [mode, line] of lines) {
         if (mode === 'X') this.handOn(id, line);
-        else this.followers.forget(id, [line]);
+        else this.followers.forget(id, line);
       }
       // The next holder goes first: the release is written to Redis at this turn's end (a waiter of
       // another instance has its grant sooner), and a follower handed the line above runs its

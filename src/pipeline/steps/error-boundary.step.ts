@@ -1,4 +1,5 @@
 import { ToolError } from '../../errors';
+import type { CallState } from '../call-state';
 import type { ErrorBoundary } from '../error-boundary';
 import type { CallKind } from '../../types/core';
 import { named, type NamedStep } from './named-step';
@@ -14,10 +15,7 @@ import { named, type NamedStep } from './named-step';
 export function errorBoundaryStep(boundary: ErrorBoundary, kind: CallKind): NamedStep {
   return named('error-boundary', (state, next) =>
     next().then(
-      (value) => {
-        const answer = state.mode === 'task' ? boundary.taskResult(value) : value;
-        return state.answerAfter ? state.answerAfter.then(() => state.end(answer)) : state.end(answer);
-      },
+      (value) => end(state, state.mode === 'task' ? boundary.taskResult(value) : value),
       (error: unknown) => {
         // A ToolError is the handler's deliberate answer (a refusal, a "no"): an outcome, which an
         // exactly-once round records; anything else is a failed attempt, which gives the round back.
@@ -30,8 +28,13 @@ export function errorBoundaryStep(boundary: ErrorBoundary, kind: CallKind): Name
           state.end(undefined);
           throw refusal;
         }
-        return state.answerAfter ? state.answerAfter.then(() => state.end(answer)) : state.end(answer);
+        return end(state, answer);
       }
     )
   );
+}
+
+/** Ends the call with its decided answer: now, or once what a lock's release asked it to wait for settles. */
+function end(state: CallState, answer: unknown): unknown {
+  return state.answerAfter ? state.answerAfter.then(() => state.end(answer)) : state.end(answer);
 }
