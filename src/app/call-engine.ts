@@ -88,14 +88,14 @@ export class CallEngine implements CallEnding {
    * The end of a call: it stops following its request, leaves the in-flight set, its own
    * instances are disposed; a call that ran as a task settles it with its outcome.
    */
-  end(state: CallState, value: unknown): unknown {
+  end(state: CallState, value: unknown, aborted: boolean): unknown {
     state.aborter.detach();
     this.inFlight.delete(state.aborter);
     // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
     const disposing = state.dispose();
     if (disposing) disposing.catch(() => undefined);
     // An exactly-once round: its answer is the round's outcome, unless the attempt ended without one.
-    state.claim?.end(value, value !== undefined && !state.aborter.aborted && !state.failed);
+    state.claim?.end(value, value !== undefined && !aborted && !state.failed);
     if (state.mode === 'task' && state.task && value !== undefined) void state.task.settle(value as TaskOutcome);
     if (state.mode === 'task') state.trace?.taskEnded(value);
     return value;

@@ -110,9 +110,12 @@ export class CallState {
     return (this.extra ??= requestExtra(this.request, this.member.info.name, () => aborter.signal));
   }
 
-  /** Ends the call with its answer and returns it (called once, by the error boundary). */
-  end(answer: unknown): unknown {
-    return this.ending.end(this, answer);
+  /**
+   * Ends the call with its answer and returns it (called once, by the error boundary). `aborted`:
+   * whether the call was aborted when its outcome was decided (default: whether it is now).
+   */
+  end(answer: unknown, aborted: boolean = this.aborter.aborted): unknown {
+    return this.ending.end(this, answer, aborted);
   }
 
   /** The end of the call: its own instances are disposed (where it made any). */
@@ -149,9 +152,9 @@ function progressChannelOf(send: ProgressSend | undefined, trace: CallTrace | un
 
 const DELIVERED: Promise<void> = Promise.resolve();
 
-/** Where calls end (the engine): told once per call, with its answer. */
+/** Where calls end (the engine): told once per call, with its answer and whether it was aborted when that was decided. */
 export interface CallEnding {
-  end(state: CallState, answer: unknown): unknown;
+  end(state: CallState, answer: unknown, aborted: boolean): unknown;
 }
 
 /** The input-related part of an interactive call. */

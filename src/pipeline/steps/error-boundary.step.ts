@@ -34,7 +34,13 @@ export function errorBoundaryStep(boundary: ErrorBoundary, kind: CallKind): Name
   );
 }
 
-/** Ends the call with its decided answer: now, or once what a lock's release asked it to wait for settles. */
+/**
+ * Ends the call with its decided answer: now, or once what a lock's release asked it to wait for
+ * settles. The outcome is decided now: an abort in the turn it waits (the client's connection
+ * closing, say) does not make a round that ran look as if it never had one.
+ */
 function end(state: CallState, answer: unknown): unknown {
-  return state.answerAfter ? state.answerAfter.then(() => state.end(answer)) : state.end(answer);
+  if (!state.answerAfter) return state.end(answer);
+  const aborted = state.aborter.aborted;
+  return state.answerAfter.then(() => state.end(answer, aborted));
 }
