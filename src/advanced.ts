@@ -66,6 +66,7 @@ export {
   NextCalledTwiceError,
   NotInteractiveError,
   OutputMismatchError,
+  PresentationError,
   NothingToCompleteError,
   ServerBusyError,
   TaskInterruptedError,

@@ -61,6 +61,12 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
   middleware?: readonly Middleware[];
   /** The presenter for tools that name none (default: the built-in shaping). */
   presenter?: PresenterRef;
+  /**
+   * How long a tool's presenter may take once the tool has run, in ms (default 10,000). The
+   * tool's outcome is decided by then, so no cancel or timeout interrupts presenting; a presenter
+   * that overruns this answers an `isError` result (`PRESENTATION_FAILED`), its work stands.
+   */
+  presenterTimeoutMs?: number;
   /** Limits of the default call queue, or a queue of your own (for example one shared through Redis). */
   concurrency?:
     | CallQueueOptions

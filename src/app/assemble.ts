@@ -5,6 +5,7 @@ import { defaultPrincipalOf } from '../auth/caller-auth';
 import { createHttpAuthGate, type HttpAuthGate } from '../auth/http-auth';
 import { InProcessCallQueue } from '../concurrency/call-queue';
 import { FifoMutex } from '../concurrency/fifo-mutex';
+import { positiveInt } from '../config/option-checks';
 import { needsCallScope } from '../di/injection-check';
 import { FUSION_APP } from '../di/tokens';
 import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
@@ -165,6 +166,7 @@ function chainDependencies(
     continuations,
     tasks: tasks?.admissions,
     needsCallScope: (classes) => needsCallScope(container, classes, opaque),
+    presenterTimeoutMs: positiveInt(options.presenterTimeoutMs, 10_000, 'presenterTimeoutMs'),
     telemetry: options.telemetry !== false
   };
 }

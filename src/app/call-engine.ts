@@ -3,7 +3,7 @@ import { CallAbort } from '../concurrency/call-abort';
 import { AppClosedError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
 import { withInputScope } from '../interactive/input-scope';
-import { CallState, type CallEnding, type CompiledMember } from '../pipeline/call-state';
+import { CallState, type CompiledMember } from '../pipeline/call-state';
 import type { ErrorBoundary } from '../pipeline/error-boundary';
 import type { PrincipalOf } from '../types/context';
 import type { CallRequest } from '../types/request';
@@ -12,14 +12,15 @@ import { ownValue } from '../wire/own-properties';
 import type { DependencyContainer } from 'tsyringe';
 
 /**
- * Where every call starts and ends, for every kind alike. It builds the call's state before
- * the chain runs (the abort, the context, the scope, the interaction), runs the member's
- * compiled chain (whose outermost step is the error boundary, so what comes back is the
- * answer: a result, or a thrown JSON-RPC error), and ends the call: it stops following its
- * request, leaves the in-flight set, its own instances are disposed, and a call that ran as a
- * task settles its task with the outcome.
+ * The one owner of a call's life, for every kind alike: {@link run} starts the call (its state:
+ * the abort, the interaction), runs the member's compiled chain (whose outermost step is the
+ * error boundary, which only maps: what comes back is the answer, a result or a thrown JSON-RPC
+ * error), and finishes it ({@link finish}): it stops following its request, leaves the in-flight
+ * set, disposes its own instances, records or gives back an exactly-once round it owns, and
+ * settles the task it became. Steps tell the call what they decide (`CallState.becomeTask`,
+ * `own`, `aborter.decide`); only this class reads it, once, here.
  */
-export class CallEngine implements CallEnding {
+export class CallEngine {
   private readonly inFlight = new Set<CallAbort>();
   private closed = false;
 
@@ -46,8 +47,13 @@ export class CallEngine implements CallEnding {
     } catch (error) {
       return Promise.resolve().then(() => this.failedToStart(member, request, error));
     }
-    // The boundary (the chain's first step) ends the call with its answer: nothing chained here.
-    const done = this.chain(state);
+    const done = this.chain(state).then(
+      (answer) => this.finish(state, answer),
+      (error: unknown) => {
+        this.finish(state, undefined);
+        throw error;
+      }
+    );
     const answered = member.answersUpFront ? done.then((value) => this.answersUpFront(member, request, value)) : done;
     return early ? Promise.race([answered, early]) : answered;
   }
@@ -55,7 +61,7 @@ export class CallEngine implements CallEnding {
   /** A call's state, made before the chain runs; its abort joins the in-flight set. */
   private start(member: CompiledMember, request: CallRequest, answer: ((value: unknown) => void) | undefined): CallState {
     const aborter = new CallAbort(request.signal);
-    const state = new CallState(member, request, aborter, this.container, answer, this);
+    const state = new CallState(member, request, aborter, this.container, answer);
     if (member.info.interactive) {
       try {
         state.interaction = {
@@ -85,20 +91,24 @@ export class CallEngine implements CallEnding {
   }
 
   /**
-   * The end of a call: it stops following its request, leaves the in-flight set, its own
-   * instances are disposed; a call that ran as a task settles it with its outcome.
+   * The end of a call, told its answer (undefined: the chain threw a JSON-RPC error). The
+   * outcome is the handler's when it was decided (`aborter.decided`: the handler returned or
+   * threw a ToolError), whatever aborted the call afterwards: an exactly-once round records it;
+   * otherwise (aborted or failed before the handler decided, or a protocol error) the round is
+   * given back, so a re-issue runs it. A task is settled with the answer the boundary made.
    */
-  end(state: CallState, value: unknown, aborted: boolean): unknown {
+  private finish(state: CallState, answer: unknown): unknown {
     state.aborter.detach();
     this.inFlight.delete(state.aborter);
     // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
     const disposing = state.dispose();
     if (disposing) disposing.catch(() => undefined);
-    // An exactly-once round: its answer is the round's outcome, unless the attempt ended without one.
-    state.claim?.end(value, value !== undefined && !aborted && !state.failed);
-    if (state.mode === 'task' && state.task && value !== undefined) void state.task.settle(value as TaskOutcome);
-    if (state.mode === 'task') state.trace?.taskEnded(value);
-    return value;
+    state.claim?.end(answer, answer !== undefined && state.aborter.decided);
+    if (state.mode === 'task') {
+      if (state.task && answer !== undefined) void state.task.settle(answer as TaskOutcome);
+      state.trace?.taskEnded(answer);
+    }
+    return answer;
   }
 
   /** A call refused before its chain could run (the app is closing): answered as the boundary says. */

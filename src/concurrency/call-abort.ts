@@ -49,6 +49,7 @@ export class CallAbort {
   private listener: (() => void) | undefined;
   private done = false;
   private isAborted = false;
+  private isDecided = false;
 
   /** Follows `upstream` (the request's signal): its abort is this call's, as a cancellation. */
   constructor(upstream?: AbortSignal) {
@@ -100,8 +101,26 @@ export class CallAbort {
     return abortErrorOf(this.abortReason);
   }
 
+  /**
+   * The call's outcome is decided (its handler returned, or threw a `ToolError`): from now on an
+   * abort changes nothing (a cancel, a timeout, the app's shutdown), so what ran is what the call
+   * answers, records and settles. What is left (releasing, presenting, flushing) is bounded on its
+   * own. A call aborted first stays aborted: its answer is the abort's, and a handler's late
+   * result decides nothing.
+   */
+  decide(): void {
+    if (this.aborted) return;
+    this.isDecided = true;
+    this.detach();
+  }
+
+  /** Whether the call's outcome is decided (see {@link decide}). */
+  get decided(): boolean {
+    return this.isDecided;
+  }
+
   abort(reason: unknown): void {
-    if (this.isAborted) return;
+    if (this.isAborted || this.isDecided) return;
     this.isAborted = true;
     this.abortReason = reason;
     this.detach();

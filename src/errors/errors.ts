@@ -210,6 +210,22 @@ export class OutputMismatchError extends FusionError {
   }
 }
 
+/**
+ * The tool ran (its outcome is decided, its effect stands) but its presenter did not finish
+ * within the app's `presenterTimeoutMs`: the call answers this as an `isError` result, never as
+ * a cancellation.
+ */
+export class PresentationError extends FusionError {
+  /** The message names the tool and the limit, and says that the tool's work was done. */
+  constructor(toolName: string, timeoutMs: number) {
+    super(
+      ErrorCode.PRESENTATION_FAILED,
+      `Tool ${toolName} ran, but its presenter did not finish within ${timeoutMs} ms; its work was done and is not undone. ` +
+        'Make the presenter faster, or raise presenterTimeoutMs.'
+    );
+  }
+}
+
 /** A request for input was declined or cancelled; the call ended there (an `isError` result for tools, -32600 otherwise). */
 export class InputDeclinedError extends FusionError {
   /** `message` says which request was declined or cancelled. */

@@ -51,6 +51,12 @@ export const ErrorCode = {
    * tool, the class and what was returned, so that no client rejects the result as malformed.
    */
   OUTPUT_MISMATCH: 'OUTPUT_MISMATCH',
+  /**
+   * The tool ran and its outcome is decided, but presenting the result did not finish within the
+   * app's `presenterTimeoutMs`: an `isError` result saying so (the tool's effect stands; a task
+   * completes with it, an exactly-once round records it).
+   */
+  PRESENTATION_FAILED: 'PRESENTATION_FAILED',
   /** The user declined or cancelled a request for input; nothing was done. */
   INPUT_DECLINED: 'INPUT_DECLINED',
   /** The caller's token does not grant a scope the member requires; nothing of the call ran. */

@@ -13,6 +13,7 @@ export {
   MissingCapabilityError,
   NotInteractiveError,
   OutputMismatchError,
+  PresentationError,
   InvalidInputError,
   InvalidProgressError,
   LockKeyError,

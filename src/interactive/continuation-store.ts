@@ -37,6 +37,15 @@ export interface ContinuationStore {
   /** Gives a claim back: its attempt ended without an outcome (aborted, or failed before it finished). */
   releaseClaim?(id: string): Promise<void>;
   /**
+   * A store shared by several instances: how long a claim holds without being renewed, in ms.
+   * The attempt that owns a claim renews it (`renewClaim`) every third of this while it runs, so
+   * a re-issue waiting for an attempt whose instance is gone runs the round once the lease lapses.
+   * Absent: claims hold until recorded or given back (one process: its attempts end with it).
+   */
+  readonly claimLeaseMs?: number;
+  /** Renews the lease of a claim this instance owns (with `claimLeaseMs`). */
+  renewClaim?(id: string): Promise<void>;
+  /**
    * A keyed digest (for example HMAC-SHA256) of a value the state is bound to: the caller's
    * identity (`principalOf`). The payload then carries the digest, and the identity never
    * travels in the state. It must be deterministic and the same on every instance that can

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { CallAbort } from '../concurrency/call-abort';
 import { InvalidRequestStateError } from '../errors';
 import { validateAnswers } from './answer-validator';
 import type { ContinuationStore } from './continuation-store';
 import type { InputStatus } from './input-scope';
 import { createInputRound, type InputRequest, type InputRound } from './require-input';
+import { RoundClaim } from './round-claim';
 import { ownRecord, ownValue } from '../wire/own-properties';
 
 /** Requests for input one call may make before it is ended: a confused client cannot ping-pong forever. */
@@ -67,25 +69,6 @@ export class Replayed {
   constructor(readonly outcome: unknown) {}
 }
 
-/**
- * An exactly-once round claimed by this attempt: when the call ends, its answer is recorded as
- * the round's outcome, or (aborted, failed before it finished) the claim is given back so that
- * a re-issue runs the handler.
- */
-export class RoundClaim {
-  constructor(
-    private readonly store: ContinuationStore,
-    private readonly id: string
-  ) {}
-
-  /** The call ended: `answer` is what its client receives; `completed` says whether it is an outcome. */
-  end(answer: unknown, completed: boolean): void {
-    const ending = completed ? this.store.recordOutcome?.(this.id, answer) : this.store.releaseClaim?.(this.id);
-    // Not awaited by the answer: the record is the round's, a re-issue waits for it.
-    ending?.catch(() => undefined);
-  }
-}
-
 /** A stable digest of the arguments (key order does not matter). */
 export function digestArguments(args: unknown): string {
   return createHash('sha256').update(canonicalJson(args)).digest('base64url');
@@ -124,7 +107,8 @@ export function firstEntry(): ContinuationPosition {
 
 /**
  * Opens the echoed state (verifying signature, expiry and binding to name, arguments
- * and caller) and reads the client's answers to the pending requests. Answers are
+ * and caller) and reads the client's answers to the pending requests. `call`, when given, ends
+ * the waits (reading the state, waiting for another attempt of an exactly-once round). Answers are
  * untrusted: each is checked against what was asked, and a missing or invalid one is
  * asked again. Keys the server did not ask for are ignored, and so are answers that come
  * without a state: an answer counts only for a request this server made, in this round.
@@ -135,16 +119,23 @@ export async function resume(
   binding: ContinuationBinding,
   token: string | undefined,
   responses: Readonly<Record<string, unknown>> | undefined,
-  signal?: AbortSignal
+  call?: CallAbort
 ): Promise<Resumption> {
   if (token === undefined) return { kind: 'run', position: firstEntry() };
-  let opened: unknown;
-  try {
-    opened = await store.open(token);
-  } catch (error) {
+  // The store may be remote: its read ends with the call. Read apart from the call's abort, so that
+  // an abort is never mistaken for a state that failed verification.
+  const opening = Promise.resolve()
+    .then(() => store.open(token))
+    .then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error })
+  );
+  const read = call ? await call.race(opening) : await opening;
+  if ('error' in read) {
+    const { error } = read;
     throw new InvalidRequestStateError(error instanceof Error ? `verification failed (${error.message})` : 'verification failed');
   }
-  const payload = opened as ContinuationPayload;
+  const payload = read.value as ContinuationPayload;
   if (!payload || payload.v !== 2 || typeof payload.r !== 'number' || !Array.isArray(payload.q))
     throw new InvalidRequestStateError('unrecognized state');
   if (payload.t !== binding.name) throw new InvalidRequestStateError('it was issued for another tool');
@@ -156,7 +147,11 @@ export async function resume(
     if (binding.exactlyOnce && store.claim) {
       // The round is this state with these answers (the binding checked tool, arguments and caller above).
       const asked = payload.q.map((request) => [request.key, ownValue(responses, request.key) ?? null]);
-      const claim = await store.claim(payload.n, digestArguments({ t: payload.t, d: payload.d, p: payload.p, a: asked }), signal);
+      // Not claimed by a call already aborted. A claim the store makes is always returned (never
+      // raced away), so its owner gives it back or records it: a re-issue never waits on a claim
+      // nobody owns. The store ends its own wait for another attempt when `signal` aborts.
+      if (call?.aborted) throw call.error();
+      const claim = await store.claim(payload.n, digestArguments({ t: payload.t, d: payload.d, p: payload.p, a: asked }), call?.signal);
       if (claim.kind === 'refused') throw new InvalidRequestStateError('it was already used (each state of this tool is accepted once)');
       if (claim.kind === 'done') {
         const declined = (claim.outcome as { declined?: unknown } | null)?.declined;

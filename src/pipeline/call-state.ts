@@ -1,6 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { CallAbort } from '../concurrency/call-abort';
-import type { ContinuationPosition, RoundClaim } from '../interactive/continuation';
+import type { ContinuationPosition } from '../interactive/continuation';
+import type { RoundClaim } from '../interactive/round-claim';
 import { emptyInputScope, type InputScope } from '../interactive/input-scope';
 import type { CallContext, RequestExtra } from '../types/context';
 import type { CallKind, CallMode, ToolInfo } from '../types/core';
@@ -15,17 +16,19 @@ import { ProgressChannel } from './progress';
 
 /**
  * One call as it moves through its chain (internal, not user-visible). The engine makes it
- * before the chain runs; its context and scope are made on first read (a call still waiting in
- * the queue has none yet), so no step depends on another having made them. The few fields a
- * step changes say which step owns them.
+ * before the chain runs and finishes it when the chain has answered (`CallEngine`); its context
+ * and scope are made on first read (a call still waiting in the queue has none yet), so no step
+ * depends on another having made them.
+ *
+ * Steps do not talk to each other or to the engine through its fields. What a step decides
+ * about the call's life it tells the call through one method each, and only the engine reads it,
+ * once, when it finishes the call: {@link becomeTask} (the task-escalation step), {@link own}
+ * (an exactly-once round's claim, the open-continuation step), and the outcome being decided
+ * (`aborter.decide()`, the handler stage: from then on no abort changes it).
  */
 export class CallState {
-  /** How the call runs; the task-escalation step turns a request into a task. */
-  mode: CallMode;
-  /** With `mode: 'task'`: the task the call's outcome settles (set with the mode). */
-  task: TaskHandle | undefined;
-  /** Where the call's progress goes (the request's, when it carried a token; the task's once the task-escalation step takes the call). */
-  progress: ProgressChannel | undefined;
+  /** Where the call's progress goes (the request's, when it carried a token; the task's once the task-escalation step routes it there). */
+  private progressChannel: ProgressChannel | undefined;
   /** The call's log writes (flushed before the response; closed when the request may become a task). */
   readonly log: LogChannel;
   /** The raw arguments (`{}` when the request carried none). */
@@ -41,17 +44,11 @@ export class CallState {
   interaction: Interaction | undefined;
   /** Interactive members: what `readInput` and friends read (the engine runs the chain inside it). */
   readonly inputScope: InputScope | undefined;
-  /** An exactly-once round this call claimed (set by the open-continuation step; ended with the call). */
-  claim: RoundClaim | undefined;
   /** The request's telemetry (absent in an app without it, and for calls made through the test harness). */
   readonly trace: CallTrace | undefined;
-  /** Whether the chain failed (set by the error boundary; a thrown ToolError is an outcome, not a failure): a failed attempt of a claimed round gives it back. */
-  failed: boolean;
-  /**
-   * What the call waits for before it answers, its outcome already decided (set by a lock step
-   * whose release returned a promise: the next holder goes first; see `LockRelease`).
-   */
-  answerAfter: Promise<void> | undefined;
+  private callMode: CallMode;
+  private taskHandle: TaskHandle | undefined;
+  private roundClaim: RoundClaim | undefined;
   private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
 
   constructor(
@@ -69,14 +66,13 @@ export class CallState {
      * Answers the request before the chain ends (members that may become tasks: the
      * task-escalation step answers with the `CreateTaskResult` and the chain goes on).
      */
-    readonly answer: ((value: unknown) => void) | undefined,
-    /** Who ends the call (the engine). */
-    private readonly ending: CallEnding
+    readonly answer: ((value: unknown) => void) | undefined
   ) {
-    this.mode = request.mode ?? 'request';
-    this.task = request.task;
+    this.callMode = request.mode ?? 'request';
+    this.taskHandle = request.task;
+    this.roundClaim = undefined;
     this.trace = request.trace;
-    this.progress = progressChannelOf(request.sendProgress, request.trace);
+    this.progressChannel = progressChannelOf(request.sendProgress, request.trace);
     this.log = new LogChannel(request.sendLog);
     this.args = argumentsOf(request);
     this.subject = request.subject;
@@ -84,10 +80,47 @@ export class CallState {
     this.extra = undefined;
     this.interaction = undefined;
     this.inputScope = member.info.interactive ? emptyInputScope() : undefined;
-    this.claim = undefined;
-    this.failed = false;
-    this.answerAfter = undefined;
     this.made = undefined;
+  }
+
+  /** How the call runs: a request, or a task (a later round of one, or since the task-escalation step made it one). */
+  get mode(): CallMode {
+    return this.callMode;
+  }
+
+  /** With `mode: 'task'`: the task the call's outcome settles. */
+  get task(): TaskHandle | undefined {
+    return this.taskHandle;
+  }
+
+  /** Where the call's progress goes now. */
+  get progress(): ProgressChannel | undefined {
+    return this.progressChannel;
+  }
+
+  /** An exactly-once round this call owns: the engine records its outcome, or gives it back, when it finishes the call. */
+  get claim(): RoundClaim | undefined {
+    return this.roundClaim;
+  }
+
+  /** The task-escalation step: the call's progress goes to `channel` from now on (the task's status, or what makes it one). */
+  routeProgress(channel: ProgressChannel): void {
+    this.progressChannel = channel;
+  }
+
+  /** The task-escalation step: the call is now the run of `task`; the engine settles the task with its outcome. */
+  becomeTask(task: TaskHandle): void {
+    this.taskHandle = task;
+    this.callMode = 'task';
+  }
+
+  /**
+   * The open-continuation step: this attempt owns an exactly-once round. Told as soon as the
+   * claim is made, whatever happened to the call meanwhile, so that no claim is ever left
+   * unowned (a re-issue of the round waits for its owner's end).
+   */
+  own(claim: RoundClaim): void {
+    this.roundClaim = claim;
   }
 
   /** The per-call context handlers and middleware see (the context step adds what `contextFactory` made). */
@@ -108,14 +141,6 @@ export class CallState {
   requestExtra(): RequestExtra {
     const aborter = this.aborter;
     return (this.extra ??= requestExtra(this.request, this.member.info.name, () => aborter.signal));
-  }
-
-  /**
-   * Ends the call with its answer and returns it (called once, by the error boundary). `aborted`:
-   * whether the call was aborted when its outcome was decided (default: whether it is now).
-   */
-  end(answer: unknown, aborted: boolean = this.aborter.aborted): unknown {
-    return this.ending.end(this, answer, aborted);
   }
 
   /** The end of the call: its own instances are disposed (where it made any). */
@@ -151,11 +176,6 @@ function progressChannelOf(send: ProgressSend | undefined, trace: CallTrace | un
 }
 
 const DELIVERED: Promise<void> = Promise.resolve();
-
-/** Where calls end (the engine): told once per call, with its answer and whether it was aborted when that was decided. */
-export interface CallEnding {
-  end(state: CallState, answer: unknown, aborted: boolean): unknown;
-}
 
 /** The input-related part of an interactive call. */
 export interface Interaction {

@@ -14,6 +14,7 @@ import type { ErrorBoundary } from './error-boundary';
 import { askStep } from './steps/ask.step';
 import { capabilityCheckStep } from './steps/capability-check.step';
 import { contextStep } from './steps/context.step';
+import { decidingStep } from './steps/deciding.step';
 import { errorBoundaryStep } from './steps/error-boundary.step';
 import { flushStep } from './steps/flush.step';
 import { generatorDriverStep } from './steps/generator-driver.step';
@@ -43,6 +44,8 @@ export interface ChainDependencies {
   readonly tasks?: TaskEscalation;
   /** Whether resolving these classes reaches a per-call token (decided at startup; see `needsCallScope`). */
   readonly needsCallScope: (classes: readonly Constructor[]) => boolean;
+  /** How long a tool's presenter may take once the tool has run (ms): beyond, a PresentationError. */
+  readonly presenterTimeoutMs: number;
   /** Whether the stages are traced (the app has telemetry): each traced stage is wrapped once, here. */
   readonly telemetry?: boolean;
 }
@@ -117,7 +120,8 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: r
   if (spec.interactive) steps.push(openContinuationStep(deps.continuations));
   if (spec.task && deps.tasks) steps.push(taskEscalationStep(deps.tasks, spec.task));
   // The handler's span: a generator's covers its driving (the method itself only makes the generator).
-  if (spec.isGenerator) steps.push(t(generatorDriverStep(), { stage: 'handler', span: handler, shape: 'whole' }), spec.terminal);
-  else steps.push(t(spec.terminal, { stage: 'handler', span: handler, shape: 'whole' }));
+  // Its settling decides the call's outcome (see deciding.step.ts): the driver's for a generator.
+  if (spec.isGenerator) steps.push(t(decidingStep(generatorDriverStep()), { stage: 'handler', span: handler, shape: 'whole' }), spec.terminal);
+  else steps.push(t(decidingStep(spec.terminal), { stage: 'handler', span: handler, shape: 'whole' }));
   return { steps: Object.freeze(steps), run: compose(steps.map((s) => s.run)) };
 }

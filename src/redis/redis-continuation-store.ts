@@ -14,6 +14,12 @@ export interface RedisContinuationStoreOptions {
   ttlSeconds?: number;
   /** Key prefix. Default `mcpfusion:state`. */
   prefix?: string;
+  /**
+   * How long a claim of an exactly-once round holds without its instance renewing it, in ms
+   * (default 15,000; renewed every third of it while the attempt runs). A re-issue waiting for an
+   * attempt whose instance is gone runs the round once the lease has lapsed.
+   */
+  claimLeaseMs?: number;
 }
 
 /**
@@ -27,6 +33,9 @@ export class RedisContinuationStore implements ContinuationStore {
   private readonly ttlMs: number;
   private readonly prefix: string;
   private readonly tagKey: Buffer;
+  /** The claims this instance holds: round id → the owner token written in the round's record. */
+  private readonly owned = new Map<string, string>();
+  readonly claimLeaseMs: number;
 
   /** Throws a `TypeError` when `options.key` is shorter than 32 bytes. Keys are `{prefix}:…` (a hash tag: one Redis Cluster slot). */
   constructor(
@@ -38,6 +47,9 @@ export class RedisContinuationStore implements ContinuationStore {
     this.tagKey = Buffer.from(hkdfSync('sha256', material, new Uint8Array(0), 'mcpfusion redis continuation binding v1', 32));
     this.ttlMs = Math.round((options.ttlSeconds ?? 600) * 1000);
     this.prefix = `{${options.prefix ?? 'mcpfusion:state'}}`;
+    this.claimLeaseMs = options.claimLeaseMs ?? 15_000;
+    if (!Number.isSafeInteger(this.claimLeaseMs) || this.claimLeaseMs < 1)
+      throw new TypeError(`RedisContinuationStore: claimLeaseMs must be a positive whole number (got ${String(options.claimLeaseMs)})`);
   }
 
   async seal(payload: unknown): Promise<string> {
@@ -61,18 +73,24 @@ export class RedisContinuationStore implements ContinuationStore {
 
   /**
    * Exactly-once rounds across instances: the first attempt's claim is a `SET NX` of the round's
-   * record (fingerprint, running); a re-issue on any instance reads it: another fingerprint is
-   * refused, an outcome is returned, a running attempt is waited for (polled, until `signal`
-   * aborts). The record lives as long as the state.
+   * record (fingerprint, running, its owner and a lease); a re-issue on any instance reads it:
+   * another fingerprint is refused, an outcome is returned, a running attempt is waited for
+   * (polled, until `signal` aborts) until it records, gives back, or its lease lapses (its
+   * instance is gone: the re-issue runs the round). The record lives as long as the state.
    */
   async claim(id: string, fingerprint: string, signal?: AbortSignal): Promise<ClaimOutcome> {
-    const key = `${this.prefix}:round:${id}`;
-    const running = JSON.stringify({ f: fingerprint, s: 'running' });
+    const key = this.roundKey(id);
+    const owner = randomBytes(12).toString('base64url');
     for (;;) {
       signal?.throwIfAborted();
-      // Claimed when there is no record, or when a failed attempt gave the same round back (one script: atomic).
-      const stored = (await this.redis.client.eval(CLAIM_ROUND, { keys: [key], arguments: [running, fingerprint, String(this.ttlMs)] })) as string;
-      if (stored === 'run') return { kind: 'run' };
+      const stored = (await this.redis.client.eval(CLAIM_ROUND, {
+        keys: [key],
+        arguments: [fingerprint, owner, String(this.ttlMs), String(this.claimLeaseMs)]
+      })) as string;
+      if (stored === 'run') {
+        this.owned.set(id, owner);
+        return { kind: 'run' };
+      }
       if (stored === 'refused') return { kind: 'refused' };
       const round = JSON.parse(stored) as { f: string; s: 'running' | 'done'; o?: unknown };
       if (round.s === 'done') return { kind: 'done', outcome: round.o };
@@ -80,17 +98,31 @@ export class RedisContinuationStore implements ContinuationStore {
     }
   }
 
+  /** Records the outcome of a round this instance still owns (a lapsed claim taken over by another attempt records nothing). */
   async recordOutcome(id: string, outcome: unknown): Promise<void> {
-    const key = `${this.prefix}:round:${id}`;
-    const stored = await this.redis.client.get(key);
-    if (stored === null) return;
-    const round = JSON.parse(stored) as { f: string };
-    await this.redis.client.set(key, JSON.stringify({ f: round.f, s: 'done', o: outcome }), { XX: true, KEEPTTL: true });
+    const owner = this.owned.get(id);
+    this.owned.delete(id);
+    if (owner === undefined) return;
+    await this.redis.client.eval(RECORD_ROUND, { keys: [this.roundKey(id)], arguments: [owner, JSON.stringify(outcome ?? null)] });
   }
 
   /** A failed attempt gives the round back: free to run again with the same answers, never with others (the record keeps its fingerprint). */
   async releaseClaim(id: string): Promise<void> {
-    await this.redis.client.eval(RELEASE_ROUND, { keys: [`${this.prefix}:round:${id}`], arguments: [] });
+    const owner = this.owned.get(id);
+    this.owned.delete(id);
+    if (owner === undefined) return;
+    await this.redis.client.eval(RELEASE_ROUND, { keys: [this.roundKey(id)], arguments: [owner] });
+  }
+
+  /** Renews the lease of a claim this instance owns (its attempt still runs). */
+  async renewClaim(id: string): Promise<void> {
+    const owner = this.owned.get(id);
+    if (owner === undefined) return;
+    await this.redis.client.eval(RENEW_ROUND, { keys: [this.roundKey(id)], arguments: [owner, String(this.claimLeaseMs)] });
+  }
+
+  private roundKey(id: string): string {
+    return `${this.prefix}:round:${id}`;
   }
 
   bindingTag(value: string): Promise<string> {
@@ -98,28 +130,60 @@ export class RedisContinuationStore implements ContinuationStore {
   }
 }
 
-/** Claims a round: `run` (no record, or one given back with this fingerprint), `refused` (another fingerprint), or the record. */
-const CLAIM_ROUND = `
+/** Redis's own clock in ms (every instance reads the same one): leases need no synchronized clocks. */
+const NOW_MS = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+/**
+ * Claims a round: `run` (no record, one given back with this fingerprint, or one whose running
+ * attempt's lease lapsed), `refused` (another fingerprint), or the record.
+ * ARGV: fingerprint, owner, state TTL (ms), lease (ms).
+ */
+const CLAIM_ROUND = `${NOW_MS}
+local running = cjson.encode({ f = ARGV[1], s = 'running', w = ARGV[2], l = now + tonumber(ARGV[4]) })
 local v = redis.call('GET', KEYS[1])
 if not v then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+  redis.call('SET', KEYS[1], running, 'PX', ARGV[3])
   return 'run'
 end
 local r = cjson.decode(v)
-if r.f ~= ARGV[2] then return 'refused' end
-if r.s == 'free' then
-  redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+if r.f ~= ARGV[1] then return 'refused' end
+if r.s == 'free' or (r.s == 'running' and tonumber(r.l) ~= nil and tonumber(r.l) < now) then
+  redis.call('SET', KEYS[1], running, 'KEEPTTL')
   return 'run'
 end
 return v
 `;
 
-/** Gives a running round back (its fingerprint stays). */
+/** Records a running round's outcome, if ARGV[1] still owns it. ARGV: owner, outcome (JSON). */
+const RECORD_ROUND = `
+local v = redis.call('GET', KEYS[1])
+if not v then return 0 end
+local r = cjson.decode(v)
+if r.s ~= 'running' or r.w ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], '{"f":' .. cjson.encode(r.f) .. ',"s":"done","o":' .. ARGV[2] .. '}', 'KEEPTTL')
+return 1
+`;
+
+/** Gives a running round back, if ARGV[1] still owns it (its fingerprint stays). */
 const RELEASE_ROUND = `
 local v = redis.call('GET', KEYS[1])
 if not v then return 0 end
 local r = cjson.decode(v)
-if r.s ~= 'running' then return 0 end
+if r.s ~= 'running' or r.w ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], cjson.encode({ f = r.f, s = 'free' }), 'KEEPTTL')
+return 1
+`;
+
+/** Extends the lease of a running round, if ARGV[1] still owns it. ARGV: owner, lease (ms). */
+const RENEW_ROUND = `${NOW_MS}
+local v = redis.call('GET', KEYS[1])
+if not v then return 0 end
+local r = cjson.decode(v)
+if r.s ~= 'running' or r.w ~= ARGV[1] then return 0 end
+r.l = now + tonumber(ARGV[2])
+redis.call('SET', KEYS[1], cjson.encode(r), 'KEEPTTL')
 return 1
 `;

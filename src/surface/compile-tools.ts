@@ -55,7 +55,7 @@ export function compileTools(
         middleware: descriptor.middleware,
         presenterClass: typeof descriptor.presenter === 'function' ? (descriptor.presenter as Constructor) : undefined,
         validate: catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`),
-        present: presentToolStep(info, outputSchema, descriptor.presenter, outputName(descriptor)),
+        present: presentToolStep(info, outputSchema, descriptor.presenter, outputName(descriptor), deps.presenterTimeoutMs),
         terminal: invokeStep('invoke-tool', descriptor.target, descriptor.methodName, descriptor.params)
       },
       deps

@@ -12,24 +12,26 @@ import { named, type NamedStep } from './named-step';
  * (the same request goes back up to the ask step); otherwise the handler runs with the answers
  * in its input scope. For an exactly-once member the state is claimed for its round: a re-issue
  * of a round that has an outcome gets it (the handler does not run), one whose first attempt is
- * still running waits for it, and this attempt's answer is recorded when the call ends.
+ * still running waits for it (until that attempt ends, however it ends), and this attempt owns
+ * the claim from the moment it is made (`CallState.own`): the engine records its outcome, or
+ * gives the round back, when it finishes the call.
  */
 export function openContinuationStep(store: ContinuationStore): NamedStep {
   return named('open-continuation', async (state, next) => {
     const interaction = interactionOf(state);
-    // The store may be remote (a shared one): its wait ends with the call, like every other. An
+    // The store may be remote (a shared one): its waits end with the call, like every other. An
     // exactly-once round waits there for a running attempt of the same round (on any instance).
+    // Not raced here: a claim the store made must reach this call, whatever happened meanwhile.
     const binding = bindingOf(state);
-    const resumed = await state.aborter.race(
-      resume(store, binding, interaction.requestState, interaction.inputResponses, binding.exactlyOnce ? state.aborter.signal : undefined)
-    );
+    const resumed = await resume(store, binding, interaction.requestState, interaction.inputResponses, state.aborter);
     // A re-issue of a round that has its outcome: that outcome, and nothing runs.
     if (resumed.kind === 'replay') return resumed.outcome;
     if (resumed.kind === 'end') throw new InputDeclinedError(resumed.message);
     if (resumed.claimed) {
       // This attempt owns the round: it runs to its end even if its request goes away (the client
-      // re-issues it and waits for this outcome); timeouts and shutdown still end it.
-      state.claim = resumed.claimed;
+      // re-issues it and waits for this outcome); timeouts and shutdown still end it. A call
+      // aborted while it claimed runs nothing (the next stage sees the abort): the round is given back.
+      state.own(resumed.claimed);
       state.aborter.detach();
     }
     interaction.position = resumed.position;

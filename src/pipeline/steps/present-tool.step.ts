@@ -1,5 +1,5 @@
 import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
-import { NotInteractiveError, OutputMismatchError } from '../../errors';
+import { NotInteractiveError, OutputMismatchError, PresentationError } from '../../errors';
 import { Replayed } from '../../interactive/continuation';
 import { isInputRound } from '../../interactive/require-input';
 import { shapeValue } from '../../presenters/default-shaping';
@@ -13,8 +13,11 @@ import { named, type NamedStep } from './named-step';
 /**
  * Shapes what a tool returned into its `CallToolResult`: the presenter (a class resolved from
  * the call's container, or an instance) or the default shaping, under the tool's output
- * allowlist. It sits outside the queue and the lock, so a slow presenter holds neither; it
- * races the abort like everything a call waits on. An input-required result passes through.
+ * allowlist. It sits outside the queue and the lock, so a slow presenter holds neither. The
+ * outcome is decided before it runs (the handler returned), so no abort reaches it: a presenter
+ * that awaits is bounded by its own limit (`presenterTimeoutMs`), and one that overruns it is a
+ * {@link PresentationError} (an `isError` result), never a cancellation. An input-required
+ * result passes through.
  *
  * A tool with a listed `outputSchema` is held to it the way clients hold it (the SDK's clients
  * reject a non-error result without conforming `structuredContent`): a result that does not
@@ -26,7 +29,8 @@ export function presentToolStep(
   tool: ToolInfo,
   outputSchema: JsonSchema | undefined,
   ref: PresenterRef | undefined,
-  outputName?: string
+  outputName: string | undefined,
+  presenterTimeoutMs: number
 ): NamedStep {
   const context: PresentationContext = { tool, outputSchema, shape: (shaped, notes) => shapeValue(shaped, outputSchema, notes) };
   const conform = outputSchema ? outputGuard(tool.name, outputSchema, outputName ?? 'the schema its presenter lists') : undefined;
@@ -42,10 +46,25 @@ export function presentToolStep(
         return conform ? conform(shaped, value) : shaped;
       }
       const presenter: Presenter = typeof ref === 'function' ? (state.scope.resolver().resolve(ref) as Presenter) : ref;
-      const presented = state.aborter.race(Promise.resolve(presenter.present(value, context))) as Promise<CallToolResult>;
-      return conform ? presented.then((shaped) => conform(shaped, value)) : presented;
+      const out = presenter.present(value, context);
+      const presented = isThenable(out) ? within(out, tool.name, presenterTimeoutMs) : out;
+      if (!conform) return presented;
+      return isThenable(presented) ? presented.then((shaped) => conform(shaped, value)) : conform(presented, value);
     })
   );
+}
+
+/** Settles with `presenting`, or fails with a PresentationError after `timeoutMs`; the timer is cleared either way. */
+function within(presenting: PromiseLike<CallToolResult>, toolName: string, timeoutMs: number): Promise<CallToolResult> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const overrun = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PresentationError(toolName, timeoutMs)), timeoutMs);
+  });
+  return Promise.race([presenting, overrun]).finally(() => clearTimeout(timer));
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** The check of a shaped result against the listed output schema, compiled once at startup; an error result is exempt. */

@@ -21,7 +21,7 @@ import { named, type NamedStep } from './named-step';
  * request's signal (the request ending does not stop it; `tasks/cancel` does), the request is
  * answered with the `CreateTaskResult`, and the chain goes on (the slot and the lock stay with
  * the handler); the engine settles the task with the chain's outcome, as the error boundary maps
- * it. Progress becomes the task's status message; log messages have no stream to go to.
+ * it (`CallState.becomeTask` tells it). Progress becomes the task's status message; log messages have no stream to go to.
  */
 export function taskEscalationStep(tasks: TaskEscalation, support: ToolTaskSupport): NamedStep {
   return named('task-escalation', async (state, next) => {
@@ -54,22 +54,24 @@ class Escalation {
 
   constructor(private readonly state: CallState) {
     this.escalated = new Promise<undefined>((resolve) => (this.escalate = () => resolve(undefined)));
-    state.progress = new ProgressChannel(async (percent, message) => {
-      state.trace?.progress(percent, message);
-      this.lastMessage = message ?? `${Math.round(percent)}%`;
-      if (state.task) state.task.report(this.lastMessage);
-      else this.escalate();
-    });
+    state.routeProgress(
+      new ProgressChannel(async (percent, message) => {
+        state.trace?.progress(percent, message);
+        this.lastMessage = message ?? `${Math.round(percent)}%`;
+        if (state.task) state.task.report(this.lastMessage);
+        else this.escalate();
+      })
+    );
   }
 
   /** The call becomes a task: stored, no longer following its request, answered with its `CreateTaskResult`. */
   async become(admission: TaskAdmission, toolName: string, support: ToolTaskSupport): Promise<void> {
     const { state } = this;
     state.aborter.detach();
-    state.task = await admission.create(toolName, support, this.lastMessage, (reason) => state.aborter.abort(CancelledError.of(reason)));
-    state.mode = 'task';
-    state.trace?.becameTask(state.task.taskId, toolName);
-    state.answer?.(state.task.created);
+    const task = await admission.create(toolName, support, this.lastMessage, (reason) => state.aborter.abort(CancelledError.of(reason)));
+    state.becomeTask(task);
+    state.trace?.becameTask(task.taskId, toolName);
+    state.answer?.(task.created);
   }
 }
 

@@ -35,6 +35,7 @@ function dependencies(overrides: Partial<ChainDependencies> = {}): ChainDependen
     continuations: new SignedContinuationStore(randomBytes(32), 600),
     tasks: NO_TASKS,
     needsCallScope: () => false,
+    presenterTimeoutMs: 10_000,
     ...overrides
   };
 }

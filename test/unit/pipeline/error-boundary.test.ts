@@ -20,6 +20,7 @@ import {
   NextCalledTwiceError,
   NotInteractiveError,
   OutputMismatchError,
+  PresentationError,
   NothingToCompleteError,
   ServerBusyError,
   TaskInterruptedError,
@@ -123,6 +124,7 @@ const TABLE: Record<ErrorCodeValue, Row> = {
     tool: 'result',
     other: INVALID_REQUEST
   },
+  [ErrorCode.PRESENTATION_FAILED]: { error: () => new PresentationError('billing.refund', 10), tool: 'result', other: INTERNAL },
   [ErrorCode.OUTPUT_MISMATCH]: {
     error: () => new OutputMismatchError('billing.refund', 'InvoiceView', 'a string ("Refund cancelled")'),
     tool: 'result',
@@ -385,7 +387,8 @@ describe('the error-boundary step', () => {
 
   it('reads the mode when the call ends: a call an inner step made a task answers with the task outcome', async () => {
     const becomeTask = (state: CallState, next: () => Promise<unknown>) => {
-      state.mode = 'task';
+      // What the task-escalation step tells the call (CallState.becomeTask), on this stand-in state.
+      (state as unknown as { mode: CallMode }).mode = 'task';
       return next();
     };
     const run = compose([errorBoundaryStep(boundary, 'tool').run, becomeTask, () => ({ content: [] })]);
