@@ -75,6 +75,9 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
       // In production an unexpected failure (a driver error, say) reaches clients as a generic
       // message with a reference; the log has the original. Domain failures are ToolErrors: always sent.
       maskErrors: process.env.NODE_ENV === 'production',
+      // A refund's result is presented after it is decided (a cancel then changes nothing); a presenter
+      // slower than this answers "ran, but presenting failed" rather than hanging the call. The default.
+      presenterTimeoutMs: 10_000,
       providers: [
         { provide: SQL_DATABASE, useValue: db },
         ...(db instanceof Database ? [{ provide: Database, useValue: db }] : []),
