@@ -103,7 +103,7 @@ export class CallEngine {
     // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
     const disposing = state.dispose();
     if (disposing) disposing.catch(() => undefined);
-    state.claim?.end(answer, answer !== undefined && state.aborter.decided);
+    state.finish()?.end(answer, answer !== undefined && state.aborter.decided);
     if (state.mode === 'task') {
       if (state.task && answer !== undefined) void state.task.settle(answer as TaskOutcome);
       state.trace?.taskEnded(answer);

@@ -49,6 +49,7 @@ export class CallState {
   private callMode: CallMode;
   private taskHandle: TaskHandle | undefined;
   private roundClaim: RoundClaim | undefined;
+  private over = false;
   private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
 
   constructor(
@@ -98,10 +99,6 @@ export class CallState {
     return this.progressChannel;
   }
 
-  /** An exactly-once round this call owns: the engine records its outcome, or gives it back, when it finishes the call. */
-  get claim(): RoundClaim | undefined {
-    return this.roundClaim;
-  }
 
   /** The task-escalation step: the call's progress goes to `channel` from now on (the task's status, or what makes it one). */
   routeProgress(channel: ProgressChannel): void {
@@ -110,6 +107,9 @@ export class CallState {
 
   /** The task-escalation step: the call is now the run of `task`; the engine settles the task with its outcome. */
   becomeTask(task: TaskHandle): void {
+    // The call ended while its task was being made (an outer stage stopped waiting when the call was
+    // aborted): nothing will run for it, so the task is settled cancelled at once, never left working.
+    if (this.over) void task.settle({ cancelled: 'The request ended before the task started; nothing was done.' }).catch(() => undefined);
     this.taskHandle = task;
     this.callMode = 'task';
   }
@@ -120,7 +120,21 @@ export class CallState {
    * unowned (a re-issue of the round waits for its owner's end).
    */
   own(claim: RoundClaim): void {
-    this.roundClaim = claim;
+    // The call ended before its claim arrived (an outer stage stopped waiting for the chain when
+    // the call was aborted): nothing will run for it, so the round is given back at once.
+    if (this.over) claim.end(undefined, false);
+    else this.roundClaim = claim;
+  }
+
+  /**
+   * The engine, finishing the call: from now on nothing is owned by it. Returns the exactly-once
+   * round it owns, for the engine to record or give back.
+   */
+  finish(): RoundClaim | undefined {
+    this.over = true;
+    const claim = this.roundClaim;
+    this.roundClaim = undefined;
+    return claim;
   }
 
   /** The per-call context handlers and middleware see (the context step adds what `contextFactory` made). */
