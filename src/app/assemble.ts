@@ -29,16 +29,16 @@ import type { FusionAppOptions } from './app-options';
 import { CallEngine } from './call-engine';
 import { ChangeNotifier } from './change-notifier';
 import { Dispatcher } from './dispatcher';
-import { ProviderSet } from './provider-set';
 import { registerProvider } from './providers';
 import { assertInjectable, assertSingleUseSupported, opaqueTokens, sharesWorkAcrossInstances } from './startup-checks';
 import { taskEndpoints } from './task-endpoints';
+import { ToolClassSet } from './tool-class-set';
 
 /** The parts of an app, wired once by {@link assembleApp}. */
 export interface AppParts {
   /** The app's own container (a child container: nothing is registered globally). */
   readonly container: DependencyContainer;
-  readonly providers: ProviderSet;
+  readonly providers: ToolClassSet;
   readonly boundary: ErrorBoundary;
   readonly engine: CallEngine;
   readonly dispatcher: Dispatcher;
@@ -81,7 +81,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
       : undefined;
     return (deps = chainDependencies(options, registry, container, boundary, tasks, log));
   };
-  const providers = new ProviderSet(
+  const providers = new ToolClassSet(
     options.tools,
     (registry) => {
       const d = chainDeps(registry);
