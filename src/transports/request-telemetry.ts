@@ -1,6 +1,7 @@
 import { PROTOCOL_VERSION_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { context } from '@opentelemetry/api';
 import type { RequestTrace, Telemetry } from '../telemetry';
+import type { Era } from '../types/core';
 import type { CallTrace } from '../types/telemetry';
 import { ownValue } from '../wire/own-properties';
 import { remoteAddressOf } from './http/connection-facts';
@@ -24,7 +25,7 @@ export class RequestTelemetry {
   constructor(
     private readonly telemetry: Telemetry | undefined,
     private readonly server: Server,
-    private readonly era: 'legacy' | 'modern'
+    private readonly era: Era
   ) {}
 
   /** Wraps `handler` for `method`; `targetOf` reads what the request names. */

@@ -12,7 +12,7 @@ import {
   type ServerContext
 } from '@modelcontextprotocol/server';
 import type { Telemetry } from '../telemetry';
-import type { InputChannel } from '../types/core';
+import type { Era, InputChannel } from '../types/core';
 import type { CallTrace } from '../types/telemetry';
 import type { CallRequest, LogSend, ProgressSend } from '../types/request';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
@@ -201,7 +201,7 @@ const PASS_THROUGH: StandardSchemaV1 = {
 };
 
 /** What a handler needs to know about the request it serves, before it is known what it runs. */
-function transportRequest(server: Server, ctx: ServerContext, era: 'legacy' | 'modern', trace: CallTrace | undefined): CallRequest {
+function transportRequest(server: Server, ctx: ServerContext, era: Era, trace: CallTrace | undefined): CallRequest {
   return callRequest(server, ctx, era, '', undefined, undefined, trace);
 }
 
@@ -209,7 +209,7 @@ function transportRequest(server: Server, ctx: ServerContext, era: 'legacy' | 'm
 function callRequest(
   server: Server,
   ctx: ServerContext,
-  era: 'legacy' | 'modern',
+  era: Era,
   subject: string,
   args: Record<string, unknown> | undefined,
   sendProgress: ProgressSend | undefined,
@@ -245,7 +245,7 @@ function callRequest(
 /** The channels already worked out, by the capabilities object (a 2025-era connection's is one object for its life). */
 const channels = new WeakMap<ClientCapabilities, InputChannel>();
 
-function channelOf(declared: ClientCapabilities | undefined, era: 'legacy' | 'modern'): InputChannel {
+function channelOf(declared: ClientCapabilities | undefined, era: Era): InputChannel {
   if (!declared || era === 'modern') return inputChannelOf(declared, era);
   let channel = channels.get(declared);
   if (!channel) channels.set(declared, (channel = inputChannelOf(declared, era)));
@@ -258,7 +258,7 @@ function channelOf(declared: ClientCapabilities | undefined, era: 'legacy' | 'mo
  * `initialize`, which only a persistent connection (stdio, an HTTP session) has seen; a
  * stateless instance has none, so it has no channel.
  */
-function inputChannelOf(declared: ClientCapabilities | undefined, era: 'legacy' | 'modern'): InputChannel {
+function inputChannelOf(declared: ClientCapabilities | undefined, era: Era): InputChannel {
   if (!declared) {
     return nothingDeliverable(
       era === 'legacy'
@@ -276,7 +276,7 @@ function inputChannelOf(declared: ClientCapabilities | undefined, era: 'legacy' 
  * `tasks/get`, `tasks/update` and `tasks/cancel` (the tasks extension), registered against the
  * app's task endpoints, which check the extension and the params themselves.
  */
-function serveTasks(server: Server, tasks: TaskEndpoints, era: 'legacy' | 'modern', traced: RequestTelemetry): void {
+function serveTasks(server: Server, tasks: TaskEndpoints, era: Era, traced: RequestTelemetry): void {
   const request = (ctx: ServerContext, trace: CallTrace | undefined): CallRequest => transportRequest(server, ctx, era, trace);
   const serve = (method: 'tasks/get' | 'tasks/cancel' | 'tasks/update', endpoint: (params: unknown, request: CallRequest) => Promise<unknown>) =>
     server.setRequestHandler(
