@@ -35,7 +35,8 @@ export { BoundedSessionEventStore } from './transports/http/session-event-store'
 // Introspection: what the app and a call know about a member, and the context's own fields.
 export type { ToolDescriptor } from './metadata/tool-descriptor';
 export type { CompleterRef, MemberKind, OutputSpec, ToolKind } from './metadata/types';
-export type { CallContextBase, ToolInfo } from './pipeline/call-context';
+export type { CallContextBase } from './types/context';
+export type { ToolInfo } from './types/core';
 export type { CallLogger, LogLevel } from './pipeline/call-log';
 export type { JsonSchema } from './schema/json-schema';
 export type { PresenterRef } from './presenters';
