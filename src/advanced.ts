@@ -37,13 +37,14 @@ export type { ToolDescriptor } from './metadata/tool-descriptor';
 export type { CompleterRef, MemberKind, OutputSpec, ToolKind } from './metadata/types';
 export type { CallContextBase } from './types/context';
 export type { ToolInfo } from './types/core';
-export type { CallLogger, LogLevel } from './pipeline/call-log';
+export type { CallLogger, LogLevel } from './types/context';
 export type { JsonSchema } from './schema/json-schema';
 export type { PresenterRef } from './presenters';
 
 // Guards and limits of the handler protocol (input rounds, progress, results).
 export { isInputRound } from './interactive/require-input';
-export type { InputKind, InputRequest } from './interactive/require-input';
+export type { InputRequest } from './interactive/require-input';
+export type { InputKind } from './types/core';
 export type { Choices, FieldDescriptor, StringFormat } from './interactive/ask';
 export { MAX_INPUT_ROUNDS } from './interactive/continuation';
 export { isProgressEvent } from './pipeline/progress';

@@ -80,7 +80,7 @@ export type { LockGrant } from './types/lock';
 
 // Authorization (the HTTP endpoint as an OAuth 2.1 resource server).
 export type { AuthOptions } from './auth/http-auth';
-export type { CallerAuth } from './auth/caller-auth';
+export type { CallerAuth } from './types/context';
 export { jwtVerifier } from './auth/jwt-verifier';
 export type { JSONWebKeySet, JwtVerifierOptions } from './auth/jwt-verifier';
 /**
