@@ -28,7 +28,7 @@ import type { CallRequest } from '../types/request';
 import type { FusionAppOptions } from './app-options';
 import { CallEngine } from './call-engine';
 import { ChangeNotifier } from './change-notifier';
-import { Dispatcher } from './dispatcher';
+import { MemberRouter } from './member-router';
 import { registerProvider } from './providers';
 import { assertInjectable, assertSingleUseSupported, opaqueTokens, sharesWorkAcrossInstances } from './startup-checks';
 import { taskEndpoints } from './task-endpoints';
@@ -41,7 +41,7 @@ export interface AppParts {
   readonly providers: ToolClassSet;
   readonly boundary: ErrorBoundary;
   readonly engine: CallEngine;
-  readonly dispatcher: Dispatcher;
+  readonly dispatcher: MemberRouter;
   readonly tasks: AppTasks | undefined;
   readonly gate: HttpAuthGate | undefined;
   readonly serverFactory: McpServerFactory;
@@ -52,7 +52,7 @@ export interface AppParts {
 /**
  * Wires an app's parts from its options (the composition root's one job): the container, the
  * chains (compiled once per member), the engine and error boundary, the tasks, the auth gate,
- * the dispatcher and the SDK server factory. Misuse throws a ConfigurationError; nothing is
+ * the member router and the SDK server factory. Misuse throws a ConfigurationError; nothing is
  * served yet. `app` is what the container gives for `FUSION_APP`.
  */
 export function assembleApp(options: FusionAppOptions<object>, app: object, log: (message: string) => void): AppParts {
@@ -62,8 +62,8 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const boundary = new ErrorBoundary(options.maskErrors === true, log);
   const principalOf: PrincipalOf = options.principalOf ?? ((extra) => defaultPrincipalOf(extra.authInfo));
   const engine = new CallEngine(container, principalOf, boundary);
-  // The tasks run later rounds and the auth gate reads scopes through the dispatcher, made last.
-  const late: { dispatcher?: Dispatcher } = {};
+  // The tasks run later rounds and the auth gate reads scopes through the member router, made last.
+  const late: { dispatcher?: MemberRouter } = {};
   let tasks: AppTasks | undefined;
   const schemas = new SchemaCatalog();
   let deps: ChainDependencies | undefined;
@@ -97,7 +97,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     }
   );
   assertSingleUseSupported(providers.registry, deps!.continuations);
-  const dispatcher = (late.dispatcher = new Dispatcher(
+  const dispatcher = (late.dispatcher = new MemberRouter(
     engine,
     boundary,
     () => providers.catalogs,

@@ -1,6 +1,6 @@
 import { buildRegistry, type Registry } from '../metadata/registry-builder';
 import type { Constructor } from '../metadata/types';
-import type { Catalogs } from './dispatcher';
+import type { Catalogs } from './member-router';
 
 /** Which listings a change of tool classes changed (what clients get `list_changed` for). */
 export interface ListChanges {

@@ -42,7 +42,7 @@ export interface TaskEndpoints {
 /**
  * What the transports serve, as they see it: one method per protocol request. Every failure
  * reaches them already mapped by the app's error boundary (a thrown protocol error, or a tool's
- * `isError` result); they only adapt to the wire. The app implements it (`Dispatcher`).
+ * `isError` result); they only adapt to the wire. The app implements it (`MemberRouter`).
  */
 export interface ServedApp {
   /** `tools/list`: with `auth` and `auth.listing: 'allowed'`, only what the caller's scopes allow. */

@@ -205,7 +205,7 @@ function transportRequest(server: Server, ctx: ServerContext, era: Era, trace: C
   return callRequest(server, ctx, era, '', undefined, undefined, trace);
 }
 
-/** The request as the engine takes it, built once (the engine and the dispatcher copy nothing). */
+/** The request as the engine takes it, built once (the engine and the member router copy nothing). */
 function callRequest(
   server: Server,
   ctx: ServerContext,

@@ -21,7 +21,7 @@ import type { CallRequest } from '../types/request';
 import { isPlainJsonObject, ownRecord, ownValue } from '../wire/own-properties';
 import type { CallEngine } from './call-engine';
 
-/** The catalogs the dispatcher reads, replaced as a whole when providers change at run time. */
+/** The catalogs the router reads, replaced as a whole when the tool classes change at run time. */
 export interface Catalogs {
   readonly tools: ToolCatalog;
   readonly resources: ResourceCatalog;
@@ -29,12 +29,13 @@ export interface Catalogs {
 }
 
 /**
- * The app as the transports see it: finds the member a request runs and has the engine run its
- * chain (whose error boundary maps every failure of a call). What fails before a call exists
- * (an unknown name) is thrown as a `FusionError` and leaves through the same boundary. Reads
- * the catalogs on each request, so a run-time change of providers applies to the next one.
+ * The app as the transports see it (`ServedApp`): finds the member a request names and has the
+ * engine run its chain (whose error boundary maps every failure of a call). What fails before a
+ * call exists (an unknown name) is thrown as a `FusionError` and leaves through the same
+ * boundary. Reads the catalogs on each request, so a run-time change of tool classes applies to
+ * the next one.
  */
-export class Dispatcher implements ServedApp {
+export class MemberRouter implements ServedApp {
   constructor(
     private readonly engine: CallEngine,
     private readonly boundary: ErrorBoundary,

@@ -5,7 +5,7 @@ import { assembleApp, type AppParts } from '../../../src/app/assemble';
 import type { CallRequest } from '../../../src/types/request';
 
 /**
- * The dispatcher (src/app/dispatcher.ts), with the parts of a real app (`assembleApp`, as
+ * The member router (src/app/member-router.ts), with the parts of a real app (`assembleApp`, as
  * `FusionApp.create` wires them): what names nothing of the app is a JSON-RPC error (never an
  * `isError` result), the tasks extension is advertised only by an app that has tasks, and a
  * task's later round whose tool was removed fails the task.
@@ -92,7 +92,7 @@ const wire = (error: ProtocolError) => ({
   ...(error.data !== undefined ? { data: error.data } : {})
 });
 
-describe('the dispatcher: a request that names nothing of the app is a JSON-RPC error', () => {
+describe('the member router: a request that names nothing of the app is a JSON-RPC error', () => {
   it('an unknown tool: -32602 (a rejection, not an isError result)', async () => {
     const { dispatcher } = partsOf({ tools: [Desk] });
     expect(wire(await refusal(dispatcher.callTool(request('nope'))))).toEqual({ code: -32602, message: 'Unknown tool: nope' });
@@ -156,7 +156,7 @@ describe('the dispatcher: a request that names nothing of the app is a JSON-RPC 
   });
 });
 
-describe('the dispatcher: the tasks extension', () => {
+describe('the member router: the tasks extension', () => {
   it('is advertised (capabilities.extensions) and served only by an app that has tasks', () => {
     const plain = partsOf({ tools: [Desk] });
     expect(plain.dispatcher.extensions).toBeUndefined();
@@ -195,7 +195,7 @@ describe('the dispatcher: the tasks extension', () => {
   });
 });
 
-describe('the dispatcher: a task round', () => {
+describe('the member router: a task round', () => {
   /** A task of `job.quick`, waiting for input (as if its first round had asked), made through the app's own tasks. */
   async function waitingTask(parts: AppParts) {
     const tasks = parts.tasks!;
