@@ -20,6 +20,7 @@ import { compileTools } from '../surface/compile-tools';
 import { AppTasks } from '../tasks/app-tasks';
 import { InMemoryTaskStore } from '../tasks/task-store';
 import { LiveServers } from '../transports/live-servers';
+import { scopesOfRequest } from '../transports/member-methods';
 import { createServerFactory } from '../transports/server-factory';
 import { Telemetry } from '../telemetry';
 import { FRAMEWORK_VERSION } from '../telemetry/version';
@@ -115,7 +116,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     ? createHttpAuthGate(
         options.auth,
         declared,
-        (request) => dispatcher.scopesOf(request),
+        scopesOfRequest((target) => dispatcher.scopesOf(target)),
         (auth) => dispatcher.listsVisibleTo(auth)
       )
     : undefined;

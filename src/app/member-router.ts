@@ -7,7 +7,6 @@ import type {
   ReadResourceResult,
   Resource
 } from '@modelcontextprotocol/server';
-import type { WireRequest } from '../auth/http-auth';
 import { missingScopes } from '../auth/scopes';
 import { NothingToCompleteError, UnknownPromptError, UnknownToolError } from '../errors';
 import type { CallKind, ErrorBoundary } from '../pipeline/error-boundary';
@@ -15,10 +14,11 @@ import { jsonRpcErrorObject } from '../pipeline/error-boundary';
 import type { PromptCatalog } from '../surface/prompt-catalog';
 import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { ToolCatalog } from '../surface/tool-catalog';
+import type { MemberTarget } from '../transports/member-methods';
 import type { CompletionQuery, ServedApp, TaskEndpoints } from '../transports/served-app';
 import { TASKS_EXTENSION } from '../tasks/task-record';
 import type { CallRequest } from '../types/request';
-import { isPlainJsonObject, ownRecord, ownValue } from '../wire/own-properties';
+import { ownRecord } from '../wire/own-properties';
 import type { CallEngine } from './call-engine';
 
 /** The catalogs the router reads, replaced as a whole when the tool classes change at run time. */
@@ -139,35 +139,22 @@ export class MemberRouter implements ServedApp {
     }) as Promise<CompleteResult>;
   }
 
-  scopesOf(request: WireRequest): readonly string[] | undefined {
-    const params = isPlainJsonObject(request.params) ? (request.params as Record<string, unknown>) : undefined;
+  /** The scopes of the member a request names (see `MEMBER_METHODS`); unknown: undefined (the handler answers it). */
+  scopesOf(target: MemberTarget): readonly string[] | undefined {
     const { tools, prompts, resources } = this.catalogs();
-    const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-    switch (request.method) {
-      case 'tools/call':
-        return tools.get(text(ownValue(params, 'name')) ?? '')?.info.scopes;
-      case 'prompts/get':
-        return prompts.get(text(ownValue(params, 'name')) ?? '')?.info.scopes;
-      case 'resources/read':
-      case 'resources/subscribe': {
-        const uri = text(ownValue(params, 'uri'));
-        if (uri === undefined) return undefined;
+    switch (target.kind) {
+      case 'tool':
+        return tools.get(target.name)?.info.scopes;
+      case 'prompt':
+        return prompts.get(target.name)?.info.scopes;
+      case 'resource':
         try {
-          return resources.resolve(uri).member.info.scopes;
+          return resources.resolve(target.uri).member.info.scopes;
         } catch {
           return undefined; // unknown: answered -32602 by the handler
         }
-      }
-      case 'completion/complete': {
-        const ref = ownValue(params, 'ref');
-        if (!isPlainJsonObject(ref)) return undefined;
-        const type = ownValue(ref as Record<string, unknown>, 'type');
-        if (type === 'ref/prompt') return prompts.get(text(ownValue(ref as Record<string, unknown>, 'name')) ?? '')?.info.scopes;
-        if (type === 'ref/resource') return resources.member(text(ownValue(ref as Record<string, unknown>, 'uri')) ?? '')?.info.scopes;
-        return undefined;
-      }
-      default:
-        return undefined;
+      case 'completion':
+        return (target.of === 'prompt' ? prompts.get(target.name) : resources.member(target.name))?.info.scopes;
     }
   }
 

@@ -253,3 +253,43 @@ describe('the member router: a task round', () => {
     expect(failed).toMatchObject({ status: 'failed', error: { code: -32602, message: 'Unknown tool: job.quick' } });
   });
 });
+
+@ToolProvider({ scopes: ['desk:read'] })
+class ScopedDesk {
+  @Action('scoped.refund', { description: 'Needs its own scope', scopes: ['desk:write'] })
+  refund() {
+    return 'refunded';
+  }
+
+  @Prompt('scoped.greeting', { description: 'Greets', complete: { name: 'completeName' } })
+  greeting(@Input() args: GreetingArgs) {
+    return `Greet ${args.name}.`;
+  }
+
+  completeName() {
+    return ['ada'];
+  }
+
+  @ResourceTemplate('scoped://items/{id}', { name: 'scoped-item', scopes: ['items:read'] })
+  item(@Input() vars: ItemVars) {
+    return { id: vars.id };
+  }
+}
+
+describe('the member router: the scopes of what a request names (what the HTTP auth gate reads)', () => {
+  it('a tool, a prompt, a resource by the URI read, a completion by the prompt or template it completes', () => {
+    const { dispatcher: router } = partsOf({ tools: [ScopedDesk] });
+    expect(router.scopesOf({ kind: 'tool', name: 'scoped.refund' })).toEqual(['desk:write']);
+    expect(router.scopesOf({ kind: 'prompt', name: 'scoped.greeting' })).toEqual(['desk:read']);
+    expect(router.scopesOf({ kind: 'resource', uri: 'scoped://items/7' })).toEqual(['items:read']);
+    expect(router.scopesOf({ kind: 'completion', of: 'prompt', name: 'scoped.greeting' })).toEqual(['desk:read']);
+    expect(router.scopesOf({ kind: 'completion', of: 'resource', name: 'scoped://items/{id}' })).toEqual(['items:read']);
+  });
+
+  it('nothing for a name the app does not have (the handler answers it)', () => {
+    const { dispatcher: router } = partsOf({ tools: [ScopedDesk] });
+    expect(router.scopesOf({ kind: 'tool', name: 'nope' })).toBeUndefined();
+    expect(router.scopesOf({ kind: 'resource', uri: 'nothing://here' })).toBeUndefined();
+    expect(router.scopesOf({ kind: 'completion', of: 'resource', name: 'scoped://items/7' })).toBeUndefined();
+  });
+});
