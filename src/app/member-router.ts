@@ -9,7 +9,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import { missingScopes } from '../auth/scopes';
 import { NothingToCompleteError, UnknownPromptError, UnknownToolError } from '../errors';
-import type { CallKind, ErrorBoundary } from '../pipeline/error-boundary';
+import type { ErrorBoundary } from '../pipeline/error-boundary';
 import { jsonRpcErrorObject } from '../pipeline/error-boundary';
 import type { PromptCatalog } from '../surface/prompt-catalog';
 import type { ResourceCatalog } from '../surface/resource-catalog';
@@ -17,6 +17,7 @@ import type { ToolCatalog } from '../surface/tool-catalog';
 import type { MemberTarget } from '../transports/member-methods';
 import type { CompletionQuery, ServedApp, TaskEndpoints } from '../transports/served-app';
 import { TASKS_EXTENSION } from '../tasks/task-record';
+import type { CallKind } from '../types/core';
 import type { CallRequest } from '../types/request';
 import { ownRecord } from '../wire/own-properties';
 import type { CallEngine } from './call-engine';
