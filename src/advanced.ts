@@ -34,9 +34,9 @@ export { BoundedSessionEventStore } from './transports/http/session-event-store'
 
 // Introspection: what the app and a call know about a member, and the context's own fields.
 export type { ToolDescriptor } from './metadata/tool-descriptor';
-export type { CompleterRef, MemberKind, OutputSpec, ToolKind } from './metadata/types';
+export type { CompleterRef } from './metadata/types';
+export type { MemberKind, OutputSpec, ToolInfo, ToolKind } from './types/core';
 export type { CallContextBase } from './types/context';
-export type { ToolInfo } from './types/core';
 export type { CallLogger, LogLevel } from './types/context';
 export type { JsonSchema } from './schema/json-schema';
 export type { PresenterRef } from './presenters';

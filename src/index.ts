@@ -30,7 +30,6 @@ export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTe
 export { JSONSchema } from 'class-validator-jsonschema';
 export type {
   Completer,
-  Constructor,
   InteractiveOptions,
   MutationOptions,
   PromptOptions,
@@ -39,6 +38,7 @@ export type {
   ToolOptions,
   ToolProviderOptions
 } from './metadata/types';
+export type { Constructor } from './types/core';
 
 // The call: its context, dependency injection, middleware, presenters, progress.
 export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';

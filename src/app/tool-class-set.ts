@@ -1,5 +1,5 @@
 import { buildRegistry, type Registry } from '../metadata/registry-builder';
-import type { Constructor } from '../metadata/types';
+import type { Constructor } from '../types/core';
 import type { Catalogs } from './member-router';
 
 /** Which listings a change of tool classes changed (what clients get `list_changed` for). */
