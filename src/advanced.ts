@@ -38,7 +38,7 @@ export type { CompleterRef } from './metadata/types';
 export type { MemberKind, OutputSpec, ToolInfo, ToolKind } from './types/core';
 export type { CallContextBase } from './types/context';
 export type { CallLogger, LogLevel } from './types/context';
-export type { JsonSchema } from './schema/json-schema';
+export type { JsonSchema } from './types/core';
 export type { PresenterRef } from './presenters';
 
 // Guards and limits of the handler protocol (input rounds, progress, results).

@@ -43,7 +43,7 @@ export type { Constructor } from './types/core';
 // The call: its context, dependency injection, middleware, presenters, progress.
 export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';
 export type { CallContext, RequestExtra } from './types/context';
-export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './pipeline/middleware';
+export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './types/middleware';
 export { cappedList } from './presenters';
 export type { CappedListOptions, PresentationContext, Presenter } from './presenters';
 /**
