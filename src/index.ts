@@ -16,7 +16,8 @@ import { progress as progressEvent } from './pipeline/progress';
 
 // The app: composition root, its options, `listen`, and the test entry point `app.callTool`.
 export { FusionApp } from './app/fusion-app';
-export type { DirectCallOptions, Listening } from './app/fusion-app';
+export type { Listening } from './app/listen';
+export type { DirectCallOptions } from './types/harness';
 export type { HarnessInputAnswer, HarnessInputRequest } from './types/harness';
 export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
 export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
