@@ -34,15 +34,17 @@ export { BoundedSessionEventStore } from './transports/http/session-event-store'
 
 // Introspection: what the app and a call know about a member, and the context's own fields.
 export type { ToolDescriptor } from './metadata/tool-descriptor';
-export type { CompleterRef, MemberKind, OutputSpec, ToolKind } from './metadata/types';
-export type { CallContextBase, ToolInfo } from './pipeline/call-context';
-export type { CallLogger, LogLevel } from './pipeline/call-log';
-export type { JsonSchema } from './schema/json-schema';
+export type { CompleterRef } from './metadata/types';
+export type { MemberKind, OutputSpec, ToolInfo, ToolKind } from './types/core';
+export type { CallContextBase } from './types/context';
+export type { CallLogger, LogLevel } from './types/context';
+export type { JsonSchema } from './types/core';
 export type { PresenterRef } from './presenters';
 
 // Guards and limits of the handler protocol (input rounds, progress, results).
 export { isInputRound } from './interactive/require-input';
-export type { InputKind, InputRequest } from './interactive/require-input';
+export type { InputRequest } from './interactive/require-input';
+export type { InputKind } from './types/core';
 export type { Choices, FieldDescriptor, StringFormat } from './interactive/ask';
 export { MAX_INPUT_ROUNDS } from './interactive/continuation';
 export { isProgressEvent } from './pipeline/progress';

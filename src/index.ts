@@ -16,7 +16,8 @@ import { progress as progressEvent } from './pipeline/progress';
 
 // The app: composition root, its options, `listen`, and the test entry point `app.callTool`.
 export { FusionApp } from './app/fusion-app';
-export type { DirectCallOptions, Listening } from './app/fusion-app';
+export type { Listening } from './app/listen';
+export type { DirectCallOptions } from './types/harness';
 export type { HarnessInputAnswer, HarnessInputRequest } from './types/harness';
 export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
 export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
@@ -30,7 +31,6 @@ export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTe
 export { JSONSchema } from 'class-validator-jsonschema';
 export type {
   Completer,
-  Constructor,
   InteractiveOptions,
   MutationOptions,
   PromptOptions,
@@ -39,11 +39,12 @@ export type {
   ToolOptions,
   ToolProviderOptions
 } from './metadata/types';
+export type { Constructor } from './types/core';
 
 // The call: its context, dependency injection, middleware, presenters, progress.
 export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';
-export type { CallContext, RequestExtra } from './pipeline/call-context';
-export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './pipeline/middleware';
+export type { CallContext, RequestExtra } from './types/context';
+export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './types/middleware';
 export { cappedList } from './presenters';
 export type { CappedListOptions, PresentationContext, Presenter } from './presenters';
 /**
@@ -80,7 +81,7 @@ export type { LockGrant } from './types/lock';
 
 // Authorization (the HTTP endpoint as an OAuth 2.1 resource server).
 export type { AuthOptions } from './auth/http-auth';
-export type { CallerAuth } from './auth/caller-auth';
+export type { CallerAuth } from './types/context';
 export { jwtVerifier } from './auth/jwt-verifier';
 export type { JSONWebKeySet, JwtVerifierOptions } from './auth/jwt-verifier';
 /**

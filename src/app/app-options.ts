@@ -6,7 +6,7 @@ import type { TaskSettings } from '../tasks/app-tasks';
 import type { CallQueue, CallQueueOptions } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
-import type { Constructor } from '../metadata/types';
+import type { Constructor } from '../types/core';
 import type { ReservedContextField, RequestExtra } from '../types/context';
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';

@@ -21,6 +21,7 @@ import { compileTools } from '../surface/compile-tools';
 import { AppTasks } from '../tasks/app-tasks';
 import { InMemoryTaskStore } from '../tasks/task-store';
 import { LiveServers } from '../transports/live-servers';
+import { scopesOfRequest } from '../transports/member-methods';
 import { createServerFactory } from '../transports/server-factory';
 import { Telemetry } from '../telemetry';
 import { FRAMEWORK_VERSION } from '../telemetry/version';
@@ -29,20 +30,20 @@ import type { CallRequest } from '../types/request';
 import type { FusionAppOptions } from './app-options';
 import { CallEngine } from './call-engine';
 import { ChangeNotifier } from './change-notifier';
-import { Dispatcher } from './dispatcher';
-import { ProviderSet } from './provider-set';
+import { MemberRouter } from './member-router';
 import { registerProvider } from './providers';
 import { assertInjectable, assertSingleUseSupported, opaqueTokens, sharesWorkAcrossInstances } from './startup-checks';
 import { taskEndpoints } from './task-endpoints';
+import { ToolClassSet } from './tool-class-set';
 
 /** The parts of an app, wired once by {@link assembleApp}. */
 export interface AppParts {
   /** The app's own container (a child container: nothing is registered globally). */
   readonly container: DependencyContainer;
-  readonly providers: ProviderSet;
+  readonly providers: ToolClassSet;
   readonly boundary: ErrorBoundary;
   readonly engine: CallEngine;
-  readonly dispatcher: Dispatcher;
+  readonly dispatcher: MemberRouter;
   readonly tasks: AppTasks | undefined;
   readonly gate: HttpAuthGate | undefined;
   readonly serverFactory: McpServerFactory;
@@ -53,7 +54,7 @@ export interface AppParts {
 /**
  * Wires an app's parts from its options (the composition root's one job): the container, the
  * chains (compiled once per member), the engine and error boundary, the tasks, the auth gate,
- * the dispatcher and the SDK server factory. Misuse throws a ConfigurationError; nothing is
+ * the member router and the SDK server factory. Misuse throws a ConfigurationError; nothing is
  * served yet. `app` is what the container gives for `FUSION_APP`.
  */
 export function assembleApp(options: FusionAppOptions<object>, app: object, log: (message: string) => void): AppParts {
@@ -63,8 +64,8 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const boundary = new ErrorBoundary(options.maskErrors === true, log);
   const principalOf: PrincipalOf = options.principalOf ?? ((extra) => defaultPrincipalOf(extra.authInfo));
   const engine = new CallEngine(container, principalOf, boundary);
-  // The tasks run later rounds and the auth gate reads scopes through the dispatcher, made last.
-  const late: { dispatcher?: Dispatcher } = {};
+  // The tasks run later rounds and the auth gate reads scopes through the member router, made last.
+  const late: { dispatcher?: MemberRouter } = {};
   let tasks: AppTasks | undefined;
   const schemas = new SchemaCatalog();
   let deps: ChainDependencies | undefined;
@@ -82,7 +83,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
       : undefined;
     return (deps = chainDependencies(options, registry, container, boundary, tasks, log));
   };
-  const providers = new ProviderSet(
+  const providers = new ToolClassSet(
     options.tools,
     (registry) => {
       const d = chainDeps(registry);
@@ -98,7 +99,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     }
   );
   assertSingleUseSupported(providers.registry, deps!.continuations);
-  const dispatcher = (late.dispatcher = new Dispatcher(
+  const dispatcher = (late.dispatcher = new MemberRouter(
     engine,
     boundary,
     () => providers.catalogs,
@@ -116,7 +117,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     ? createHttpAuthGate(
         options.auth,
         declared,
-        (request) => dispatcher.scopesOf(request),
+        scopesOfRequest((target) => dispatcher.scopesOf(target)),
         (auth) => dispatcher.listsVisibleTo(auth)
       )
     : undefined;

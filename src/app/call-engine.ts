@@ -42,7 +42,7 @@ export class CallEngine {
     try {
       if (this.closed) throw new AppClosedError();
       let answer: ((value: unknown) => void) | undefined;
-      if (member.answersEarly) early = new Promise((resolve) => (answer = resolve));
+      if (member.mayBecomeTask) early = new Promise((resolve) => (answer = resolve));
       state = this.start(member, request, answer);
     } catch (error) {
       return Promise.resolve().then(() => this.failedToStart(member, request, error));

@@ -1,7 +1,7 @@
 import type { ServerEventBus, ServerNotifier } from '@modelcontextprotocol/server';
 import type { LiveServers } from '../transports/live-servers';
 
-/** The app's lists a change of providers can change. */
+/** The app's lists a change of tool classes can change. */
 export type Surface = 'tools' | 'resources' | 'prompts';
 
 /**

@@ -17,7 +17,7 @@ export type { Listening } from './listen';
 /**
  * An MCP server application: the composition root. `create` wires its parts once (see
  * `assembleApp`: the container, one compiled chain per tool, resource, prompt and completer,
- * the engine, the transports); the app then serves them, changes its providers at run time,
+ * the engine, the transports); the app then serves them, changes its tool classes at run time,
  * and shuts down. Everything else lives in those parts.
  *
  * @example
@@ -60,28 +60,61 @@ export class FusionApp {
   }
 
   /**
-   * Adds tool classes at run time (tools, resources and prompts alike). The whole set is
-   * validated first (a ConfigurationError leaves the app unchanged); connected clients then
-   * get the matching `list_changed` notifications.
+   * Adds tool classes at run time (the classes of the `tools` option: their tools, resources
+   * and prompts alike). The whole set is validated first (a ConfigurationError leaves the app
+   * unchanged); connected clients then get the matching `list_changed` notifications.
+   *
+   * @example
+   * ```ts
+   * app.addTools(LateTools); // clients get notifications/tools/list_changed
+   * ```
    */
-  addProviders(...classes: Constructor[]): void {
+  addTools(...classes: Constructor[]): void {
     this.assertOpen();
     const current = this.parts.providers.classes;
-    this.replaceProviders([...current, ...classes.filter((c) => !current.includes(c))]);
+    this.replaceTools([...current, ...classes.filter((c) => !current.includes(c))]);
   }
 
-  /** Whether a tool class is one of the app's providers now. */
-  hasProvider(provider: Constructor): boolean {
-    return this.parts.providers.classes.includes(provider);
+  /** Whether a tool class is one of the app's tool classes now (given to `tools` or `addTools`). */
+  hasTools(toolClass: Constructor): boolean {
+    return this.parts.providers.classes.includes(toolClass);
   }
 
   /** Removes tool classes at run time; connected clients get `list_changed` notifications. */
-  removeProviders(...classes: Constructor[]): void {
+  removeTools(...classes: Constructor[]): void {
     this.assertOpen();
-    this.replaceProviders(this.parts.providers.classes.filter((c) => !classes.includes(c)));
+    this.replaceTools(this.parts.providers.classes.filter((c) => !classes.includes(c)));
   }
 
-  private replaceProviders(classes: Constructor[]): void {
+  /**
+   * Adds tool classes at run time.
+   *
+   * @deprecated Use {@link FusionApp.addTools} (same behaviour; "providers" names DI registrations, the `providers`
+   * option). This alias will be removed in the next major release.
+   */
+  addProviders(...classes: Constructor[]): void {
+    this.addTools(...classes);
+  }
+
+  /**
+   * Whether a tool class is one of the app's tool classes now.
+   *
+   * @deprecated Use {@link FusionApp.hasTools} (same behaviour). This alias will be removed in the next major release.
+   */
+  hasProvider(provider: Constructor): boolean {
+    return this.hasTools(provider);
+  }
+
+  /**
+   * Removes tool classes at run time.
+   *
+   * @deprecated Use {@link FusionApp.removeTools} (same behaviour). This alias will be removed in the next major release.
+   */
+  removeProviders(...classes: Constructor[]): void {
+    this.removeTools(...classes);
+  }
+
+  private replaceTools(classes: Constructor[]): void {
     const changed = this.parts.providers.replace(classes);
     for (const surface of ['tools', 'resources', 'prompts'] as const) if (changed[surface]) this.parts.notifier.listChanged(surface);
   }

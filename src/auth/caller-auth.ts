@@ -1,8 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { CallerAuth } from '../types/context';
 
-export type { CallerAuth } from '../types/context';
-
 const views = new WeakMap<AuthInfo, CallerAuth>();
 const NO_CLAIMS: Readonly<Record<string, unknown>> = Object.freeze({});
 

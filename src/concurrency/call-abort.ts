@@ -2,8 +2,6 @@ import { setImmediate as nextTurn } from 'node:timers';
 import { CancelledError } from '../errors';
 import { abortErrorOf } from './abort';
 
-export { abortErrorOf } from './abort';
-
 /** An object told of a call's abort (a waiter that needs no closure for it). */
 export interface AbortListener {
   onCallAbort(error: Error): void;

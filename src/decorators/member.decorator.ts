@@ -1,5 +1,5 @@
 import { metadataStorage } from '../metadata/metadata-storage';
-import type { MemberKind } from '../metadata/types';
+import type { MemberKind } from '../types/core';
 import { recordMethodTarget } from './member-target';
 
 /** Records one kind decorator (`@Action`, `@Resource`, `@Prompt`, …) on a method. */

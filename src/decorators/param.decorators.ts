@@ -1,5 +1,5 @@
 import { metadataStorage } from '../metadata/metadata-storage';
-import type { ParamKind } from '../metadata/types';
+import type { ParamKind } from '../types/core';
 
 function paramDecorator(kind: ParamKind, decorator: string): ParameterDecorator {
   return (target, key, index) => {

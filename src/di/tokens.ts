@@ -18,7 +18,7 @@ export const CALL_AUTH = Symbol.for('mcpfusion:call-auth');
 export const CALL_SIGNAL = Symbol.for('mcpfusion:call-signal');
 
 /**
- * The app itself, registered in its own container: a tool can inject it to add or remove
- * providers at run time, or to call `notifyResourceUpdated`.
+ * The app itself, registered in its own container: a tool can inject it to add or remove tool
+ * classes at run time (`addTools`, `removeTools`), or to call `notifyResourceUpdated`.
  */
 export const FUSION_APP = Symbol.for('mcpfusion:app');

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../schema/json-schema';
+import type { JsonSchema } from '../types/core';
 import { ownValue } from '../wire/own-properties';
 
 /** A restricted elicitation form schema (flat object of primitives). */

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../schema/json-schema';
+import type { JsonSchema } from '../types/core';
 
 /** A string format the elicitation schema allows. */
 export type StringFormat = 'email' | 'uri' | 'date' | 'date-time';

@@ -3,8 +3,6 @@ import { ElicitationUnsupportedError } from '../errors';
 import type { InputChannel, InputKind } from '../types/core';
 import type { InputRound } from './require-input';
 
-export type { InputChannel } from '../types/core';
-
 /** The client capability each kind of request needs. */
 const NEEDED_CAPABILITY: Readonly<Record<InputKind, string>> = {
   form: 'elicitation (form)',

@@ -8,8 +8,6 @@ const INPUT_ROUND = Symbol.for('mcpfusion:input-round');
 
 import type { InputKind } from '../types/core';
 
-export type { InputKind } from '../types/core';
-
 /** One embedded request for input. */
 export interface InputRequest {
   /** What is asked: a form, a URL visit, a sampling request or a roots listing. */

@@ -1,4 +1,5 @@
-import type { Constructor, MethodRecord, ParamKind } from './types';
+import type { MethodRecord } from './types';
+import type { Constructor, ParamKind } from '../types/core';
 
 /** Parameter types that are not an input class. */
 const NOT_INPUT_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt, Date, undefined]);

@@ -9,16 +9,8 @@ import type { ToolDescriptor } from './tool-descriptor';
 import { describeParams } from './param-describer';
 import { commonOptions, describeSurfaceMember } from './surface-builder';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
-import type {
-  ClassRecord,
-  Constructor,
-  MemberKind,
-  MethodRecord,
-  MutationOptions,
-  ToolKind,
-  ToolOptions,
-  ToolProviderOptions
-} from './types';
+import type { ClassRecord, MethodRecord, MutationOptions, ToolOptions, ToolProviderOptions } from './types';
+import type { Constructor, MemberKind, ToolKind } from '../types/core';
 
 /** Tool names the protocol allows: 1–128 of A–Z a–z 0–9 _ - . */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;

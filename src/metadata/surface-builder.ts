@@ -4,7 +4,8 @@ import { describeParams } from './param-describer';
 import { memberScopes } from '../auth/scopes';
 import { durationProblem, outputProblem } from '../config/option-checks';
 import type { Middleware } from '../types/middleware';
-import type { CompleterRef, Constructor, MethodRecord, PromptOptions, ResourceTemplateOptions, ToolProviderOptions } from './types';
+import type { CompleterRef, MethodRecord, PromptOptions, ResourceTemplateOptions, ToolProviderOptions } from './types';
+import type { Constructor } from '../types/core';
 
 /** Builds the descriptor of a `@Resource`, `@ResourceTemplate` or `@Prompt` method, collecting misuse. */
 export function describeSurfaceMember(

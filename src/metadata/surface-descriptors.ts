@@ -1,5 +1,6 @@
 import type { Middleware } from '../types/middleware';
-import type { Constructor, CompleterRef, OutputSpec, ParamKind } from './types';
+import type { CompleterRef } from './types';
+import type { Constructor, OutputSpec, ParamKind } from '../types/core';
 
 /** What resources, templates and prompts share. */
 interface SurfaceMember {

@@ -2,7 +2,8 @@ import type { ClientCapabilities, ToolAnnotations } from '@modelcontextprotocol/
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
 import type { ToolTaskSupport } from '../types/tasks';
-import type { Constructor, OutputSpec, ParamKind, SerializeOn, ToolKind } from './types';
+import type { SerializeOn } from './types';
+import type { Constructor, OutputSpec, ParamKind, ToolKind } from '../types/core';
 
 /** Everything the framework needs to serve one tool, built and validated once at startup. */
 export interface ToolDescriptor {

@@ -1,11 +1,8 @@
 import type { ClientCapabilities, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { CallContext } from '../types/context';
+import type { MemberKind, OutputSpec, ParamKind } from '../types/core';
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
-
-import type { MemberKind, OutputSpec, ParamKind } from '../types/core';
-
-export type { Constructor, MemberKind, OutputSpec, ParamKind, ToolKind } from '../types/core';
 
 /** Options of `@Action(name, options)` and `@Mutation(name, options)`. */
 export interface ToolOptions {

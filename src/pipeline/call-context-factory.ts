@@ -8,8 +8,6 @@ import type { CallRequest } from '../types/request';
 import type { CallScope } from './call-scope';
 import type { LogChannel } from './call-log';
 
-export type { ContextFactory } from '../types/context';
-
 const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** The raw arguments of a request (`{}` when it carried none). */

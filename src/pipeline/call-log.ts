@@ -1,9 +1,6 @@
 import type { CallLogger, LogLevel } from '../types/context';
 import type { LogSend } from '../types/request';
 
-export type { CallLogger, LogLevel } from '../types/context';
-export type { LogSend } from '../types/request';
-
 /** A call's logger; it keeps the writes so the response can wait for them. One object per call. */
 export class LogChannel implements CallLogger {
   private pending: Promise<void>[] | undefined;

@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { CallAbort } from '../concurrency/call-abort';
 import { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL } from '../di/tokens';
-import type { CallContext } from './call-context';
+import type { CallContext } from '../types/context';
 
 /**
  * Where a call's classes are resolved from, and its end: the app's container, or a child

@@ -166,7 +166,7 @@ export class CallState {
     const scope = new CallScope(this.root, this.aborter);
     // A member that may become a task reads its progress channel when it reports (the task-escalation step replaces it).
     const channel = this.progress;
-    const progress = this.member.answersEarly
+    const progress = this.member.mayBecomeTask
       ? (percent: number, message?: string) => this.progress?.report(percent, message)
       : channel
         ? (percent: number, message?: string) => channel.report(percent, message)
@@ -216,8 +216,8 @@ export interface CompiledMember {
   readonly answersUpFront: boolean;
   /** Interactive tools: a re-issued round gets the first attempt's outcome (its state is single-use too). */
   readonly exactlyOnce: boolean;
-  /** Whether its chain may answer before it ends (it has a task-escalation step). */
-  readonly answersEarly: boolean;
+  /** Whether the call may become a task (its chain has a task-escalation step), so it may answer before its chain ends. */
+  readonly mayBecomeTask: boolean;
   /** The chain as data, in order (what `describeChain` shows). */
   readonly steps: readonly { readonly name: string }[];
   /** The composed chain. */

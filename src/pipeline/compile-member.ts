@@ -90,7 +90,7 @@ export function compileMember(spec: MemberSpec, deps: ChainDependencies): Compil
     singleUseState: spec.interactive && spec.singleUseState,
     answersUpFront: spec.answersUpFront === true,
     exactlyOnce: spec.interactive && spec.exactlyOnce === true,
-    answersEarly: escalates,
+    mayBecomeTask: escalates,
     steps,
     run
   });

@@ -51,8 +51,6 @@ export function isProgressEvent(value: unknown): value is ProgressEvent {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PROGRESS] === true;
 }
 
-export type { ProgressSend } from '../types/request';
-
 /** Checks a progress value: in production a bad value is dropped, elsewhere it is an error. */
 export function checkProgress(percent: number): boolean {
   if (typeof percent === 'number' && Number.isFinite(percent) && percent >= 0 && percent <= 100) return true;

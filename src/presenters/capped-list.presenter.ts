@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { JsonSchema } from '../schema/json-schema';
-import type { PresentationContext, Presenter } from './presenter';
+import type { JsonSchema } from '../types/core';
+import type { PresentationContext, Presenter } from '../types/presenter';
 
 /** Options of {@link cappedList}. */
 export interface CappedListOptions {

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { pickBySchema, type JsonSchema } from '../schema/json-schema';
+import { pickBySchema } from '../schema/json-schema';
+import type { JsonSchema } from '../types/core';
 import { isCallToolResult } from './presenter';
 
 /**

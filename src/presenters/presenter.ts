@@ -1,7 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
-export type { PresentationContext, Presenter, PresenterRef } from '../types/presenter';
-
 /** Whether a value is already a tool result (a `content` array of typed blocks). */
 export function isCallToolResult(value: unknown): value is CallToolResult {
   if (typeof value !== 'object' || value === null) return false;

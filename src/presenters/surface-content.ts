@@ -1,5 +1,6 @@
 import type { GetPromptResult, PromptMessage, ReadResourceResult } from '@modelcontextprotocol/server';
-import { pickBySchema, type JsonSchema } from '../schema/json-schema';
+import { pickBySchema } from '../schema/json-schema';
+import type { JsonSchema } from '../types/core';
 
 /**
  * What a resource method returned, as `resources/read` contents: a string is text, bytes

@@ -1,6 +1,7 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ClaimOutcome, ContinuationStore } from '../interactive/continuation-store';
+import type { ContinuationStore } from '../interactive/continuation-store';
+import type { ClaimOutcome } from '../interactive/round-outcomes';
 import type { RedisConnection } from './redis-connection';
 
 /** How often a re-issue looks at a round whose first attempt still runs on another instance (ms). */

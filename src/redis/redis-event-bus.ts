@@ -5,7 +5,7 @@ const KINDS = new Set(['tools_list_changed', 'prompts_list_changed', 'resources_
 
 /**
  * Change notifications across instances (the SDK's `ServerEventBus` over Redis pub/sub): what
- * one instance publishes (`app.notifyResourceUpdated`, providers changed at run time) reaches
+ * one instance publishes (`app.notifyResourceUpdated`, tool classes changed at run time) reaches
  * the listeners of every instance subscribed to the channel, itself included, and from them
  * the 2026-era listen streams and 2025-era sessions it holds. Delivery is at most once, as
  * pub/sub is: an instance disconnected from Redis misses what was published meanwhile.

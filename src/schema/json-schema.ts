@@ -7,8 +7,6 @@ import { createInputValidator, type InputValidator } from './input-validator';
 import { compileSchemaCheck } from './schema-check';
 import { schemaImpliesClass } from './schema-exactness';
 
-export type { JsonSchema } from '../types/core';
-
 const REF_PREFIX = '#/definitions/';
 const MAX_DEPTH = 16;
 

@@ -6,9 +6,9 @@ import type { CompiledTool } from '../pipeline/compiled-member';
 import { compileMember } from '../pipeline/compile-member';
 import { invokeStep } from '../pipeline/steps/invoke.step';
 import { presentToolStep } from '../pipeline/steps/present-tool.step';
-import type { Presenter, PresenterRef } from '../presenters/presenter';
-import { EMPTY_INPUT_SCHEMA, type JsonSchema, type SchemaCatalog } from '../schema/json-schema';
-import type { Constructor } from '../types/core';
+import type { Presenter, PresenterRef } from '../types/presenter';
+import { EMPTY_INPUT_SCHEMA, type SchemaCatalog } from '../schema/json-schema';
+import type { Constructor, JsonSchema } from '../types/core';
 
 /** The listing's `_meta` key saying a tool may ask the user for input mid-call. */
 export const INTERACTIVE_META_KEY = 'io.mcpfusion/interactive';

@@ -4,7 +4,8 @@ import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledMember } from '../pipeline/compiled-member';
 import { invokeStep } from '../pipeline/steps/invoke.step';
 import { presentPromptStep } from '../pipeline/steps/present-surface.step';
-import type { JsonSchema, SchemaCatalog } from '../schema/json-schema';
+import type { SchemaCatalog } from '../schema/json-schema';
+import type { JsonSchema } from '../types/core';
 import { compileCompleters, compileSurfaceMember } from './surface-members';
 
 interface CompiledPrompt {

@@ -4,7 +4,7 @@ import type { JsonRpcErrorObject } from '../types/tasks';
 import { TaskInterruptedError } from '../errors';
 import { TaskAdmissions, type TaskPrincipalOf } from './task-admission';
 import { TaskLifecycle, type RunRound } from './task-lifecycle';
-import { taskListenResponse } from './task-listen';
+import { taskListenResponse } from './task-status-stream';
 import type { TaskRecord } from './task-record';
 import { TaskRuns } from './task-runs';
 import type { TaskStore } from './task-store';

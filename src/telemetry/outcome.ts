@@ -1,4 +1,5 @@
 import { AppClosedError, CancelledError, TimeoutError } from '../errors';
+import type { Era } from '../types/core';
 import { ERROR_TYPE_TOOL_ERROR } from './conventions';
 
 /** How a request ended: with a result, or with an error (a JSON-RPC error, as the boundary made it). */
@@ -36,7 +37,7 @@ export function errorFacts(outcome: Outcome): ErrorFacts | undefined {
  * `stream_closed` (the response stream or connection went away: on 2026-07-28 that is how a
  * client cancels, so both are told apart by the era where the SDK gives no reason).
  */
-export function cancellationSource(error: unknown, mode: 'request' | 'task', era: 'legacy' | 'modern' | undefined): string | undefined {
+export function cancellationSource(error: unknown, mode: 'request' | 'task', era: Era | undefined): string | undefined {
   if (error instanceof TimeoutError) return 'timeout';
   if (error instanceof AppClosedError) return 'shutdown';
   if (!(error instanceof CancelledError)) return undefined;

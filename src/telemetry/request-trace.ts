@@ -1,4 +1,5 @@
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import type { Era } from '../types/core';
 import type { CallTrace } from '../types/telemetry';
 import {
   ATTR_CANCEL_SOURCE,
@@ -43,7 +44,7 @@ export class RequestTrace implements CallTrace {
     /** The low-cardinality attributes its metrics carry. */
     private readonly metricAttributes: Attributes,
     /** The connection's protocol era (how a closed stream is told from a cancel). */
-    private readonly era: 'legacy' | 'modern' | undefined
+    private readonly era: Era | undefined
   ) {
     this.recording = span.isRecording();
     this.timing = this.recording || instruments.live;

@@ -17,6 +17,7 @@ import {
   INSTRUMENTATION_SCOPE,
   OPERATION_EXECUTE_TOOL
 } from './conventions';
+import type { Era } from '../types/core';
 import { Instruments, type QueueGauge } from './instruments';
 import { META_GETTER, carriesTraceContext } from './meta-carrier';
 import { RequestTrace } from './request-trace';
@@ -36,7 +37,7 @@ export interface RequestStart {
   readonly requestId?: string | number;
   readonly sessionId?: string;
   readonly protocolVersion?: string;
-  readonly era?: 'legacy' | 'modern';
+  readonly era?: Era;
   /** `tcp` over HTTP, `pipe` over stdio. */
   readonly transport?: 'tcp' | 'pipe';
   readonly clientAddress?: string;

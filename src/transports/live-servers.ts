@@ -1,9 +1,10 @@
 import type { Server } from '@modelcontextprotocol/server';
+import type { Era } from '../types/core';
 
 /** A connected server instance that outlives one request (a 2025-era session, a stdio connection). */
 interface LiveServer {
   readonly server: Server;
-  readonly era: 'legacy' | 'modern';
+  readonly era: Era;
   readonly subscriptions: Set<string>;
 }
 
@@ -16,7 +17,7 @@ interface LiveServer {
 export class LiveServers {
   private readonly servers = new Set<LiveServer>();
 
-  add(server: Server, era: 'legacy' | 'modern'): Set<string> {
+  add(server: Server, era: Era): Set<string> {
     const live: LiveServer = { server, era, subscriptions: new Set() };
     this.servers.add(live);
     const previous = server.onclose;

@@ -1,9 +1,11 @@
 import { PROTOCOL_VERSION_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { context } from '@opentelemetry/api';
 import type { RequestTrace, Telemetry } from '../telemetry';
+import type { Era } from '../types/core';
 import type { CallTrace } from '../types/telemetry';
 import { ownValue } from '../wire/own-properties';
 import { remoteAddressOf } from './http/connection-facts';
+import type { MemberTarget } from './member-methods';
 
 /** What a request names, read from its params (untrusted: strings only). */
 export interface RequestTarget {
@@ -24,7 +26,7 @@ export class RequestTelemetry {
   constructor(
     private readonly telemetry: Telemetry | undefined,
     private readonly server: Server,
-    private readonly era: 'legacy' | 'modern'
+    private readonly era: Era
   ) {}
 
   /** Wraps `handler` for `method`; `targetOf` reads what the request names. */
@@ -80,16 +82,23 @@ function answered<R>(trace: RequestTrace, run: () => R | Promise<R>): Promise<R>
   );
 }
 
-/** The name a request's params give (`tools/call`, `prompts/get`). */
-export function namedBy(kind: 'tool' | 'prompt'): (request: { params?: unknown }) => RequestTarget {
-  return (request) => {
-    const name = ownValue(request.params as Record<string, unknown> | undefined, 'name');
-    return typeof name === 'string' ? { target: name, targetKind: kind } : {};
-  };
+const NOTHING_NAMED: RequestTarget = Object.freeze({});
+
+/** What a span says a request names (`MEMBER_METHODS`): a tool's or prompt's name, a resource's URI; a completion, nothing. */
+export function spanTargetOf(target: MemberTarget | undefined): RequestTarget {
+  switch (target?.kind) {
+    case 'tool':
+    case 'prompt':
+      return { target: target.name, targetKind: target.kind };
+    case 'resource':
+      return { uri: target.uri };
+    default:
+      return NOTHING_NAMED;
+  }
 }
 
-/** The resource URI a request's params give (`resources/read`, `resources/subscribe`). */
+/** The resource URI a request's params give (`resources/unsubscribe`). */
 export function uriOf(request: { params?: unknown }): RequestTarget {
   const uri = ownValue(request.params as Record<string, unknown> | undefined, 'uri');
-  return typeof uri === 'string' ? { uri } : {};
+  return typeof uri === 'string' ? { uri } : NOTHING_NAMED;
 }

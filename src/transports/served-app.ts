@@ -10,8 +10,8 @@ import type {
   ResourceTemplateType,
   Tool
 } from '@modelcontextprotocol/server';
-import type { WireRequest } from '../auth/http-auth';
 import type { CallRequest } from '../types/request';
+import type { MemberTarget } from './member-methods';
 
 /** A `completion/complete` request's parts. */
 export interface CompletionQuery {
@@ -42,7 +42,7 @@ export interface TaskEndpoints {
 /**
  * What the transports serve, as they see it: one method per protocol request. Every failure
  * reaches them already mapped by the app's error boundary (a thrown protocol error, or a tool's
- * `isError` result); they only adapt to the wire. The app implements it (`Dispatcher`).
+ * `isError` result); they only adapt to the wire. The app implements it (`MemberRouter`).
  */
 export interface ServedApp {
   /** `tools/list`: with `auth` and `auth.listing: 'allowed'`, only what the caller's scopes allow. */
@@ -62,6 +62,9 @@ export interface ServedApp {
   listPrompts(auth?: AuthInfo): readonly Prompt[];
   getPrompt(name: string, args: Record<string, string>, request: CallRequest): Promise<GetPromptResult | InputRequiredResult>;
   complete(query: CompletionQuery, request: CallRequest): Promise<CompleteResult>;
-  /** The OAuth scopes a wire request needs (what it calls declares them), for the HTTP entry's 403; none: undefined. */
-  scopesOf(request: WireRequest): readonly string[] | undefined;
+  /**
+   * The OAuth scopes of the member a request names (`memberTargetOf` reads it from a wire request), for the HTTP
+   * entry's 403; unknown, or none declared: undefined.
+   */
+  scopesOf(target: MemberTarget): readonly string[] | undefined;
 }

@@ -12,13 +12,14 @@ import {
   type ServerContext
 } from '@modelcontextprotocol/server';
 import type { Telemetry } from '../telemetry';
-import type { InputChannel } from '../types/core';
+import type { Era, InputChannel } from '../types/core';
 import type { CallTrace } from '../types/telemetry';
 import type { CallRequest, LogSend, ProgressSend } from '../types/request';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
 import type { LiveServers } from './live-servers';
 import { isCongested, remoteAddressOf } from './http/connection-facts';
-import { RequestTelemetry, namedBy, uriOf } from './request-telemetry';
+import { MEMBER_METHODS, MEMBER_METHOD_NAMES, type MemberMethodName } from './member-methods';
+import { RequestTelemetry, spanTargetOf, uriOf } from './request-telemetry';
 import type { ServedApp, TaskEndpoints } from './served-app';
 
 const DROPPED: Promise<void> = Promise.resolve();
@@ -71,20 +72,29 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
 
     const traced = new RequestTelemetry(telemetry, server, era);
 
-    server.setRequestHandler('tools/list', traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] })));
-    onValidated(
-      server,
-      'tools/call',
-      'CallToolRequestParams',
-      traced.serve('tools/call', namedBy('tool'), async (request, ctx, trace) => {
-        const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
+    // The methods that address one member, from the table that also gives their scopes to the auth gate.
+    const members: MemberHandlers = {
+      'tools/call': async (params, ctx, trace) => {
+        const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
         const result = await app.callTool(callRequest(server, ctx, era, name, args, progressSender(ctx), trace));
-        if (isInputRequiredResult(result) || result.resultType === 'task') return result as never;
+        if (isInputRequiredResult(result) || result.resultType === 'task') return result;
         return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
-      })
-    );
-    if (app.tasks) serveTasks(server, app.tasks, era, traced);
+      },
+      'resources/read': (params, ctx, trace) => app.readResource((params as { uri: string }).uri, transportRequest(server, ctx, era, trace)),
+      'resources/subscribe': (params) => {
+        subscriptions.add((params as { uri: string }).uri);
+        return {};
+      },
+      'prompts/get': (params, ctx, trace) => {
+        const { name, arguments: args } = params as { name: string; arguments?: Record<string, string> };
+        return app.getPrompt(name, args ?? {}, transportRequest(server, ctx, era, trace));
+      },
+      'completion/complete': (params, ctx, trace) => app.complete(params as never, transportRequest(server, ctx, era, trace))
+    };
+    for (const method of MEMBER_METHOD_NAMES) serveMember(server, traced, method, members[method]);
 
+    server.setRequestHandler('tools/list', traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] })));
+    if (app.tasks) serveTasks(server, app.tasks, era, traced);
     server.setRequestHandler(
       'resources/list',
       traced.serve('resources/list', undefined, async (_request, ctx, trace) => ({
@@ -95,21 +105,6 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
       'resources/templates/list',
       traced.serve('resources/templates/list', undefined, (_request, ctx) => ({ resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo) }))
     );
-    onValidated(
-      server,
-      'resources/read',
-      'ReadResourceRequestParams',
-      traced.serve('resources/read', uriOf, async (request, ctx, trace) =>
-        app.readResource((request.params as { uri: string }).uri, transportRequest(server, ctx, era, trace))
-      )
-    );
-    server.setRequestHandler(
-      'resources/subscribe',
-      traced.serve('resources/subscribe', uriOf, (request: { params: { uri: string } }) => {
-        subscriptions.add(request.params.uri);
-        return {};
-      })
-    );
     server.setRequestHandler(
       'resources/unsubscribe',
       traced.serve('resources/unsubscribe', uriOf, (request: { params: { uri: string } }) => {
@@ -117,23 +112,7 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
         return {};
       })
     );
-
     server.setRequestHandler('prompts/list', traced.serve('prompts/list', undefined, (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] })));
-    onValidated(
-      server,
-      'prompts/get',
-      'GetPromptRequestParams',
-      traced.serve('prompts/get', namedBy('prompt'), async (request, ctx, trace) => {
-        const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, string> };
-        return app.getPrompt(name, args ?? {}, transportRequest(server, ctx, era, trace));
-      })
-    );
-    onValidated(
-      server,
-      'completion/complete',
-      'CompleteRequestParams',
-      traced.serve('completion/complete', undefined, async (request, ctx, trace) => app.complete(request.params as never, transportRequest(server, ctx, era, trace)))
-    );
     return mcp;
   };
 }
@@ -155,23 +134,30 @@ class FusionMcpServer extends McpServer {
   }
 }
 
+/** The handler of a method that addresses one member: its params as checked (see `MEMBER_METHODS`). */
+type MemberHandler = (params: Record<string, unknown>, ctx: ServerContext, trace: CallTrace | undefined) => unknown;
+
+/** One handler per method of `MEMBER_METHODS`: a method the table adds has no handler until one is written here. */
+type MemberHandlers = { readonly [M in MemberMethodName]: MemberHandler };
+
 /**
- * Registers a handler for a method whose params come from the client, validated by the spec's
- * own params schema through the SDK's schema form, so that malformed params (`arguments` that
- * is not an object, a prompt argument that is not a string) answer -32602 naming the problem.
- * (The SDK's plain form answers them -32603 with the raw schema issues.)
+ * Registers the handler of a member method as its row in `MEMBER_METHODS` says: its params
+ * checked by the spec's own params schema through the SDK's schema form, so that malformed
+ * params (`arguments` that is not an object, a prompt argument that is not a string) answer
+ * -32602 naming the problem (the SDK's plain form answers them -32603 with the raw schema
+ * issues), and its span named by the member the params name.
  */
-function onValidated(
-  server: Server,
-  method: 'tools/call' | 'resources/read' | 'prompts/get' | 'completion/complete',
-  schema: 'CallToolRequestParams' | 'ReadResourceRequestParams' | 'GetPromptRequestParams' | 'CompleteRequestParams',
-  handler: (request: { method: string; params: Record<string, unknown> }, ctx: ServerContext) => unknown
-): void {
-  server.setRequestHandler(
-    method,
-    { params: method === 'tools/call' ? PASS_THROUGH : (specTypeSchemas[schema] as StandardSchemaV1) },
-    (params, ctx) => handler({ method, params: params as Record<string, unknown> }, ctx as ServerContext) as never
+function serveMember(server: Server, traced: RequestTelemetry, method: MemberMethodName, handler: MemberHandler): void {
+  const row = MEMBER_METHODS[method];
+  const served = traced.serve(method, (request: { params?: unknown }) => spanTargetOf(row.target(request.params)), (request, ctx, trace) =>
+    handler(request.params as Record<string, unknown>, ctx, trace)
   );
+  if (row.params === 'sdk') {
+    server.setRequestHandler(method as never, served as never);
+    return;
+  }
+  const schema = row.params === 'as-sent' ? PASS_THROUGH : (specTypeSchemas[row.params] as StandardSchemaV1);
+  server.setRequestHandler(method as never, { params: schema }, ((params: unknown, ctx: ServerContext) => served({ params }, ctx)) as never);
 }
 
 /**
@@ -201,15 +187,15 @@ const PASS_THROUGH: StandardSchemaV1 = {
 };
 
 /** What a handler needs to know about the request it serves, before it is known what it runs. */
-function transportRequest(server: Server, ctx: ServerContext, era: 'legacy' | 'modern', trace: CallTrace | undefined): CallRequest {
+function transportRequest(server: Server, ctx: ServerContext, era: Era, trace: CallTrace | undefined): CallRequest {
   return callRequest(server, ctx, era, '', undefined, undefined, trace);
 }
 
-/** The request as the engine takes it, built once (the engine and the dispatcher copy nothing). */
+/** The request as the engine takes it, built once (the engine and the member router copy nothing). */
 function callRequest(
   server: Server,
   ctx: ServerContext,
-  era: 'legacy' | 'modern',
+  era: Era,
   subject: string,
   args: Record<string, unknown> | undefined,
   sendProgress: ProgressSend | undefined,
@@ -245,7 +231,7 @@ function callRequest(
 /** The channels already worked out, by the capabilities object (a 2025-era connection's is one object for its life). */
 const channels = new WeakMap<ClientCapabilities, InputChannel>();
 
-function channelOf(declared: ClientCapabilities | undefined, era: 'legacy' | 'modern'): InputChannel {
+function channelOf(declared: ClientCapabilities | undefined, era: Era): InputChannel {
   if (!declared || era === 'modern') return inputChannelOf(declared, era);
   let channel = channels.get(declared);
   if (!channel) channels.set(declared, (channel = inputChannelOf(declared, era)));
@@ -258,7 +244,7 @@ function channelOf(declared: ClientCapabilities | undefined, era: 'legacy' | 'mo
  * `initialize`, which only a persistent connection (stdio, an HTTP session) has seen; a
  * stateless instance has none, so it has no channel.
  */
-function inputChannelOf(declared: ClientCapabilities | undefined, era: 'legacy' | 'modern'): InputChannel {
+function inputChannelOf(declared: ClientCapabilities | undefined, era: Era): InputChannel {
   if (!declared) {
     return nothingDeliverable(
       era === 'legacy'
@@ -276,7 +262,7 @@ function inputChannelOf(declared: ClientCapabilities | undefined, era: 'legacy' 
  * `tasks/get`, `tasks/update` and `tasks/cancel` (the tasks extension), registered against the
  * app's task endpoints, which check the extension and the params themselves.
  */
-function serveTasks(server: Server, tasks: TaskEndpoints, era: 'legacy' | 'modern', traced: RequestTelemetry): void {
+function serveTasks(server: Server, tasks: TaskEndpoints, era: Era, traced: RequestTelemetry): void {
   const request = (ctx: ServerContext, trace: CallTrace | undefined): CallRequest => transportRequest(server, ctx, era, trace);
   const serve = (method: 'tasks/get' | 'tasks/cancel' | 'tasks/update', endpoint: (params: unknown, request: CallRequest) => Promise<unknown>) =>
     server.setRequestHandler(

@@ -24,7 +24,7 @@ export interface CallRequest extends RequestFacts {
   readonly subject: string;
   /** Raw, untrusted arguments (tool arguments, prompt arguments, template variables, completion context). */
   readonly arguments?: Readonly<Record<string, unknown>>;
-  /** Input that needs no validation, set by the dispatcher (a completion's value, a template's variables). */
+  /** Input that needs no validation, set by the member router (a completion's value, a template's variables). */
   readonly input?: unknown;
   /** Present only when the call carried a progress token and there is a channel for it. */
   readonly sendProgress?: ProgressSend;

@@ -574,9 +574,9 @@ class ConformanceTriggers {
     return 'Mutation triggered';
   }
 
-  private toggle(provider: new () => unknown): void {
-    if (this.app.hasProvider(provider)) this.app.removeProviders(provider);
-    else this.app.addProviders(provider);
+  private toggle(toolClass: new () => unknown): void {
+    if (this.app.hasTools(toolClass)) this.app.removeTools(toolClass);
+    else this.app.addTools(toolClass);
   }
 }
 

@@ -145,18 +145,30 @@ describe('required client capabilities', () => {
 });
 
 describe('run-time changes', () => {
-  it('adding and removing providers updates the lists and notifies connected clients (list_changed)', async () => {
+  it('adding and removing tool classes updates the lists and notifies connected clients (list_changed)', async () => {
     const app = makeApp();
     const { client, close } = await connectTestClient(app, { era: 'legacy-memory' });
     const log = recordWire(client);
-    app.addProviders(LateTools);
+    app.addTools(LateTools);
     await until(() => log.some((m) => m.method === 'notifications/tools/list_changed'), 'tools/list_changed');
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('late');
     expect((await app.callTool('late')).content).toEqual([{ type: 'text', text: 'late' }]);
-    app.removeProviders(LateTools);
+    app.removeTools(LateTools);
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('late');
     await expect(app.callTool('late')).rejects.toThrow(/Unknown tool: late/);
     await close();
+    await app.close();
+  });
+
+  it('the deprecated names addProviders, hasProvider and removeProviders still change the tool classes', async () => {
+    const app = makeApp();
+    app.addProviders(LateTools);
+    expect(app.hasProvider(LateTools)).toBe(true);
+    expect(app.hasTools(LateTools)).toBe(true);
+    expect((await app.callTool('late')).content).toEqual([{ type: 'text', text: 'late' }]);
+    app.removeProviders(LateTools);
+    expect(app.hasProvider(LateTools)).toBe(false);
+    await expect(app.callTool('late')).rejects.toThrow(/Unknown tool: late/);
     await app.close();
   });
 });

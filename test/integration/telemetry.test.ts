@@ -16,6 +16,7 @@ import {
   type CallContext,
   type Middleware
 } from '../../src';
+import type { Era } from '../../src/types/core';
 import { connectTestClient } from '../../src/testing';
 import { InteractiveTools, Ledger } from '../fixtures/interactive-tools';
 import { Recorder, pointsOf, registerContext } from '../helpers/otel';
@@ -117,7 +118,7 @@ describe('telemetry: one server span per MCP request, per the MCP semantic conve
   });
   beforeEach(() => recorder.clear());
 
-  async function connect(era: 'modern' | 'legacy'): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  async function connect(era: Era): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
     const transport = new StreamableHTTPClientTransport(url);
     const client = new Client({ name: 't', version: '1' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
     await client.connect(transport);

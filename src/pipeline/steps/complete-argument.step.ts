@@ -1,4 +1,5 @@
-import type { Completer, Constructor } from '../../metadata/types';
+import type { Completer } from '../../metadata/types';
+import type { Constructor } from '../../types/core';
 import { named, type NamedStep } from './named-step';
 
 /**

@@ -1,4 +1,4 @@
-import type { Constructor, ParamKind } from '../../metadata/types';
+import type { Constructor, ParamKind } from '../../types/core';
 import type { CallState } from '../call-state';
 import { named, type NamedStep } from './named-step';
 

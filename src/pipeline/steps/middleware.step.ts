@@ -1,5 +1,6 @@
 import type { CallState } from '../call-state';
-import { isMiddlewareClass, type FusionMiddleware, type Middleware, type MiddlewareFn } from '../middleware';
+import { isMiddlewareClass } from '../middleware';
+import type { FusionMiddleware, Middleware, MiddlewareFn } from '../../types/middleware';
 import { named, type NamedStep } from './named-step';
 
 /** Adapts one user middleware (function or class) to a chain step. */

@@ -1,7 +1,7 @@
 import { isInputRequiredResult, type CompleteResult, type Resource } from '@modelcontextprotocol/server';
 import { NotInteractiveError, UnknownResourceError } from '../../errors';
 import { isInputRound } from '../../interactive/require-input';
-import type { JsonSchema } from '../../schema/json-schema';
+import type { JsonSchema } from '../../types/core';
 import { toPromptResult, toResourceContents } from '../../presenters/surface-content';
 import type { CallState } from '../call-state';
 import { named, type NamedStep } from './named-step';

@@ -4,10 +4,9 @@ import { Replayed } from '../../interactive/continuation';
 import { isInputRound } from '../../interactive/require-input';
 import { shapeValue } from '../../presenters/default-shaping';
 import { isCallToolResult } from '../../presenters/presenter';
-import type { PresentationContext, Presenter, PresenterRef } from '../../presenters/presenter';
-import type { JsonSchema } from '../../schema/json-schema';
+import type { PresentationContext, Presenter, PresenterRef } from '../../types/presenter';
+import type { JsonSchema, ToolInfo } from '../../types/core';
 import { compileSchemaCheck, type SchemaCheck } from '../../schema/schema-check';
-import type { ToolInfo } from '../../types/core';
 import { named, type NamedStep } from './named-step';
 
 /**

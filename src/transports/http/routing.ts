@@ -12,7 +12,7 @@ import { isPlainJsonObject } from '../../wire/own-properties';
 import type { TaskEndpoints } from '../served-app';
 import { SessionRegistry, type SessionOptions, type SessionPrincipalOf } from './session-registry';
 import { statelessJsonLegacy } from './stateless-json-legacy';
-import { listenForTasks, taskListenOf } from './task-listen';
+import { listenForTasks, taskListenOf } from './task-listen-request';
 
 /**
  * Routing: where a request that passed every guard is served. A task listen goes to the app's

@@ -16,7 +16,7 @@ const METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
 const METADATA_URL = `https://billing.example.test${METADATA_PATH}`;
 const ENDPOINT = 'http://127.0.0.1/mcp';
 
-/** The app's scope policy, as the dispatcher would answer it: `ledger.write` needs `ledger:write`. */
+/** The app's scope policy, as the member router would answer it: `ledger.write` needs `ledger:write`. */
 const scopesOf: ScopesOfRequest = ({ method, params }) =>
   method === 'tools/call' && (params as { name?: unknown } | undefined)?.name === 'ledger.write' ? ['ledger:write'] : undefined;
 

@@ -1,5 +1,6 @@
 import { getEventListeners, setMaxListeners } from 'node:events';
-import { CallAbort, abortErrorOf } from '../../../src/concurrency/call-abort';
+import { abortErrorOf } from '../../../src/concurrency/abort';
+import { CallAbort } from '../../../src/concurrency/call-abort';
 import { AppClosedError, CancelledError, FusionError, TimeoutError } from '../../../src/errors';
 
 /** Lets settled promises' reactions and Node's unhandled-rejection pass run (no delay). */

@@ -1,7 +1,7 @@
 import { ask } from '../../../src/interactive/ask';
 import { validateAnswers, type FormSchema } from '../../../src/interactive/answer-validator';
 import { requireInput } from '../../../src/interactive/require-input';
-import type { JsonSchema } from '../../../src/schema/json-schema';
+import type { JsonSchema } from '../../../src/types/core';
 
 /** A form of one field, `required` unless told otherwise. */
 function form(field: JsonSchema, required = true): FormSchema {

@@ -252,11 +252,11 @@ describe('compileMember: the one compile path', () => {
     expect(member.steps.map((s) => s.name)).toEqual(documentedOrder(NONE, ['middleware:everyCall', 'middleware:own']));
   });
 
-  it('a member that declares task answers early only where the app has tasks', () => {
+  it('a member that declares task may become a task (and answer before its chain ends) only where the app has tasks', () => {
     const task = { support: 'optional' as const };
-    expect(compileMember(memberSpec({ task }), dependencies()).answersEarly).toBe(true);
+    expect(compileMember(memberSpec({ task }), dependencies()).mayBecomeTask).toBe(true);
     const without = compileMember(memberSpec({ task }), dependencies({ tasks: undefined }));
-    expect(without.answersEarly).toBe(false);
+    expect(without.mayBecomeTask).toBe(false);
     expect(without.steps.map((s) => s.name)).not.toContain('task-escalation');
   });
 

@@ -1,5 +1,6 @@
 import { ErrorCode, InvalidProgressError } from '../../../src/errors';
-import { ProgressChannel, checkProgress, isProgressEvent, progress, type ProgressSend } from '../../../src/pipeline/progress';
+import { ProgressChannel, checkProgress, isProgressEvent, progress } from '../../../src/pipeline/progress';
+import type { ProgressSend } from '../../../src/types/request';
 
 /** One event-loop turn (the channel yields one past its burst). */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -7,21 +7,22 @@ import type {
   ReadResourceResult,
   Resource
 } from '@modelcontextprotocol/server';
-import type { WireRequest } from '../auth/http-auth';
 import { missingScopes } from '../auth/scopes';
 import { NothingToCompleteError, UnknownPromptError, UnknownToolError } from '../errors';
-import type { CallKind, ErrorBoundary } from '../pipeline/error-boundary';
+import type { ErrorBoundary } from '../pipeline/error-boundary';
 import { jsonRpcErrorObject } from '../pipeline/error-boundary';
 import type { PromptCatalog } from '../surface/prompt-catalog';
 import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { ToolCatalog } from '../surface/tool-catalog';
+import type { MemberTarget } from '../transports/member-methods';
 import type { CompletionQuery, ServedApp, TaskEndpoints } from '../transports/served-app';
 import { TASKS_EXTENSION } from '../tasks/task-record';
+import type { CallKind } from '../types/core';
 import type { CallRequest } from '../types/request';
-import { isPlainJsonObject, ownRecord, ownValue } from '../wire/own-properties';
+import { ownRecord } from '../wire/own-properties';
 import type { CallEngine } from './call-engine';
 
-/** The catalogs the dispatcher reads, replaced as a whole when providers change at run time. */
+/** The catalogs the router reads, replaced as a whole when the tool classes change at run time. */
 export interface Catalogs {
   readonly tools: ToolCatalog;
   readonly resources: ResourceCatalog;
@@ -29,12 +30,13 @@ export interface Catalogs {
 }
 
 /**
- * The app as the transports see it: finds the member a request runs and has the engine run its
- * chain (whose error boundary maps every failure of a call). What fails before a call exists
- * (an unknown name) is thrown as a `FusionError` and leaves through the same boundary. Reads
- * the catalogs on each request, so a run-time change of providers applies to the next one.
+ * The app as the transports see it (`ServedApp`): finds the member a request names and has the
+ * engine run its chain (whose error boundary maps every failure of a call). What fails before a
+ * call exists (an unknown name) is thrown as a `FusionError` and leaves through the same
+ * boundary. Reads the catalogs on each request, so a run-time change of tool classes applies to
+ * the next one.
  */
-export class Dispatcher implements ServedApp {
+export class MemberRouter implements ServedApp {
   constructor(
     private readonly engine: CallEngine,
     private readonly boundary: ErrorBoundary,
@@ -138,35 +140,22 @@ export class Dispatcher implements ServedApp {
     }) as Promise<CompleteResult>;
   }
 
-  scopesOf(request: WireRequest): readonly string[] | undefined {
-    const params = isPlainJsonObject(request.params) ? (request.params as Record<string, unknown>) : undefined;
+  /** The scopes of the member a request names (see `MEMBER_METHODS`); unknown: undefined (the handler answers it). */
+  scopesOf(target: MemberTarget): readonly string[] | undefined {
     const { tools, prompts, resources } = this.catalogs();
-    const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-    switch (request.method) {
-      case 'tools/call':
-        return tools.get(text(ownValue(params, 'name')) ?? '')?.info.scopes;
-      case 'prompts/get':
-        return prompts.get(text(ownValue(params, 'name')) ?? '')?.info.scopes;
-      case 'resources/read':
-      case 'resources/subscribe': {
-        const uri = text(ownValue(params, 'uri'));
-        if (uri === undefined) return undefined;
+    switch (target.kind) {
+      case 'tool':
+        return tools.get(target.name)?.info.scopes;
+      case 'prompt':
+        return prompts.get(target.name)?.info.scopes;
+      case 'resource':
         try {
-          return resources.resolve(uri).member.info.scopes;
+          return resources.resolve(target.uri).member.info.scopes;
         } catch {
           return undefined; // unknown: answered -32602 by the handler
         }
-      }
-      case 'completion/complete': {
-        const ref = ownValue(params, 'ref');
-        if (!isPlainJsonObject(ref)) return undefined;
-        const type = ownValue(ref as Record<string, unknown>, 'type');
-        if (type === 'ref/prompt') return prompts.get(text(ownValue(ref as Record<string, unknown>, 'name')) ?? '')?.info.scopes;
-        if (type === 'ref/resource') return resources.member(text(ownValue(ref as Record<string, unknown>, 'uri')) ?? '')?.info.scopes;
-        return undefined;
-      }
-      default:
-        return undefined;
+      case 'completion':
+        return (target.of === 'prompt' ? prompts.get(target.name) : resources.member(target.name))?.info.scopes;
     }
   }
 

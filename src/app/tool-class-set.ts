@@ -1,8 +1,8 @@
 import { buildRegistry, type Registry } from '../metadata/registry-builder';
-import type { Constructor } from '../metadata/types';
-import type { Catalogs } from './dispatcher';
+import type { Constructor } from '../types/core';
+import type { Catalogs } from './member-router';
 
-/** Which listings a change of providers changed (what clients get `list_changed` for). */
+/** Which listings a change of tool classes changed (what clients get `list_changed` for). */
 export interface ListChanges {
   readonly tools: boolean;
   readonly resources: boolean;
@@ -10,11 +10,12 @@ export interface ListChanges {
 }
 
 /**
- * The app's provider classes and the catalogs built from them. A change (add, remove) builds
- * and checks the whole new set first (`validate` may refuse it: the app is then unchanged),
- * swaps the catalogs in one step, and says which listings changed.
+ * The app's tool classes (the `tools` option, `addTools`, `removeTools`) and the catalogs built
+ * from them. A change (add, remove) builds and checks the whole new set first (`validate` may
+ * refuse it: the app is then unchanged), swaps the catalogs in one step, and says which
+ * listings changed.
  */
-export class ProviderSet {
+export class ToolClassSet {
   private current: { classes: readonly Constructor[]; registry: Registry; catalogs: Catalogs };
 
   constructor(

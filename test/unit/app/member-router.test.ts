@@ -5,7 +5,7 @@ import { assembleApp, type AppParts } from '../../../src/app/assemble';
 import type { CallRequest } from '../../../src/types/request';
 
 /**
- * The dispatcher (src/app/dispatcher.ts), with the parts of a real app (`assembleApp`, as
+ * The member router (src/app/member-router.ts), with the parts of a real app (`assembleApp`, as
  * `FusionApp.create` wires them): what names nothing of the app is a JSON-RPC error (never an
  * `isError` result), the tasks extension is advertised only by an app that has tasks, and a
  * task's later round whose tool was removed fails the task.
@@ -92,7 +92,7 @@ const wire = (error: ProtocolError) => ({
   ...(error.data !== undefined ? { data: error.data } : {})
 });
 
-describe('the dispatcher: a request that names nothing of the app is a JSON-RPC error', () => {
+describe('the member router: a request that names nothing of the app is a JSON-RPC error', () => {
   it('an unknown tool: -32602 (a rejection, not an isError result)', async () => {
     const { dispatcher } = partsOf({ tools: [Desk] });
     expect(wire(await refusal(dispatcher.callTool(request('nope'))))).toEqual({ code: -32602, message: 'Unknown tool: nope' });
@@ -156,7 +156,7 @@ describe('the dispatcher: a request that names nothing of the app is a JSON-RPC 
   });
 });
 
-describe('the dispatcher: the tasks extension', () => {
+describe('the member router: the tasks extension', () => {
   it('is advertised (capabilities.extensions) and served only by an app that has tasks', () => {
     const plain = partsOf({ tools: [Desk] });
     expect(plain.dispatcher.extensions).toBeUndefined();
@@ -195,7 +195,7 @@ describe('the dispatcher: the tasks extension', () => {
   });
 });
 
-describe('the dispatcher: a task round', () => {
+describe('the member router: a task round', () => {
   /** A task of `job.quick`, waiting for input (as if its first round had asked), made through the app's own tasks. */
   async function waitingTask(parts: AppParts) {
     const tasks = parts.tasks!;
@@ -251,5 +251,45 @@ describe('the dispatcher: a task round', () => {
     await statusOf(parts, handle.taskId, 'failed');
     const failed = await parts.dispatcher.tasks!.get({ taskId: handle.taskId }, request(handle.taskId, withTasks));
     expect(failed).toMatchObject({ status: 'failed', error: { code: -32602, message: 'Unknown tool: job.quick' } });
+  });
+});
+
+@ToolProvider({ scopes: ['desk:read'] })
+class ScopedDesk {
+  @Action('scoped.refund', { description: 'Needs its own scope', scopes: ['desk:write'] })
+  refund() {
+    return 'refunded';
+  }
+
+  @Prompt('scoped.greeting', { description: 'Greets', complete: { name: 'completeName' } })
+  greeting(@Input() args: GreetingArgs) {
+    return `Greet ${args.name}.`;
+  }
+
+  completeName() {
+    return ['ada'];
+  }
+
+  @ResourceTemplate('scoped://items/{id}', { name: 'scoped-item', scopes: ['items:read'] })
+  item(@Input() vars: ItemVars) {
+    return { id: vars.id };
+  }
+}
+
+describe('the member router: the scopes of what a request names (what the HTTP auth gate reads)', () => {
+  it('a tool, a prompt, a resource by the URI read, a completion by the prompt or template it completes', () => {
+    const { dispatcher: router } = partsOf({ tools: [ScopedDesk] });
+    expect(router.scopesOf({ kind: 'tool', name: 'scoped.refund' })).toEqual(['desk:write']);
+    expect(router.scopesOf({ kind: 'prompt', name: 'scoped.greeting' })).toEqual(['desk:read']);
+    expect(router.scopesOf({ kind: 'resource', uri: 'scoped://items/7' })).toEqual(['items:read']);
+    expect(router.scopesOf({ kind: 'completion', of: 'prompt', name: 'scoped.greeting' })).toEqual(['desk:read']);
+    expect(router.scopesOf({ kind: 'completion', of: 'resource', name: 'scoped://items/{id}' })).toEqual(['items:read']);
+  });
+
+  it('nothing for a name the app does not have (the handler answers it)', () => {
+    const { dispatcher: router } = partsOf({ tools: [ScopedDesk] });
+    expect(router.scopesOf({ kind: 'tool', name: 'nope' })).toBeUndefined();
+    expect(router.scopesOf({ kind: 'resource', uri: 'nothing://here' })).toBeUndefined();
+    expect(router.scopesOf({ kind: 'completion', of: 'resource', name: 'scoped://items/7' })).toBeUndefined();
   });
 });

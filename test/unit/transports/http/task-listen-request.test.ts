@@ -2,7 +2,7 @@
  * Which bodies are task listens (the tasks extension's `subscriptions/listen` for task status),
  * which the routing sends to the app's task endpoints instead of the SDK's listen router.
  */
-import { taskListenOf } from '../../../../src/transports/http/task-listen';
+import { taskListenOf } from '../../../../src/transports/http/task-listen-request';
 
 describe('task listens (routed to the task endpoints, not to the SDK)', () => {
   const listen = (params: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params });

@@ -1,1 +1,0 @@
-export type { CallRequest, LogSend, ProgressSend } from '../types/request';
