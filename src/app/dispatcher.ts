@@ -11,7 +11,6 @@ import type { WireRequest } from '../auth/http-auth';
 import { missingScopes } from '../auth/scopes';
 import { NothingToCompleteError, UnknownPromptError, UnknownToolError } from '../errors';
 import type { CallKind, ErrorBoundary } from '../pipeline/error-boundary';
-import { jsonRpcErrorObject } from '../pipeline/error-boundary';
 import type { PromptCatalog } from '../surface/prompt-catalog';
 import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { ToolCatalog } from '../surface/tool-catalog';
@@ -67,17 +66,6 @@ export class Dispatcher implements ServedApp {
     const tool = this.catalogs().tools.get(request.subject);
     if (!tool) return this.refuse('tool', request.subject, new UnknownToolError(request.subject));
     return this.engine.run(tool, request) as Promise<CallToolResult | InputRequiredResult>;
-  }
-
-  /** A later round of a task (after `tasks/update`): the tool's chain in task mode; its outcome settles the task. */
-  runTaskRound(name: string, request: CallRequest): void {
-    const tool = this.catalogs().tools.get(name);
-    if (tool) {
-      void this.engine.run(tool, request).catch(() => undefined);
-      return;
-    }
-    // The tool was removed at run time: the task fails, saying so.
-    void request.task?.settle({ error: jsonRpcErrorObject(this.boundary.protocolError(new UnknownToolError(name), 'tool', name)) });
   }
 
   async listResources(request: CallRequest): Promise<Resource[]> {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { AppClosedError, TaskLimitError, TaskNotFoundError } from '../errors';
 import type { CallRequest } from '../types/request';
-import type { TaskAdmission, TaskEscalation, TaskHandle, TaskOutcome, ToolTaskSupport } from '../types/tasks';
+import type { TaskAdmission, TaskEscalation, TaskHandle, ToolTaskSupport } from '../types/tasks';
 import { createTaskResult, type TaskRecord } from './task-record';
 import type { TaskRuns } from './task-runs';
+import type { TaskSettlement } from './task-settlement';
 import type { TaskSweeper } from './task-sweeper';
 
 /** Who a request's caller is (`principalOf`), or null where there is none. */
@@ -45,8 +46,8 @@ export class TaskAdmissions implements TaskEscalation {
     private readonly sweeper: TaskSweeper,
     private readonly defaults: TaskDefaults,
     private readonly principalOf: TaskPrincipalOf,
-    /** Records a round's outcome as the task's next status (the lifecycle's `settle`). */
-    private readonly settle: (taskId: string, outcome: TaskOutcome, abort: (reason: unknown) => void) => Promise<void>
+    /** Records a round's outcome as the task's next status. */
+    private readonly settlement: TaskSettlement
   ) {}
 
   async admit(request: CallRequest): Promise<TaskAdmission> {
@@ -135,7 +136,7 @@ export class TaskAdmissions implements TaskEscalation {
       taskId,
       created,
       report: (message) => this.runs.touch(taskId, message),
-      settle: (outcome) => this.settle(taskId, outcome, abort)
+      settle: (outcome) => this.settlement.settle(taskId, outcome, abort)
     };
   }
 

@@ -1,12 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { TaskInterruptedError } from '../errors';
 import type { CallRequest } from '../types/request';
-import type { JsonRpcErrorObject, TaskOutcome } from '../types/tasks';
+import type { JsonRpcErrorObject } from '../types/tasks';
 import { ownValue } from '../wire/own-properties';
 import type { TaskAdmissions } from './task-admission';
 import { LIVE, detailedTask, type TaskRecord } from './task-record';
 import type { TaskRuns } from './task-runs';
+import { CANCELLED } from './task-settlement';
 
 /** What the lifecycle runs a later round with: the tool's chain, in task mode. */
 export type RunRound = (toolName: string, request: CallRequest) => void;
@@ -19,14 +19,6 @@ const ACK: Record<string, unknown> = Object.freeze({ resultType: 'complete' }) a
 /** How long a cancel of a run on another instance waits for that run's decision, and how often it looks. */
 const REMOTE_DECISION_MS = 5_000;
 const REMOTE_POLL_MS = 20;
-
-/** The transition to `cancelled` (a cancel request is settled with it). */
-const CANCELLED = (now: number) => ({
-  status: 'cancelled' as const,
-  statusMessage: 'Cancelled by the client',
-  cancelRequested: undefined,
-  lastUpdatedAt: now
-});
 
 /**
  * A task's life after it is created, as guarded transitions of the store (terminal statuses
@@ -46,10 +38,7 @@ export class TaskLifecycle {
     private readonly admissions: TaskAdmissions,
     private readonly runRound: RunRound,
     /** The JSON-RPC error object of a failure (the error boundary's mapping). */
-    private readonly errorObjectOf: (error: unknown) => JsonRpcErrorObject,
-    private readonly log: (message: string) => void,
-    /** How long a task waits for input before it fails and frees its place. */
-    private readonly inputTimeoutMs: number
+    private readonly errorObjectOf: (error: unknown) => JsonRpcErrorObject
   ) {}
 
   /** `tasks/get`: the detailed task, or -32602 when there is none for this caller. */
@@ -172,63 +161,6 @@ export class TaskLifecycle {
       mode: 'task',
       task: this.admissions.handle(record.taskId, {}, abort)
     });
-  }
-
-  /** The end of a round: the task's next status (a cancelled task stays cancelled: the transition needs `working`). */
-  async settle(taskId: string, outcome: TaskOutcome, abort: (reason: unknown) => void): Promise<void> {
-    this.runs.ended(taskId, abort);
-    const now = Date.now();
-    try {
-      if ('cancelled' in outcome) {
-        await this.runs.store.transition(taskId, ['working'], CANCELLED(now));
-      } else if ('error' in outcome) {
-        const { error } = outcome;
-        await this.runs.store.transition(taskId, ['working'], {
-          status: 'failed',
-          statusMessage: error.message,
-          error,
-          lastUpdatedAt: now
-        });
-      } else if (isInputRequiredResult(outcome.value)) {
-        const asked = outcome.value as InputRequiredResult;
-        await this.runs.store.transition(taskId, ['working'], (current) => {
-          // Asked to stop and nothing done yet: cancelled rather than waiting for answers.
-          if (current.cancelRequested) return CANCELLED(now);
-          const round = current.rounds + 1;
-          const inputRequests: Record<string, unknown> = {};
-          const inputKeys: Record<string, string> = {};
-          for (const [key, embedded] of Object.entries(asked.inputRequests ?? {})) {
-            // Unique over the task's life (the spec): a request asked again in a later round gets a new key.
-            const taskKey = `${key}#${round}`;
-            inputRequests[taskKey] = embedded;
-            inputKeys[taskKey] = key;
-          }
-          return {
-            status: 'input_required',
-            statusMessage: 'Waiting for input',
-            inputRequests,
-            inputKeys,
-            inputResponses: {},
-            requestState: asked.requestState,
-            inputDeadline: now + this.inputTimeoutMs,
-            rounds: round,
-            lastUpdatedAt: now
-          };
-        });
-      } else {
-        const result = outcome.value;
-        await this.runs.store.transition(taskId, ['working'], {
-          status: 'completed',
-          statusMessage: result.isError === true ? 'Completed with a tool error' : 'Completed',
-          result,
-          lastUpdatedAt: now
-        });
-      }
-    } catch (error) {
-      this.log(`tasks: could not record the outcome of task ${taskId}: ${String(error)}`);
-    }
-    this.runs.recorded(taskId);
-    this.runs.watchers.changed(taskId);
   }
 
   /** Aborts every run of this process (graceful shutdown): their tasks are settled to `failed`, saying the server shut down. */

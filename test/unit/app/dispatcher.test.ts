@@ -224,7 +224,7 @@ describe('the dispatcher: a task round', () => {
     const handle = await waitingTask(parts);
     const round = parts.tasks!.admissions.handle(handle.taskId, {}, () => undefined);
     await parts.tasks!.store.transition(handle.taskId, ['input_required'], { status: 'working' });
-    parts.dispatcher.runTaskRound('job.quick', request('job.quick', { ...withTasks, mode: 'task', task: round }));
+    parts.runTaskRound('job.quick', request('job.quick', { ...withTasks, mode: 'task', task: round }));
     const record = await statusOf(parts, handle.taskId, 'completed');
     expect(record.result).toEqual({ content: [{ type: 'text', text: 'quick job done' }], resultType: 'complete' });
   });
@@ -235,7 +235,7 @@ describe('the dispatcher: a task round', () => {
     await parts.tasks!.store.transition(handle.taskId, ['input_required'], { status: 'working' });
     parts.providers.replace([]);
     const round = parts.tasks!.admissions.handle(handle.taskId, {}, () => undefined);
-    parts.dispatcher.runTaskRound('job.quick', request('job.quick', { ...withTasks, mode: 'task', task: round }));
+    parts.runTaskRound('job.quick', request('job.quick', { ...withTasks, mode: 'task', task: round }));
     const record = await statusOf(parts, handle.taskId, 'failed');
     expect(record.error).toEqual({ code: -32602, message: 'Unknown tool: job.quick' });
   });
