@@ -1,5 +1,5 @@
 import { positiveInt } from '../config/option-checks';
-import type { CallRequest } from '../types/request';
+import type { ServedRequest } from '../types/request';
 import type { JsonRpcErrorObject } from '../types/tasks';
 import { TaskInterruptedError } from '../errors';
 import { TaskAdmissions, type TaskPrincipalOf } from './task-admission';
@@ -100,7 +100,7 @@ export class AppTasks {
   }
 
   /** A `subscriptions/listen` stream of task status for the ids this caller may see. */
-  listen(id: string | number, taskIds: readonly string[], request: CallRequest, signal: AbortSignal): Promise<Response> {
+  listen(id: string | number, taskIds: readonly string[], request: ServedRequest, signal: AbortSignal): Promise<Response> {
     return taskListenResponse(id, taskIds, request, this.lifecycle, this.watchers, signal);
   }
 

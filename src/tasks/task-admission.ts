@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppClosedError, TaskLimitError, TaskNotFoundError } from '../errors';
-import type { CallRequest } from '../types/request';
+import type { CallRequest, ServedRequest } from '../types/request';
 import type { TaskAdmission, TaskEscalation, TaskHandle, ToolTaskSupport } from '../types/tasks';
 import { createTaskResult, type TaskRecord } from './task-record';
 import type { TaskRuns } from './task-runs';
@@ -8,7 +8,7 @@ import type { TaskSettlement } from './task-settlement';
 import type { TaskSweeper } from './task-sweeper';
 
 /** Who a request's caller is (`principalOf`), or null where there is none. */
-export type TaskPrincipalOf = (request: CallRequest) => string | null;
+export type TaskPrincipalOf = (request: ServedRequest) => string | null;
 
 /** The defaults of a task's record and the limits (the app option `tasks`, checked). */
 export interface TaskDefaults {
@@ -24,7 +24,7 @@ export interface TaskDefaults {
 }
 
 /** Whose quota a request counts against: its principal, else its remote address, else `anonymous`. */
-export function quotaKeyOf(principal: string | null, request: CallRequest): string {
+export function quotaKeyOf(principal: string | null, request: ServedRequest): string {
   if (principal !== null) return principal;
   return request.remoteAddress !== undefined ? `address:${request.remoteAddress}` : 'anonymous';
 }
@@ -141,7 +141,7 @@ export class TaskAdmissions implements TaskEscalation {
   }
 
   /** The task, for the caller it is bound to; anyone else is told it does not exist (-32602). */
-  async own(taskId: string, request: CallRequest): Promise<TaskRecord> {
+  async own(taskId: string, request: ServedRequest): Promise<TaskRecord> {
     await this.runs.ready;
     if (typeof taskId !== 'string' || taskId === '') throw new TaskNotFoundError();
     await this.sweeper.sweep();

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { TaskInterruptedError } from '../errors';
-import type { CallRequest } from '../types/request';
+import type { CallRequest, ServedRequest } from '../types/request';
 import type { JsonRpcErrorObject } from '../types/tasks';
 import { ownValue } from '../wire/own-properties';
 import type { TaskAdmissions } from './task-admission';
@@ -42,7 +42,7 @@ export class TaskLifecycle {
   ) {}
 
   /** `tasks/get`: the detailed task, or -32602 when there is none for this caller. */
-  async get(taskId: string, request: CallRequest): Promise<TaskView> {
+  async get(taskId: string, request: ServedRequest): Promise<TaskView> {
     const record = await this.admissions.own(taskId, request);
     request.trace?.linkCreator(record.createdBy, taskId);
     const progress = record.status === 'working' ? this.runs.progressOf.get(taskId) : undefined;
@@ -57,7 +57,7 @@ export class TaskLifecycle {
    * `tasks/update`: answers to outstanding requests (others are ignored). Once every outstanding
    * request is answered, the handler is re-entered with the answers, in the background.
    */
-  async update(taskId: string, inputResponses: Record<string, unknown>, request: CallRequest): Promise<Record<string, unknown>> {
+  async update(taskId: string, inputResponses: Record<string, unknown>, request: ServedRequest): Promise<Record<string, unknown>> {
     const record = await this.admissions.own(taskId, request);
     request.trace?.linkCreator(record.createdBy, taskId);
     if (record.status !== 'input_required') return ACK;
@@ -90,7 +90,7 @@ export class TaskLifecycle {
   }
 
   /** `tasks/cancel`: acked whatever the task's state (idempotent on a finished task). */
-  async cancel(taskId: string, request: CallRequest): Promise<Record<string, unknown>> {
+  async cancel(taskId: string, request: ServedRequest): Promise<Record<string, unknown>> {
     let record: TaskRecord | undefined = await this.admissions.own(taskId, request);
     request.trace?.linkCreator(record.createdBy, taskId);
     for (let attempt = 0; record && attempt < 8; attempt++, record = await this.runs.store.get(taskId)) {
@@ -139,7 +139,7 @@ export class TaskLifecycle {
   }
 
   /** Re-enters the handler with every answer of the round, in the background, as a round of the task. */
-  private resume(record: TaskRecord, request: CallRequest): void {
+  private resume(record: TaskRecord, request: ServedRequest): void {
     const controller = new AbortController();
     const abort = (reason: unknown): void => controller.abort(reason);
     this.runs.started(record.taskId, abort);
