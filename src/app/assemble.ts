@@ -182,12 +182,22 @@ function chainDependencies(
   };
 }
 
-/** The app's telemetry, unless it is turned off. The principal recorded (`enduser.id`) is the app's `principalOf`'s, from the token. */
+/** The app's telemetry, unless it is turned off. The principal recorded (`enduser.id`) is the one calls are bound to. */
 function telemetryOf(
   options: FusionAppOptions<object>,
   queue: { readonly waiting: number },
   namePrincipal: NamePrincipal
 ): Telemetry | undefined {
   if (options.telemetry === false) return undefined;
-  return new Telemetry(options.telemetry ?? {}, FRAMEWORK_VERSION, queue, (authInfo) => namePrincipal({ authInfo }));
+  return new Telemetry(options.telemetry ?? {}, FRAMEWORK_VERSION, queue, (start) =>
+    namePrincipal({
+      authInfo: start.auth,
+      httpRequest: start.httpRequest,
+      requestId: start.requestId,
+      sessionId: start.sessionId,
+      era: start.era,
+      meta: start.meta,
+      subject: start.target ?? start.uri
+    })
+  );
 }

@@ -22,8 +22,8 @@ const REMOTE_POLL_MS = 20;
 
 /**
  * A task's life after it is created, as guarded transitions of the store (terminal statuses
- * never change): a round's outcome settles it (`completed`, `failed`, or `input_required` with
- * the sealed continuation kept in the record under task-unique keys); `tasks/update` collects
+ * never change): a round's outcome settles it (`task-settlement.ts`: `completed`, `failed`, or
+ * `input_required` with the sealed continuation kept under task-unique keys); `tasks/update` collects
  * answers to the outstanding keys and, once every one is answered, re-enters the handler with
  * them in task mode. `tasks/cancel` of a task waiting for input cancels it at once (a
  * compare-and-set against `tasks/update`: exactly one wins); of a working task it asks the run to
