@@ -10,8 +10,6 @@
  * @packageDocumentation
  */
 import 'reflect-metadata';
-// Registers the test harness behind `app.callTool` (the app reaches it through an internal seam).
-import './testing/harness';
 import { progress as progressEvent } from './pipeline/progress';
 
 // The app: composition root, its options, `listen`, and the test entry point `app.callTool`.

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
-import { defaultPrincipalOf } from '../auth/caller-auth';
 import { createHttpAuthGate, type HttpAuthGate } from '../auth/http-auth';
+import { DEFAULT_PRINCIPAL_OF, principalNamer, type NamePrincipal } from '../auth/principal';
 import { InProcessCallQueue } from '../concurrency/call-queue';
 import { FifoMutex } from '../concurrency/fifo-mutex';
 import { positiveInt } from '../config/option-checks';
 import { needsCallScope } from '../di/injection-check';
 import { FUSION_APP } from '../di/tokens';
+import type { DirectTarget } from '../direct/direct-target';
 import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
-import type { Registry } from '../metadata/registry-builder';
-import { requestExtra } from '../pipeline/call-context-factory';
+import { buildRegistry, type Registry } from '../metadata/registry-builder';
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import { ErrorBoundary, jsonRpcErrorObject } from '../pipeline/error-boundary';
 import { SchemaCatalog } from '../schema/json-schema';
@@ -18,22 +18,23 @@ import { PromptCatalog } from '../surface/prompt-catalog';
 import { ResourceCatalog } from '../surface/resource-catalog';
 import { ToolCatalog } from '../surface/tool-catalog';
 import { compileTools } from '../surface/compile-tools';
-import { AppTasks } from '../tasks/app-tasks';
+import { AppTasks, TaskIntake } from '../tasks/app-tasks';
+import type { RunRound } from '../tasks/task-lifecycle';
 import { InMemoryTaskStore } from '../tasks/task-store';
 import { LiveServers } from '../transports/live-servers';
 import { scopesOfRequest } from '../transports/member-methods';
 import { createServerFactory } from '../transports/server-factory';
 import { Telemetry } from '../telemetry';
 import { FRAMEWORK_VERSION } from '../telemetry/version';
-import type { ContextFactory, PrincipalOf } from '../types/context';
-import type { CallRequest } from '../types/request';
+import type { ContextFactory } from '../types/context';
 import type { FusionAppOptions } from './app-options';
 import { CallEngine } from './call-engine';
 import { ChangeNotifier } from './change-notifier';
-import { MemberRouter } from './member-router';
+import { MemberRouter, type Catalogs } from './member-router';
 import { registerProvider } from './providers';
 import { assertInjectable, assertSingleUseSupported, opaqueTokens, sharesWorkAcrossInstances } from './startup-checks';
 import { taskEndpoints } from './task-endpoints';
+import { taskRoundRunner } from './task-rounds';
 import { ToolClassSet } from './tool-class-set';
 
 /** The parts of an app, wired once by {@link assembleApp}. */
@@ -45,6 +46,12 @@ export interface AppParts {
   readonly engine: CallEngine;
   readonly dispatcher: MemberRouter;
   readonly tasks: AppTasks | undefined;
+  /** Runs a task's later round (what the tasks' lifecycle was given). */
+  readonly runTaskRound: RunRound;
+  /** What `app.callTool` calls through. */
+  readonly direct: DirectTarget;
+  /** Names a request's caller (the app's `principalOf`): sessions, tasks and telemetry ask it. */
+  readonly namePrincipal: NamePrincipal;
   readonly gate: HttpAuthGate | undefined;
   readonly serverFactory: McpServerFactory;
   readonly live: LiveServers;
@@ -52,66 +59,67 @@ export interface AppParts {
 }
 
 /**
- * Wires an app's parts from its options (the composition root's one job): the container, the
- * chains (compiled once per member), the engine and error boundary, the tasks, the auth gate,
- * the member router and the SDK server factory. Misuse throws a ConfigurationError; nothing is
- * served yet. `app` is what the container gives for `FUSION_APP`.
+ * Wires an app's parts from its options (the composition root's one job), each from parts
+ * already built: the container; the registry of the tool classes (validated); what every chain
+ * shares (the continuation store depends on whether anything is interactive, the task intake on
+ * whether anything runs as a task); the catalogs of compiled chains; the tasks, whose later
+ * rounds run the chains of now; the member router, the auth gate and the SDK server factory.
+ * Misuse throws a ConfigurationError; nothing is served yet. `app` is what the container gives
+ * for `FUSION_APP`.
  */
 export function assembleApp(options: FusionAppOptions<object>, app: object, log: (message: string) => void): AppParts {
   const container = (options.parentContainer ?? rootContainer).createChildContainer();
   for (const provider of options.providers ?? []) registerProvider(container, provider);
   container.register(FUSION_APP, { useValue: app });
   const boundary = new ErrorBoundary(options.maskErrors === true, log);
-  const principalOf: PrincipalOf = options.principalOf ?? ((extra) => defaultPrincipalOf(extra.authInfo));
-  const engine = new CallEngine(container, principalOf, boundary);
-  // The tasks run later rounds and the auth gate reads scopes through the member router, made last.
-  const late: { dispatcher?: MemberRouter } = {};
-  let tasks: AppTasks | undefined;
+  const namePrincipal = principalNamer(options.principalOf);
+  const engine = new CallEngine(container, options.principalOf ?? DEFAULT_PRINCIPAL_OF, boundary);
+
+  const registry = buildRegistry(options.tools);
+  assertInjectable(container, registry, options);
+  const continuations = continuationStoreOf(options, registry, log);
+  assertSingleUseSupported(registry, continuations);
+  const errorObjectOf = (error: unknown) => jsonRpcErrorObject(boundary.protocolError(error, 'tool', ''));
+  const intake = taskCapable(options, registry)
+    ? new TaskIntake(
+        options.tasks?.store ?? new InMemoryTaskStore(),
+        options.tasks ?? {},
+        (request) => namePrincipal(request) ?? null,
+        errorObjectOf,
+        log
+      )
+    : undefined;
+  const deps = chainDependencies(options, container, boundary, continuations, intake);
   const schemas = new SchemaCatalog();
-  let deps: ChainDependencies | undefined;
-  const chainDeps = (registry: Registry): ChainDependencies => {
-    if (deps) return deps;
-    tasks = taskCapable(options, registry)
-      ? new AppTasks(
-          options.tasks?.store ?? new InMemoryTaskStore(),
-          options.tasks ?? {},
-          (name, request) => late.dispatcher!.runTaskRound(name, request),
-          (request: CallRequest) => principalOf(requestExtra(request, request.subject, () => request.signal ?? NEVER_ABORTED)) ?? null,
-          (error) => jsonRpcErrorObject(boundary.protocolError(error, 'tool', '')),
-          log
-        )
-      : undefined;
-    return (deps = chainDependencies(options, registry, container, boundary, tasks, log));
-  };
   const providers = new ToolClassSet(
     options.tools,
-    (registry) => {
-      const d = chainDeps(registry);
-      return {
-        tools: new ToolCatalog(compileTools(registry.tools, schemas, d, options.presenter)),
-        resources: new ResourceCatalog(registry.resources, registry.templates, schemas, d),
-        prompts: new PromptCatalog(registry.prompts, schemas, d)
-      };
-    },
-    (registry) => {
-      if (deps) assertSingleUseSupported(registry, deps.continuations);
-      assertInjectable(container, registry, options);
+    registry,
+    (next) => ({
+      tools: new ToolCatalog(compileTools(next.tools, schemas, deps, options.presenter)),
+      resources: new ResourceCatalog(next.resources, next.templates, schemas, deps),
+      prompts: new PromptCatalog(next.prompts, schemas, deps)
+    }),
+    (next) => {
+      assertSingleUseSupported(next, continuations);
+      assertInjectable(container, next, options);
     }
   );
-  assertSingleUseSupported(providers.registry, deps!.continuations);
-  const dispatcher = (late.dispatcher = new MemberRouter(
+  const catalogs = (): Catalogs => providers.catalogs;
+
+  const runTaskRound = taskRoundRunner(engine, boundary, catalogs);
+  const tasks = intake ? new AppTasks(intake, runTaskRound) : undefined;
+  const dispatcher = new MemberRouter(
     engine,
     boundary,
-    () => providers.catalogs,
+    catalogs,
     options.auth?.listing === 'allowed',
     tasks ? taskEndpoints(tasks, boundary) : undefined
-  ));
+  );
   const live = new LiveServers();
   const serverFactory = createServerFactory(
-    { app: dispatcher, live, telemetry: telemetryOf(options, deps!.queue, principalOf) },
+    { app: dispatcher, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
     { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
   );
-  const registry = providers.registry;
   const declared = [...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts].flatMap((m) => m.scopes);
   const gate = options.auth
     ? createHttpAuthGate(
@@ -128,6 +136,9 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     engine,
     dispatcher,
     tasks,
+    runTaskRound,
+    direct: { run: (tool, request) => engine.run(tool, request), tasks } satisfies DirectTarget,
+    namePrincipal,
     gate,
     serverFactory,
     live,
@@ -140,22 +151,24 @@ function taskCapable(options: FusionAppOptions<object>, registry: Registry): boo
   return options.tasks !== undefined || registry.tools.some((tool) => tool.task);
 }
 
-/** What every chain shares; built with the first registry (the continuation store depends on whether anything is interactive). */
+/** Where continuations are signed: the app's store, or one keyed by `stateKey` when anything is interactive (else a throwaway key). */
+function continuationStoreOf(options: FusionAppOptions<object>, registry: Registry, log: (message: string) => void): ContinuationStore {
+  if (options.continuationStore) return options.continuationStore;
+  const interactive = [...registry.tools, ...registry.prompts, ...registry.templates].some((m) => m.interactive);
+  return new SignedContinuationStore(
+    interactive ? resolveStateKey(options.stateKey, sharesWorkAcrossInstances(options) ? log : undefined) : randomBytes(32),
+    options.stateTtlSeconds ?? 600
+  );
+}
+
+/** What every chain shares. */
 function chainDependencies(
   options: FusionAppOptions<object>,
-  registry: Registry,
   container: DependencyContainer,
   boundary: ErrorBoundary,
-  tasks: AppTasks | undefined,
-  log: (message: string) => void
+  continuations: ContinuationStore,
+  intake: TaskIntake | undefined
 ): ChainDependencies {
-  const interactive = [...registry.tools, ...registry.prompts, ...registry.templates].some((m) => m.interactive);
-  const continuations: ContinuationStore =
-    options.continuationStore ??
-    new SignedContinuationStore(
-      interactive ? resolveStateKey(options.stateKey, sharesWorkAcrossInstances(options) ? log : undefined) : randomBytes(32),
-      options.stateTtlSeconds ?? 600
-    );
   const opaque = opaqueTokens(options);
   return {
     container,
@@ -165,19 +178,29 @@ function chainDependencies(
     contextFactory: options.contextFactory as ContextFactory | undefined,
     globalMiddleware: options.middleware ?? [],
     continuations,
-    tasks: tasks?.admissions,
+    tasks: intake?.admissions,
     needsCallScope: (classes) => needsCallScope(container, classes, opaque),
     presenterTimeoutMs: positiveInt(options.presenterTimeoutMs, 10_000, 'presenterTimeoutMs'),
     telemetry: options.telemetry !== false
   };
 }
 
-/** The app's telemetry, unless it is turned off. The principal recorded (`enduser.id`) is the app's `principalOf`. */
-function telemetryOf(options: FusionAppOptions<object>, queue: { readonly waiting: number }, principalOf: PrincipalOf): Telemetry | undefined {
+/** The app's telemetry, unless it is turned off. The principal recorded (`enduser.id`) is the one calls are bound to. */
+function telemetryOf(
+  options: FusionAppOptions<object>,
+  queue: { readonly waiting: number },
+  namePrincipal: NamePrincipal
+): Telemetry | undefined {
   if (options.telemetry === false) return undefined;
-  return new Telemetry(options.telemetry ?? {}, FRAMEWORK_VERSION, queue, (authInfo) =>
-    principalOf(requestExtra({ subject: '', authInfo }, '', () => NEVER_ABORTED))
+  return new Telemetry(options.telemetry ?? {}, FRAMEWORK_VERSION, queue, (start) =>
+    namePrincipal({
+      authInfo: start.auth,
+      httpRequest: start.httpRequest,
+      requestId: start.requestId,
+      sessionId: start.sessionId,
+      era: start.era,
+      meta: start.meta,
+      subject: start.target ?? start.uri
+    })
   );
 }
-
-const NEVER_ABORTED = new AbortController().signal;

@@ -6,9 +6,9 @@ import type { CompiledMember } from '../pipeline/compiled-member';
 import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import type { CallKind, Constructor } from '../types/core';
 import type { DirectCallOptions } from '../types/harness';
+import { callDirect } from '../direct/direct-call';
 import type { FusionAppOptions, ListenOptions } from './app-options';
 import { assembleApp, type AppParts } from './assemble';
-import { callDirect, exposeInternals } from './internals';
 import { listenOn, ProcessSignals, type Closable, type Listening } from './listen';
 
 export type { DirectCallOptions } from '../types/harness';
@@ -41,8 +41,6 @@ export class FusionApp {
     this.parts = assembleApp(options, this, (m) => this.log(m));
     this.container = this.parts.container;
     this.serverFactory = this.parts.serverFactory;
-    const { engine, tasks, providers } = this.parts;
-    exposeInternals(this, { engine, tasks, tool: (name) => providers.catalogs.tools.get(name) });
   }
 
   /**
@@ -154,21 +152,19 @@ export class FusionApp {
 
   /**
    * Test entry point: calls a tool through the full chain with no transport and returns the
-   * shaped result, as a client would receive it (see `DirectCallOptions`; the test harness of
-   * `src/testing/` does the work). A failure resolves as an `isError` result; an unknown tool
-   * name throws.
+   * shaped result, as a client would receive it (see `DirectCallOptions`; `src/direct/` does the
+   * work). A failure resolves as an `isError` result; an unknown tool name throws.
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: DirectCallOptions = {}): Promise<CallToolResult> {
     const tool = this.parts.providers.catalogs.tools.get(name);
     if (!tool) return Promise.reject(new UnknownToolError(name));
-    return callDirect(this, tool, args, options);
+    return callDirect(this.parts.direct, tool, args, options);
   }
 
   /** A web-standard HTTP endpoint for both eras (mount it anywhere, or drive it in-process in tests). */
   createHttpHandler(options: HttpHandlerOptions = {}): FusionHttpHandler {
     this.assertOpen();
-    const principalOf = this.options.principalOf;
-    const neverAborted = new AbortController().signal;
+    const { namePrincipal } = this.parts;
     const handler = createFusionHttpHandler(
       this.serverFactory,
       {
@@ -184,10 +180,7 @@ export class FusionApp {
       this.parts.gate,
       this.parts.dispatcher.tasks,
       // 2025-era sessions are bound to the caller as `principalOf` names it, from what the HTTP request knows.
-      principalOf
-        ? (authInfo, httpRequest) =>
-            principalOf({ authInfo, httpRequest, sessionId: undefined, era: 'legacy', arguments: {}, toolName: '', signal: neverAborted })
-        : undefined
+      (authInfo, httpRequest) => namePrincipal({ authInfo, httpRequest, era: 'legacy' })
     );
     this.httpHandlers.add(handler);
     this.parts.notifier.endpoints.add(handler.notify);

@@ -10,7 +10,6 @@ import type {
 import { missingScopes } from '../auth/scopes';
 import { NothingToCompleteError, UnknownPromptError, UnknownToolError } from '../errors';
 import type { ErrorBoundary } from '../pipeline/error-boundary';
-import { jsonRpcErrorObject } from '../pipeline/error-boundary';
 import type { PromptCatalog } from '../surface/prompt-catalog';
 import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { ToolCatalog } from '../surface/tool-catalog';
@@ -18,8 +17,7 @@ import type { MemberTarget } from '../transports/member-methods';
 import type { CompletionQuery, ServedApp, TaskEndpoints } from '../transports/served-app';
 import { TASKS_EXTENSION } from '../tasks/task-record';
 import type { CallKind } from '../types/core';
-import type { CallRequest } from '../types/request';
-import { ownRecord } from '../wire/own-properties';
+import type { CallRequest, ServedRequest } from '../types/request';
 import type { CallEngine } from './call-engine';
 
 /** The catalogs the router reads, replaced as a whole when the tool classes change at run time. */
@@ -71,23 +69,13 @@ export class MemberRouter implements ServedApp {
     return this.engine.run(tool, request) as Promise<CallToolResult | InputRequiredResult>;
   }
 
-  /** A later round of a task (after `tasks/update`): the tool's chain in task mode; its outcome settles the task. */
-  runTaskRound(name: string, request: CallRequest): void {
-    const tool = this.catalogs().tools.get(name);
-    if (tool) {
-      void this.engine.run(tool, request).catch(() => undefined);
-      return;
-    }
-    // The tool was removed at run time: the task fails, saying so.
-    void request.task?.settle({ error: jsonRpcErrorObject(this.boundary.protocolError(new UnknownToolError(name), 'tool', name)) });
-  }
-
-  async listResources(request: CallRequest): Promise<Resource[]> {
+  async listResources(request: ServedRequest): Promise<Resource[]> {
     const { resources } = this.catalogs();
     const auth = request.authInfo;
     const listed = resources.fixedListing(this.shownTo(auth));
     // A template's list method is run only for a caller its scopes allow, whatever the listing option.
     for (const member of resources.listMembers(auth ? grantedBy(auth) : undefined)) {
+      // Each list method is a call of its own, made here where its member is known.
       listed.push(...((await this.engine.run(member, { ...request, subject: member.info.name })) as Resource[]));
     }
     return listed;
@@ -97,14 +85,15 @@ export class MemberRouter implements ServedApp {
     return this.catalogs().resources.listTemplates(this.shownTo(auth));
   }
 
-  readResource(uri: string, request: CallRequest): Promise<ReadResourceResult | InputRequiredResult> {
+  readResource(request: CallRequest): Promise<ReadResourceResult | InputRequiredResult> {
     let target;
     try {
-      target = this.catalogs().resources.resolve(uri);
+      target = this.catalogs().resources.resolve(request.subject);
     } catch (error) {
-      return this.refuse('resource', uri, error);
+      return this.refuse('resource', request.subject, error);
     }
-    return this.engine.run(target.member, { ...request, subject: uri, arguments: target.arguments, input: target.arguments }) as Promise<
+    // The variables of a template are known only once the URI is resolved, here.
+    return this.engine.run(target.member, { ...request, arguments: target.arguments, input: target.arguments }) as Promise<
       ReadResourceResult | InputRequiredResult
     >;
   }
@@ -114,14 +103,13 @@ export class MemberRouter implements ServedApp {
     return shown ? this.catalogs().prompts.listingFor(shown) : this.catalogs().prompts.listing;
   }
 
-  getPrompt(name: string, args: Record<string, string>, request: CallRequest): Promise<GetPromptResult | InputRequiredResult> {
-    const prompt = this.catalogs().prompts.get(name);
-    if (!prompt) return this.refuse('prompt', name, new UnknownPromptError(name));
-    return this.engine.run(prompt, { ...request, subject: name, arguments: args }) as Promise<GetPromptResult | InputRequiredResult>;
+  getPrompt(request: CallRequest): Promise<GetPromptResult | InputRequiredResult> {
+    const prompt = this.catalogs().prompts.get(request.subject);
+    if (!prompt) return this.refuse('prompt', request.subject, new UnknownPromptError(request.subject));
+    return this.engine.run(prompt, request) as Promise<GetPromptResult | InputRequiredResult>;
   }
 
   complete(query: CompletionQuery, request: CallRequest): Promise<CompleteResult> {
-    const subject = query.ref.name ?? query.ref.uri ?? '';
     const { prompts, resources } = this.catalogs();
     const found =
       query.ref.type === 'ref/prompt'
@@ -129,15 +117,9 @@ export class MemberRouter implements ServedApp {
         : query.ref.type === 'ref/resource'
           ? resources.completer(query.ref.uri ?? '', query.argument.name)
           : { known: false };
-    if (!found.known) return this.refuse('completion', subject, new NothingToCompleteError(query.ref));
+    if (!found.known) return this.refuse('completion', request.subject, new NothingToCompleteError(query.ref));
     if (!found.member) return Promise.resolve({ completion: { values: [], total: 0, hasMore: false } });
-    const args = ownRecord<string>(query.context?.arguments);
-    return this.engine.run(found.member, {
-      ...request,
-      subject,
-      arguments: args,
-      input: String(query.argument.value ?? '')
-    }) as Promise<CompleteResult>;
+    return this.engine.run(found.member, request) as Promise<CompleteResult>;
   }
 
   /** The scopes of the member a request names (see `MEMBER_METHODS`); unknown: undefined (the handler answers it). */

@@ -4,7 +4,7 @@ import type { AppTasks } from '../tasks/app-tasks';
 import { acceptsTasks } from '../tasks/task-acceptance';
 import { TASKS_EXTENSION } from '../tasks/task-record';
 import type { TaskEndpoints, TaskListenRequest } from '../transports/served-app';
-import type { CallRequest } from '../types/request';
+import type { ServedRequest } from '../types/request';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
 
 /**
@@ -13,7 +13,7 @@ import { isPlainJsonObject, ownValue } from '../wire/own-properties';
  * then the tasks module answers. Failures leave through the error boundary.
  */
 export function taskEndpoints(tasks: AppTasks, boundary: ErrorBoundary): TaskEndpoints {
-  const guard = async <T>(request: CallRequest, work: () => Promise<T>, what = 'This request'): Promise<T> => {
+  const guard = async <T>(request: ServedRequest, work: () => Promise<T>, what = 'This request'): Promise<T> => {
     try {
       if (!acceptsTasks(request)) {
         throw new MissingCapabilityError(
@@ -24,7 +24,7 @@ export function taskEndpoints(tasks: AppTasks, boundary: ErrorBoundary): TaskEnd
       }
       return await work();
     } catch (error) {
-      throw boundary.protocolError(error, 'tool', request.subject);
+      throw boundary.protocolError(error, 'tool', '');
     }
   };
   return {

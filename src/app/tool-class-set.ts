@@ -18,13 +18,13 @@ export interface ListChanges {
 export class ToolClassSet {
   private current: { classes: readonly Constructor[]; registry: Registry; catalogs: Catalogs };
 
+  /** `registry` is the first set's, built from `classes` and validated already (the chains' dependencies depend on it). */
   constructor(
     classes: readonly Constructor[],
+    registry: Registry,
     private readonly build: (registry: Registry) => Catalogs,
     private readonly validate: (registry: Registry) => void
   ) {
-    const registry = buildRegistry(classes);
-    validate(registry);
     this.current = { classes: [...classes], registry, catalogs: build(registry) };
   }
 

@@ -78,8 +78,7 @@ export async function runCall(command: CallCommand, terminal: Terminal, exitNow:
             signal: interrupt.signal,
             display,
             ask,
-            url: command.target.kind === 'http' ? command.target.url : undefined,
-            headers: command.headers
+            http: command.target.kind === 'http'
           })
         : ((await connection.client.callTool(
             { name: command.tool, arguments: args },

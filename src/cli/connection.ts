@@ -1,7 +1,9 @@
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { MAX_INPUT_ROUNDS } from '../wire/input-rounds';
 import { CliError, ExitCode } from './cli-error';
 import type { ConnectionOptions } from './options';
+import { RawExchange } from './raw-exchange';
 
 /** The tasks extension's name (2026-07-28). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -24,6 +26,8 @@ export interface Connection {
    * (a stdio server writes them together), so the bar would miss its last steps.
    */
   onProgress?: (params: { progress: number; total?: number; message?: string }) => void;
+  /** Requests sent as they are over the same transport, for what the SDK client refuses (`call --task`). */
+  readonly raw: RawExchange;
   close(): Promise<void>;
 }
 
@@ -49,7 +53,9 @@ export async function connect(options: ConnectionOptions, settings: ConnectSetti
       elicitation: { form: {}, url: {} },
       ...(settings.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {})
     },
-    versionNegotiation: { mode: options.era === '2025' ? 'legacy' : options.era === '2026' ? { pin: '2026-07-28' } : 'auto' }
+    versionNegotiation: { mode: options.era === '2025' ? 'legacy' : options.era === '2026' ? { pin: '2026-07-28' } : 'auto' },
+    // The client's own loop answers a 2026-07-28 call's rounds of input, with the framework's cap.
+    inputRequired: { maxRounds: MAX_INPUT_ROUNDS }
   });
   settings.prepare?.(client);
   let stderr = '';
@@ -85,16 +91,18 @@ export async function connect(options: ConnectionOptions, settings: ConnectSetti
   }
   const protocolVersion = client.getNegotiatedProtocolVersion() ?? 'unknown';
   const receive = transport.onmessage;
+  const raw = new RawExchange(transport);
   transport.onmessage = (message, extra) => {
     if ('method' in message && message.method === 'notifications/progress' && message.params)
       connection.onProgress?.(message.params as never);
-    receive?.(message, extra);
+    if (!raw.takes(message)) receive?.(message, extra);
   };
   const connection: Connection = {
     client,
     protocolVersion,
     modern: client.getProtocolEra() === 'modern',
     serverStderr: () => stderr,
+    raw,
     close: async () => {
       await Promise.allSettled([...sending]);
       await client.close().catch(() => undefined);

@@ -1,6 +1,8 @@
 import type { CallDisplay } from './call-display';
 import { CliError, ExitCode } from './cli-error';
+import { followInputRounds } from '../wire/input-rounds';
 import { CLIENT_INFO, TASKS_EXTENSION, type Connection } from './connection';
+import { RpcFailure, type RawExchange } from './raw-exchange';
 import type { Reply } from './questions/ask-form';
 import type { QuestionParams } from './questions/question-handler';
 import type { ToolResult } from './result-output';
@@ -10,94 +12,41 @@ export interface TaskCallContext {
   readonly signal: AbortSignal;
   readonly display: CallDisplay;
   readonly ask: (params: QuestionParams) => Promise<Reply>;
-  readonly url: URL;
-  readonly headers: Record<string, string>;
+  /** The connection's raw requests (the SDK client refuses a `resultType: "task"` answer). */
+  readonly raw: RawExchange;
 }
 
 const MODERN = '2026-07-28';
-const MAX_ROUNDS = 10;
 const DEFAULT_POLL_MS = 1000;
 const MIN_POLL_MS = 100;
 
 type Json = Record<string, unknown>;
 
-/** A JSON-RPC error answer, thrown with its code. */
-class RpcFailure extends Error {
-  constructor(
-    readonly code: number,
-    message: string
-  ) {
-    super(message);
-  }
-}
-
-let nextId = 1;
+let nextProgressToken = 1;
 
 /**
- * One 2026-07-28 request over HTTP, with the per-request envelope (the tasks extension
- * declared) and the routing headers; reads a JSON or SSE answer, passing progress
- * notifications to the display. The SDK client refuses a `resultType: "task"` answer, so a
- * call that may become a task goes this way.
+ * One 2026-07-28 request with the per-request envelope (the tasks extension declared), over
+ * the connection's SDK transport; its progress notifications reach the display through the
+ * connection (`Connection.onProgress`).
  */
-async function post(context: TaskCallContext, method: string, params: Json, signal?: AbortSignal): Promise<Json> {
-  const progressToken = `mcpfusion-${nextId}`;
-  const body = {
-    jsonrpc: '2.0',
-    id: nextId++,
+function post(context: TaskCallContext, method: string, params: Json, signal?: AbortSignal): Promise<Json> {
+  return context.raw.request(
     method,
-    params: {
+    {
       ...params,
       _meta: {
         'io.modelcontextprotocol/protocolVersion': MODERN,
         'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {}, url: {} }, extensions: { [TASKS_EXTENSION]: {} } },
         'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
-        ...(method === 'tools/call' ? { progressToken } : {})
+        ...(method === 'tools/call' ? { progressToken: `mcpfusion-${nextProgressToken++}` } : {})
       }
-    }
-  };
-  const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
-  const res = await fetch(context.url, {
-    method: 'POST',
-    signal,
-    headers: {
-      ...context.headers,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(name ? { 'mcp-name': name } : {})
     },
-    body: JSON.stringify(body)
-  });
-  const text = await res.text();
-  const messages: Json[] = (res.headers.get('content-type') ?? '').includes('text/event-stream')
-    ? text
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trim())
-        .filter((data) => data !== '')
-        .map((data) => JSON.parse(data) as Json)
-    : text
-      ? [JSON.parse(text) as Json]
-      : [];
-  for (const message of messages) {
-    const note = message.params as Json | undefined;
-    if (message.method === 'notifications/progress' && note)
-      context.display.progress({
-        progress: Number(note.progress),
-        total: note.total as number | undefined,
-        message: note.message as string | undefined
-      });
-  }
-  const response = messages.find((m) => 'result' in m || 'error' in m);
-  if (!response) throw new Error(`${method}: HTTP ${res.status} without a JSON-RPC answer`);
-  const error = response.error as { code: number; message: string } | undefined;
-  if (error) throw new RpcFailure(error.code, error.message);
-  return response.result as Json;
+    signal
+  );
 }
 
 /** Answers the input requests of a round or of a task (only elicitation is declared). */
-async function answerAll(context: TaskCallContext, requests: Json): Promise<Json> {
+async function answerAll(context: TaskCallContext, requests: Readonly<Json>): Promise<Json> {
   const answers: Json = {};
   for (const [key, request] of Object.entries(requests)) {
     const { method, params } = request as { method?: string; params?: QuestionParams };
@@ -152,24 +101,29 @@ async function followTask(context: TaskCallContext, created: Json): Promise<Tool
 
 /**
  * `call --task`: the call is sent with the tasks extension declared; a plain answer is
- * returned as it is (MRTR rounds answered here), a task is followed to its end.
+ * returned as it is (its rounds of input answered here: `wire/input-rounds.ts`), a task is
+ * followed to its end.
  */
 export async function runTaskCall(
   connection: Connection,
   name: string,
   args: Json,
-  options: Omit<TaskCallContext, 'url' | 'headers'> & { url?: URL; headers?: Record<string, string> }
+  options: Omit<TaskCallContext, 'raw'> & { http: boolean }
 ): Promise<ToolResult> {
-  if (!connection.modern || !options.url)
+  if (!connection.modern || !options.http)
     throw new CliError('--task needs an HTTP server on 2026-07-28 (the tasks extension); leave --task out otherwise', ExitCode.USAGE);
-  const context: TaskCallContext = { ...options, url: options.url, headers: options.headers ?? {} };
-  let params: Json = { name, arguments: args };
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const result = await post(context, 'tools/call', params, context.signal);
-    if (result.resultType === 'task') return followTask(context, result);
-    if (result.resultType !== 'input_required') return result as ToolResult;
-    const inputResponses = result.inputRequests ? await answerAll(context, result.inputRequests as Json) : {};
-    params = { name, arguments: args, inputResponses, ...(result.requestState !== undefined ? { requestState: result.requestState } : {}) };
-  }
-  throw new RpcFailure(-32603, `still asking for input after ${MAX_ROUNDS} rounds`);
+  const context: TaskCallContext = { ...options, raw: connection.raw };
+  const call = (requestState: string | undefined, inputResponses: Json | undefined): Promise<Json> =>
+    post(
+      context,
+      'tools/call',
+      { name, arguments: args, ...(inputResponses ? { inputResponses } : {}), ...(requestState !== undefined ? { requestState } : {}) },
+      context.signal
+    );
+  const result = await followInputRounds(call(undefined, undefined), {
+    next: call,
+    answer: (requests) => answerAll(context, requests),
+    tooManyRounds: (rounds) => new RpcFailure(-32603, `still asking for input after ${rounds} rounds`)
+  });
+  return result.resultType === 'task' ? followTask(context, result) : (result as ToolResult);
 }

@@ -8,8 +8,7 @@ import { createInputRound, type InputRequest, type InputRound } from './require-
 import { RoundClaim } from './round-claim';
 import { ownRecord, ownValue } from '../wire/own-properties';
 
-/** Requests for input one call may make before it is ended: a confused client cannot ping-pong forever. */
-export const MAX_INPUT_ROUNDS = 8;
+export { MAX_INPUT_ROUNDS } from '../wire/input-rounds'; // one cap, shared with the clients that drive the rounds
 
 /** What travels, signed, in `requestState`. */
 interface ContinuationPayload {

@@ -1,5 +1,5 @@
 import { positiveInt } from '../config/option-checks';
-import type { CallRequest } from '../types/request';
+import type { ServedRequest } from '../types/request';
 import type { JsonRpcErrorObject } from '../types/tasks';
 import { TaskInterruptedError } from '../errors';
 import { TaskAdmissions, type TaskPrincipalOf } from './task-admission';
@@ -7,6 +7,7 @@ import { TaskLifecycle, type RunRound } from './task-lifecycle';
 import { taskListenResponse } from './task-status-stream';
 import type { TaskRecord } from './task-record';
 import { TaskRuns } from './task-runs';
+import { TaskSettlement } from './task-settlement';
 import type { TaskStore } from './task-store';
 import { TaskSweeper } from './task-sweeper';
 import { TaskWatchers } from './task-watchers';
@@ -36,24 +37,22 @@ export interface TaskSettings {
 }
 
 /**
- * An app's tasks (SEP-2663), by role: admission (the live-task limit, whose task is whose;
- * the task-escalation step's `TaskEscalation`), the lifecycle (guarded transitions, settle,
- * update, cancel), watchers (listen streams, the harness) and the sweeper of expired records.
- * Built by the composition root when a tool declares `task` or the app has `tasks` settings.
+ * The part of an app's tasks that the chains need, built before them: the records and runs of
+ * this process, and the admissions (the live-task limits, whose task is whose: the
+ * task-escalation step's `TaskEscalation`), whose task handles settle a round's outcome.
+ * Opening it settles the tasks an earlier process left running.
  */
-export class AppTasks {
+export class TaskIntake {
   readonly admissions: TaskAdmissions;
-  readonly lifecycle: TaskLifecycle;
+  readonly runs: TaskRuns;
   readonly watchers = new TaskWatchers();
-  private readonly stopWatchingCancels: (() => void) | undefined;
-  private readonly runs: TaskRuns;
 
   constructor(
     readonly store: TaskStore,
     settings: TaskSettings,
-    runRound: RunRound,
     principalOf: TaskPrincipalOf,
-    errorObjectOf: (error: unknown) => JsonRpcErrorObject,
+    /** The JSON-RPC error object of a failure (the error boundary's mapping). */
+    readonly errorObjectOf: (error: unknown) => JsonRpcErrorObject,
     log: (message: string) => void
   ) {
     const defaults = {
@@ -72,18 +71,36 @@ export class AppTasks {
       })
       .catch((error: unknown) => log(`tasks: could not settle tasks of an earlier process: ${String(error)}`));
     this.runs = new TaskRuns(store, this.watchers, ready);
-    const sweeper = new TaskSweeper(this.runs, (error) => errorObjectOf(error));
-    let lifecycle: TaskLifecycle | undefined;
-    this.admissions = new TaskAdmissions(this.runs, sweeper, defaults, principalOf, (taskId, outcome, abort) =>
-      lifecycle!.settle(taskId, outcome, abort)
-    );
-    this.lifecycle = lifecycle = new TaskLifecycle(this.runs, this.admissions, runRound, errorObjectOf, log, defaults.inputTimeoutMs);
+    const settlement = new TaskSettlement(this.runs, defaults.inputTimeoutMs, log);
+    this.admissions = new TaskAdmissions(this.runs, new TaskSweeper(this.runs, errorObjectOf), defaults, principalOf, settlement);
+  }
+}
+
+/**
+ * An app's tasks (SEP-2663), by role: the intake (admissions, records, runs: see
+ * {@link TaskIntake}), the lifecycle (guarded transitions, update, cancel, the later rounds it
+ * runs with `runRound`), watchers (listen streams, `app.callTool`'s `asTask`). Built by the
+ * composition root, after the chains, when a tool declares `task` or the app has `tasks` settings.
+ */
+export class AppTasks {
+  readonly admissions: TaskAdmissions;
+  readonly lifecycle: TaskLifecycle;
+  readonly watchers: TaskWatchers;
+  readonly store: TaskStore;
+  private readonly stopWatchingCancels: (() => void) | undefined;
+
+  constructor(intake: TaskIntake, runRound: RunRound) {
+    const { runs } = intake;
+    this.admissions = intake.admissions;
+    this.watchers = intake.watchers;
+    this.store = intake.store;
+    this.lifecycle = new TaskLifecycle(runs, intake.admissions, runRound, intake.errorObjectOf);
     // A cancel on another instance of a shared store reaches the run here.
-    this.stopWatchingCancels = store.onCancel?.((taskId) => this.runs.running.get(taskId)?.('cancelled by the client (tasks/cancel)'));
+    this.stopWatchingCancels = this.store.onCancel?.((taskId) => runs.running.get(taskId)?.('cancelled by the client (tasks/cancel)'));
   }
 
   /** A `subscriptions/listen` stream of task status for the ids this caller may see. */
-  listen(id: string | number, taskIds: readonly string[], request: CallRequest, signal: AbortSignal): Promise<Response> {
+  listen(id: string | number, taskIds: readonly string[], request: ServedRequest, signal: AbortSignal): Promise<Response> {
     return taskListenResponse(id, taskIds, request, this.lifecycle, this.watchers, signal);
   }
 

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { AppClosedError, TaskLimitError, TaskNotFoundError } from '../errors';
-import type { CallRequest } from '../types/request';
-import type { TaskAdmission, TaskEscalation, TaskHandle, TaskOutcome, ToolTaskSupport } from '../types/tasks';
+import type { CallRequest, ServedRequest } from '../types/request';
+import type { TaskAdmission, TaskEscalation, TaskHandle, ToolTaskSupport } from '../types/tasks';
 import { createTaskResult, type TaskRecord } from './task-record';
 import type { TaskRuns } from './task-runs';
+import type { TaskSettlement } from './task-settlement';
 import type { TaskSweeper } from './task-sweeper';
 
 /** Who a request's caller is (`principalOf`), or null where there is none. */
-export type TaskPrincipalOf = (request: CallRequest) => string | null;
+export type TaskPrincipalOf = (request: ServedRequest) => string | null;
 
 /** The defaults of a task's record and the limits (the app option `tasks`, checked). */
 export interface TaskDefaults {
@@ -23,7 +24,7 @@ export interface TaskDefaults {
 }
 
 /** Whose quota a request counts against: its principal, else its remote address, else `anonymous`. */
-export function quotaKeyOf(principal: string | null, request: CallRequest): string {
+export function quotaKeyOf(principal: string | null, request: ServedRequest): string {
   if (principal !== null) return principal;
   return request.remoteAddress !== undefined ? `address:${request.remoteAddress}` : 'anonymous';
 }
@@ -45,8 +46,8 @@ export class TaskAdmissions implements TaskEscalation {
     private readonly sweeper: TaskSweeper,
     private readonly defaults: TaskDefaults,
     private readonly principalOf: TaskPrincipalOf,
-    /** Records a round's outcome as the task's next status (the lifecycle's `settle`). */
-    private readonly settle: (taskId: string, outcome: TaskOutcome, abort: (reason: unknown) => void) => Promise<void>
+    /** Records a round's outcome as the task's next status. */
+    private readonly settlement: TaskSettlement
   ) {}
 
   async admit(request: CallRequest): Promise<TaskAdmission> {
@@ -135,12 +136,12 @@ export class TaskAdmissions implements TaskEscalation {
       taskId,
       created,
       report: (message) => this.runs.touch(taskId, message),
-      settle: (outcome) => this.settle(taskId, outcome, abort)
+      settle: (outcome) => this.settlement.settle(taskId, outcome, abort)
     };
   }
 
   /** The task, for the caller it is bound to; anyone else is told it does not exist (-32602). */
-  async own(taskId: string, request: CallRequest): Promise<TaskRecord> {
+  async own(taskId: string, request: ServedRequest): Promise<TaskRecord> {
     await this.runs.ready;
     if (typeof taskId !== 'string' || taskId === '') throw new TaskNotFoundError();
     await this.sweeper.sweep();

@@ -1,12 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { TaskInterruptedError } from '../errors';
-import type { CallRequest } from '../types/request';
-import type { JsonRpcErrorObject, TaskOutcome } from '../types/tasks';
+import type { CallRequest, ServedRequest } from '../types/request';
+import type { JsonRpcErrorObject } from '../types/tasks';
 import { ownValue } from '../wire/own-properties';
 import type { TaskAdmissions } from './task-admission';
 import { LIVE, detailedTask, type TaskRecord } from './task-record';
 import type { TaskRuns } from './task-runs';
+import { CANCELLED } from './task-settlement';
 
 /** What the lifecycle runs a later round with: the tool's chain, in task mode. */
 export type RunRound = (toolName: string, request: CallRequest) => void;
@@ -20,18 +20,10 @@ const ACK: Record<string, unknown> = Object.freeze({ resultType: 'complete' }) a
 const REMOTE_DECISION_MS = 5_000;
 const REMOTE_POLL_MS = 20;
 
-/** The transition to `cancelled` (a cancel request is settled with it). */
-const CANCELLED = (now: number) => ({
-  status: 'cancelled' as const,
-  statusMessage: 'Cancelled by the client',
-  cancelRequested: undefined,
-  lastUpdatedAt: now
-});
-
 /**
  * A task's life after it is created, as guarded transitions of the store (terminal statuses
- * never change): a round's outcome settles it (`completed`, `failed`, or `input_required` with
- * the sealed continuation kept in the record under task-unique keys); `tasks/update` collects
+ * never change): a round's outcome settles it (`task-settlement.ts`: `completed`, `failed`, or
+ * `input_required` with the sealed continuation kept under task-unique keys); `tasks/update` collects
  * answers to the outstanding keys and, once every one is answered, re-enters the handler with
  * them in task mode. `tasks/cancel` of a task waiting for input cancels it at once (a
  * compare-and-set against `tasks/update`: exactly one wins); of a working task it asks the run to
@@ -46,14 +38,11 @@ export class TaskLifecycle {
     private readonly admissions: TaskAdmissions,
     private readonly runRound: RunRound,
     /** The JSON-RPC error object of a failure (the error boundary's mapping). */
-    private readonly errorObjectOf: (error: unknown) => JsonRpcErrorObject,
-    private readonly log: (message: string) => void,
-    /** How long a task waits for input before it fails and frees its place. */
-    private readonly inputTimeoutMs: number
+    private readonly errorObjectOf: (error: unknown) => JsonRpcErrorObject
   ) {}
 
   /** `tasks/get`: the detailed task, or -32602 when there is none for this caller. */
-  async get(taskId: string, request: CallRequest): Promise<TaskView> {
+  async get(taskId: string, request: ServedRequest): Promise<TaskView> {
     const record = await this.admissions.own(taskId, request);
     request.trace?.linkCreator(record.createdBy, taskId);
     const progress = record.status === 'working' ? this.runs.progressOf.get(taskId) : undefined;
@@ -68,7 +57,7 @@ export class TaskLifecycle {
    * `tasks/update`: answers to outstanding requests (others are ignored). Once every outstanding
    * request is answered, the handler is re-entered with the answers, in the background.
    */
-  async update(taskId: string, inputResponses: Record<string, unknown>, request: CallRequest): Promise<Record<string, unknown>> {
+  async update(taskId: string, inputResponses: Record<string, unknown>, request: ServedRequest): Promise<Record<string, unknown>> {
     const record = await this.admissions.own(taskId, request);
     request.trace?.linkCreator(record.createdBy, taskId);
     if (record.status !== 'input_required') return ACK;
@@ -101,7 +90,7 @@ export class TaskLifecycle {
   }
 
   /** `tasks/cancel`: acked whatever the task's state (idempotent on a finished task). */
-  async cancel(taskId: string, request: CallRequest): Promise<Record<string, unknown>> {
+  async cancel(taskId: string, request: ServedRequest): Promise<Record<string, unknown>> {
     let record: TaskRecord | undefined = await this.admissions.own(taskId, request);
     request.trace?.linkCreator(record.createdBy, taskId);
     for (let attempt = 0; record && attempt < 8; attempt++, record = await this.runs.store.get(taskId)) {
@@ -150,7 +139,7 @@ export class TaskLifecycle {
   }
 
   /** Re-enters the handler with every answer of the round, in the background, as a round of the task. */
-  private resume(record: TaskRecord, request: CallRequest): void {
+  private resume(record: TaskRecord, request: ServedRequest): void {
     const controller = new AbortController();
     const abort = (reason: unknown): void => controller.abort(reason);
     this.runs.started(record.taskId, abort);
@@ -172,63 +161,6 @@ export class TaskLifecycle {
       mode: 'task',
       task: this.admissions.handle(record.taskId, {}, abort)
     });
-  }
-
-  /** The end of a round: the task's next status (a cancelled task stays cancelled: the transition needs `working`). */
-  async settle(taskId: string, outcome: TaskOutcome, abort: (reason: unknown) => void): Promise<void> {
-    this.runs.ended(taskId, abort);
-    const now = Date.now();
-    try {
-      if ('cancelled' in outcome) {
-        await this.runs.store.transition(taskId, ['working'], CANCELLED(now));
-      } else if ('error' in outcome) {
-        const { error } = outcome;
-        await this.runs.store.transition(taskId, ['working'], {
-          status: 'failed',
-          statusMessage: error.message,
-          error,
-          lastUpdatedAt: now
-        });
-      } else if (isInputRequiredResult(outcome.value)) {
-        const asked = outcome.value as InputRequiredResult;
-        await this.runs.store.transition(taskId, ['working'], (current) => {
-          // Asked to stop and nothing done yet: cancelled rather than waiting for answers.
-          if (current.cancelRequested) return CANCELLED(now);
-          const round = current.rounds + 1;
-          const inputRequests: Record<string, unknown> = {};
-          const inputKeys: Record<string, string> = {};
-          for (const [key, embedded] of Object.entries(asked.inputRequests ?? {})) {
-            // Unique over the task's life (the spec): a request asked again in a later round gets a new key.
-            const taskKey = `${key}#${round}`;
-            inputRequests[taskKey] = embedded;
-            inputKeys[taskKey] = key;
-          }
-          return {
-            status: 'input_required',
-            statusMessage: 'Waiting for input',
-            inputRequests,
-            inputKeys,
-            inputResponses: {},
-            requestState: asked.requestState,
-            inputDeadline: now + this.inputTimeoutMs,
-            rounds: round,
-            lastUpdatedAt: now
-          };
-        });
-      } else {
-        const result = outcome.value;
-        await this.runs.store.transition(taskId, ['working'], {
-          status: 'completed',
-          statusMessage: result.isError === true ? 'Completed with a tool error' : 'Completed',
-          result,
-          lastUpdatedAt: now
-        });
-      }
-    } catch (error) {
-      this.log(`tasks: could not record the outcome of task ${taskId}: ${String(error)}`);
-    }
-    this.runs.recorded(taskId);
-    this.runs.watchers.changed(taskId);
   }
 
   /** Aborts every run of this process (graceful shutdown): their tasks are settled to `failed`, saying the server shut down. */

@@ -43,6 +43,8 @@ export interface RequestStart {
   readonly clientAddress?: string;
   /** The verified token (its principal and scopes are recorded; the token never is). */
   readonly auth?: AuthInfo;
+  /** The HTTP request, for the app's `principalOf` only (never recorded). */
+  readonly httpRequest?: Request;
 }
 
 /**
@@ -61,7 +63,8 @@ export class Telemetry {
     options: TelemetryOptions,
     version: string,
     queue: QueueGauge | undefined,
-    private readonly principalOf: (auth: AuthInfo) => string | undefined
+    /** The caller's principal (the app's `principalOf`), from what the request's start knows. */
+    private readonly principalOf: (facts: RequestStart) => string | undefined
   ) {
     // The global provider is a proxy: a tracer taken from it now follows a provider registered later.
     const provider: TracerProvider = options.tracerProvider ?? trace.getTracerProvider();
@@ -112,7 +115,7 @@ export class Telemetry {
     }
     if (facts.clientAddress) attributes[ATTR_CLIENT_ADDRESS] = facts.clientAddress;
     if (facts.auth) {
-      const principal = this.principalOf(facts.auth);
+      const principal = this.principalOf(facts);
       if (principal) attributes[ATTR_ENDUSER_ID] = principal;
       if (facts.auth.scopes.length > 0) attributes[ATTR_ENDUSER_SCOPE] = facts.auth.scopes.join(' ');
     }

@@ -1,6 +1,6 @@
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { FusionApp } from '../app/fusion-app';
-import { answerFromMap, harnessView, type HarnessInputAnswer, type HarnessInputRequest } from './harness-answers';
+import { answerFromMap, harnessView, type HarnessInputAnswer, type HarnessInputRequest } from '../direct/direct-answers';
 import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 
 /** Options of {@link connectTestClient}. */

@@ -45,7 +45,8 @@ export class RequestTelemetry {
         era: this.era,
         transport: ctx.http ? 'tcp' : 'pipe',
         clientAddress: remoteAddressOf(ctx.http?.req),
-        auth: ctx.http?.authInfo
+        auth: ctx.http?.authInfo,
+        httpRequest: ctx.http?.req
       });
       // Nobody records or meters this request: it runs as it would without telemetry.
       if (!trace) return handler(request, ctx, undefined);

@@ -10,7 +10,7 @@ import type {
   ResourceTemplateType,
   Tool
 } from '@modelcontextprotocol/server';
-import type { CallRequest } from '../types/request';
+import type { CallRequest, ServedRequest } from '../types/request';
 import type { MemberTarget } from './member-methods';
 
 /** A `completion/complete` request's parts. */
@@ -32,11 +32,11 @@ export interface TaskListenRequest {
  * are thrown already mapped by the error boundary.
  */
 export interface TaskEndpoints {
-  get(params: unknown, request: CallRequest): Promise<Record<string, unknown>>;
-  update(params: unknown, request: CallRequest): Promise<Record<string, unknown>>;
-  cancel(params: unknown, request: CallRequest): Promise<Record<string, unknown>>;
+  get(params: unknown, request: ServedRequest): Promise<Record<string, unknown>>;
+  update(params: unknown, request: ServedRequest): Promise<Record<string, unknown>>;
+  cancel(params: unknown, request: ServedRequest): Promise<Record<string, unknown>>;
   /** A listen stream of task status (`request.clientCapabilities` from the listen's envelope). */
-  listen(listen: TaskListenRequest, request: CallRequest, signal: AbortSignal): Promise<Response>;
+  listen(listen: TaskListenRequest, request: ServedRequest, signal: AbortSignal): Promise<Response>;
 }
 
 /**
@@ -56,11 +56,17 @@ export interface ServedApp {
   readonly tasks?: TaskEndpoints;
   /** The extensions advertised in the server's capabilities (`capabilities.extensions`), when there are any. */
   readonly extensions?: Readonly<Record<string, object>>;
-  listResources(request: CallRequest): Promise<Resource[]>;
+  listResources(request: ServedRequest): Promise<Resource[]>;
   listResourceTemplates(auth?: AuthInfo): ResourceTemplateType[];
-  readResource(uri: string, request: CallRequest): Promise<ReadResourceResult | InputRequiredResult>;
+  /** `resources/read`: `subject` is the URI. */
+  readResource(request: CallRequest): Promise<ReadResourceResult | InputRequiredResult>;
   listPrompts(auth?: AuthInfo): readonly Prompt[];
-  getPrompt(name: string, args: Record<string, string>, request: CallRequest): Promise<GetPromptResult | InputRequiredResult>;
+  /** `prompts/get`: `subject` is the prompt's name, `arguments` its raw arguments. */
+  getPrompt(request: CallRequest): Promise<GetPromptResult | InputRequiredResult>;
+  /**
+   * `completion/complete`: `query` says what is completed; `subject` is the prompt's name or the
+   * template's URI, `arguments` the context's arguments, `input` the value typed so far.
+   */
   complete(query: CompletionQuery, request: CallRequest): Promise<CompleteResult>;
   /**
    * The OAuth scopes of the member a request names (`memberTargetOf` reads it from a wire request), for the HTTP

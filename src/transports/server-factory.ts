@@ -14,13 +14,13 @@ import {
 import type { Telemetry } from '../telemetry';
 import type { Era, InputChannel } from '../types/core';
 import type { CallTrace } from '../types/telemetry';
-import type { CallRequest, LogSend, ProgressSend } from '../types/request';
-import { isPlainJsonObject, ownValue } from '../wire/own-properties';
+import type { CallRequest, LogSend, ProgressSend, ServedRequest } from '../types/request';
+import { isPlainJsonObject, ownRecord, ownValue } from '../wire/own-properties';
 import type { LiveServers } from './live-servers';
 import { isCongested, remoteAddressOf } from './http/connection-facts';
 import { MEMBER_METHODS, MEMBER_METHOD_NAMES, type MemberMethodName } from './member-methods';
 import { RequestTelemetry, spanTargetOf, uriOf } from './request-telemetry';
-import type { ServedApp, TaskEndpoints } from './served-app';
+import type { CompletionQuery, ServedApp, TaskEndpoints } from './served-app';
 
 const DROPPED: Promise<void> = Promise.resolve();
 
@@ -76,20 +76,23 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     const members: MemberHandlers = {
       'tools/call': async (params, ctx, trace) => {
         const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-        const result = await app.callTool(callRequest(server, ctx, era, name, args, progressSender(ctx), trace));
+        const result = await app.callTool(requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) }));
         if (isInputRequiredResult(result) || result.resultType === 'task') return result;
         return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
       },
-      'resources/read': (params, ctx, trace) => app.readResource((params as { uri: string }).uri, transportRequest(server, ctx, era, trace)),
+      'resources/read': (params, ctx, trace) => app.readResource(requestOf(server, ctx, era, trace, { subject: (params as { uri: string }).uri })),
       'resources/subscribe': (params) => {
         subscriptions.add((params as { uri: string }).uri);
         return {};
       },
       'prompts/get': (params, ctx, trace) => {
         const { name, arguments: args } = params as { name: string; arguments?: Record<string, string> };
-        return app.getPrompt(name, args ?? {}, transportRequest(server, ctx, era, trace));
+        return app.getPrompt(requestOf(server, ctx, era, trace, { subject: name, arguments: args ?? {} }));
       },
-      'completion/complete': (params, ctx, trace) => app.complete(params as never, transportRequest(server, ctx, era, trace))
+      'completion/complete': (params, ctx, trace) => {
+        const query = params as unknown as CompletionQuery;
+        return app.complete(query, requestOf(server, ctx, era, trace, completed(query)));
+      }
     };
     for (const method of MEMBER_METHOD_NAMES) serveMember(server, traced, method, members[method]);
 
@@ -98,7 +101,7 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     server.setRequestHandler(
       'resources/list',
       traced.serve('resources/list', undefined, async (_request, ctx, trace) => ({
-        resources: await app.listResources(transportRequest(server, ctx, era, trace))
+        resources: await app.listResources(requestOf(server, ctx, era, trace))
       }))
     );
     server.setRequestHandler(
@@ -186,30 +189,28 @@ const PASS_THROUGH: StandardSchemaV1 = {
   '~standard': { version: 1, vendor: 'mcpfusion', validate: (value: unknown) => ({ value }) }
 };
 
-/** What a handler needs to know about the request it serves, before it is known what it runs. */
-function transportRequest(server: Server, ctx: ServerContext, era: Era, trace: CallTrace | undefined): CallRequest {
-  return callRequest(server, ctx, era, '', undefined, undefined, trace);
+/** What a request calls, where it calls something: the member named and the material it carried. */
+type CallOf = Pick<CallRequest, 'subject' | 'arguments' | 'input' | 'sendProgress'>;
+
+/** What `completion/complete` calls: the prompt or template named, its context's arguments, the value typed so far. */
+function completed(query: CompletionQuery): CallOf {
+  return { subject: query.ref.name ?? query.ref.uri ?? '', arguments: ownRecord<string>(query.context?.arguments), input: String(query.argument.value ?? '') };
 }
 
-/** The request as the engine takes it, built once (the engine and the member router copy nothing). */
-function callRequest(
-  server: Server,
-  ctx: ServerContext,
-  era: Era,
-  subject: string,
-  args: Record<string, unknown> | undefined,
-  sendProgress: ProgressSend | undefined,
-  trace: CallTrace | undefined
-): CallRequest {
+/**
+ * The request a handler serves, built once: with `call`, a call of a member with its real
+ * subject (the engine and the member router copy nothing of it); without, what is known before it
+ * is known what it runs (a listing, `tasks/*`).
+ */
+function requestOf(server: Server, ctx: ServerContext, era: Era, trace: CallTrace | undefined): ServedRequest;
+function requestOf(server: Server, ctx: ServerContext, era: Era, trace: CallTrace | undefined, call: CallOf): CallRequest;
+function requestOf(server: Server, ctx: ServerContext, era: Era, trace: CallTrace | undefined, call?: CallOf): ServedRequest {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = ownValue(envelope, CLIENT_CAPABILITIES_META_KEY);
   const clientCapabilities = (isPlainJsonObject(declared) ? (declared as ClientCapabilities) : undefined) ?? server.getClientCapabilities();
   const requestState = ctx.mcpReq.requestState();
   const sendLog: LogSend = (level, data, logger) => ctx.mcpReq.log(level, data, logger);
   return {
-    subject,
-    arguments: args,
-    sendProgress,
     signal: ctx.mcpReq.signal,
     requestId: ctx.mcpReq.id,
     meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
@@ -224,7 +225,8 @@ function callRequest(
     inputResponses: ctx.mcpReq.inputResponses,
     inputChannel: channelOf(clientCapabilities, era),
     closeStream: ctx.http?.closeSSE,
-    trace
+    trace,
+    ...call
   };
 }
 
@@ -263,8 +265,8 @@ function inputChannelOf(declared: ClientCapabilities | undefined, era: Era): Inp
  * app's task endpoints, which check the extension and the params themselves.
  */
 function serveTasks(server: Server, tasks: TaskEndpoints, era: Era, traced: RequestTelemetry): void {
-  const request = (ctx: ServerContext, trace: CallTrace | undefined): CallRequest => transportRequest(server, ctx, era, trace);
-  const serve = (method: 'tasks/get' | 'tasks/cancel' | 'tasks/update', endpoint: (params: unknown, request: CallRequest) => Promise<unknown>) =>
+  const request = (ctx: ServerContext, trace: CallTrace | undefined): ServedRequest => requestOf(server, ctx, era, trace);
+  const serve = (method: 'tasks/get' | 'tasks/cancel' | 'tasks/update', endpoint: (params: unknown, request: ServedRequest) => Promise<unknown>) =>
     server.setRequestHandler(
       method,
       { params: PASS_THROUGH },

@@ -1,6 +1,6 @@
 /**
- * The one request shape of the engine: what a transport (or the test harness, or a task's
- * later round) hands it. Types only (a leaf of the import graph).
+ * The request shapes: what a transport serves (`ServedRequest`) and what the engine runs
+ * (`CallRequest`, the same and what it calls). Types only (a leaf of the import graph).
  */
 import type { CallMode, InputChannel, RequestFacts } from './core';
 import type { LogLevel } from './context';
@@ -14,18 +14,12 @@ export type ProgressSend = (progress: number, message: string | undefined) => Pr
 export type LogSend = (level: LogLevel, data: unknown, logger?: string) => Promise<void>;
 
 /**
- * One request as it reaches the engine: what is known about it, and the untrusted material it
- * carried. Immutable: the engine builds the call's own state from it.
+ * A request as a transport serves it, before it is known what it calls (a listing, `tasks/*`, a
+ * task listen) or for what every call shares: what is known about it and its channels. Immutable.
  */
-export interface CallRequest extends RequestFacts {
+export interface ServedRequest extends RequestFacts {
   /** The request's own signal (client cancellation, disconnect). */
   readonly signal?: AbortSignal;
-  /** What was asked for: the tool or prompt name, the resource URI (empty before it is known). */
-  readonly subject: string;
-  /** Raw, untrusted arguments (tool arguments, prompt arguments, template variables, completion context). */
-  readonly arguments?: Readonly<Record<string, unknown>>;
-  /** Input that needs no validation, set by the member router (a completion's value, a template's variables). */
-  readonly input?: unknown;
   /** Present only when the call carried a progress token and there is a channel for it. */
   readonly sendProgress?: ProgressSend;
   /** Present when the connection can carry log messages. */
@@ -36,10 +30,26 @@ export interface CallRequest extends RequestFacts {
   readonly inputResponses?: Readonly<Record<string, unknown>>;
   /** What this connection can deliver; absent: nothing. */
   readonly inputChannel?: InputChannel;
+  /** The request's telemetry, where the app has it (the transport starts it). */
+  readonly trace?: CallTrace;
+}
+
+/**
+ * One call of a member as it reaches the engine: a served request and what it calls, with the
+ * untrusted material it carried. Built once, by whoever knows its subject (the transport for
+ * `tools/call`, `prompts/get`, `resources/read` and `completion/complete`; the member router for a
+ * template's list method; the lifecycle for a task's later round). Immutable: the engine builds
+ * the call's own state from it.
+ */
+export interface CallRequest extends ServedRequest {
+  /** What is called: the tool or prompt name, the resource URI, the completed prompt's name or template's URI. */
+  readonly subject: string;
+  /** Raw, untrusted arguments (tool arguments, prompt arguments, template variables, completion context). */
+  readonly arguments?: Readonly<Record<string, unknown>>;
+  /** Input that needs no validation (a completion's value, a template's variables). */
+  readonly input?: unknown;
   /** How the call runs from its start. Default `'request'`; a task's later rounds are `'task'`. */
   readonly mode?: CallMode;
   /** With `mode: 'task'`: the task whose round this is (its outcome settles the task). */
   readonly task?: TaskHandle;
-  /** The request's telemetry, where the app has it (the transport starts it). */
-  readonly trace?: CallTrace;
 }

@@ -95,3 +95,38 @@ describe('telemetry: a task is one story with the request that created it', () =
     expect(resumed.spanContext().traceId).toBe(update.spanContext().traceId);
   });
 });
+
+describe("telemetry: the caller recorded is the one calls are bound to (the app's principalOf, from the request's facts)", () => {
+  it('records enduser.id as principalOf names it from the HTTP request and the tool called, not from the token alone', async () => {
+    const recorder = new Recorder();
+    const key = await signingKey('telemetry-principal');
+    const token = await mintToken(key, { sub: 'alice', scope: 'billing:read' });
+    const seen: Array<{ toolName: string; tenant: string | null | undefined }> = [];
+    const app = FusionApp.create({
+      tools: [TaskTools],
+      providers: [
+        { provide: Gates, useValue: new Gates() },
+        { provide: TaskLedger, useValue: new TaskLedger() }
+      ],
+      stateKey: 'k'.repeat(32),
+      logger: () => undefined,
+      principalOf: (extra) => {
+        seen.push({ toolName: extra.toolName, tenant: extra.httpRequest?.headers.get('x-tenant') });
+        return `tenant:${extra.httpRequest?.headers.get('x-tenant') ?? 'none'}`;
+      },
+      auth: { verifier: jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks: jwksOf(key) }), resource: AUDIENCE, authorizationServers: [ISSUER] },
+      telemetry: { tracerProvider: recorder.tracerProvider, meterProvider: recorder.meterProvider }
+    });
+    const { url } = (await app.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL };
+    try {
+      const { body, headers } = modernRequest('tools/call', { name: 'gate.release', arguments: { gate: 'open' } });
+      await postRaw(url, body, { ...headers, authorization: `Bearer ${token}`, 'x-tenant': 'acme' });
+      const span = await recorder.named('tools/call gate.release');
+      expect(span.attributes['enduser.id']).toBe('tenant:acme');
+      expect(seen).toContainEqual({ toolName: 'gate.release', tenant: 'acme' });
+    } finally {
+      await app.close();
+      await recorder.close();
+    }
+  });
+});

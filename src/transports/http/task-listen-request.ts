@@ -40,7 +40,7 @@ export async function listenForTasks(
   tasks: TaskEndpoints,
   signal: AbortSignal
 ): Promise<Response> {
-  const request = { subject: '', era: 'modern' as const, authInfo, clientCapabilities: listen.capabilities as Record<string, unknown> };
+  const request = { era: 'modern' as const, authInfo, clientCapabilities: listen.capabilities as Record<string, unknown> };
   try {
     return await tasks.listen(listen, request, signal);
   } catch (error) {

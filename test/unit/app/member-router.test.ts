@@ -2,6 +2,8 @@ import { IsString, Matches } from 'class-validator';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { Action, Input, Prompt, Resource, ResourceTemplate, ToolProvider, type FusionAppOptions } from '../../../src';
 import { assembleApp, type AppParts } from '../../../src/app/assemble';
+import type { MemberRouter } from '../../../src/app/member-router';
+import type { CompletionQuery } from '../../../src/transports/served-app';
 import type { CallRequest } from '../../../src/types/request';
 
 /**
@@ -75,6 +77,11 @@ afterEach(() => {
 const request = (subject: string, extra: Partial<CallRequest> = {}): CallRequest => ({ subject, era: 'modern', ...extra });
 const withTasks: Partial<CallRequest> = { clientCapabilities: { extensions: { [TASKS]: {} } } };
 
+/** A completion request as the transport builds it: what it completes, the value typed so far. */
+const completing = (query: CompletionQuery): CallRequest =>
+  request(query.ref.name ?? query.ref.uri ?? '', { input: query.argument.value, arguments: {} });
+const complete = (dispatcher: MemberRouter, query: CompletionQuery) => dispatcher.complete(query, completing(query));
+
 /** What a promise rejected with (fails when it resolved). */
 async function refusal(promise: Promise<unknown>): Promise<ProtocolError> {
   const outcome = await promise.then(
@@ -101,7 +108,7 @@ describe('the member router: a request that names nothing of the app is a JSON-R
 
   it('an unknown prompt: -32602', async () => {
     const { dispatcher } = partsOf({ tools: [Desk] });
-    expect(wire(await refusal(dispatcher.getPrompt('nope', {}, request('nope'))))).toEqual({
+    expect(wire(await refusal(dispatcher.getPrompt(request('nope', { arguments: {} }))))).toEqual({
       code: -32602,
       message: 'Unknown prompt: nope'
     });
@@ -109,24 +116,24 @@ describe('the member router: a request that names nothing of the app is a JSON-R
 
   it('invalid prompt arguments: -32602 naming the prompt and the violations', async () => {
     const { dispatcher } = partsOf({ tools: [Desk] });
-    const error = await refusal(dispatcher.getPrompt('greeting', { name: 'ada' }, request('greeting')));
+    const error = await refusal(dispatcher.getPrompt(request('greeting', { arguments: { name: 'ada' } })));
     expect(error.code).toBe(-32602);
     expect(error.message).toMatch(/^Invalid arguments for prompt greeting: mood: /);
   });
 
   it('an unknown resource: -32602 with data.uri, whether no member matches or the template found nothing', async () => {
     const { dispatcher } = partsOf({ tools: [Desk] });
-    expect(wire(await refusal(dispatcher.readResource('demo://nothing', request(''))))).toEqual({
+    expect(wire(await refusal(dispatcher.readResource(request('demo://nothing'))))).toEqual({
       code: -32602,
       message: 'Resource not found: demo://nothing',
       data: { uri: 'demo://nothing' }
     });
-    expect(wire(await refusal(dispatcher.readResource('demo://items/404', request(''))))).toEqual({
+    expect(wire(await refusal(dispatcher.readResource(request('demo://items/404'))))).toEqual({
       code: -32602,
       message: 'Resource not found: demo://items/404',
       data: { uri: 'demo://items/404' }
     });
-    const invalid = await refusal(dispatcher.readResource('demo://items/abc', request('')));
+    const invalid = await refusal(dispatcher.readResource(request('demo://items/abc')));
     expect(wire(invalid)).toEqual({ code: -32602, message: 'Invalid URI demo://items/abc: id: id must be digits' });
   });
 
@@ -139,19 +146,19 @@ describe('the member router: a request that names nothing of the app is a JSON-R
       { type: 'ref/resource', uri: 'demo://readme' }, // a fixed resource has nothing to complete
       { type: 'ref/other', name: 'greeting' }
     ]) {
-      expect(wire(await refusal(dispatcher.complete({ ref, argument }, request(''))))).toEqual({
+      expect(wire(await refusal(dispatcher.complete({ ref, argument }, completing({ ref, argument }))))).toEqual({
         code: -32602,
         message: `Nothing to complete for ${JSON.stringify(ref)}`
       });
     }
-    await expect(dispatcher.complete({ ref: { type: 'ref/prompt', name: 'greeting' }, argument }, request(''))).resolves.toEqual({
+    await expect(complete(dispatcher, { ref: { type: 'ref/prompt', name: 'greeting' }, argument })).resolves.toEqual({
       completion: { values: ['ada', 'alan'], total: 2, hasMore: false }
     });
     await expect(
-      dispatcher.complete({ ref: { type: 'ref/prompt', name: 'greeting' }, argument: { name: 'mood', value: '' } }, request(''))
+      complete(dispatcher, { ref: { type: 'ref/prompt', name: 'greeting' }, argument: { name: 'mood', value: '' } })
     ).resolves.toEqual({ completion: { values: [], total: 0, hasMore: false } });
     await expect(
-      dispatcher.complete({ ref: { type: 'ref/resource', uri: 'demo://items/{id}' }, argument: { name: 'id', value: '1' } }, request(''))
+      complete(dispatcher, { ref: { type: 'ref/resource', uri: 'demo://items/{id}' }, argument: { name: 'id', value: '1' } })
     ).resolves.toEqual({ completion: { values: ['1', '2', '10'], total: 3, hasMore: false } }); // the completer's own list, as it gave it
   });
 });
@@ -224,7 +231,7 @@ describe('the member router: a task round', () => {
     const handle = await waitingTask(parts);
     const round = parts.tasks!.admissions.handle(handle.taskId, {}, () => undefined);
     await parts.tasks!.store.transition(handle.taskId, ['input_required'], { status: 'working' });
-    parts.dispatcher.runTaskRound('job.quick', request('job.quick', { ...withTasks, mode: 'task', task: round }));
+    parts.runTaskRound('job.quick', request('job.quick', { ...withTasks, mode: 'task', task: round }));
     const record = await statusOf(parts, handle.taskId, 'completed');
     expect(record.result).toEqual({ content: [{ type: 'text', text: 'quick job done' }], resultType: 'complete' });
   });
@@ -235,7 +242,7 @@ describe('the member router: a task round', () => {
     await parts.tasks!.store.transition(handle.taskId, ['input_required'], { status: 'working' });
     parts.providers.replace([]);
     const round = parts.tasks!.admissions.handle(handle.taskId, {}, () => undefined);
-    parts.dispatcher.runTaskRound('job.quick', request('job.quick', { ...withTasks, mode: 'task', task: round }));
+    parts.runTaskRound('job.quick', request('job.quick', { ...withTasks, mode: 'task', task: round }));
     const record = await statusOf(parts, handle.taskId, 'failed');
     expect(record.error).toEqual({ code: -32602, message: 'Unknown tool: job.quick' });
   });

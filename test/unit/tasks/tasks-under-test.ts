@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ErrorBoundary, jsonRpcErrorObject } from '../../../src/pipeline/error-boundary';
-import { AppTasks, type TaskSettings } from '../../../src/tasks/app-tasks';
+import { AppTasks, TaskIntake, type TaskSettings } from '../../../src/tasks/app-tasks';
 import { SqliteTaskStore } from '../../../src/tasks/sqlite-task-store';
 import { InMemoryTaskStore, type TaskStore } from '../../../src/tasks/task-store';
 import type { CallRequest } from '../../../src/types/request';
@@ -71,14 +71,14 @@ export function tasksOn(store: TaskStore, settings: TaskSettings = {}): TasksUnd
   const log = jest.fn();
   const rounds = new Rounds();
   const boundary = new ErrorBoundary(false, log);
-  const tasks = new AppTasks(
+  const intake = new TaskIntake(
     store,
     settings,
-    rounds.run,
     (request) => request.authInfo?.clientId ?? null,
     (error) => jsonRpcErrorObject(boundary.protocolError(error, 'tool', '')),
     log
   );
+  const tasks = new AppTasks(intake, rounds.run);
   return { tasks, store, rounds, log };
 }
 

@@ -1,11 +1,11 @@
 import type { InputChannel } from '../types/core';
-import type { HarnessInputAnswer, HarnessInputRequest } from '../types/harness';
+import type { DirectCallOptions, HarnessInputAnswer, HarnessInputRequest } from '../types/harness';
 
 export type { HarnessInputAnswer, HarnessInputRequest } from '../types/harness';
 
-/** What the harness's calls can deliver: everything when it has answers, nothing (with why) otherwise. */
-export const ANSWERING: InputChannel = { form: true, url: true, sampling: true, roots: true };
-export const NOT_ANSWERING: InputChannel = {
+/** What a direct call can deliver: everything when it has answers, nothing (with why) otherwise. */
+const ANSWERING: InputChannel = { form: true, url: true, sampling: true, roots: true };
+const NOT_ANSWERING: InputChannel = {
   form: false,
   url: false,
   sampling: false,
@@ -13,7 +13,30 @@ export const NOT_ANSWERING: InputChannel = {
   reason: 'the test harness was given no answers (pass { answers } or { onInput })'
 };
 
-/** How the harness shows an embedded request to `onInput`. */
+/** The input channel of a direct call: it can answer whatever is asked once it has `answers` or `onInput`. */
+export function directChannel(options: DirectCallOptions): InputChannel {
+  return options.onInput || options.answers ? ANSWERING : NOT_ANSWERING;
+}
+
+/**
+ * Answers one round's embedded requests, by key, in order: `onInput` when given, else from the
+ * `answers` map (see {@link answerFromMap}).
+ */
+export function answerRequests(
+  options: Pick<DirectCallOptions, 'answers' | 'onInput'>
+): (requests: Readonly<Record<string, unknown>>) => Promise<Record<string, HarnessInputAnswer>> {
+  const { onInput, answers } = options;
+  return async (requests) => {
+    const out: Record<string, HarnessInputAnswer> = {};
+    for (const [key, embedded] of Object.entries(requests)) {
+      const view = harnessView(key, embedded as { method: string; params?: Record<string, unknown> });
+      out[key] = onInput ? await onInput(view) : answerFromMap(view, answers ?? {});
+    }
+    return out;
+  };
+}
+
+/** How an embedded request is shown to `onInput`. */
 export function harnessView(key: string, embedded: { method: string; params?: Record<string, unknown> }): HarnessInputRequest {
   const params = embedded.params ?? {};
   const kind =
@@ -34,7 +57,7 @@ export function harnessView(key: string, embedded: { method: string; params?: Re
   };
 }
 
-/** The harness's answer to a request for input, from a map of answers. */
+/** The answer to a request for input, from a map of answers (`DirectCallOptions.answers`). */
 export function answerFromMap(request: HarnessInputRequest, answers: Record<string, unknown>): HarnessInputAnswer {
   switch (request.kind) {
     case 'url':

@@ -1,0 +1,55 @@
+import type { PrincipalOf, RequestExtra } from '../types/context';
+import type { RequestFacts } from '../types/core';
+import { defaultPrincipalOf } from './caller-auth';
+
+/**
+ * A request as far as it is known when its caller is named: its facts, and, once the request is
+ * a call of a member, that member's name, the raw arguments and the request's signal. A session
+ * bound at `initialize`, a request's telemetry, a task's owner are named before (or without) a call.
+ */
+export interface KnownRequest extends RequestFacts {
+  /** What is called (a tool or prompt name, a resource URI), once known. */
+  readonly subject?: string;
+  readonly arguments?: Readonly<Record<string, unknown>>;
+  readonly signal?: AbortSignal;
+}
+
+/** Names a request's caller (the principal continuations, tasks and sessions are bound to), or none. */
+export type NamePrincipal = (request: KnownRequest) => string | undefined;
+
+/** The default `principalOf`: `user:<sub>` or `client:<client id>` of the token (see `defaultPrincipalOf`); none without one. */
+export const DEFAULT_PRINCIPAL_OF: PrincipalOf = (extra) => defaultPrincipalOf(extra.authInfo);
+
+/** The signal of a request that has none (nothing can abort it): the one such signal of the library. */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+const NO_ARGUMENTS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * The one function that names callers, from the app's `principalOf` (default:
+ * `defaultPrincipalOf` of the token). `principalOf` sees the request's own facts; what a request
+ * does not know yet reads as nothing: no tool name (`''`), no arguments (`{}`), a signal that
+ * never aborts.
+ */
+export function principalNamer(principalOf: PrincipalOf | undefined): NamePrincipal {
+  // Without an app's own, only the token matters: no `extra` is made.
+  if (!principalOf) return (request) => defaultPrincipalOf(request.authInfo);
+  return (request) => principalOf(extraOf(request));
+}
+
+/** The `extra` `principalOf` reads, from what the request knows (the fields of a call's `extra`, `pipeline/call-context-factory.ts`). */
+function extraOf(request: KnownRequest): RequestExtra {
+  return {
+    signal: request.signal ?? NEVER_ABORTED,
+    toolName: request.subject ?? '',
+    arguments: request.arguments ?? NO_ARGUMENTS,
+    requestId: request.requestId,
+    meta: request.meta,
+    authInfo: request.authInfo,
+    httpRequest: request.httpRequest,
+    sessionId: request.sessionId,
+    era: request.era,
+    clientCapabilities: request.clientCapabilities,
+    closeStream: request.closeStream
+  };
+}
