@@ -25,17 +25,22 @@ export type { LockKeysFunction, SerializeOn } from './metadata/types';
 export { TASKS_EXTENSION } from './tasks/task-record';
 export type { TaskPatch, TaskRecord, TaskStatus } from './tasks/task-record';
 export type { TaskFailure, TaskPatchOf } from './tasks/task-store';
+// A custom `ContinuationStore`: what claiming an exactly-once round finds.
+export type { ClaimOutcome } from './interactive/round-outcomes';
 export type { SqliteDatabase } from './tasks/sqlite-task-store';
 export type { ToolTaskSupport } from './types/tasks';
 
 // HTTP: 2025-era session limits (`sessions` of the HTTP options) and their default event store.
-export type { SessionOptions } from './transports/http/session-registry';
+export type { SessionOptions, SessionResumption } from './transports/http/session-registry';
 export { BoundedSessionEventStore } from './transports/http/session-event-store';
 
 // Introspection: what the app and a call know about a member, and the context's own fields.
 export type { ToolDescriptor } from './metadata/tool-descriptor';
 export type { CompleterRef, MemberKind, OutputSpec, ToolKind } from './metadata/types';
+export type { CallKind, ParamKind, RequestFacts } from './types/core';
 export type { CallContextBase, ToolInfo } from './pipeline/call-context';
+export type { ReservedContextField } from './types/context';
+export type { WithoutFrameworkFields } from './app/app-options';
 export type { CallLogger, LogLevel } from './pipeline/call-log';
 export type { JsonSchema } from './schema/json-schema';
 export type { PresenterRef } from './presenters';
@@ -43,9 +48,10 @@ export type { PresenterRef } from './presenters';
 // Guards and limits of the handler protocol (input rounds, progress, results).
 export { isInputRound } from './interactive/require-input';
 export type { InputKind, InputRequest } from './interactive/require-input';
-export type { Choices, FieldDescriptor, StringFormat } from './interactive/ask';
+export type { BooleanField, Choices, EnumField, FieldDescriptor, MultiSelectField, NumberField, StringField, StringFormat } from './interactive/ask';
+export type { FormSchema } from './interactive/answer-validator';
 export { MAX_INPUT_ROUNDS } from './interactive/continuation';
-export { isProgressEvent } from './pipeline/progress';
+export { isProgressUpdate } from './pipeline/progress';
 export { isCallToolResult } from './presenters';
 
 // The specific error classes (each a `FusionError` with its own `ErrorCode`).

@@ -12,7 +12,7 @@
 import 'reflect-metadata';
 // Registers the test harness behind `app.callTool` (the app reaches it through an internal seam).
 import './testing/harness';
-import { progress as progressEvent } from './pipeline/progress';
+import { progress as progressUpdate, type ProgressUpdate } from './pipeline/progress';
 
 // The app: composition root, its options, `listen`, and the test entry point `app.callTool`.
 export { FusionApp } from './app/fusion-app';
@@ -43,6 +43,7 @@ export type {
 // The call: its context, dependency injection, middleware, presenters, progress.
 export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';
 export type { CallContext, RequestExtra } from './pipeline/call-context';
+export type { Era } from './types/core';
 export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './pipeline/middleware';
 export { cappedList } from './presenters';
 export type { CappedListOptions, PresentationContext, Presenter } from './presenters';
@@ -52,8 +53,8 @@ export type { CappedListOptions, PresentationContext, Presenter } from './presen
  * plain value, not a re-export, so a call from a handler's loop reads a property rather than
  * running a getter.
  */
-export const progress: typeof progressEvent = progressEvent;
-export type { ProgressEvent } from './pipeline/progress';
+export const progress: (percent: number, message?: string) => ProgressUpdate = progressUpdate;
+export type { ProgressUpdate } from './pipeline/progress';
 
 // Asking the user mid-call.
 export { ask } from './interactive/ask';
