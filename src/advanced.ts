@@ -37,7 +37,7 @@ export { BoundedSessionEventStore } from './transports/http/session-event-store'
 // Introspection: what the app and a call know about a member, and the context's own fields.
 export type { ToolDescriptor } from './metadata/tool-descriptor';
 export type { CompleterRef, MemberKind, OutputSpec, ToolKind } from './metadata/types';
-export type { CallKind, ParamKind, RequestFacts } from './types/core';
+export type { CallKind, Era, ParamKind, RequestFacts } from './types/core';
 export type { CallContextBase, ToolInfo } from './pipeline/call-context';
 export type { ReservedContextField } from './types/context';
 export type { WithoutFrameworkFields } from './app/app-options';

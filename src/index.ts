@@ -43,7 +43,6 @@ export type {
 // The call: its context, dependency injection, middleware, presenters, progress.
 export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';
 export type { CallContext, RequestExtra } from './pipeline/call-context';
-export type { Era } from './types/core';
 export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './pipeline/middleware';
 export { cappedList } from './presenters';
 export type { CappedListOptions, PresentationContext, Presenter } from './presenters';
