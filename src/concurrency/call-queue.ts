@@ -22,7 +22,7 @@ export type { Release } from './slot-gate';
  *   get active() { return shared.active; }
  *   get waiting() { return shared.waiting; }
  * }
- * FusionApp.create({ providers: [...], concurrency: { queue: new FleetQueue() } });
+ * FusionApp.create({ tools: [Billing], concurrency: { queue: new FleetQueue() } });
  * ```
  */
 export interface CallQueue {

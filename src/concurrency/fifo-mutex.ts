@@ -38,7 +38,7 @@ export type LockRelease = (() => void | Promise<void>) & {
  *   }
  *   get locked() { return store.held('app'); }
  * }
- * FusionApp.create({ providers: [...], mutationLock: new LeaseLock() });
+ * FusionApp.create({ tools: [Billing], mutationLock: new LeaseLock() });
  * ```
  */
 export interface MutationLock {
