@@ -195,7 +195,7 @@ export class CallAbort {
 }
 
 /** What {@link CallAbort.onAbort} tells: a function, or an object (a waiter that needs no closure for it). */
-export type Waiter = ((error: Error) => void) | AbortListener;
+type Waiter = ((error: Error) => void) | AbortListener;
 
 function tell(waiter: Waiter, error: Error): void {
   if (typeof waiter === 'function') waiter(error);
