@@ -1,4 +1,5 @@
-import type { CallQueue, Release } from './call-queue';
+import type { CallQueue } from './call-queue';
+import type { Release } from './slot-gate';
 import { TAKE, TAKE_KEYS, type EngineKeys, type EngineSlots, type Take, type TakeKeys } from './engine-slots';
 import type { LockRelease, MutationLock } from './fifo-mutex';
 

@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { CallAbort } from '../../../src/concurrency/call-abort';
-import { InProcessCallQueue, type CallQueue, type Release } from '../../../src/concurrency/call-queue';
+import { InProcessCallQueue, type CallQueue } from '../../../src/concurrency/call-queue';
+import type { Release } from '../../../src/concurrency/slot-gate';
 import { FifoMutex, type LockRelease, type MutationLock } from '../../../src/concurrency/fifo-mutex';
 import { keysTake, lockTake, queueTake } from '../../../src/concurrency/slot-takers';
 import { CancelledError, ServerBusyError, TimeoutError } from '../../../src/errors';
