@@ -8,7 +8,7 @@ import { InputRoundsExceededError } from '../errors';
 import type { CompiledTool } from '../pipeline/compiled-member';
 import type { DirectCallOptions } from '../types/harness';
 import type { CallRequest } from '../types/request';
-import { followInputRounds } from '../wire/input-rounds';
+import { asksForInput, followInputRounds, type AskedInput } from '../wire/input-rounds';
 import { answerRequests, directChannel } from './direct-answers';
 import { driveTask } from './direct-task';
 import type { DirectTarget } from './direct-target';
@@ -26,10 +26,23 @@ export function callDirect(
   options: DirectCallOptions
 ): Promise<CallToolResult> {
   if (options.asTask) return driveTask(target, tool, args, options);
-  const round = (requestState: string | undefined, inputResponses: Record<string, unknown> | undefined) =>
-    target.run(tool, roundRequest(tool, args, options, requestState, inputResponses)) as Promise<CallToolResult>;
-  return followInputRounds(round(undefined, undefined), {
-    next: round,
+  // The rounds are set up only when the tool asks: a call answered at once (or waiting in the
+  // server's queue) holds one `then`, and nothing else of this function.
+  const first = target.run(tool, roundRequest(tool, args, options, undefined, undefined)) as Promise<CallToolResult | AskedInput>;
+  return first.then((result) => (asksForInput(result) ? laterRounds(target, tool, args, options, result) : result));
+}
+
+/** The rounds after a first answer that asks for input (`wire/input-rounds.ts`, the one loop). */
+function laterRounds(
+  target: DirectTarget,
+  tool: CompiledTool,
+  args: Record<string, unknown>,
+  options: DirectCallOptions,
+  asked: AskedInput
+): Promise<CallToolResult> {
+  return followInputRounds<CallToolResult>(Promise.resolve(asked), {
+    next: (requestState, inputResponses) =>
+      target.run(tool, roundRequest(tool, args, options, requestState, inputResponses)) as Promise<CallToolResult>,
     answer: answerRequests(options),
     tooManyRounds: (rounds) => new InputRoundsExceededError(`Tool ${tool.info.name}`, rounds)
   });
