@@ -8,7 +8,7 @@ import { serializeOption } from './serialize-option';
 import type { ToolDescriptor } from './tool-descriptor';
 import { describeParams } from './param-describer';
 import { displayOf } from './member-display';
-import { TOOL_VIEW_META_KEYS, toolViewOf } from '../views/tool-view';
+import { TOOL_VIEW_META_KEYS, toolViewOf } from './tool-view';
 import { checkViewReferences } from './view-references';
 import { commonOptions, describeSurfaceMember } from './surface-builder';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';

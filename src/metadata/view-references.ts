@@ -1,4 +1,4 @@
-import { VIEW_SCHEME } from '../views/tool-view';
+import { VIEW_SCHEME } from './tool-view';
 import type { ResourceDescriptor } from './surface-descriptors';
 import type { ToolDescriptor } from './tool-descriptor';
 

@@ -10,7 +10,7 @@ import type { Presenter, PresenterRef } from '../types/presenter';
 import { EMPTY_INPUT_SCHEMA, type SchemaCatalog } from '../schema/json-schema';
 import type { Constructor, JsonSchema } from '../types/core';
 import { listedDisplay } from '../metadata/member-display';
-import { toolViewMeta } from '../views/tool-view';
+import { toolViewMeta } from '../metadata/tool-view';
 
 /** The listing's `_meta` key saying a tool may ask the user for input mid-call. */
 export const INTERACTIVE_META_KEY = 'io.mcpfusion/interactive';

@@ -4,7 +4,7 @@ import { ConfigurationError } from '../errors';
 import { displayOf, type DisplayFields } from '../metadata/member-display';
 import type { CallContext } from '../types/context';
 import { cspEntryProblem } from './csp-origins';
-import { VIEW_SCHEME } from './tool-view';
+import { VIEW_SCHEME } from '../metadata/tool-view';
 import type { ViewCsp, ViewOptions, ViewPermissions } from './view';
 
 /** A view's `_meta.ui` as listed and served (only what was declared). */

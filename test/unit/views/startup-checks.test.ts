@@ -1,6 +1,7 @@
 import { ConfigurationError, FusionApp, Action, Mutation, Prompt, Resource, ToolProvider, view, type FusionAppOptions } from '../../../src';
 import { cspEntryProblem } from '../../../src/views/csp-origins';
 import { documentProblem } from '../../../src/views/view-descriptor';
+import { connectTestClient } from '../../../src/testing';
 
 const PAGE = '<!DOCTYPE html><html><body>ok</body></html>';
 
@@ -108,7 +109,6 @@ describe('startup checks of views', () => {
 
   it('refuses a document function that returns no document when the view is read', async () => {
     const app = FusionApp.create({ tools: [], views: [view({ uri: 'ui://bad', name: 'bad', html: () => '' })], logger: () => undefined });
-    const { connectTestClient } = await import('../../../src/testing');
     const { client, close } = await connectTestClient(app);
     await expect(client.readResource({ uri: 'ui://bad' })).rejects.toMatchObject({ code: -32603 });
     await close();
