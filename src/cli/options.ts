@@ -73,7 +73,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (argv[0] === '--version') return { command: 'version' };
   const [command, ...rest] = argv;
   if (command !== 'list' && command !== 'call' && command !== 'types')
-    throw new CliError(`unknown command "${command}": use list, call or types (mcpfusion --help)`);
+    throw new CliError(`unknown command "${command}": use list or call (mcpfusion --help)`); // types too: the usage text lists every command
 
   const positionals: string[] = [];
   const argPairs: string[] = [];
