@@ -38,11 +38,11 @@ export type {
   ToolProviderOptions
 } from './metadata/types';
 export type { Constructor } from './types/core';
-export type { Icon, MemberMeta, ViewVisibility } from './types/display';
+export type { Icon } from './types/display';
 
 // Views (MCP Apps): HTML documents a host renders beside the tools that name them.
-export { UI_EXTENSION, VIEW_MIME_TYPE, view } from './views/view';
-export type { ViewCsp, ViewDocument, ViewOptions, ViewPermissions } from './views/view';
+export { view } from './views/view';
+export type { ViewCsp, ViewOptions } from './views/view';
 export { rendersViews } from './views/renders-views';
 
 // The call: its context, dependency injection, middleware, presenters, progress.

@@ -3,7 +3,7 @@ import type { CallContext } from '../types/context';
 import type { MemberKind, OutputSpec, ParamKind } from '../types/core';
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
-import type { Icon, MemberMeta, ViewVisibility } from '../types/display';
+import type { Icon } from '../types/display';
 
 /** Options of `@Action(name, options)` and `@Mutation(name, options)`. */
 export interface ToolOptions {
@@ -18,7 +18,7 @@ export interface ToolOptions {
    * (`io.modelcontextprotocol/…`, any prefix with a `modelcontextprotocol` or `mcp` label) and the
    * framework's own (`io.mcpfusion/…`) are refused at startup.
    */
-  _meta?: MemberMeta;
+  _meta?: { readonly [key: string]: unknown };
   /**
    * The view (MCP Apps) a host renders this tool's results in: the `ui://` URI of a view the app
    * declares (`views: [view({ uri, … })]`). Listed as `_meta.ui.resourceUri` (and the deprecated
@@ -31,7 +31,7 @@ export interface ToolOptions {
    * `['model', 'app']` (listed with a `view`); `['app']` for a tool only a view calls: the host
    * hides it from the model, and every server-side rule (scopes, queue, lock, questions) still applies.
    */
-  visibility?: readonly ViewVisibility[];
+  visibility?: readonly ('model' | 'app')[];
   /** Overrides of the annotations the kind implies (`readOnlyHint`, `destructiveHint`, …). */
   annotations?: Partial<ToolAnnotations>;
   /**
@@ -141,7 +141,7 @@ export interface ResourceOptions {
    * (`io.modelcontextprotocol/…`, any prefix with a `modelcontextprotocol` or `mcp` label) and the
    * framework's own (`io.mcpfusion/…`) are refused at startup.
    */
-  _meta?: MemberMeta;
+  _meta?: { readonly [key: string]: unknown };
   /** What the resource holds, shown in the listing. */
   description?: string;
   /** The content type of what the method returns (default: text/plain for strings, application/octet-stream for bytes, application/json for objects). */
@@ -185,7 +185,7 @@ export interface PromptOptions {
    * (`io.modelcontextprotocol/…`, any prefix with a `modelcontextprotocol` or `mcp` label) and the
    * framework's own (`io.mcpfusion/…`) are refused at startup.
    */
-  _meta?: MemberMeta;
+  _meta?: { readonly [key: string]: unknown };
   /** Completers for the prompt's arguments. */
   complete?: Readonly<Record<string, CompleterRef>>;
   /** Middleware run for this prompt only, after global and class middleware. */

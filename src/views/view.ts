@@ -4,7 +4,7 @@
  * user writes; the checks and the compiled resource are in the files beside this one.
  */
 import type { CallContext } from '../types/context';
-import type { Icon, MemberMeta } from '../types/display';
+import type { Icon } from '../types/display';
 
 /** The media type of a view's document (MCP Apps' HTML profile), listed and served with it. */
 export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -29,24 +29,8 @@ export interface ViewCsp {
   readonly baseUriDomains?: readonly string[];
 }
 
-/** Browser features a view asks the host for (the iframe's `allow`); hosts may refuse, so detect them in the view. */
-export interface ViewPermissions {
-  /** The camera. */
-  readonly camera?: Record<string, never>;
-  /** The microphone. */
-  readonly microphone?: Record<string, never>;
-  /** The position of the device. */
-  readonly geolocation?: Record<string, never>;
-  /** Writing to the clipboard. */
-  readonly clipboardWrite?: Record<string, never>;
-}
-
-/**
- * Where a view's HTML comes from: the document itself (a string), a file read once at startup
- * (`{ file }`, relative to the working directory), or a function called on each read with the
- * call's context (what it returns is served; an empty document is an error).
- */
-export type ViewDocument = string | { readonly file: string } | ((ctx: CallContext) => string | Promise<string>);
+/** Browser features a view asks the host for (see {@link ViewOptions.permissions}). */
+export type ViewPermissions = NonNullable<ViewOptions['permissions']>;
 
 /** What a view is declared with: `view({ uri, name, html, … })`. */
 export interface ViewOptions {
@@ -60,18 +44,41 @@ export interface ViewOptions {
   readonly description?: string;
   /** Icons a client may show beside it (each an https: or data: URL). */
   readonly icons?: readonly Icon[];
-  /** The complete HTML5 document (`<!DOCTYPE html>…`), with what it needs inlined: a view loads nothing the CSP does not allow. */
-  readonly html: ViewDocument;
+  /**
+   * The complete HTML5 document (`<!DOCTYPE html>…`), with what it needs inlined (a view loads
+   * nothing its CSP does not allow): the document itself (a string), a file read once at startup
+   * (`{ file }`, relative to the working directory), or a function called on each read with the
+   * call's context (what it returns is served; an empty document is an error).
+   */
+  readonly html:
+    | string
+    | {
+        /** The document's path, relative to the working directory (or absolute); read once, at startup. */
+        readonly file: string;
+      }
+    | ((ctx: CallContext) => string | Promise<string>);
   /** The origins the view may reach (default: none). */
   readonly csp?: ViewCsp;
-  /** Browser features the view asks for. */
-  readonly permissions?: ViewPermissions;
+  /**
+   * Browser features the view asks the host for (the iframe's `allow`): `camera`, `microphone`,
+   * `geolocation`, `clipboardWrite`, each `{}`. Hosts may refuse: detect them in the view.
+   */
+  readonly permissions?: {
+    /** The camera. */
+    readonly camera?: Record<string, never>;
+    /** The microphone. */
+    readonly microphone?: Record<string, never>;
+    /** The position of the device. */
+    readonly geolocation?: Record<string, never>;
+    /** Writing to the clipboard. */
+    readonly clipboardWrite?: Record<string, never>;
+  };
   /** A dedicated origin for the view's sandbox, in the form the host documents (`{hash}.claudemcpcontent.com`). */
   readonly domain?: string;
   /** Whether the host should draw a border and background around the view (absent: the host decides). */
   readonly prefersBorder?: boolean;
   /** More `_meta` listed with the view (its `ui` key is the framework's). */
-  readonly _meta?: MemberMeta;
+  readonly _meta?: { readonly [key: string]: unknown };
 }
 
 /**

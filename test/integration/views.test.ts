@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { FusionApp, UI_EXTENSION, VIEW_MIME_TYPE } from '../../src';
+import { FusionApp } from '../../src';
+import { UI_EXTENSION, VIEW_MIME_TYPE } from '../../src/advanced';
 import { connectTestClient } from '../../src/testing';
 import { ICON, VIEWS, ViewTools } from '../fixtures/view-tools';
+import { createDeskApp, statusView } from '../readme/views.examples';
 
 const ERAS = ['modern', 'legacy-http', 'legacy-memory'] as const;
 const RENDERS = { extensions: { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } };
@@ -109,5 +111,22 @@ describe('views (MCP Apps) through a real SDK client', () => {
       await close();
     }
     await app.close();
+  });
+});
+
+describe('the views guide', () => {
+  it('starts the app it declares: billing.list names the desk, billing.refund is app-only', async () => {
+    const app = createDeskApp('test/fixtures/views/desk.html');
+    const { client, close } = await connectTestClient(app, { capabilities: RENDERS as never });
+    const tools = (await client.listTools()).tools;
+    expect(tools.map((t) => [t.name, t._meta?.ui])).toEqual([
+      ['billing.list', { resourceUri: 'ui://billing/desk', visibility: ['model', 'app'] }],
+      ['billing.refund', { visibility: ['app'] }]
+    ]);
+    const listed = await client.callTool({ name: 'billing.list', arguments: {} });
+    expect(JSON.parse((listed.content as Array<{ text: string }>)[0].text)).toMatchObject({ note: 'Shown in the invoice desk.' });
+    await close();
+    await app.close();
+    expect(statusView.uri).toBe('ui://billing/status');
   });
 });
