@@ -53,7 +53,13 @@ export function emitToolTypes(tools: readonly ListedToolSchemas[], header: strin
     );
     entries.push(`  ${propertyKey(tool.name)}: { input: ${input}; output: ${output} };`);
   }
-  blocks.push('/** Every tool of the server by name, with its input and output types. */', 'export interface ToolMap {', ...entries, '}', '');
+  blocks.push(
+    '/** Every tool of the server by name, with its input and output types. */',
+    'export interface ToolMap {',
+    ...entries,
+    '}',
+    ''
+  );
   blocks.push('/** The name of a tool of the server. */', 'export type ToolName = keyof ToolMap;', '');
   return blocks.join('\n');
 }
@@ -65,7 +71,8 @@ export function typeOf(schema: Schema | boolean, root: Schema, depth: number, se
   if (typeof schema.$ref === 'string') return refType(schema.$ref, root, depth, seen);
   if ('const' in schema) return literal(schema.const);
   if (Array.isArray(schema.enum)) return union(schema.enum.map(literal));
-  const alternatives = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined) as unknown[] | undefined;
+  const alternatives = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined) as
+    unknown[] | undefined;
   if (alternatives) return union(alternatives.map((s) => typeOf(asSchema(s), root, depth, seen)));
   if (Array.isArray(schema.allOf)) return schema.allOf.map((s) => wrap(typeOf(asSchema(s), root, depth, seen))).join(' & ') || 'unknown';
   const types = Array.isArray(schema.type) ? (schema.type as unknown[]) : schema.type !== undefined ? [schema.type] : undefined;

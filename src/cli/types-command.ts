@@ -16,7 +16,8 @@ export async function runTypes(command: TypesCommand, terminal: Terminal): Promi
   try {
     const tools = await listAllTools(connection);
     const server = connection.client.getServerVersion();
-    const header = `Tools of ${server?.name ?? 'the server'} ${server?.version ?? ''}`.trim() + ` (protocol ${connection.protocolVersion}).`;
+    const header =
+      `Tools of ${server?.name ?? 'the server'} ${server?.version ?? ''}`.trim() + ` (protocol ${connection.protocolVersion}).`;
     const text = emitToolTypes(tools, header);
     if (command.out === undefined) {
       terminal.out.write(text);

@@ -54,7 +54,9 @@ function iconProblems(where: string, icon: unknown, problems: string[]): void {
   const srcIssue = iconSrcProblem(src);
   if (srcIssue) problems.push(`${where}.src ${srcIssue}`);
   if (mimeType !== undefined && (typeof mimeType !== 'string' || !MEDIA_TYPE.test(mimeType))) {
-    problems.push(`${where}.mimeType ${JSON.stringify(mimeType)} is not a media type: write type/subtype, like image/png or image/svg+xml.`);
+    problems.push(
+      `${where}.mimeType ${JSON.stringify(mimeType)} is not a media type: write type/subtype, like image/png or image/svg+xml.`
+    );
   }
   if (sizes !== undefined && !(Array.isArray(sizes) && sizes.every((size) => typeof size === 'string' && ICON_SIZE.test(size)))) {
     problems.push(`${where}.sizes must be a list of sizes like "48x48" or "any" (got ${JSON.stringify(sizes)}).`);
@@ -63,7 +65,8 @@ function iconProblems(where: string, icon: unknown, problems: string[]): void {
     problems.push(`${where}.theme must be 'light' or 'dark' (got ${JSON.stringify(theme)}).`);
   }
   for (const key of Object.keys(icon)) {
-    if (!['src', 'mimeType', 'sizes', 'theme'].includes(key)) problems.push(`${where} has "${key}", which an icon does not take: use src, mimeType, sizes and theme.`);
+    if (!['src', 'mimeType', 'sizes', 'theme'].includes(key))
+      problems.push(`${where} has "${key}", which an icon does not take: use src, mimeType, sizes and theme.`);
   }
 }
 
@@ -80,7 +83,8 @@ function iconSrcProblem(src: unknown): string | undefined {
   } catch {
     return `${JSON.stringify(src)} is not a URL: ${fix}.`;
   }
-  if (url.protocol === 'data:') return /^data:[^,]*,/i.test(src) ? undefined : `${JSON.stringify(src)} is not a data: URL (no comma before the data): ${fix}.`;
+  if (url.protocol === 'data:')
+    return /^data:[^,]*,/i.test(src) ? undefined : `${JSON.stringify(src)} is not a data: URL (no comma before the data): ${fix}.`;
   if (url.protocol !== 'https:') return `${JSON.stringify(src)} uses ${url.protocol}: ${fix}.`;
   if (url.username || url.password) return `${JSON.stringify(src)} carries credentials, which every client would see: remove them.`;
   return undefined;
@@ -94,7 +98,13 @@ function iconSrcProblem(src: unknown): string | undefined {
 function reservedKeyProblem(key: string): string | undefined {
   const slash = key.lastIndexOf('/');
   if (key.startsWith(FRAMEWORK_PREFIX)) return `"${key}" is the framework's own prefix (${FRAMEWORK_PREFIX})`;
-  if (slash > 0 && key.slice(0, slash).split('.').some((label) => label === 'modelcontextprotocol' || label === 'mcp')) {
+  if (
+    slash > 0 &&
+    key
+      .slice(0, slash)
+      .split('.')
+      .some((label) => label === 'modelcontextprotocol' || label === 'mcp')
+  ) {
     return `"${key}" has a prefix the MCP specification reserves for the protocol`;
   }
   return undefined;
@@ -112,7 +122,10 @@ function metaProblems(where: string, meta: unknown, problems: string[], reserved
     if (issue) problems.push(`${where}: _meta ${issue}: use a key of your own, like "com.example/${key.slice(key.lastIndexOf('/') + 1)}".`);
   }
   const path = nonJsonPath(meta, '_meta', new Set());
-  if (path) problems.push(`${where}: ${path} is not a JSON value (functions, undefined, NaN, class instances and cycles are not): keep _meta plain JSON.`);
+  if (path)
+    problems.push(
+      `${where}: ${path} is not a JSON value (functions, undefined, NaN, class instances and cycles are not): keep _meta plain JSON.`
+    );
 }
 
 /** The path of the first value that JSON cannot carry as is, or undefined. */
@@ -146,7 +159,9 @@ export function listedDisplay(display: DisplayFields, extra?: Record<string, unk
   const meta = display.meta || extra ? { ...display.meta, ...extra } : undefined;
   return {
     ...(display.title ? { title: display.title } : {}),
-    ...(display.icons ? { icons: display.icons.map((icon) => ({ ...icon, sizes: icon.sizes ? [...icon.sizes] : undefined })).map(dropUndefined) } : {}),
+    ...(display.icons
+      ? { icons: display.icons.map((icon) => ({ ...icon, sizes: icon.sizes ? [...icon.sizes] : undefined })).map(dropUndefined) }
+      : {}),
     ...(meta && Object.keys(meta).length > 0 ? { _meta: meta } : {})
   };
 }

@@ -105,7 +105,10 @@ export function describeSurfaceMember(
 }
 
 /** The display fields a descriptor keeps besides `title` (which each kind keeps in its own place). */
-function iconsAndMeta({ icons, meta }: ReturnType<typeof displayOf>): { icons?: ReturnType<typeof displayOf>['icons']; meta?: ReturnType<typeof displayOf>['meta'] } {
+function iconsAndMeta({ icons, meta }: ReturnType<typeof displayOf>): {
+  icons?: ReturnType<typeof displayOf>['icons'];
+  meta?: ReturnType<typeof displayOf>['meta'];
+} {
   return { ...(icons ? { icons } : {}), ...(meta ? { meta } : {}) };
 }
 

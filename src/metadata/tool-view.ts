@@ -19,7 +19,9 @@ export interface ToolViewFields {
 export function toolViewOf(where: string, view: unknown, visibility: unknown, problems: string[]): ToolViewFields {
   const before = problems.length;
   if (view !== undefined && (typeof view !== 'string' || !view.startsWith(VIEW_SCHEME) || view.length === VIEW_SCHEME.length)) {
-    problems.push(`${where}: view ${JSON.stringify(view)} is not a view's URI: name a ui:// URI the app declares in views (ui://billing/desk).`);
+    problems.push(
+      `${where}: view ${JSON.stringify(view)} is not a view's URI: name a ui:// URI the app declares in views (ui://billing/desk).`
+    );
   }
   const values = Array.isArray(visibility) ? (visibility as unknown[]) : undefined;
   if (

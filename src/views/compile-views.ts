@@ -55,7 +55,9 @@ export function compileViews(views: readonly ViewDescriptor[], deps: ChainDepend
         scopes: [],
         middleware: [],
         present: named('present', (_state, next) =>
-          next().then((text): ReadResourceResult => ({ contents: [{ uri: view.uri, mimeType: VIEW_MIME_TYPE, text: text as string, _meta: meta }] }))
+          next().then((text): ReadResourceResult => ({
+            contents: [{ uri: view.uri, mimeType: VIEW_MIME_TYPE, text: text as string, _meta: meta }]
+          }))
         ),
         terminal: named(
           'serve-view',

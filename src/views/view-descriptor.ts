@@ -26,7 +26,9 @@ export interface ViewDescriptor extends DisplayFields {
 
 const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
 const PERMISSION_KEYS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;
-const VIEW_META_KEYS: ReadonlyMap<string, string> = new Map([['ui', 'declare it with the csp, permissions, domain and prefersBorder options']]);
+const VIEW_META_KEYS: ReadonlyMap<string, string> = new Map([
+  ['ui', 'declare it with the csp, permissions, domain and prefersBorder options']
+]);
 /** A complete HTML5 document starts with its doctype (after white space and comments). */
 const HTML5_START = /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html\s*>/i;
 
@@ -53,8 +55,10 @@ export function describeViews(views: readonly ViewOptions[] | undefined): ViewDe
     } else if (seen.has(uri)) {
       problems.push(`${where}: another view has the URI ${uri}: give each view its own.`);
     } else seen.add(uri);
-    if (typeof options?.name !== 'string' || options.name.trim() === '') problems.push(`${where}: pass { name: '…' } (its resources/list name).`);
-    if (options?.description !== undefined && typeof options.description !== 'string') problems.push(`${where}: description must be a string.`);
+    if (typeof options?.name !== 'string' || options.name.trim() === '')
+      problems.push(`${where}: pass { name: '…' } (its resources/list name).`);
+    if (options?.description !== undefined && typeof options.description !== 'string')
+      problems.push(`${where}: description must be a string.`);
     const display = displayOf(where, options, problems, VIEW_META_KEYS);
     const ui = uiMetaOf(where, options ?? ({} as ViewOptions), problems);
     const document = documentOf(where, options?.html, problems);
@@ -70,7 +74,8 @@ export function describeViews(views: readonly ViewOptions[] | undefined): ViewDe
       })
     );
   });
-  if (problems.length > 0) throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with the views:\n- ${problems.join('\n- ')}`);
+  if (problems.length > 0)
+    throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with the views:\n- ${problems.join('\n- ')}`);
   return described;
 }
 
@@ -88,7 +93,9 @@ function documentOf(where: string, html: unknown, problems: string[]): ViewDescr
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
-      problems.push(`${where}: cannot read ${source} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): give a path relative to the working directory, or an absolute one.`);
+      problems.push(
+        `${where}: cannot read ${source} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): give a path relative to the working directory, or an absolute one.`
+      );
       return undefined;
     }
   } else {
@@ -105,7 +112,8 @@ function documentOf(where: string, html: unknown, problems: string[]): ViewDescr
 
 /** Why a view's document cannot be served, or undefined (also what a document function's result is checked with). */
 export function documentProblem(text: unknown): string | undefined {
-  if (typeof text !== 'string' || text.trim() === '') return 'is empty: a view is a complete HTML5 document (<!DOCTYPE html><html>…</html>).';
+  if (typeof text !== 'string' || text.trim() === '')
+    return 'is empty: a view is a complete HTML5 document (<!DOCTYPE html><html>…</html>).';
   if (!HTML5_START.test(text)) return 'is not a complete HTML5 document: start it with <!DOCTYPE html>.';
   return undefined;
 }
@@ -115,11 +123,13 @@ function uiMetaOf(where: string, options: ViewOptions, problems: string[]): UiRe
   const { csp, permissions, domain, prefersBorder } = options;
   const ui: { -readonly [K in keyof UiResourceMeta]: UiResourceMeta[K] } = {};
   if (csp !== undefined) {
-    if (!csp || typeof csp !== 'object') problems.push(`${where}: csp must be { connectDomains?, resourceDomains?, frameDomains?, baseUriDomains? }.`);
+    if (!csp || typeof csp !== 'object')
+      problems.push(`${where}: csp must be { connectDomains?, resourceDomains?, frameDomains?, baseUriDomains? }.`);
     else {
       const out: Record<string, string[]> = {};
       for (const key of Object.keys(csp)) {
-        if (!(CSP_KEYS as readonly string[]).includes(key)) problems.push(`${where}: csp.${key} is not a CSP list: use ${CSP_KEYS.join(', ')}.`);
+        if (!(CSP_KEYS as readonly string[]).includes(key))
+          problems.push(`${where}: csp.${key} is not a CSP list: use ${CSP_KEYS.join(', ')}.`);
       }
       for (const key of CSP_KEYS) {
         const list = csp[key];
@@ -141,7 +151,9 @@ function uiMetaOf(where: string, options: ViewOptions, problems: string[]): UiRe
     const keys = permissions && typeof permissions === 'object' ? Object.keys(permissions) : [];
     const unknown = keys.filter((key) => !(PERMISSION_KEYS as readonly string[]).includes(key));
     if (!permissions || typeof permissions !== 'object' || unknown.length > 0) {
-      problems.push(`${where}: permissions takes ${PERMISSION_KEYS.map((k) => `${k}: {}`).join(', ')}${unknown.length ? ` (not ${unknown.join(', ')})` : ''}.`);
+      problems.push(
+        `${where}: permissions takes ${PERMISSION_KEYS.map((k) => `${k}: {}`).join(', ')}${unknown.length ? ` (not ${unknown.join(', ')})` : ''}.`
+      );
     } else ui.permissions = Object.fromEntries(keys.map((key) => [key, {}]));
   }
   if (domain !== undefined) {

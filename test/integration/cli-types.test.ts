@@ -18,7 +18,13 @@ function captured(): { terminal: Terminal; out: () => string; err: () => string 
     return s as unknown as NodeJS.WriteStream;
   };
   return {
-    terminal: { out: stream(chunks.out), err: stream(chunks.err), in: new PassThrough() as unknown as NodeJS.ReadStream, interactive: false, colour: false },
+    terminal: {
+      out: stream(chunks.out),
+      err: stream(chunks.err),
+      in: new PassThrough() as unknown as NodeJS.ReadStream,
+      interactive: false,
+      colour: false
+    },
     out: () => chunks.out.join(''),
     err: () => chunks.err.join('')
   };
@@ -69,7 +75,10 @@ describe('mcpfusion types against the sample app over HTTP', () => {
       );
       expect(typeCheck([out, good])).toEqual([]);
       const bad = join(dir, `bad-${era}.ts`);
-      writeFileSync(bad, `import type { BillingRefundInput } from './tools-${era}';\nexport const input: BillingRefundInput = { invoiceId: 3 };\n`);
+      writeFileSync(
+        bad,
+        `import type { BillingRefundInput } from './tools-${era}';\nexport const input: BillingRefundInput = { invoiceId: 3 };\n`
+      );
       expect(typeCheck([out, bad]).join('\n')).toMatch(/invoiceId/);
     });
   }

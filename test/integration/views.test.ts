@@ -66,7 +66,12 @@ describe('views (MCP Apps) through a real SDK client', () => {
         ])
       );
       expect((await client.readResource({ uri: 'ui://desk/main' })).contents).toEqual([
-        { uri: 'ui://desk/main', mimeType: VIEW_MIME_TYPE, text: readFileSync('test/fixtures/views/desk.html', 'utf8'), _meta: { ui: DESK_UI } }
+        {
+          uri: 'ui://desk/main',
+          mimeType: VIEW_MIME_TYPE,
+          text: readFileSync('test/fixtures/views/desk.html', 'utf8'),
+          _meta: { ui: DESK_UI }
+        }
       ]);
       expect((await client.readResource({ uri: 'ui://desk/inline' })).contents[0]).toMatchObject({
         text: '<!DOCTYPE html><html><body>Inline</body></html>'
@@ -79,10 +84,18 @@ describe('views (MCP Apps) through a real SDK client', () => {
       });
       await expect(client.readResource({ uri: 'ui://desk/none' })).rejects.toMatchObject({ code: -32602 });
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates).toEqual([{ uriTemplate: 'demo://items/{id}', name: 'item', title: 'Item', icons: [ICON], _meta: { 'com.example/kind': 'item' } }]);
+      expect(resourceTemplates).toEqual([
+        { uriTemplate: 'demo://items/{id}', name: 'item', title: 'Item', icons: [ICON], _meta: { 'com.example/kind': 'item' } }
+      ]);
       const { prompts } = await client.listPrompts();
       expect(prompts).toEqual([
-        { name: 'desk.summary', title: 'Desk summary', description: 'Summarize the desk', icons: [ICON], _meta: { 'com.example/kind': 'prompt' } }
+        {
+          name: 'desk.summary',
+          title: 'Desk summary',
+          description: 'Summarize the desk',
+          icons: [ICON],
+          _meta: { 'com.example/kind': 'prompt' }
+        }
       ]);
       await close();
       await app.close();

@@ -7,6 +7,9 @@ import 'reflect-metadata';
 import { IsInt, Min } from 'class-validator';
 import { Action, Ctx, FusionApp, Input, Mutation, ToolProvider, rendersViews, view, type CallContext } from '@mcpfusion/core';
 
+/** The desk's icon: an inline SVG, so clients fetch nothing. */
+const DESK_ICON = { src: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=', mimeType: 'image/svg+xml', sizes: ['any'] };
+
 class RefundRequest {
   @IsInt() @Min(1) id!: number;
 }
@@ -16,7 +19,7 @@ export class DeskTools {
   @Action('billing.list', {
     description: 'List invoices, newest first',
     title: 'List invoices',
-    icons: [{ src: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=', mimeType: 'image/svg+xml', sizes: ['any'] }],
+    icons: [DESK_ICON],
     view: 'ui://billing/desk'
   })
   list(@Ctx() ctx: CallContext) {

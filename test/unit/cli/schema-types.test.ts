@@ -38,7 +38,9 @@ describe('the JSON Schema → TypeScript emitter of mcpfusion types', () => {
       '{\n  a: string;\n  [key: string]: unknown;\n}'
     );
     expect(t({ type: 'object' })).toBe('Record<string, never>');
-    expect(t({ type: 'array', items: { type: ['object', 'null'], properties: { a: { type: 'string' } } } })).toBe('({\n  a?: string;\n} | null)[]');
+    expect(t({ type: 'array', items: { type: ['object', 'null'], properties: { a: { type: 'string' } } } })).toBe(
+      '({\n  a?: string;\n} | null)[]'
+    );
   });
 
   it('resolves local $refs and stops at a cycle', () => {
@@ -50,7 +52,11 @@ describe('the JSON Schema → TypeScript emitter of mcpfusion types', () => {
   it('emits each tool as Input and Output with a ToolMap, unique names, unknown output without an outputSchema', () => {
     const text = emitToolTypes(
       [
-        { name: 'b.x', inputSchema: { type: 'object', properties: {} }, outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+        {
+          name: 'b.x',
+          inputSchema: { type: 'object', properties: {} },
+          outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }
+        },
         { name: 'b_x', description: 'Same stem', inputSchema: { type: 'object' } }
       ],
       'Tools of test 1.0.0.'
@@ -58,7 +64,9 @@ describe('the JSON Schema → TypeScript emitter of mcpfusion types', () => {
     expect(text).toContain('export type BX2Input = Record<string, never>;');
     expect(text).toContain('/** b_x lists no outputSchema: its results carry content only. */\nexport type BX2Output = unknown;');
     expect(text).toContain('export type BXOutput = {\n  ok: boolean;\n};');
-    expect(text).toContain('export interface ToolMap {\n  "b.x": { input: BXInput; output: BXOutput };\n  b_x: { input: BX2Input; output: BX2Output };\n}');
+    expect(text).toContain(
+      'export interface ToolMap {\n  "b.x": { input: BXInput; output: BXOutput };\n  b_x: { input: BX2Input; output: BX2Output };\n}'
+    );
   });
 
   it('reads types <target> [--out file] and refuses what belongs to other commands', () => {

@@ -30,7 +30,10 @@ describe('startup checks of views', () => {
           uri: 'ui://csp',
           name: 'csp',
           html: PAGE,
-          csp: { connectDomains: ['*', 'https://api.example.com/v1', 'http://api.example.com', 'https://ok.example.com'], frameDomains: ['example.com'] }
+          csp: {
+            connectDomains: ['*', 'https://api.example.com/v1', 'http://api.example.com', 'https://ok.example.com'],
+            frameDomains: ['example.com']
+          }
         }),
         view({ uri: 'ui://perm', name: 'perm', html: PAGE, permissions: { usb: {} } as never, _meta: { ui: { csp: {} } } })
       ]
@@ -74,7 +77,9 @@ describe('startup checks of views', () => {
     expect(problems).toEqual([
       expect.stringMatching(/^Tools.web: view "https:\/\/example.com" is not a view's URI: name a ui:\/\/ URI the app declares in views/),
       expect.stringMatching(/^Tools.hidden: visibility must be \['model', 'app'\], \['model'\] or \['app'\]/),
-      expect.stringMatching(/^Tools.list: tool "a.list" names view ui:\/\/nowhere, which the app does not serve \(the app's views are ui:\/\/desk\): declare it/),
+      expect.stringMatching(
+        /^Tools.list: tool "a.list" names view ui:\/\/nowhere, which the app does not serve \(the app's views are ui:\/\/desk\): declare it/
+      ),
       expect.stringMatching(/^Tools.desk: @Resource ui:\/\/desk is also a view of the app: serve it one way/)
     ]);
   });
