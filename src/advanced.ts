@@ -25,18 +25,21 @@ export type { LockKeysFunction, SerializeOn } from './metadata/types';
 export { TASKS_EXTENSION } from './tasks/task-record';
 export type { TaskPatch, TaskRecord, TaskStatus } from './tasks/task-record';
 export type { TaskFailure, TaskPatchOf } from './tasks/task-store';
+// A custom `ContinuationStore`: what claiming an exactly-once round finds.
+export type { ClaimOutcome } from './interactive/round-outcomes';
 export type { SqliteDatabase } from './tasks/sqlite-task-store';
 export type { ToolTaskSupport } from './types/tasks';
 
 // HTTP: 2025-era session limits (`sessions` of the HTTP options) and their default event store.
-export type { SessionOptions } from './transports/http/session-registry';
+export type { SessionOptions, SessionResumption } from './transports/http/session-registry';
 export { BoundedSessionEventStore } from './transports/http/session-event-store';
 
 // Introspection: what the app and a call know about a member, and the context's own fields.
 export type { ToolDescriptor } from './metadata/tool-descriptor';
 export type { CompleterRef } from './metadata/types';
-export type { MemberKind, OutputSpec, ToolInfo, ToolKind } from './types/core';
-export type { CallContextBase } from './types/context';
+export type { CallKind, Era, MemberKind, OutputSpec, ParamKind, RequestFacts, ToolInfo, ToolKind } from './types/core';
+export type { CallContextBase, ReservedContextField } from './types/context';
+export type { WithoutFrameworkFields } from './app/app-options';
 export type { CallLogger, LogLevel } from './types/context';
 export type { JsonSchema } from './types/core';
 export type { PresenterRef } from './presenters';
@@ -45,9 +48,10 @@ export type { PresenterRef } from './presenters';
 export { isInputRound } from './interactive/require-input';
 export type { InputRequest } from './interactive/require-input';
 export type { InputKind } from './types/core';
-export type { Choices, FieldDescriptor, StringFormat } from './interactive/ask';
+export type { BooleanField, Choices, EnumField, FieldDescriptor, MultiSelectField, NumberField, StringField, StringFormat } from './interactive/ask';
+export type { FormSchema } from './interactive/answer-validator';
 export { MAX_INPUT_ROUNDS } from './interactive/continuation';
-export { isProgressEvent } from './pipeline/progress';
+export { isProgressUpdate } from './pipeline/progress';
 export { isCallToolResult } from './presenters';
 
 // The specific error classes (each a `FusionError` with its own `ErrorCode`).

@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 import 'reflect-metadata';
-import { progress as progressEvent } from './pipeline/progress';
+import { progress as progressUpdate, type ProgressUpdate } from './pipeline/progress';
 
 // The app: composition root, its options, `listen`, and the test entry point `app.callTool`.
 export { FusionApp } from './app/fusion-app';
@@ -57,8 +57,8 @@ export type { CappedListOptions, PresentationContext, Presenter } from './presen
  * plain value, not a re-export, so a call from a handler's loop reads a property rather than
  * running a getter.
  */
-export const progress: typeof progressEvent = progressEvent;
-export type { ProgressEvent } from './pipeline/progress';
+export const progress: (percent: number, message?: string) => ProgressUpdate = progressUpdate;
+export type { ProgressUpdate } from './pipeline/progress';
 
 // Asking the user mid-call.
 export { ask } from './interactive/ask';

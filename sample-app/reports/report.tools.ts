@@ -1,4 +1,4 @@
-import { Action, Input, Mutation, progress, Signal, ToolProvider, type ProgressEvent } from '@mcpfusion/core';
+import { Action, Input, Mutation, progress, Signal, ToolProvider, type ProgressUpdate } from '@mcpfusion/core';
 import { setTimeout as delay } from 'node:timers/promises';
 import { SqlDatabase } from '../db/sql-database';
 import { aggregateMonth, clearAggregates, monthsWithInvoices } from './aggregates';
@@ -23,7 +23,7 @@ export class ReportTools {
       'Totals of the invoices issued in one quarter, per month and overall (billed, paid, open, refunded, net, in cents), with a text chart. Reports progress.',
     output: QuarterReport
   })
-  async *generate(@Input() query: QuarterQuery, @Signal() signal: AbortSignal): AsyncGenerator<ProgressEvent, QuarterReport, undefined> {
+  async *generate(@Input() query: QuarterQuery, @Signal() signal: AbortSignal): AsyncGenerator<ProgressUpdate, QuarterReport, undefined> {
     const months = quarterMonths(query.year, query.quarter);
     const rows = await loadQuarterRows(this.db, query.year, query.quarter);
     yield progress(30, 'rows loaded');
@@ -57,7 +57,7 @@ export class ReportTools {
   async *rebuild(
     @Input() options: RebuildOptions,
     @Signal() signal: AbortSignal
-  ): AsyncGenerator<ProgressEvent, RebuildSummary, undefined> {
+  ): AsyncGenerator<ProgressUpdate, RebuildSummary, undefined> {
     signal.throwIfAborted();
     const tx = await this.db.beginWrite();
     // Also run from inside abort(): on abort the framework stops waiting for this generator and

@@ -9,7 +9,9 @@
 //                                             or if an exported name has no doc comment (npm run api:check)
 //
 // Both modes also check that every name an entry point exports has a doc comment (on its declaration,
-// or, for a name re-exported from another package, on the re-export in our sources). A report is
+// or, for a name re-exported from another package, on the re-export in our sources), and, across the
+// reports (scripts/api/surface-rules.cjs), that no public signature uses a type no entry point exports
+// (`ae-forgotten-export`) and that no two declarations collide (a `Name_2`). A report is
 // written as Prettier formats it (the repo's .prettierrc.json), so `npm run format` leaves it alone.
 // Run after `npm run build` (the npm scripts do). Exit status 0 only if every entry point passed.
 import { spawnSync } from 'node:child_process';
@@ -17,6 +19,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import surfaceRules from './surface-rules.cjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(path.join(root, 'package.json'));
@@ -24,6 +27,7 @@ const { CompilerState, Extractor, ExtractorConfig, ExtractorLogLevel } = require
 const ts = require('typescript');
 const prettier = require('prettier');
 
+const { surfaceProblems } = surfaceRules;
 const check = process.argv.includes('--check');
 const pkgPath = path.join(root, 'package.json');
 const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
@@ -170,6 +174,7 @@ const docProgram = ts.createProgram(
 const prettierOptions = (await prettier.resolveConfig(path.join(reportFolder, 'x.api.md'))) ?? {};
 let failures = 0;
 let compilerState; // one compiler analysis for every entry point
+const generatedReports = []; // every entry point's report as generated, for the rules across them
 for (const entry of entries) {
   const label = `${entry.subpath === '.' ? pkg.name : `${pkg.name}${entry.subpath.slice(1)}`} (${path.relative(root, entry.report)})`;
   const config = ExtractorConfig.prepare({ configObject: configOf(entry), configObjectFullPath: undefined, packageJsonFullPath: pkgPath });
@@ -190,6 +195,7 @@ for (const entry of entries) {
   const generated = path.join(workFolder, `${entry.name}.formatted.api.md`);
   const text = await prettier.format(readFileSync(generatedRaw, 'utf8'), { ...prettierOptions, filepath: entry.report });
   writeFileSync(generated, text);
+  generatedReports.push({ file: path.relative(root, entry.report), text });
   const committed = existsSync(entry.report) ? readFileSync(entry.report, 'utf8') : undefined;
   const changed = committed !== text;
   const missingDocs = undocumented(docProgram, entry.dts);
@@ -209,4 +215,8 @@ for (const entry of entries) {
   for (const p of problems) console.log(`  ${p}`);
   if (result.errorCount > 0 && problems.length === 0) console.log(`  API Extractor reported ${result.errorCount} error(s)`);
 }
+const across = surfaceProblems(generatedReports);
+if (across.length > 0) failures++;
+console.log(`${across.length > 0 ? 'FAIL' : 'ok  '} across the ${generatedReports.length} reports: forgotten exports and colliding names`);
+for (const p of across) console.log(`  ${p}`);
 process.exit(failures > 0 ? 1 : 0);

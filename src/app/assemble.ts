@@ -43,10 +43,10 @@ import { describeViews } from '../views/view-descriptor';
 export interface AppParts {
   /** The app's own container (a child container: nothing is registered globally). */
   readonly container: DependencyContainer;
-  readonly providers: ToolClassSet;
+  readonly toolClasses: ToolClassSet;
   readonly boundary: ErrorBoundary;
   readonly engine: CallEngine;
-  readonly dispatcher: MemberRouter;
+  readonly router: MemberRouter;
   readonly tasks: AppTasks | undefined;
   /** Runs a task's later round (what the tasks' lifecycle was given). */
   readonly runTaskRound: RunRound;
@@ -96,7 +96,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const deps = chainDependencies(options, container, boundary, continuations, intake);
   const schemas = new SchemaCatalog();
   const views = compileViews(viewDescriptors, deps);
-  const providers = new ToolClassSet(
+  const toolClasses = new ToolClassSet(
     options.tools,
     registry,
     (next) => ({
@@ -110,11 +110,11 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     },
     viewUris
   );
-  const catalogs = (): Catalogs => providers.catalogs;
+  const catalogs = (): Catalogs => toolClasses.catalogs;
 
   const runTaskRound = taskRoundRunner(engine, boundary, catalogs);
   const tasks = intake ? new AppTasks(intake, runTaskRound) : undefined;
-  const dispatcher = new MemberRouter(
+  const router = new MemberRouter(
     engine,
     boundary,
     catalogs,
@@ -124,7 +124,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   );
   const live = new LiveServers();
   const serverFactory = createServerFactory(
-    { app: dispatcher, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
+    { app: router, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
     { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
   );
   const declared = [...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts].flatMap((m) => m.scopes);
@@ -132,16 +132,16 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     ? createHttpAuthGate(
         options.auth,
         declared,
-        scopesOfRequest((target) => dispatcher.scopesOf(target)),
-        (auth) => dispatcher.listsVisibleTo(auth)
+        scopesOfRequest((target) => router.scopesOf(target)),
+        (auth) => router.listsVisibleTo(auth)
       )
     : undefined;
   return Object.freeze({
     container,
-    providers,
+    toolClasses,
     boundary,
     engine,
-    dispatcher,
+    router,
     tasks,
     runTaskRound,
     direct: { run: (tool, request) => engine.run(tool, request), tasks } satisfies DirectTarget,

@@ -11,8 +11,6 @@ import type { FusionAppOptions, ListenOptions } from './app-options';
 import { assembleApp, type AppParts } from './assemble';
 import { listenOn, ProcessSignals, type Closable, type Listening } from './listen';
 
-export type { DirectCallOptions } from '../types/harness';
-export type { Listening } from './listen';
 
 /**
  * An MCP server application: the composition root. `create` wires its parts once (see
@@ -54,7 +52,7 @@ export class FusionApp {
 
   /** The validated tool descriptors. */
   get tools(): readonly ToolDescriptor[] {
-    return this.parts.providers.registry.tools;
+    return this.parts.toolClasses.registry.tools;
   }
 
   /**
@@ -69,19 +67,19 @@ export class FusionApp {
    */
   addTools(...classes: Constructor[]): void {
     this.assertOpen();
-    const current = this.parts.providers.classes;
+    const current = this.parts.toolClasses.classes;
     this.replaceTools([...current, ...classes.filter((c) => !current.includes(c))]);
   }
 
   /** Whether a tool class is one of the app's tool classes now (given to `tools` or `addTools`). */
   hasTools(toolClass: Constructor): boolean {
-    return this.parts.providers.classes.includes(toolClass);
+    return this.parts.toolClasses.classes.includes(toolClass);
   }
 
   /** Removes tool classes at run time; connected clients get `list_changed` notifications. */
   removeTools(...classes: Constructor[]): void {
     this.assertOpen();
-    this.replaceTools(this.parts.providers.classes.filter((c) => !classes.includes(c)));
+    this.replaceTools(this.parts.toolClasses.classes.filter((c) => !classes.includes(c)));
   }
 
   /**
@@ -113,7 +111,7 @@ export class FusionApp {
   }
 
   private replaceTools(classes: Constructor[]): void {
-    const changed = this.parts.providers.replace(classes);
+    const changed = this.parts.toolClasses.replace(classes);
     for (const surface of ['tools', 'resources', 'prompts'] as const) if (changed[surface]) this.parts.notifier.listChanged(surface);
   }
 
@@ -129,7 +127,7 @@ export class FusionApp {
   /** The `tools/list` entries. */
   listTools(): readonly Tool[] {
     this.assertOpen();
-    return this.parts.providers.catalogs.tools.listing;
+    return this.parts.toolClasses.catalogs.tools.listing;
   }
 
   /**
@@ -138,7 +136,7 @@ export class FusionApp {
    */
   describeChain(name: string, kind: Exclude<CallKind, 'completion'> = 'tool'): readonly string[] {
     this.assertOpen();
-    const { tools, prompts, resources } = this.parts.providers.catalogs;
+    const { tools, prompts, resources } = this.parts.toolClasses.catalogs;
     const member: CompiledMember | undefined =
       kind === 'tool' ? tools.get(name) : kind === 'prompt' ? prompts.get(name) : resources.member(name);
     if (!member) throw new ConfigurationError(`No ${kind} named ${name}.`);
@@ -156,7 +154,7 @@ export class FusionApp {
    * work). A failure resolves as an `isError` result; an unknown tool name throws.
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: DirectCallOptions = {}): Promise<CallToolResult> {
-    const tool = this.parts.providers.catalogs.tools.get(name);
+    const tool = this.parts.toolClasses.catalogs.tools.get(name);
     if (!tool) return Promise.reject(new UnknownToolError(name));
     return callDirect(this.parts.direct, tool, args, options);
   }
@@ -178,7 +176,7 @@ export class FusionApp {
         }
       },
       this.parts.gate,
-      this.parts.dispatcher.tasks,
+      this.parts.router.tasks,
       // 2025-era sessions are bound to the caller as `principalOf` names it, from what the HTTP request knows.
       (authInfo, httpRequest) => namePrincipal({ authInfo, httpRequest, era: 'legacy' })
     );

@@ -48,6 +48,8 @@ export class CallAbort {
   private done = false;
   private isAborted = false;
   private isDecided = false;
+  /** Made by {@link following}: listens to `upstream` only while a waiter is registered, and ends with its reason as it is. */
+  private oneWait = false;
 
   /** Follows `upstream` (the request's signal): its abort is this call's, as a cancellation. */
   constructor(upstream?: AbortSignal) {
@@ -61,6 +63,20 @@ export class CallAbort {
         nextTurn(subscribeLastTurn);
       }
     }
+  }
+
+  /**
+   * The abort of one wait on `signal` (the public `acquire(signal)` forms of the queue and the
+   * lock, which wait as the engine's calls do): it listens to the signal while a waiter is
+   * registered and no longer (a granted waiter leaves nothing on the signal; a lock that waits in
+   * several lines listens again for the next), so an abort reaches the waiter at once; it ends
+   * with the signal's reason when that is a framework error, a `CancelledError` otherwise.
+   */
+  static following(signal: AbortSignal): CallAbort {
+    const call = new CallAbort();
+    call.upstream = signal;
+    call.oneWait = true;
+    return call;
   }
 
   /** Whether the call is aborted (the request's signal is read here, subscribed or not). */
@@ -77,7 +93,7 @@ export class CallAbort {
     this.subscribed = true;
     // A function, not this object: Node wraps an object listener in an async function, whose promise
     // it then allocates and watches on every dispatch (about three times the rest of a cancellation).
-    this.listener = () => this.upstreamAborted();
+    this.listener ??= () => this.upstreamAborted();
     upstream.addEventListener('abort', this.listener, { once: true });
   }
 
@@ -136,11 +152,14 @@ export class CallAbort {
   onAbort(listener: Waiter): void {
     if (this.waiter === undefined && this.waiters === undefined) this.waiter = listener;
     else (this.waiters ??= new Set()).add(listener);
+    if (this.oneWait && !this.subscribed) this.subscribe();
   }
 
+  /** Removes a listener added with {@link onAbort} (the wait it served is over). */
   offAbort(listener: Waiter): void {
     if (this.waiter === listener) this.waiter = undefined;
     else this.waiters?.delete(listener);
+    if (this.oneWait && this.waiter === undefined && !this.waiters?.size) this.unsubscribe();
   }
 
   /**
@@ -174,9 +193,13 @@ export class CallAbort {
   /** Stops following the request's signal: the call is over, or became a task (which outlives its request). */
   detach(): void {
     this.done = true;
+    this.unsubscribe();
+    this.upstream = undefined;
+  }
+
+  private unsubscribe(): void {
     if (this.subscribed && this.listener) this.upstream?.removeEventListener('abort', this.listener);
     this.subscribed = false;
-    this.upstream = undefined;
   }
 
   /** The request's signal aborted. */
@@ -184,10 +207,11 @@ export class CallAbort {
     const upstream = this.upstream;
     // A once listener: the signal has dropped it already, so the end of the call need not.
     this.subscribed = false;
-    this.abort(CancelledError.of(upstream?.reason));
+    this.abort(this.oneWait ? upstream?.reason : CancelledError.of(upstream?.reason));
   }
 }
 
+/** What {@link CallAbort.onAbort} tells: a function, or an object (a waiter that needs no closure for it). */
 type Waiter = ((error: Error) => void) | AbortListener;
 
 function tell(waiter: Waiter, error: Error): void {

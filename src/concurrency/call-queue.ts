@@ -2,35 +2,38 @@ import { intProblem } from '../config/option-checks';
 import { ServerBusyError } from '../errors';
 import { abortError } from './abort';
 import type { CallAbort } from './call-abort';
+import { TAKE } from './engine-slots';
 import { SlotGate, type Release } from './slot-gate';
 
-export type { Release } from './slot-gate';
 
 /**
- * Admission control for tool calls: at most `maxActive` run at once, at most
- * `maxQueue` wait. The in-process {@link InProcessCallQueue} is the default; a
- * multi-instance deployment can supply one backed by a shared store.
+ * Admission control for tool calls: at most so many run at once, at most so many wait. The
+ * in-process {@link InProcessCallQueue} is the default; a multi-instance deployment can supply one
+ * backed by a shared store (every call of the app asks it for a slot, and gives it back).
+ *
+ * @example
+ * ```ts
+ * class FleetQueue implements CallQueue {
+ *   async acquire(signal: AbortSignal): Promise<Release> {
+ *     const slot = await shared.take(signal); // waits in line; rejects once `signal` aborts
+ *     return () => void shared.give(slot);
+ *   }
+ *   get active() { return shared.active; }
+ *   get waiting() { return shared.waiting; }
+ * }
+ * FusionApp.create({ tools: [Billing], concurrency: { queue: new FleetQueue() } });
+ * ```
  */
 export interface CallQueue {
   /**
-   * Resolves with a release function once a slot is free. Rejects at once with
-   * `ServerBusyError` when the queue is full, and with the abort reason as soon as
-   * `signal` aborts while waiting (the waiter leaves the queue in constant time).
+   * Resolves with a release function once a slot is free (call it once, in any case, when the
+   * call ends). Rejects at once with `ServerBusyError` when the queue is full, and with the abort
+   * reason as soon as `signal` aborts while waiting: the waiter leaves the queue at once.
    */
   acquire(signal: AbortSignal): Promise<Release>;
-  /**
-   * Optional: takes a slot now if one is free and nobody waits, without a signal (the engine
-   * then skips making one); undefined otherwise, and the caller waits with `acquire`.
-   */
-  tryAcquire?(): Release | undefined;
-  /**
-   * Optional: `acquire` for one of the engine's calls, waiting on its abort directly (the
-   * in-process queue does; a waiting call then needs no AbortSignal, and its cancellation no event).
-   */
-  acquireFor?(call: CallAbort): Promise<Release>;
   /** Calls running now. */
   readonly active: number;
-  /** Calls waiting now. */
+  /** Calls waiting now (the queue stage's span reports it). */
   readonly waiting: number;
 }
 
@@ -65,26 +68,32 @@ export class InProcessCallQueue implements CallQueue {
     return this.gate.waiting;
   }
 
-  tryAcquire(): Release | undefined {
-    return this.gate.tryAcquire();
-  }
-
+  /** Resolves with a release function once a slot is free; see {@link CallQueue.acquire}. */
   acquire(signal: AbortSignal): Promise<Release> {
     if (signal.aborted) return Promise.reject(abortError(signal));
-    return this.admit() ?? this.gate.wait(signal);
-  }
-
-  acquireFor(call: CallAbort): Promise<Release> {
-    if (call.aborted) return Promise.reject(call.error());
-    return this.admit() ?? this.gate.waitFor(call);
-  }
-
-  /** A free slot, or the refusal of a full queue; undefined when the caller is to wait in line. */
-  private admit(): Promise<Release> | undefined {
     const release = this.gate.tryAcquire();
     if (release) return Promise.resolve(release);
-    if (this.gate.waiting >= this.maxQueue) return Promise.reject(new ServerBusyError(this.gate.waiting));
-    return undefined;
+    return this.full() ?? this.gate.wait(signal);
+  }
+
+  /**
+   * The engine's form (see `engine-slots.ts`): a free slot at once, else a wait on the call's own abort.
+   *
+   * @internal
+   */
+  [TAKE](call: CallAbort): Release | Promise<Release> {
+    return this.gate.tryAcquire() ?? this.wait(call);
+  }
+
+  /** No free slot: the refusal of a full queue, or a wait on the call's abort. */
+  private wait(call: CallAbort): Promise<Release> {
+    if (call.aborted) return Promise.reject(call.error());
+    return this.full() ?? this.gate.waitFor(call);
+  }
+
+  /** The refusal of a full queue, if it is full. */
+  private full(): Promise<never> | undefined {
+    return this.gate.waiting >= this.maxQueue ? Promise.reject(new ServerBusyError(this.gate.waiting)) : undefined;
   }
 }
 

@@ -1,8 +1,8 @@
 import type { KeyGrant } from '../types/lock';
 import { abortError } from './abort';
-import type { AbortListener, CallAbort } from './call-abort';
+import { CallAbort, type AbortListener } from './call-abort';
+import { TAKE, TAKE_KEYS } from './engine-slots';
 import { LockLine, type LineMode, type LineWaiter } from './lock-line';
-import type { Release } from './slot-gate';
 import type { WaiterNode } from './waiter-list';
 
 /**
@@ -21,44 +21,41 @@ export type LockRelease = (() => void | Promise<void>) & {
 
 /**
  * The lock that serializes mutations. The in-process {@link FifoMutex} is the default;
- * a multi-instance deployment can supply a distributed one.
+ * a multi-instance deployment can supply a distributed one (`RedisMutationLock`).
  *
  * It is a readers-writer lock over keys: `acquire` takes the whole app (exclusive: it waits
  * for every mutation in flight, keyed ones included, and excludes all of them while it runs);
  * `acquireKeys` takes the app shared and each key exclusive, so mutations on disjoint keys run
  * in parallel and those that share a key run one at a time, in arrival order. A lock without
  * `acquireKeys` serves keyed mutations app-wide (correct, only without their parallelism).
+ *
+ * @example
+ * ```ts
+ * class LeaseLock implements MutationLock {
+ *   async acquire(signal: AbortSignal): Promise<LockRelease> {
+ *     const lease = await store.lease('app', signal); // in arrival order; rejects once `signal` aborts
+ *     return Object.assign(() => store.give(lease), { fencingToken: lease.token });
+ *   }
+ *   get locked() { return store.held('app'); }
+ * }
+ * FusionApp.create({ tools: [Billing], mutationLock: new LeaseLock() });
+ * ```
  */
 export interface MutationLock {
   /**
-   * Resolves with a release function when the caller holds the lock. Waiters are served
-   * in arrival order; an aborted waiter leaves at once and the others keep their order.
+   * Resolves with a release function when the caller holds the lock app-wide. Waiters are served
+   * in arrival order; an aborted waiter leaves at once (rejecting with the abort reason) and the
+   * others keep their order.
    */
   acquire(signal: AbortSignal): Promise<LockRelease>;
-  /** Optional: takes the lock now if it is free (no signal needed); undefined otherwise. */
-  tryAcquire?(): LockRelease | undefined;
-  /** Optional: `acquire` for one of the engine's calls, waiting on its abort directly (see `CallQueue.acquireFor`). */
-  acquireFor?(call: CallAbort): Promise<LockRelease>;
   /**
    * Optional: holds `keys` (sorted, without duplicates: the caller gives them in canonical
    * order) until released, each in arrival order, after any app-wide holder or earlier app-wide
    * waiter. An aborted waiter leaves at once and gives back what it held.
    */
   acquireKeys?(keys: readonly string[], signal: AbortSignal): Promise<LockRelease>;
-  /** Optional: takes `keys` now if all are free and nobody waits for them; undefined otherwise. */
-  tryAcquireKeys?(keys: readonly string[]): LockRelease | undefined;
-  /** Optional: `acquireKeys` for one of the engine's calls, waiting on its abort directly. */
-  acquireKeysFor?(keys: readonly string[], call: CallAbort): Promise<LockRelease>;
   /** Whether someone holds the lock now. */
   readonly locked: boolean;
-}
-
-/** What a wait ends on: a call's abort, or an AbortSignal made to look like one. */
-interface Abortable {
-  readonly aborted: boolean;
-  error(): Error;
-  onAbort(listener: AbortListener): void;
-  offAbort(listener: AbortListener): void;
 }
 
 /** One hold of one line, as a grant records it (to give it back in reverse order). */
@@ -99,21 +96,52 @@ export class FifoMutex implements MutationLock {
     return this.lines.size;
   }
 
+  /** Resolves with a release function when the caller holds the app exclusive; see {@link MutationLock.acquire}. */
+  acquire(signal: AbortSignal): Promise<LockRelease> {
+    if (signal.aborted) return Promise.reject(abortError(signal));
+    return this.acquireHolds([], CallAbort.following(signal));
+  }
+
+  /** Holds `keys` (sorted, without duplicates) and the app shared; see {@link MutationLock.acquireKeys}. */
+  acquireKeys(keys: readonly string[], signal: AbortSignal): Promise<LockRelease> {
+    if (signal.aborted) return Promise.reject(abortError(signal));
+    return this.acquireHolds(keys, CallAbort.following(signal));
+  }
+
+  /**
+   * The engine's form (see `engine-slots.ts`): the app exclusive at once if free, else a wait on the call's own abort.
+   *
+   * @internal
+   */
+  [TAKE](call: CallAbort): LockRelease | Promise<LockRelease> {
+    return this.tryAcquire() ?? this.acquireHolds([], call);
+  }
+
+  /**
+   * The engine's keyed form: `keys` at once if all are free and nobody waits for them, else a wait on the call's own abort.
+   *
+   * @internal
+   */
+  [TAKE_KEYS](keys: readonly string[], call: CallAbort): LockRelease | Promise<LockRelease> {
+    return this.tryAcquireKeys(keys) ?? this.acquireHolds(keys, call);
+  }
+
+  /**
+   * Takes the app exclusive now if it is free; undefined otherwise.
+   *
+   * @internal
+   */
   tryAcquire(): LockRelease | undefined {
     if (!this.app.free('exclusive')) return undefined;
     this.app.take('exclusive');
     return this.releaser([{ line: this.app, mode: 'exclusive' }], ++this.fence, []);
   }
 
-  acquireFor(call: CallAbort): Promise<Release> {
-    return this.acquireHolds([], call);
-  }
-
-  acquire(signal: AbortSignal): Promise<Release> {
-    if (signal.aborted) return Promise.reject(abortError(signal));
-    return this.acquireHolds([], new SignalAbort(signal));
-  }
-
+  /**
+   * Takes `keys` now if all are free and nobody waits for them; undefined otherwise.
+   *
+   * @internal
+   */
   tryAcquireKeys(keys: readonly string[]): LockRelease | undefined {
     if (!this.app.free('shared')) return undefined;
     for (const key of keys) if (!(this.lines.get(key)?.free('exclusive') ?? true)) return undefined;
@@ -129,17 +157,8 @@ export class FifoMutex implements MutationLock {
     return this.releaser(holds, grants[0]?.fencingToken ?? ++this.fence, grants);
   }
 
-  acquireKeysFor(keys: readonly string[], call: CallAbort): Promise<LockRelease> {
-    return this.acquireHolds(keys, call);
-  }
-
-  acquireKeys(keys: readonly string[], signal: AbortSignal): Promise<LockRelease> {
-    if (signal.aborted) return Promise.reject(abortError(signal));
-    return this.acquireHolds(keys, new SignalAbort(signal));
-  }
-
   /** No keys: the app exclusive. Keys: the app shared, then each key exclusive, in the order given. */
-  private async acquireHolds(keys: readonly string[], call: Abortable): Promise<LockRelease> {
+  private async acquireHolds(keys: readonly string[], call: CallAbort): Promise<LockRelease> {
     if (call.aborted) throw call.error();
     const holds: Hold[] = [];
     const grants: KeyGrant[] = [];
@@ -161,7 +180,7 @@ export class FifoMutex implements MutationLock {
   }
 
   /** Takes one line now if it is free, else waits in it; pushed to `holds` once held. */
-  private hold(hold: Hold, call: Abortable, holds: Hold[]): Promise<void> | undefined {
+  private hold(hold: Hold, call: CallAbort, holds: Hold[]): Promise<void> | undefined {
     if (hold.line.free(hold.mode)) {
       hold.line.take(hold.mode);
       holds.push(hold);
@@ -191,7 +210,7 @@ export class FifoMutex implements MutationLock {
       if (released) return;
       released = true;
       this.giveBack(holds);
-    }) as Release & { fencingToken: number; keys: readonly KeyGrant[] };
+    }) as LockRelease & { fencingToken: number; keys: readonly KeyGrant[] };
     release.fencingToken = fencingToken;
     release.keys = keys;
     return release;
@@ -223,7 +242,7 @@ class KeyWaiter implements LineWaiter, AbortListener {
 
   constructor(
     private readonly hold: Hold,
-    private readonly call: Abortable,
+    private readonly call: CallAbort,
     private readonly onGranted: () => void,
     private readonly onAborted: (error: Error) => void
   ) {
@@ -238,36 +257,5 @@ class KeyWaiter implements LineWaiter, AbortListener {
   onCallAbort(error: Error): void {
     if (this.node) this.hold.line.leave(this.node);
     this.onAborted(error);
-  }
-}
-
-/** An AbortSignal seen as a call's abort (the public `acquire(signal)` forms). */
-class SignalAbort implements Abortable {
-  private readonly listeners = new Map<AbortListener, () => void>();
-
-  constructor(private readonly signal: AbortSignal) {}
-
-  get aborted(): boolean {
-    return this.signal.aborted;
-  }
-
-  error(): Error {
-    return abortError(this.signal);
-  }
-
-  onAbort(listener: AbortListener): void {
-    const handler = (): void => {
-      this.listeners.delete(listener);
-      listener.onCallAbort(this.error());
-    };
-    this.listeners.set(listener, handler);
-    this.signal.addEventListener('abort', handler, { once: true });
-  }
-
-  offAbort(listener: AbortListener): void {
-    const handler = this.listeners.get(listener);
-    if (!handler) return;
-    this.listeners.delete(listener);
-    this.signal.removeEventListener('abort', handler);
   }
 }

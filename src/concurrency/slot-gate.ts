@@ -1,5 +1,5 @@
 import { abortError } from './abort';
-import type { AbortListener, CallAbort } from './call-abort';
+import { CallAbort, type AbortListener } from './call-abort';
 import { WaiterList, type WaiterNode } from './waiter-list';
 
 /** Gives a slot back. Idempotent: calling it twice releases once. */
@@ -49,22 +49,13 @@ export class SlotGate {
     });
   }
 
-  /** Waits in line for a slot; the wait ends with the abort reason if `signal` aborts. */
+  /**
+   * Waits in line for a slot; the wait ends with the abort reason if `signal` aborts (a call's
+   * abort that follows the signal while it waits: see `CallAbort.following`).
+   */
   wait(signal: AbortSignal): Promise<Release> {
     if (signal.aborted) return Promise.reject(abortError(signal));
-    return new Promise<Release>((resolve, reject) => {
-      const onAbort = (): void => {
-        this.waiters.remove(node);
-        reject(abortError(signal));
-      };
-      const node = this.waiters.push({
-        grant: (release) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(release);
-        }
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    return this.waitFor(CallAbort.following(signal));
   }
 
   private releaser(): Release {

@@ -61,15 +61,19 @@ export class CancelledError extends FusionError {
   /**
    * A cancellation as the engine records it: no stack trace (it says where the client gave up,
    * which is nowhere in the server's code), so cancelling thousands of queued calls stays cheap.
+   * Made without running the Error constructor (whose stack capture is most of a cancellation's
+   * cost, even with no frames kept): the same class, code, message, name and cause, and a stack
+   * that is its first line, as an Error with `stackTraceLimit = 0` has.
    */
   static of(reason?: unknown): CancelledError {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      return new CancelledError(reason);
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    const error = Object.create(CancelledError.prototype) as { -readonly [K in keyof CancelledError]: CancelledError[K] };
+    const message = `The call was cancelled${describeReason(reason)}`;
+    error.code = ErrorCode.CANCELLED;
+    error.message = message;
+    error.name = 'CancelledError';
+    error.stack = `CancelledError: ${message}`;
+    error.cause = reason;
+    return error as CancelledError;
   }
 }
 

@@ -3,7 +3,6 @@ import { createRequestStateCodec, type ServerContext } from '@modelcontextprotoc
 import { ConfigurationError } from '../errors';
 import { RoundOutcomes, type ClaimOutcome } from './round-outcomes';
 
-export type { ClaimOutcome } from './round-outcomes';
 import { UsedStates } from './used-states';
 
 /**

@@ -1,5 +1,19 @@
-/** What a claim of an exactly-once round found (see `ContinuationStore.claim`). */
-export type ClaimOutcome = { readonly kind: 'run' } | { readonly kind: 'done'; readonly outcome: unknown } | { readonly kind: 'refused' };
+/** What a claim of an exactly-once round found (see `ContinuationStore.claim`, which says when each is returned). */
+export type ClaimOutcome =
+  | {
+      /** This attempt runs the handler (first, or the last attempt ended without an outcome). */
+      readonly kind: 'run';
+    }
+  | {
+      /** The round has an outcome, returned without running anything. */
+      readonly kind: 'done';
+      /** The outcome recorded for the round (the answer its client would have received). */
+      readonly outcome: unknown;
+    }
+  | {
+      /** The state was used by a different round (other answers), as a replay is. */
+      readonly kind: 'refused';
+    };
 
 interface Round {
   readonly fingerprint: string;

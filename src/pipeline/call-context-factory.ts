@@ -35,10 +35,50 @@ export function requestExtra(request: CallRequest, toolName: string, signalOf: (
 }
 
 /**
- * Builds the per-call context before the chain runs: the framework's fields in one literal
- * (`signal` and `container` made on first read, `progress` reading the call's current channel);
- * the context step adds what `contextFactory` made, and the mutation-lock step the `lock`.
+ * The framework's part of a call's context: plain fields, and `signal` and `container` as
+ * getters of the class (made on first read), so that making a context allocates one object and no
+ * closures (an object literal with getters costs a closure per getter and a slow definition, per
+ * call). The context step adds what `contextFactory` made, the mutation-lock step the `lock`.
  */
+class FrameworkContext {
+  readonly #aborter: CallAbort;
+  readonly #scope: CallScope;
+  readonly requestId: CallRequest['requestId'];
+  readonly clientCapabilities: CallRequest['clientCapabilities'];
+  readonly closeStream: CallRequest['closeStream'];
+  readonly auth: CallContext['auth'];
+  lock: LockGrant | undefined;
+
+  constructor(
+    request: CallRequest,
+    readonly args: Readonly<Record<string, unknown>>,
+    readonly tool: ToolInfo,
+    aborter: CallAbort,
+    readonly log: LogChannel,
+    scope: CallScope,
+    readonly progress: (percent: number, message?: string) => void
+  ) {
+    this.#aborter = aborter;
+    this.#scope = scope;
+    this.requestId = request.requestId;
+    this.clientCapabilities = request.clientCapabilities;
+    this.closeStream = request.closeStream;
+    this.auth = request.authInfo ? callerAuthOf(request.authInfo) : undefined;
+    this.lock = undefined;
+  }
+
+  /** The call's signal (made on first read). */
+  get signal(): AbortSignal {
+    return this.#aborter.signal;
+  }
+
+  /** The call's own container (opened on first read). */
+  get container(): DependencyContainer {
+    return this.#scope.open();
+  }
+}
+
+/** Builds the per-call context before the chain runs (see {@link FrameworkContext}). */
 export function createCallContext(
   request: CallRequest,
   args: Readonly<Record<string, unknown>>,
@@ -48,24 +88,7 @@ export function createCallContext(
   scope: CallScope,
   progress: (percent: number, message?: string) => void
 ): CallContext {
-  const ctx = {
-    get signal(): AbortSignal {
-      return aborter.signal;
-    },
-    tool,
-    args,
-    requestId: request.requestId,
-    progress,
-    log,
-    clientCapabilities: request.clientCapabilities,
-    closeStream: request.closeStream,
-    // Plain fields (no getters: a context is made per call); `lock` is set by the mutation-lock stage.
-    auth: request.authInfo ? callerAuthOf(request.authInfo) : undefined,
-    lock: undefined as LockGrant | undefined,
-    get container(): DependencyContainer {
-      return scope.open();
-    }
-  } as CallContext;
+  const ctx = new FrameworkContext(request, args, tool, aborter, log, scope, progress) as unknown as CallContext;
   scope.ctx = ctx;
   return ctx;
 }

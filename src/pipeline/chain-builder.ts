@@ -1,14 +1,12 @@
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
 import type { CallQueue } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
-import type { LockKeysFunction } from '../metadata/types';
-import type { InputValidator } from '../schema/input-validator';
 import type { ContextFactory } from '../types/context';
-import type { CallKind, Constructor } from '../types/core';
+import type { Constructor } from '../types/core';
 import type { Middleware } from '../types/middleware';
-import type { TaskEscalation, ToolTaskSupport } from '../types/tasks';
+import type { TaskEscalation } from '../types/tasks';
+import type { MemberSpec } from './member-spec';
 import { compose } from './compose';
 import type { ErrorBoundary } from './error-boundary';
 import { askStep } from './steps/ask.step';
@@ -50,33 +48,16 @@ export interface ChainDependencies {
   readonly telemetry?: boolean;
 }
 
-/** What one member's chain is made of: the stages that apply to it, and its own presentation and terminal steps. */
-export interface ChainSpec {
-  readonly kind: CallKind;
-  /** The member's name in messages (`billing.refund`), and as it is labelled there (`Tool billing.refund`). */
-  readonly name: string;
-  readonly label: string;
-  readonly requires?: ClientCapabilities;
-  /** OAuth scopes the caller's token must grant (the scope check runs first where there are any). */
-  readonly scopes?: readonly string[];
-  /** How the tool takes part in tasks (a task-escalation step where it does). */
-  readonly task?: ToolTaskSupport;
-  readonly timeoutMs?: number;
-  /** Shapes the terminal's value into the protocol result. */
-  readonly present: NamedStep;
-  readonly interactive: boolean;
-  readonly mutation: boolean;
-  /** A keyed mutation's keys (absent: app-wide); its lock is taken after validation. */
-  readonly lockKeys?: LockKeysFunction;
-  readonly isGenerator: boolean;
+/**
+ * What one member's chain is made of: the member's spec as compiled (`MemberSpec`), with its
+ * middleware merged (global, class, method) and whether its classes inject per-call tokens.
+ */
+export type ChainSpec = Omit<MemberSpec, 'middleware'> & {
   /** Every middleware of the member, in order: global, class, method. */
   readonly middleware: readonly Middleware[];
-  /** Validates the raw arguments; absent where there are none to validate (a completion's value). */
-  readonly validate?: InputValidator;
   /** Whether the member's classes inject per-call tokens (a child container per call). */
   readonly perCall: boolean;
-  readonly terminal: NamedStep;
-}
+};
 
 /**
  * Builds one member's chain, once, at startup, for every kind alike:
@@ -97,31 +78,32 @@ export interface ChainSpec {
  */
 export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: readonly NamedStep[]; run: ReturnType<typeof compose> } {
   const t: (step: NamedStep, how: StageTrace) => NamedStep = deps.telemetry === true ? traceStage : (step) => step;
-  const handler = `handler ${spec.name}`;
+  const { name, interactive, scopes } = spec.info;
+  const handler = `handler ${name}`;
   const steps: NamedStep[] = [errorBoundaryStep(deps.boundary, spec.kind)];
-  if (spec.scopes && spec.scopes.length > 0) steps.push(scopeCheckStep(spec.label, spec.scopes));
+  if (scopes.length > 0) steps.push(scopeCheckStep(spec.label, scopes));
   const requiresTask = spec.task?.support === 'required';
-  if (spec.requires || requiresTask) steps.push(capabilityCheckStep(spec.name, spec.requires ?? {}, requiresTask));
+  if (spec.requires || requiresTask) steps.push(capabilityCheckStep(name, spec.requires ?? {}, requiresTask));
   steps.push(flushStep());
   if (spec.timeoutMs !== undefined) steps.push(timeoutStep(spec.label, spec.timeoutMs));
   steps.push(t(spec.present, { stage: 'present', span: 'present', shape: 'after' }));
-  if (spec.interactive) steps.push(askStep(deps.continuations, spec.label));
+  if (interactive) steps.push(askStep(deps.continuations, spec.label));
   const queue = deps.queue;
   steps.push(t(queueStep(queue), { stage: 'queue', span: 'queue', shape: 'wait', depth: () => queue.waiting }));
   steps.push(contextStep(deps.contextFactory, spec.perCall));
   for (const middleware of spec.middleware) {
     steps.push(t(middlewareStep(middleware), { stage: 'middleware', span: `middleware ${middleware.name || 'anonymous'}`, shape: 'whole' }));
   }
-  if (spec.mutation && !spec.lockKeys) steps.push(t(mutationLockStep(deps.mutationLock), { stage: 'mutation-lock', span: 'mutation-lock', shape: 'wait' }));
-  if (spec.validate) steps.push(t(validateInputStep(spec.name, spec.validate), { stage: 'validate-input', span: 'validate-input', shape: 'wait' }));
-  if (spec.mutation && spec.lockKeys) {
-    steps.push(t(keyedLockStep(deps.mutationLock, spec.name, spec.lockKeys), { stage: 'mutation-lock', span: 'keyed-lock', shape: 'wait' }));
+  if (spec.mutation === true && !spec.lockKeys) steps.push(t(mutationLockStep(deps.mutationLock), { stage: 'mutation-lock', span: 'mutation-lock', shape: 'wait' }));
+  if (spec.validate) steps.push(t(validateInputStep(name, spec.validate), { stage: 'validate-input', span: 'validate-input', shape: 'wait' }));
+  if (spec.mutation === true && spec.lockKeys) {
+    steps.push(t(keyedLockStep(deps.mutationLock, name, spec.lockKeys), { stage: 'mutation-lock', span: 'keyed-lock', shape: 'wait' }));
   }
-  if (spec.interactive) steps.push(openContinuationStep(deps.continuations));
+  if (interactive) steps.push(openContinuationStep(deps.continuations));
   if (spec.task && deps.tasks) steps.push(taskEscalationStep(deps.tasks, spec.task));
   // The handler's span: a generator's covers its driving (the method itself only makes the generator).
   // Its settling decides the call's outcome (see deciding.step.ts): the driver's for a generator.
-  if (spec.isGenerator) steps.push(t(decidingStep(generatorDriverStep()), { stage: 'handler', span: handler, shape: 'whole' }), spec.terminal);
+  if (spec.isGenerator === true) steps.push(t(decidingStep(generatorDriverStep()), { stage: 'handler', span: handler, shape: 'whole' }), spec.terminal);
   else steps.push(t(decidingStep(spec.terminal), { stage: 'handler', span: handler, shape: 'whole' }));
   return { steps: Object.freeze(steps), run: compose(steps.map((s) => s.run)) };
 }

@@ -1,12 +1,12 @@
 import { InvalidProgressError } from '../errors';
 import type { ProgressSend } from '../types/request';
 
-/** The brand of a {@link ProgressEvent} (a registered symbol, so two copies of the framework agree). */
+/** The brand of a {@link ProgressUpdate} (a registered symbol, so two copies of the framework agree). */
 const PROGRESS = Symbol.for('mcpfusion:progress');
 
 /** A progress event, yielded from a generator handler. */
-export interface ProgressEvent {
-  /** The brand `isProgressEvent` looks for. */
+export interface ProgressUpdate {
+  /** The brand `isProgressUpdate` looks for. */
   readonly [PROGRESS]: true;
   /** 0–100, increasing over the call. */
   readonly percent: number;
@@ -27,7 +27,7 @@ export interface ProgressEvent {
  * }
  * ```
  */
-export function progress(percent: number, message?: string): ProgressEvent {
+export function progress(percent: number, message?: string): ProgressUpdate {
   return new ProgressMark(percent, message);
 }
 
@@ -47,7 +47,7 @@ class ProgressMark {
 Object.defineProperty(ProgressMark.prototype, PROGRESS, { value: true });
 
 /** Whether a yielded value is a progress event (anything else yielded is ignored). */
-export function isProgressEvent(value: unknown): value is ProgressEvent {
+export function isProgressUpdate(value: unknown): value is ProgressUpdate {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PROGRESS] === true;
 }
 

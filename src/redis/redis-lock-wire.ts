@@ -54,3 +54,19 @@ export function parseGrant(message: string): GrantMessage {
     next: next ? { id: next, token: Number(message.slice(nextTokenAt + 1)) } : undefined
   };
 }
+
+/** An acquisition of this instance waiting in a line: woken by the grant message naming it, or by its poll. */
+export interface Waiting {
+  line: string | undefined;
+  granted: ((token: number) => void) | undefined;
+  /**
+   * Grants whose message came before the reply of the script that joined the line (the message and
+   * the reply travel on two connections): taken when the wait begins, so it does not wait for a poll.
+   */
+  early: Map<string, number> | undefined;
+  /**
+   * When the last script that kept its place alive in Redis (the acquire, a poll) was sent
+   * (performance.now()): its place lives at least a lease from then.
+   */
+  renewedAt: number;
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallAbort } from '../concurrency/call-abort';
 import { abortError } from '../concurrency/abort';
+import { TAKE, TAKE_KEYS } from '../concurrency/engine-slots';
 import type { LockRelease, MutationLock } from '../concurrency/fifo-mutex';
 import { duration } from '../config/option-checks';
 import type { KeyGrant } from '../types/lock';
@@ -9,23 +10,7 @@ import type { RedisConnection } from './redis-connection';
 import { ACQUIRE, CHECK, RELEASE, RENEW } from './redis-lock-scripts';
 import type { RedisMutationLockOptions } from './redis-lock-options';
 import { LockFollowers } from './redis-lock-followers';
-import { linesOf, parseGrant, runScript, type Line } from './redis-lock-wire';
-
-/** An acquisition of this instance waiting in a line: woken by the grant message naming it, or by its poll. */
-interface Waiting {
-  line: string | undefined;
-  granted: ((token: number) => void) | undefined;
-  /**
-   * Grants whose message came before the reply of the script that joined the line (the message and
-   * the reply travel on two connections): taken when the wait begins, so it does not wait for a poll.
-   */
-  early: Map<string, number> | undefined;
-  /**
-   * When the last script that kept its place alive in Redis (the acquire, a poll) was sent
-   * (performance.now()): its place lives at least a lease from then.
-   */
-  renewedAt: number;
-}
+import { linesOf, parseGrant, runScript, type Line, type Waiting } from './redis-lock-wire';
 
 /**
  * The fleet-wide form of `FifoMutex`, on Redis, keyed: one readers-writer line for the app and
@@ -100,20 +85,32 @@ export class RedisMutationLock implements MutationLock {
     return count;
   }
 
-  acquireFor(call: CallAbort): Promise<LockRelease> {
-    return this.take([['X', '']], call.signal, (error) => call.abort(error));
-  }
-
+  /** Resolves with a release function when this caller holds the app exclusive, fleet-wide; see `MutationLock.acquire`. */
   acquire(signal: AbortSignal): Promise<LockRelease> {
     return this.take([['X', '']], signal);
   }
 
-  acquireKeysFor(keys: readonly string[], call: CallAbort): Promise<LockRelease> {
-    return this.take(linesOf(keys), call.signal, (error) => call.abort(error));
-  }
-
+  /** Holds `keys` (sorted, without duplicates) and the app shared, fleet-wide; see `MutationLock.acquireKeys`. */
   acquireKeys(keys: readonly string[], signal: AbortSignal): Promise<LockRelease> {
     return this.take(linesOf(keys), signal);
+  }
+
+  /**
+   * The engine's form (see `engine-slots.ts`): a holder whose lease is lost aborts its call.
+   *
+   * @internal
+   */
+  [TAKE](call: CallAbort): Promise<LockRelease> {
+    return this.take([['X', '']], call.signal, (error) => call.abort(error));
+  }
+
+  /**
+   * The engine's keyed form: a holder whose lease is lost aborts its call.
+   *
+   * @internal
+   */
+  [TAKE_KEYS](keys: readonly string[], call: CallAbort): Promise<LockRelease> {
+    return this.take(linesOf(keys), call.signal, (error) => call.abort(error));
   }
 
   private async take(lines: readonly Line[], signal: AbortSignal, onLost?: (error: Error) => void): Promise<LockRelease> {

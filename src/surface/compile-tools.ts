@@ -4,6 +4,7 @@ import type { LockKeysFunction } from '../metadata/types';
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledTool } from '../pipeline/compiled-member';
 import { compileMember } from '../pipeline/compile-member';
+import { memberInfo } from '../pipeline/member-spec';
 import { invokeStep } from '../pipeline/steps/invoke.step';
 import { presentToolStep } from '../pipeline/steps/present-tool.step';
 import type { Presenter, PresenterRef } from '../types/presenter';
@@ -26,28 +27,16 @@ export function compileTools(
     const descriptor = source.presenter || !defaultPresenter ? source : Object.freeze({ ...source, presenter: defaultPresenter });
     const inputSchema = descriptor.inputType ? catalog.schemaOf(descriptor.inputType) : EMPTY_INPUT_SCHEMA;
     const outputSchema = presenterOutputSchema(descriptor.presenter, baseOutputSchema(descriptor, catalog));
-    const info = {
-      name: descriptor.name,
-      kind: descriptor.kind,
-      interactive: descriptor.interactive,
-      className: descriptor.className,
-      methodName: descriptor.methodName,
-      scopes: descriptor.scopes
-    };
+    const info = memberInfo(descriptor.name, descriptor.kind, descriptor.interactive, descriptor.className, descriptor.methodName, descriptor.scopes);
     const member = compileMember(
       {
         kind: 'tool',
-        memberKind: descriptor.kind,
-        name: descriptor.name,
+        info,
         label: `Tool ${descriptor.name}`,
         target: descriptor.target,
-        className: descriptor.className,
-        methodName: descriptor.methodName,
-        interactive: descriptor.interactive,
         singleUseState: descriptor.singleUseState,
         answersUpFront: descriptor.answersUpFront,
         exactlyOnce: descriptor.exactlyOnce,
-        scopes: descriptor.scopes,
         requires: descriptor.requires,
         task: descriptor.task,
         timeoutMs: descriptor.timeoutMs,

@@ -2,6 +2,7 @@ import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor }
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledMember } from '../pipeline/compiled-member';
 import { compileMember } from '../pipeline/compile-member';
+import { memberInfo } from '../pipeline/member-spec';
 import { completeArgumentStep } from '../pipeline/steps/complete-argument.step';
 import type { NamedStep } from '../pipeline/steps/named-step';
 import { presentCompletionStep } from '../pipeline/steps/present-surface.step';
@@ -30,16 +31,18 @@ export function compileSurfaceMember(descriptor: SurfaceDescriptor, spec: Surfac
   return compileMember(
     {
       kind: spec.kind,
-      memberKind: descriptor.kind,
-      name: spec.name,
+      info: memberInfo(
+        spec.name,
+        descriptor.kind,
+        spec.interactive ?? descriptor.interactive,
+        descriptor.className,
+        spec.methodName ?? descriptor.methodName,
+        descriptor.scopes
+      ),
       label: spec.label,
       target: descriptor.target,
-      className: descriptor.className,
-      methodName: spec.methodName ?? descriptor.methodName,
-      interactive: spec.interactive ?? descriptor.interactive,
       singleUseState: descriptor.singleUseState,
       bindingName: `${descriptor.kind}:${spec.name}`,
-      scopes: descriptor.scopes,
       timeoutMs: spec.kind === 'completion' ? undefined : descriptor.timeoutMs,
       middleware: descriptor.middleware,
       validate: spec.validate,

@@ -4,6 +4,7 @@ import { listedDisplay } from '../metadata/member-display';
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledMember } from '../pipeline/compiled-member';
 import { compileMember } from '../pipeline/compile-member';
+import { memberInfo } from '../pipeline/member-spec';
 import { named } from '../pipeline/steps/named-step';
 import { documentProblem, type ViewDescriptor } from './view-descriptor';
 import { VIEW_MIME_TYPE } from './view';
@@ -44,15 +45,10 @@ export function compileViews(views: readonly ViewDescriptor[], deps: ChainDepend
     const read = compileMember(
       {
         kind: 'resource',
-        memberKind: 'resource',
-        name: view.uri,
+        info: memberInfo(view.uri, 'resource', false, 'views', view.name, []),
         label: `View ${view.uri}`,
         target: ViewDocuments,
-        className: 'views',
-        methodName: view.name,
-        interactive: false,
         singleUseState: false,
-        scopes: [],
         middleware: [],
         present: named('present', (_state, next) =>
           next().then((text): ReadResourceResult => ({

@@ -1,5 +1,5 @@
 import type { CallState } from '../call-state';
-import { isProgressEvent } from '../progress';
+import { isProgressUpdate } from '../progress';
 import { named, type NamedStep } from './named-step';
 
 type AnyIterator = AsyncIterator<unknown, unknown> | Iterator<unknown, unknown>;
@@ -26,7 +26,7 @@ async function drive(gen: AnyIterator, state: CallState): Promise<unknown> {
       const step = await aborter.race(Promise.resolve(gen.next()));
       if (step.done) return step.value;
       // Without a progress token there is nowhere to send it: the event is dropped unread.
-      if (state.progress && isProgressEvent(step.value)) state.progress.report(step.value.percent, step.value.message);
+      if (state.progress && isProgressUpdate(step.value)) state.progress.report(step.value.percent, step.value.message);
     }
   } catch (error) {
     // Not awaited: a generator stuck in an await must not hold the response.

@@ -1,8 +1,9 @@
-import type { LockRelease, MutationLock } from '../../concurrency/fifo-mutex';
+import type { MutationLock } from '../../concurrency/fifo-mutex';
+import { keysTake } from '../../concurrency/slot-takers';
 import { LockKeyError } from '../../errors';
 import type { LockKeysFunction } from '../../metadata/types';
 import type { CallState } from '../call-state';
-import { granted } from './mutation-lock.step';
+import { grantOf } from './mutation-lock.step';
 import type { NamedStep } from './named-step';
 import { slotStep } from './slot.step';
 
@@ -15,19 +16,12 @@ const MAX_KEY_LENGTH = 512;
  * validate-input), sorted and deduplicated (one canonical order: two multi-key mutations never
  * deadlock), then held (the app shared, each key exclusive) until the rest of the chain ends,
  * released in `finally`. A key function that throws, or gives something that is not a list of
- * keys, fails the call with `LockKeyError` before anything is held. A lock without keyed
- * methods serializes the call app-wide.
+ * keys, fails the call with `LockKeyError` before anything is held. How the keys are taken is
+ * chosen here, once (`keysTake`); a lock without keyed methods serializes the call app-wide.
  */
 export function keyedLockStep(lock: MutationLock, tool: string, keysOf: LockKeysFunction): NamedStep {
-  return slotStep('keyed-lock', (state) => {
-    const keys = lockKeys(tool, keysOf, state);
-    if (!lock.acquireKeys) {
-      const got = lock.tryAcquire?.() ?? lock.acquireFor?.(state.aborter) ?? lock.acquire(state.aborter.signal);
-      return typeof got === 'function' ? granted(state, got) : got.then((release) => granted(state, release));
-    }
-    const got = lock.tryAcquireKeys?.(keys) ?? lock.acquireKeysFor?.(keys, state.aborter) ?? lock.acquireKeys(keys, state.aborter.signal);
-    return typeof got === 'function' ? granted(state, got) : got.then((release: LockRelease) => granted(state, release));
-  });
+  const take = keysTake(lock);
+  return slotStep('keyed-lock', (state) => grantOf(state, take(lockKeys(tool, keysOf, state), state.aborter)));
 }
 
 /** The call's keys, checked, sorted and without duplicates. */

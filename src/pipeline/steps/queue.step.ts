@@ -1,13 +1,15 @@
 import type { CallQueue } from '../../concurrency/call-queue';
+import { queueTake } from '../../concurrency/slot-takers';
 import type { NamedStep } from './named-step';
 import { slotStep } from './slot.step';
 
 /**
  * Waits for a slot of the app's call queue (or is refused when it is full); frees it in
- * `finally`. A free slot is taken at once where the queue can say so (`tryAcquire`); only a
- * call that waits hands the queue its abort (`acquireFor`), or its signal where the queue takes
- * only that (`acquire`).
+ * `finally`. How the slot is taken is chosen here, once (`queueTake`): the in-process queue gives
+ * a free slot at once and lets a waiting call wait on its own abort; a queue of the user's own is
+ * asked with the call's signal.
  */
 export function queueStep(queue: CallQueue): NamedStep {
-  return slotStep('queue', (state) => queue.tryAcquire?.() ?? queue.acquireFor?.(state.aborter) ?? queue.acquire(state.aborter.signal));
+  const take = queueTake(queue);
+  return slotStep('queue', (state) => take(state.aborter));
 }

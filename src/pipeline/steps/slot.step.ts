@@ -12,13 +12,20 @@ import { named, type NamedStep } from './named-step';
  * outcome is decided by then, so an abort in that turn changes nothing.
  */
 export function slotStep(name: string, acquire: (state: CallState) => LockRelease | Promise<LockRelease>): NamedStep {
-  return named(name, async (state, next) => {
-    const release = await acquire(state);
-    try {
-      return await state.aborter.race(next());
-    } finally {
-      const after = release();
-      if (after) await after;
-    }
+  // A slot taken at once goes straight on (no turn spent awaiting it); a call that waits in line
+  // keeps only its `then` (no suspended frame), and its cancellation leaves in one hop.
+  return named(name, (state, next) => {
+    const got = acquire(state);
+    return typeof got === 'function' ? hold(state, next, got) : got.then((release) => hold(state, next, release));
   });
+}
+
+/** The rest of the chain, with the slot held; released in `finally` (waiting for what the release asks). */
+async function hold(state: CallState, next: () => Promise<unknown>, release: LockRelease): Promise<unknown> {
+  try {
+    return await state.aborter.race(next());
+  } finally {
+    const after = release();
+    if (after) await after;
+  }
 }

@@ -47,6 +47,7 @@ export interface SessionOptions {
 
 /** A stream of a session held elsewhere, as a shared event store finds it (see `SessionOptions.resume`). */
 export interface SessionResumption {
+  /** The 2025-era session the stream belongs to. */
   readonly sessionId: string;
   /** The principal the session is bound to. */
   readonly owner: string | undefined;

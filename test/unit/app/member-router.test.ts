@@ -101,13 +101,13 @@ const wire = (error: ProtocolError) => ({
 
 describe('the member router: a request that names nothing of the app is a JSON-RPC error', () => {
   it('an unknown tool: -32602 (a rejection, not an isError result)', async () => {
-    const { dispatcher } = partsOf({ tools: [Desk] });
+    const { router: dispatcher } = partsOf({ tools: [Desk] });
     expect(wire(await refusal(dispatcher.callTool(request('nope'))))).toEqual({ code: -32602, message: 'Unknown tool: nope' });
     await expect(dispatcher.callTool(request('echo'))).resolves.toEqual({ content: [{ type: 'text', text: 'echo' }] });
   });
 
   it('an unknown prompt: -32602', async () => {
-    const { dispatcher } = partsOf({ tools: [Desk] });
+    const { router: dispatcher } = partsOf({ tools: [Desk] });
     expect(wire(await refusal(dispatcher.getPrompt(request('nope', { arguments: {} }))))).toEqual({
       code: -32602,
       message: 'Unknown prompt: nope'
@@ -115,14 +115,14 @@ describe('the member router: a request that names nothing of the app is a JSON-R
   });
 
   it('invalid prompt arguments: -32602 naming the prompt and the violations', async () => {
-    const { dispatcher } = partsOf({ tools: [Desk] });
+    const { router: dispatcher } = partsOf({ tools: [Desk] });
     const error = await refusal(dispatcher.getPrompt(request('greeting', { arguments: { name: 'ada' } })));
     expect(error.code).toBe(-32602);
     expect(error.message).toMatch(/^Invalid arguments for prompt greeting: mood: /);
   });
 
   it('an unknown resource: -32602 with data.uri, whether no member matches or the template found nothing', async () => {
-    const { dispatcher } = partsOf({ tools: [Desk] });
+    const { router: dispatcher } = partsOf({ tools: [Desk] });
     expect(wire(await refusal(dispatcher.readResource(request('demo://nothing'))))).toEqual({
       code: -32602,
       message: 'Resource not found: demo://nothing',
@@ -138,7 +138,7 @@ describe('the member router: a request that names nothing of the app is a JSON-R
   });
 
   it('a completion whose reference names no prompt or template of the app: -32602; a known one without a completer: no values', async () => {
-    const { dispatcher } = partsOf({ tools: [Desk] });
+    const { router: dispatcher } = partsOf({ tools: [Desk] });
     const argument = { name: 'name', value: 'a' };
     for (const ref of [
       { type: 'ref/prompt', name: 'nope' },
@@ -166,21 +166,21 @@ describe('the member router: a request that names nothing of the app is a JSON-R
 describe('the member router: the tasks extension', () => {
   it('is advertised (capabilities.extensions) and served only by an app that has tasks', () => {
     const plain = partsOf({ tools: [Desk] });
-    expect(plain.dispatcher.extensions).toBeUndefined();
-    expect(plain.dispatcher.tasks).toBeUndefined();
+    expect(plain.router.extensions).toBeUndefined();
+    expect(plain.router.tasks).toBeUndefined();
     expect(plain.tasks).toBeUndefined();
 
     const withTaskTool = partsOf({ tools: [Desk, Jobs] });
-    expect(withTaskTool.dispatcher.extensions).toEqual({ [TASKS]: {} });
-    expect(withTaskTool.dispatcher.tasks).toBeDefined();
+    expect(withTaskTool.router.extensions).toEqual({ [TASKS]: {} });
+    expect(withTaskTool.router.tasks).toBeDefined();
 
     // `tasks` settings alone make an app that has tasks (tools added later may declare `task`).
     const withSettings = partsOf({ tools: [Desk], tasks: { maxLiveTasks: 5 } });
-    expect(withSettings.dispatcher.extensions).toEqual({ [TASKS]: {} });
+    expect(withSettings.router.extensions).toEqual({ [TASKS]: {} });
   });
 
   it('tasks/* endpoints: -32021 without the extension, -32602 for a malformed or unknown task id', async () => {
-    const { dispatcher } = partsOf({ tools: [Jobs] });
+    const { router: dispatcher } = partsOf({ tools: [Jobs] });
     const endpoints = dispatcher.tasks!;
     const missing = await refusal(endpoints.get({ taskId: 'x' }, request('x')));
     expect(missing.code).toBe(-32021);
@@ -240,7 +240,7 @@ describe('the member router: a task round', () => {
     const parts = partsOf({ tools: [Jobs] });
     const handle = await waitingTask(parts);
     await parts.tasks!.store.transition(handle.taskId, ['input_required'], { status: 'working' });
-    parts.providers.replace([]);
+    parts.toolClasses.replace([]);
     const round = parts.tasks!.admissions.handle(handle.taskId, {}, () => undefined);
     parts.runTaskRound('job.quick', request('job.quick', { ...withTasks, mode: 'task', task: round }));
     const record = await statusOf(parts, handle.taskId, 'failed');
@@ -250,13 +250,13 @@ describe('the member router: a task round', () => {
   it('the whole path: answers sent with tasks/update after the tool was removed fail the task', async () => {
     const parts = partsOf({ tools: [Jobs] });
     const handle = await waitingTask(parts);
-    parts.providers.replace([]);
-    await parts.dispatcher.tasks!.update(
+    parts.toolClasses.replace([]);
+    await parts.router.tasks!.update(
       { taskId: handle.taskId, inputResponses: { 'approval#1': { action: 'accept', content: {} } } },
       request(handle.taskId, withTasks)
     );
     await statusOf(parts, handle.taskId, 'failed');
-    const failed = await parts.dispatcher.tasks!.get({ taskId: handle.taskId }, request(handle.taskId, withTasks));
+    const failed = await parts.router.tasks!.get({ taskId: handle.taskId }, request(handle.taskId, withTasks));
     expect(failed).toMatchObject({ status: 'failed', error: { code: -32602, message: 'Unknown tool: job.quick' } });
   });
 });
@@ -285,7 +285,7 @@ class ScopedDesk {
 
 describe('the member router: the scopes of what a request names (what the HTTP auth gate reads)', () => {
   it('a tool, a prompt, a resource by the URI read, a completion by the prompt or template it completes', () => {
-    const { dispatcher: router } = partsOf({ tools: [ScopedDesk] });
+    const { router } = partsOf({ tools: [ScopedDesk] });
     expect(router.scopesOf({ kind: 'tool', name: 'scoped.refund' })).toEqual(['desk:write']);
     expect(router.scopesOf({ kind: 'prompt', name: 'scoped.greeting' })).toEqual(['desk:read']);
     expect(router.scopesOf({ kind: 'resource', uri: 'scoped://items/7' })).toEqual(['items:read']);
@@ -294,7 +294,7 @@ describe('the member router: the scopes of what a request names (what the HTTP a
   });
 
   it('nothing for a name the app does not have (the handler answers it)', () => {
-    const { dispatcher: router } = partsOf({ tools: [ScopedDesk] });
+    const { router } = partsOf({ tools: [ScopedDesk] });
     expect(router.scopesOf({ kind: 'tool', name: 'nope' })).toBeUndefined();
     expect(router.scopesOf({ kind: 'resource', uri: 'nothing://here' })).toBeUndefined();
     expect(router.scopesOf({ kind: 'completion', of: 'resource', name: 'scoped://items/7' })).toBeUndefined();

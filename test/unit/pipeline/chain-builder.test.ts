@@ -6,10 +6,11 @@ import { InProcessCallQueue } from '../../../src/concurrency/call-queue';
 import { FifoMutex } from '../../../src/concurrency/fifo-mutex';
 import { SignedContinuationStore } from '../../../src/interactive/continuation-store';
 import { buildChain, type ChainDependencies, type ChainSpec } from '../../../src/pipeline/chain-builder';
-import { compileMember, type MemberSpec } from '../../../src/pipeline/compile-member';
+import { compileMember } from '../../../src/pipeline/compile-member';
+import { memberInfo, type MemberSpec } from '../../../src/pipeline/member-spec';
 import { ErrorBoundary } from '../../../src/pipeline/error-boundary';
 import { named } from '../../../src/pipeline/steps/named-step';
-import type { CallKind, Constructor } from '../../../src/types/core';
+import type { CallKind, Constructor, MemberKind } from '../../../src/types/core';
 import type { Middleware, MiddlewareFn } from '../../../src/types/middleware';
 import type { CallRequest } from '../../../src/types/request';
 import type { TaskEscalation } from '../../../src/types/tasks';
@@ -64,16 +65,17 @@ const NONE: Flags = {
 };
 
 function specOf(flags: Flags, middleware: readonly Middleware[] = [], kind: CallKind = 'tool'): ChainSpec {
+  class DemoTools {}
   return {
     kind,
-    name: 'demo.member',
+    info: memberInfo('demo.member', 'action', flags.interactive, 'DemoTools', 'member', flags.scopes ? ['demo:write'] : []),
     label: 'Tool demo.member',
-    ...(flags.scopes ? { scopes: ['demo:write'] } : {}),
+    target: DemoTools,
+    singleUseState: false,
     ...(flags.requires ? { requires: { sampling: {} } } : {}),
     ...(flags.task ? { task: { support: 'optional' as const } } : {}),
     ...(flags.timeout ? { timeoutMs: 5_000 } : {}),
     present: named('present', (_state, next) => next()),
-    interactive: flags.interactive,
     mutation: flags.mutation,
     isGenerator: flags.generator,
     middleware,
@@ -213,7 +215,8 @@ describe('buildChain: the steps of a chain, in order', () => {
 
   it('no task-escalation step where the app has no tasks; none for empty scopes', () => {
     expect(namesOf(specOf({ ...NONE, task: true }), dependencies({ tasks: undefined }))).toEqual(documentedOrder(NONE));
-    expect(namesOf({ ...specOf(NONE), scopes: [] })).toEqual(documentedOrder(NONE));
+    const unscoped = specOf(NONE);
+    expect(namesOf({ ...unscoped, info: { ...unscoped.info, scopes: [] } })).toEqual(documentedOrder(NONE));
   });
 
   it('the steps are frozen data; run is their composition', () => {
@@ -223,24 +226,20 @@ describe('buildChain: the steps of a chain, in order', () => {
   });
 });
 
-/** A member spec for compileMember (and a run through the engine). */
-function memberSpec(overrides: Partial<MemberSpec> = {}): MemberSpec {
+/** A member spec for compileMember (and a run through the engine); `memberKind` and `scopes` go into its `info`. */
+function memberSpec(overrides: Partial<MemberSpec> & { memberKind?: MemberKind; scopes?: readonly string[] } = {}): MemberSpec {
   class DemoTools {}
+  const { memberKind = 'action', scopes = [], ...rest } = overrides;
   return {
     kind: 'tool',
-    memberKind: 'action',
-    name: 'demo.member',
+    info: memberInfo('demo.member', memberKind, false, 'DemoTools', 'member', scopes),
     label: 'Tool demo.member',
     target: DemoTools,
-    className: 'DemoTools',
-    methodName: 'member',
-    interactive: false,
     singleUseState: false,
-    scopes: [],
     middleware: [],
     present: named('present', (_state, next) => next()),
     terminal: named('terminal', () => ({ content: [{ type: 'text', text: 'done' }] })),
-    ...overrides
+    ...rest
   };
 }
 

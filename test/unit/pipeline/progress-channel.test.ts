@@ -1,5 +1,5 @@
 import { ErrorCode, InvalidProgressError } from '../../../src/errors';
-import { ProgressChannel, checkProgress, isProgressEvent, progress } from '../../../src/pipeline/progress';
+import { ProgressChannel, checkProgress, isProgressUpdate, progress } from '../../../src/pipeline/progress';
 import type { ProgressSend } from '../../../src/types/request';
 
 /** One event-loop turn (the channel yields one past its burst). */
@@ -54,12 +54,12 @@ function instantSend() {
 
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-describe('progress() and isProgressEvent()', () => {
+describe('progress() and isProgressUpdate()', () => {
   it('makes an event with the percent and the message', () => {
     const event = progress(30, 'rows loaded');
     expect(event.percent).toBe(30);
     expect(event.message).toBe('rows loaded');
-    expect(isProgressEvent(event)).toBe(true);
+    expect(isProgressUpdate(event)).toBe(true);
   });
 
   it('leaves the message undefined when none is given', () => {
@@ -68,7 +68,7 @@ describe('progress() and isProgressEvent()', () => {
 
   it('does not validate: a bad value is refused when it is reported, not when it is made', () => {
     expect(() => progress(150)).not.toThrow();
-    expect(isProgressEvent(progress(NaN))).toBe(true);
+    expect(isProgressUpdate(progress(NaN))).toBe(true);
   });
 
   it.each([
@@ -81,11 +81,11 @@ describe('progress() and isProgressEvent()', () => {
     ['an object branded with a string key', { 'mcpfusion:progress': true, percent: 1 }],
     ['an object whose brand is not exactly true', { [Symbol.for('mcpfusion:progress')]: 1, percent: 1 }]
   ])('is false for %s', (_label, value) => {
-    expect(isProgressEvent(value)).toBe(false);
+    expect(isProgressUpdate(value)).toBe(false);
   });
 
   it('recognises an event made by another copy of the library (the brand is a registered symbol)', () => {
-    expect(isProgressEvent({ [Symbol.for('mcpfusion:progress')]: true, percent: 1 })).toBe(true);
+    expect(isProgressUpdate({ [Symbol.for('mcpfusion:progress')]: true, percent: 1 })).toBe(true);
   });
 });
 
