@@ -85,3 +85,6 @@ export {
 } from './errors';
 export type { Violation } from './errors';
 export type { TelemetryOptions } from './telemetry/telemetry-options';
+
+// Views (MCP Apps): the media type of a view's document and the extension's identifier, for hosts and tests.
+export { UI_EXTENSION, VIEW_MIME_TYPE } from './views/view';

@@ -38,6 +38,12 @@ export type {
   ToolProviderOptions
 } from './metadata/types';
 export type { Constructor } from './types/core';
+export type { Icon } from './types/display';
+
+// Views (MCP Apps): HTML documents a host renders beside the tools that name them.
+export { view } from './views/view';
+export type { ViewCsp, ViewOptions } from './views/view';
+export { rendersViews } from './views/renders-views';
 
 // The call: its context, dependency injection, middleware, presenters, progress.
 export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';

@@ -24,6 +24,13 @@ import { Scopes } from '../scopes';
 
 const DEFAULT_LIST_LIMIT = 100;
 
+/** The invoice list's icon: an inline SVG (a data: URL, so clients fetch nothing). */
+export const INVOICE_LIST_ICON = {
+  src: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAyNCAyNCI+PHBhdGggZD0iTTYgMmg5bDUgNXYxNUg2eiIgZmlsbD0iIzI1NjNlYiIvPjxwYXRoIGQ9Ik05IDExaDhNOSAxNWg4TTkgMTloNSIgc3Ryb2tlPSIjZmZmIiBzdHJva2Utd2lkdGg9IjEuNSIvPjwvc3ZnPg==',
+  mimeType: 'image/svg+xml',
+  sizes: ['any']
+};
+
 /** What a declined (or unconfirmed) refund answers. */
 export const REFUND_CANCELLED = 'Refund cancelled';
 
@@ -50,6 +57,7 @@ export class BillingTools {
   /** Invoices, newest first; the presenter shows ten and says how many more matched. */
   @Action('billing.list', {
     title: 'List invoices',
+    icons: [INVOICE_LIST_ICON],
     description:
       'List invoices newest first, optionally only one status or one customer. Shows at most 10; narrow the filters to see others.',
     output: [InvoiceSummary],

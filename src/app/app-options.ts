@@ -11,6 +11,7 @@ import type { ReservedContextField, RequestExtra } from '../types/context';
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
 import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler';
+import type { ViewOptions } from '../views/view';
 
 /** A provider registered in the app's container. A bare class registers itself. */
 export type ProviderSpec =
@@ -53,6 +54,13 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
   instructions?: string;
   /** The tool classes (each decorated with `@ToolProvider()`). */
   tools: readonly Constructor[];
+  /**
+   * Views (MCP Apps): HTML documents a host renders beside the tools that name them
+   * (`@Action(name, { view: 'ui://…' })`), each declared with `view({ uri, name, html, … })` and
+   * served as a `ui://` resource. With at least one, the app advertises the
+   * `io.modelcontextprotocol/ui` extension. Checked at startup (URIs, documents, CSP origins).
+   */
+  views?: readonly ViewOptions[];
   /** Services for the app's container. Registered as singletons unless a factory or value says otherwise. */
   providers?: readonly ProviderSpec[];
   /** Makes the per-call app context from the raw request. `signal` and the framework fields are added to what it returns. */

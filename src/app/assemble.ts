@@ -36,6 +36,8 @@ import { assertInjectable, assertSingleUseSupported, opaqueTokens, sharesWorkAcr
 import { taskEndpoints } from './task-endpoints';
 import { taskRoundRunner } from './task-rounds';
 import { ToolClassSet } from './tool-class-set';
+import { compileViews } from '../views/compile-views';
+import { describeViews } from '../views/view-descriptor';
 
 /** The parts of an app, wired once by {@link assembleApp}. */
 export interface AppParts {
@@ -75,7 +77,9 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const namePrincipal = principalNamer(options.principalOf);
   const engine = new CallEngine(container, options.principalOf ?? DEFAULT_PRINCIPAL_OF, boundary);
 
-  const registry = buildRegistry(options.tools);
+  const viewDescriptors = describeViews(options.views);
+  const viewUris = new Set(viewDescriptors.map((view) => view.uri));
+  const registry = buildRegistry(options.tools, viewUris);
   assertInjectable(container, registry, options);
   const continuations = continuationStoreOf(options, registry, log);
   assertSingleUseSupported(registry, continuations);
@@ -91,18 +95,20 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     : undefined;
   const deps = chainDependencies(options, container, boundary, continuations, intake);
   const schemas = new SchemaCatalog();
+  const views = compileViews(viewDescriptors, deps);
   const toolClasses = new ToolClassSet(
     options.tools,
     registry,
     (next) => ({
       tools: new ToolCatalog(compileTools(next.tools, schemas, deps, options.presenter)),
-      resources: new ResourceCatalog(next.resources, next.templates, schemas, deps),
+      resources: new ResourceCatalog(next.resources, next.templates, schemas, deps, views),
       prompts: new PromptCatalog(next.prompts, schemas, deps)
     }),
     (next) => {
       assertSingleUseSupported(next, continuations);
       assertInjectable(container, next, options);
-    }
+    },
+    viewUris
   );
   const catalogs = (): Catalogs => toolClasses.catalogs;
 
@@ -113,7 +119,8 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     boundary,
     catalogs,
     options.auth?.listing === 'allowed',
-    tasks ? taskEndpoints(tasks, boundary) : undefined
+    tasks ? taskEndpoints(tasks, boundary) : undefined,
+    views.length > 0
   );
   const live = new LiveServers();
   const serverFactory = createServerFactory(

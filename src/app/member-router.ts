@@ -16,6 +16,7 @@ import type { ToolCatalog } from '../surface/tool-catalog';
 import type { MemberTarget } from '../transports/member-methods';
 import type { CompletionQuery, ServedApp, TaskEndpoints } from '../transports/served-app';
 import { TASKS_EXTENSION } from '../tasks/task-record';
+import { UI_EXTENSION, VIEW_MIME_TYPE } from '../views/view';
 import type { CallKind } from '../types/core';
 import type { CallRequest, ServedRequest } from '../types/request';
 import type { CallEngine } from './call-engine';
@@ -42,9 +43,16 @@ export class MemberRouter implements ServedApp {
     /** Lists show only what the caller's scopes allow (`auth.listing: 'allowed'`). */
     private readonly filterLists = false,
     /** The tasks extension's endpoints, when the app has task-capable tools. */
-    readonly tasks?: TaskEndpoints
+    readonly tasks?: TaskEndpoints,
+    /** Whether the app declares views (it then advertises the MCP Apps extension). */
+    views = false
   ) {
-    this.extensions = tasks ? { [TASKS_EXTENSION]: {} } : undefined;
+    const extensions = {
+      ...(tasks ? { [TASKS_EXTENSION]: {} } : {}),
+      // The media types of the views served, the setting MCP Apps names for the extension.
+      ...(views ? { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } : {})
+    };
+    this.extensions = Object.keys(extensions).length > 0 ? extensions : undefined;
   }
 
   readonly extensions: Readonly<Record<string, object>> | undefined;

@@ -23,7 +23,9 @@ export class ToolClassSet {
     classes: readonly Constructor[],
     registry: Registry,
     private readonly build: (registry: Registry) => Catalogs,
-    private readonly validate: (registry: Registry) => void
+    private readonly validate: (registry: Registry) => void,
+    /** The URIs of the app's views, which tools may name (fixed for the app's life). */
+    private readonly views: ReadonlySet<string> = new Set()
   ) {
     this.current = { classes: [...classes], registry, catalogs: build(registry) };
   }
@@ -42,7 +44,7 @@ export class ToolClassSet {
 
   /** Replaces the set; calls in flight keep the members they started with. */
   replace(classes: readonly Constructor[]): ListChanges {
-    const registry = buildRegistry(classes);
+    const registry = buildRegistry(classes, this.views);
     this.validate(registry);
     const before = this.current.catalogs;
     const catalogs = this.build(registry);

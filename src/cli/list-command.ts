@@ -51,22 +51,28 @@ async function gather(connection: Connection): Promise<{
 }> {
   const { client } = connection;
   const capabilities = client.getServerCapabilities() ?? {};
-  const tools: ListedTool[] = [];
-  if (capabilities.tools) {
-    let cursor: string | undefined;
-    do {
-      const page = (await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, RAW)) as {
-        tools?: ListedTool[];
-        nextCursor?: string;
-      };
-      tools.push(...(page.tools ?? []));
-      cursor = page.nextCursor;
-    } while (cursor);
-  }
+  const tools = await listAllTools(connection);
   const resources = capabilities.resources ? (await client.listResources()).resources : [];
   const templates = capabilities.resources ? (await client.listResourceTemplates()).resourceTemplates : [];
   const prompts = capabilities.prompts ? (await client.listPrompts()).prompts : [];
   return { tools, resources, templates, prompts };
+}
+
+/** Every tool of the server, page by page, as listed (none when it offers no tools). */
+export async function listAllTools(connection: Connection): Promise<ListedTool[]> {
+  const { client } = connection;
+  const tools: ListedTool[] = [];
+  if (!client.getServerCapabilities()?.tools) return tools;
+  let cursor: string | undefined;
+  do {
+    const page = (await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, RAW)) as {
+      tools?: ListedTool[];
+      nextCursor?: string;
+    };
+    tools.push(...(page.tools ?? []));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
 }
 
 /** `mcpfusion list`: tools (with kind hints), resources, templates and prompts as tables, or as JSON with `--json`. */

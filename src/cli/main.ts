@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { runCall } from './call-command';
 import { CliError, ExitCode } from './cli-error';
 import { runList } from './list-command';
+import { runTypes } from './types-command';
 import { parseCommandLine, USAGE } from './options';
 import { note, paint, processTerminal } from './terminal';
 
@@ -47,6 +48,8 @@ async function main(argv: readonly string[]): Promise<number> {
         return await runList(command, terminal);
       case 'call':
         return await runCall(command, terminal, exitNow);
+      case 'types':
+        return await runTypes(command, terminal);
     }
   } catch (error) {
     if (error instanceof CliError) {

@@ -19,6 +19,13 @@ export interface ListCommand extends ConnectionOptions {
   readonly json: boolean;
 }
 
+/** `mcpfusion types`. */
+export interface TypesCommand extends ConnectionOptions {
+  readonly command: 'types';
+  /** The file to write (`--out`); absent: stdout. */
+  readonly out?: string;
+}
+
 /** `mcpfusion call`. */
 export interface CallCommand extends ConnectionOptions {
   readonly command: 'call';
@@ -33,7 +40,7 @@ export interface CallCommand extends ConnectionOptions {
 }
 
 /** What the command line asked for. */
-export type Command = ListCommand | CallCommand | { command: 'help' } | { command: 'version' };
+export type Command = ListCommand | CallCommand | TypesCommand | { command: 'help' } | { command: 'version' };
 
 /** The usage text (`mcpfusion --help`). */
 export const USAGE = `Usage:
@@ -41,12 +48,15 @@ export const USAGE = `Usage:
   mcpfusion list --stdio '<command line>' [options]
   mcpfusion call <url> <tool> [--arg name=value …] [--json '{…}'] [options]
   mcpfusion call --stdio '<command line>' <tool> [--arg name=value …] [options]
+  mcpfusion types <url> [--out file.ts] [options]  TypeScript types of every tool's input and output
+  mcpfusion types --stdio '<command line>' [--out file.ts] [options]
 
 Options:
   --arg name=value       a tool argument, read against the tool's input schema (repeatable)
   --json '{…}'           the tool arguments as one JSON object (--arg values are added to it)
   --json                 print the raw result (call) or listing (list) as JSON
   --answer name=value    answer a question's field without asking (repeatable)
+  --out file.ts          write the types to this file instead of stdout (types)
   --task                 ask for a task when the server offers the tasks extension (2026-07-28)
   --stdio '<cmd>'        spawn the server and talk to it over stdin/stdout
   --era 2025|2026        protocol era (default: negotiate)
@@ -62,7 +72,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (argv.includes('-h') || argv.includes('--help') || argv.length === 0) return { command: 'help' };
   if (argv[0] === '--version') return { command: 'version' };
   const [command, ...rest] = argv;
-  if (command !== 'list' && command !== 'call') throw new CliError(`unknown command "${command}": use list or call (mcpfusion --help)`);
+  if (command !== 'list' && command !== 'call' && command !== 'types')
+    throw new CliError(`unknown command "${command}": use list or call (mcpfusion --help)`); // types too: the usage text lists every command
 
   const positionals: string[] = [];
   const argPairs: string[] = [];
@@ -74,6 +85,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   let json = false;
   let argsJson: string | undefined;
   let task = false;
+  let out: string | undefined;
 
   for (let i = 0; i < rest.length; i++) {
     const word = rest[i];
@@ -117,6 +129,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       case '--task':
         task = true;
         break;
+      case '--out':
+        out = value();
+        break;
       case '--json': {
         // `--json '{…}'` carries the arguments of a call; a bare `--json` asks for JSON output.
         const next = inline ?? rest[i + 1];
@@ -148,6 +163,13 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (token) headers.Authorization = `Bearer ${token}`;
   const connection = { target, era, headers };
 
+  if (out !== undefined && command !== 'types') throw new CliError('--out belongs to types');
+  if (command === 'types') {
+    if (positionals.length > 0) throw new CliError(`types takes no other words (${positionals.join(' ')})`);
+    if (argPairs.length || answers.length || argsJson !== undefined || json || task)
+      throw new CliError('types takes only the server, --out and the connection options');
+    return { command, ...connection, ...(out !== undefined ? { out } : {}) };
+  }
   if (command === 'list') {
     if (positionals.length > 0) throw new CliError(`list takes no other words (${positionals.join(' ')})`);
     if (argPairs.length || answers.length || argsJson !== undefined) throw new CliError('--arg, --answer and --json {…} belong to call');

@@ -7,6 +7,9 @@ import { metadataStorage } from './metadata-storage';
 import { serializeOption } from './serialize-option';
 import type { ToolDescriptor } from './tool-descriptor';
 import { describeParams } from './param-describer';
+import { displayOf } from './member-display';
+import { TOOL_VIEW_META_KEYS, toolViewOf } from './tool-view';
+import { checkViewReferences } from './view-references';
 import { commonOptions, describeSurfaceMember } from './surface-builder';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
 import type { ClassRecord, MethodRecord, MutationOptions, ToolOptions, ToolProviderOptions } from './types';
@@ -36,7 +39,7 @@ export interface Registry {
  * everything. Every misuse is collected and reported together in one
  * ConfigurationError whose lines name the class and method and say the fix.
  */
-export function buildRegistry(classes: readonly Constructor[]): Registry {
+export function buildRegistry(classes: readonly Constructor[], views: ReadonlySet<string> = new Set()): Registry {
   if (typeof Reflect !== 'object' || typeof (Reflect as { getMetadata?: unknown }).getMetadata !== 'function') {
     throw new ConfigurationError(
       "reflect-metadata is not loaded: add `import 'reflect-metadata'` before anything else in your entry file."
@@ -89,6 +92,7 @@ export function buildRegistry(classes: readonly Constructor[]): Registry {
       registry.tools.push(descriptor);
     }
   }
+  checkViewReferences(registry.tools, registry.resources, views, seen, problems);
   // A base class's misuse is reported once, however many of its subclasses the app was given.
   const unique = [...new Set(problems)];
   if (unique.length > 0) {
@@ -206,6 +210,8 @@ function describeMethod(
   if (outputIssue) problems.push(outputIssue);
   const scopes = memberScopes(where, options.scopes, target.name, provider.scopes, problems);
   const task = taskOption(where, options.task, problems);
+  const display = displayOf(where, options, problems, TOOL_VIEW_META_KEYS);
+  const viewFields = toolViewOf(where, options.view, options.visibility, problems);
   const serializeOn = serializeOption(where, kind, (options as MutationOptions).serializeOn, problems);
   const fn = (target.prototype as Record<string | symbol, unknown>)[key] as (...args: unknown[]) => unknown;
   const params = describeParams(target, key, fn, method, where, problems);
@@ -237,6 +243,9 @@ function describeMethod(
     answersUpFront: interactiveOptions.answersUpFront === true,
     description: options.description as string,
     title: options.title,
+    ...(display.icons ? { icons: display.icons } : {}),
+    ...(display.meta ? { meta: display.meta } : {}),
+    ...viewFields,
     annotations,
     target,
     className: target.name,

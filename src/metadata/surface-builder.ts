@@ -1,6 +1,7 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
 import { describeParams } from './param-describer';
+import { displayOf } from './member-display';
 import { memberScopes } from '../auth/scopes';
 import { durationProblem, outputProblem } from '../config/option-checks';
 import type { Middleware } from '../types/middleware';
@@ -29,7 +30,8 @@ export function describeSurfaceMember(
     interactive: method.interactive,
     singleUseState: method.interactiveOptions?.singleUseState === true,
     ...commonOptions(where, raw as { middleware?: unknown; timeoutMs?: unknown } | undefined, provider.middleware ?? [], problems),
-    scopes: memberScopes(where, (raw as { scopes?: unknown } | undefined)?.scopes, target.name, provider.scopes, problems)
+    scopes: memberScopes(where, (raw as { scopes?: unknown } | undefined)?.scopes, target.name, provider.scopes, problems),
+    ...iconsAndMeta(displayOf(where, raw as { title?: unknown; icons?: unknown; _meta?: unknown } | undefined, problems))
   };
   if (method.interactiveOptions?.exactlyOnce)
     problems.push(`${where}: exactlyOnce applies to tools only (a round whose effect must happen once is a tool's).`);
@@ -100,6 +102,14 @@ export function describeSurfaceMember(
     complete: options.complete ?? {},
     list: options.list
   });
+}
+
+/** The display fields a descriptor keeps besides `title` (which each kind keeps in its own place). */
+function iconsAndMeta({ icons, meta }: ReturnType<typeof displayOf>): {
+  icons?: ReturnType<typeof displayOf>['icons'];
+  meta?: ReturnType<typeof displayOf>['meta'];
+} {
+  return { ...(icons ? { icons } : {}), ...(meta ? { meta } : {}) };
 }
 
 function checkCompleters(

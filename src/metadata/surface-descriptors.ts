@@ -1,5 +1,6 @@
 import type { Middleware } from '../types/middleware';
 import type { CompleterRef } from './types';
+import type { Icon, MemberMeta } from '../types/display';
 import type { Constructor, OutputSpec, ParamKind } from '../types/core';
 
 /** What resources, templates and prompts share. */
@@ -17,6 +18,10 @@ interface SurfaceMember {
   readonly timeoutMs?: number;
   /** OAuth scopes a caller's token must grant (its own, else the class's; empty: none). */
   readonly scopes: readonly string[];
+  /** Icons listed with it (the `icons` option, checked). */
+  readonly icons?: readonly Icon[];
+  /** Its own `_meta` (the `_meta` option, checked), listed as given. */
+  readonly meta?: MemberMeta;
 }
 
 /** A resource at a fixed URI. */

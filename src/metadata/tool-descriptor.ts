@@ -3,6 +3,7 @@ import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
 import type { ToolTaskSupport } from '../types/tasks';
 import type { SerializeOn } from './types';
+import type { Icon } from '../types/display';
 import type { Constructor, OutputSpec, ParamKind, ToolKind } from '../types/core';
 
 /** Everything the framework needs to serve one tool, built and validated once at startup. */
@@ -23,6 +24,14 @@ export interface ToolDescriptor {
   readonly description: string;
   /** Display name for people (the `title` option). */
   readonly title?: string;
+  /** Icons listed with the tool (the `icons` option, checked). */
+  readonly icons?: readonly Icon[];
+  /** The tool's own `_meta` (the `_meta` option, checked), listed under the framework's keys. */
+  readonly meta?: { readonly [key: string]: unknown };
+  /** The `ui://` URI of the view a host renders the tool's results in (the `view` option). */
+  readonly view?: string;
+  /** Who may call the tool, as MCP Apps hosts read it (the `visibility` option). */
+  readonly visibility?: readonly ('model' | 'app')[];
   /** The annotations listed: those the kind implies, `title`, then the `annotations` option over them. */
   readonly annotations: ToolAnnotations;
   /** The class that declares the method (resolved from the app's container per call). */

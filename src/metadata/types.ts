@@ -3,6 +3,7 @@ import type { CallContext } from '../types/context';
 import type { MemberKind, OutputSpec, ParamKind } from '../types/core';
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
+import type { Icon } from '../types/display';
 
 /** Options of `@Action(name, options)` and `@Mutation(name, options)`. */
 export interface ToolOptions {
@@ -10,6 +11,27 @@ export interface ToolOptions {
   description: string;
   /** Display name for people. */
   title?: string;
+  /** Icons a client may show beside it: each an https: or data: URL, with its media type and sizes (checked at startup). */
+  icons?: readonly Icon[];
+  /**
+   * Listed as the entry's `_meta`: a plain JSON object. Keys the MCP specification reserves
+   * (`io.modelcontextprotocol/…`, any prefix with a `modelcontextprotocol` or `mcp` label) and the
+   * framework's own (`io.mcpfusion/…`) are refused at startup.
+   */
+  _meta?: { readonly [key: string]: unknown };
+  /**
+   * The view (MCP Apps) a host renders this tool's results in: the `ui://` URI of a view the app
+   * declares (`views: [view({ uri, … })]`). Listed as `_meta.ui.resourceUri` (and the deprecated
+   * flat `_meta["ui/resourceUri"]`); a URI no view has is a startup error. The tool still returns
+   * meaningful `content` for hosts that render no view.
+   */
+  view?: string;
+  /**
+   * Who may call the tool, as MCP Apps hosts read it (`_meta.ui.visibility`). Default
+   * `['model', 'app']` (listed with a `view`); `['app']` for a tool only a view calls: the host
+   * hides it from the model, and every server-side rule (scopes, queue, lock, questions) still applies.
+   */
+  visibility?: readonly ('model' | 'app')[];
   /** Overrides of the annotations the kind implies (`readOnlyHint`, `destructiveHint`, …). */
   annotations?: Partial<ToolAnnotations>;
   /**
@@ -112,6 +134,14 @@ export interface ResourceOptions {
   name: string;
   /** Display name for people, shown in the listing. */
   title?: string;
+  /** Icons a client may show beside it: each an https: or data: URL, with its media type and sizes (checked at startup). */
+  icons?: readonly Icon[];
+  /**
+   * Listed as the entry's `_meta`: a plain JSON object. Keys the MCP specification reserves
+   * (`io.modelcontextprotocol/…`, any prefix with a `modelcontextprotocol` or `mcp` label) and the
+   * framework's own (`io.mcpfusion/…`) are refused at startup.
+   */
+  _meta?: { readonly [key: string]: unknown };
   /** What the resource holds, shown in the listing. */
   description?: string;
   /** The content type of what the method returns (default: text/plain for strings, application/octet-stream for bytes, application/json for objects). */
@@ -148,6 +178,14 @@ export interface PromptOptions {
   description: string;
   /** Display name for people (`prompts/list`). */
   title?: string;
+  /** Icons a client may show beside it: each an https: or data: URL, with its media type and sizes (checked at startup). */
+  icons?: readonly Icon[];
+  /**
+   * Listed as the entry's `_meta`: a plain JSON object. Keys the MCP specification reserves
+   * (`io.modelcontextprotocol/…`, any prefix with a `modelcontextprotocol` or `mcp` label) and the
+   * framework's own (`io.mcpfusion/…`) are refused at startup.
+   */
+  _meta?: { readonly [key: string]: unknown };
   /** Completers for the prompt's arguments. */
   complete?: Readonly<Record<string, CompleterRef>>;
   /** Middleware run for this prompt only, after global and class middleware. */

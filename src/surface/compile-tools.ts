@@ -10,6 +10,8 @@ import { presentToolStep } from '../pipeline/steps/present-tool.step';
 import type { Presenter, PresenterRef } from '../types/presenter';
 import { EMPTY_INPUT_SCHEMA, type SchemaCatalog } from '../schema/json-schema';
 import type { Constructor, JsonSchema } from '../types/core';
+import { listedDisplay } from '../metadata/member-display';
+import { toolViewMeta } from '../metadata/tool-view';
 
 /** The listing's `_meta` key saying a tool may ask the user for input mid-call. */
 export const INTERACTIVE_META_KEY = 'io.mcpfusion/interactive';
@@ -49,16 +51,20 @@ export function compileTools(
       },
       deps
     );
+    // The framework's `_meta` keys over the tool's own (its options cannot set them: refused at startup).
+    const frameworkMeta = {
+      ...toolViewMeta(descriptor),
+      // Whether the tool may ask the user mid-call (clients such as mcpfusion say so in their listing).
+      ...(descriptor.interactive ? { [INTERACTIVE_META_KEY]: true } : {})
+    };
     const listing: Tool = {
       name: descriptor.name,
-      ...(descriptor.title ? { title: descriptor.title } : {}),
+      ...listedDisplay(descriptor, Object.keys(frameworkMeta).length > 0 ? frameworkMeta : undefined),
       description: descriptor.description,
       inputSchema: inputSchema as Tool['inputSchema'],
       ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
       annotations: descriptor.annotations,
-      ...(descriptor.task ? { execution: { taskSupport: descriptor.task.support } } : {}),
-      // Whether the tool may ask the user mid-call (clients such as mcpfusion say so in their listing).
-      ...(descriptor.interactive ? { _meta: { [INTERACTIVE_META_KEY]: true } } : {})
+      ...(descriptor.task ? { execution: { taskSupport: descriptor.task.support } } : {})
     };
     return Object.freeze({
       ...member,

@@ -6,6 +6,7 @@ import { invokeStep } from '../pipeline/steps/invoke.step';
 import { presentPromptStep } from '../pipeline/steps/present-surface.step';
 import type { SchemaCatalog } from '../schema/json-schema';
 import type { JsonSchema } from '../types/core';
+import { listedDisplay } from '../metadata/member-display';
 import { compileCompleters, compileSurfaceMember } from './surface-members';
 
 interface CompiledPrompt {
@@ -80,7 +81,7 @@ function describePrompt(prompt: PromptDescriptor, catalog: SchemaCatalog): Promp
   }));
   return {
     name: prompt.name,
-    ...(prompt.title ? { title: prompt.title } : {}),
+    ...listedDisplay(prompt),
     description: prompt.description,
     ...(args.length > 0 ? { arguments: args } : {})
   };

@@ -7,6 +7,15 @@ import { invokeStep } from '../pipeline/steps/invoke.step';
 import { presentResourceListStep, presentResourceStep } from '../pipeline/steps/present-surface.step';
 import type { SchemaCatalog } from '../schema/json-schema';
 import { compileCompleters, compileSurfaceMember } from './surface-members';
+import { listedDisplay } from '../metadata/member-display';
+import type { CompiledView } from '../views/compile-views';
+
+/** A resource at a fixed URI (a decorated method's, or a view's): its listing entry, scopes and chain. */
+interface FixedResource {
+  readonly listing: Resource;
+  readonly scopes: readonly string[];
+  readonly read: CompiledMember;
+}
 
 interface CompiledTemplate {
   readonly descriptor: ResourceTemplateDescriptor;
@@ -30,20 +39,23 @@ export interface ResourceTarget {
 const ALL = (): boolean => true;
 
 export class ResourceCatalog {
-  private readonly byUri: Map<string, { descriptor: ResourceDescriptor; read: CompiledMember }>;
+  private readonly byUri: Map<string, FixedResource>;
   private readonly templates: CompiledTemplate[];
 
   constructor(
     resources: readonly ResourceDescriptor[],
     templates: readonly ResourceTemplateDescriptor[],
     catalog: SchemaCatalog,
-    deps: ChainDependencies
+    deps: ChainDependencies,
+    /** The app's views, compiled once (they do not change with the tool classes). */
+    views: readonly CompiledView[] = []
   ) {
-    this.byUri = new Map(
+    this.byUri = new Map<string, FixedResource>(
       resources.map((descriptor) => [
         descriptor.uri,
         {
-          descriptor,
+          listing: describeResource(descriptor),
+          scopes: descriptor.scopes,
           read: compileSurfaceMember(
             descriptor,
             {
@@ -58,6 +70,7 @@ export class ResourceCatalog {
         }
       ])
     );
+    for (const view of views) this.byUri.set(view.uri, view);
     this.templates = templates.map((descriptor) => {
       const where = `Resource template ${descriptor.uriTemplate} (${descriptor.className}.${descriptor.methodName})`;
       return {
@@ -103,15 +116,7 @@ export class ResourceCatalog {
 
   /** The fixed resources' entries of `resources/list` (the templates' `list` chains add the rest). */
   fixedListing(allowed: (scopes: readonly string[]) => boolean = ALL): Resource[] {
-    return [...this.byUri.values()]
-      .filter(({ descriptor }) => allowed(descriptor.scopes))
-      .map(({ descriptor: r }) => ({
-        uri: r.uri,
-        name: r.name,
-        ...(r.title ? { title: r.title } : {}),
-        ...(r.description ? { description: r.description } : {}),
-        ...(r.mimeType ? { mimeType: r.mimeType } : {})
-      }));
+    return [...this.byUri.values()].filter(({ scopes }) => allowed(scopes)).map(({ listing }) => ({ ...listing }));
   }
 
   /** The `list` chains of the templates that have one. */
@@ -126,7 +131,7 @@ export class ResourceCatalog {
       .map(({ descriptor: t }) => ({
         uriTemplate: t.uriTemplate,
         name: t.name,
-        ...(t.title ? { title: t.title } : {}),
+        ...listedDisplay(t),
         ...(t.description ? { description: t.description } : {}),
         ...(t.mimeType ? { mimeType: t.mimeType } : {})
       }));
@@ -153,6 +158,17 @@ export class ResourceCatalog {
     }
     throw new UnknownResourceError(uri);
   }
+}
+
+/** A decorated resource's `resources/list` entry. */
+function describeResource(r: ResourceDescriptor): Resource {
+  return {
+    uri: r.uri,
+    name: r.name,
+    ...listedDisplay(r),
+    ...(r.description ? { description: r.description } : {}),
+    ...(r.mimeType ? { mimeType: r.mimeType } : {})
+  };
 }
 
 /**

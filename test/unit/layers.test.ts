@@ -84,6 +84,8 @@ describe('the import graph of src/', () => {
     ['interactive', 'metadata', 'presenters'],
     ['tasks', 'decorators'],
     ['pipeline'],
+    // Views (MCP Apps) are resources compiled through the pipeline; the resource catalog serves them.
+    ['views'],
     // `direct` calls a tool with no transport (`app.callTool`): the app imports it, the test client reuses it.
     ['surface', 'transports', 'direct'],
     ['app', 'redis'],
