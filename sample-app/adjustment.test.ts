@@ -1,4 +1,4 @@
-import type { HarnessInputAnswer, HarnessInputRequest } from '@mcpfusion/core';
+import type { HarnessInputAnswer, HarnessInputRequest } from '@mcpfusion/core/testing';
 import { connectTestClient } from '@mcpfusion/core/testing';
 import { AdjustmentReason } from './billing/adjustment-reason';
 import { AdjustmentRepository } from './billing/adjustment-repository';

@@ -1,5 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
-import type { AuthOptions, FusionApp, HarnessInputAnswer, HarnessInputRequest } from '@mcpfusion/core';
+import type { AuthOptions, FusionApp } from '@mcpfusion/core';
+import type { HarnessInputAnswer, HarnessInputRequest } from '@mcpfusion/core/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

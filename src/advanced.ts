@@ -88,3 +88,8 @@ export type { TelemetryOptions } from './telemetry/telemetry-options';
 
 // Views (MCP Apps): the media type of a view's document and the extension's identifier, for hosts and tests.
 export { UI_EXTENSION, VIEW_MIME_TYPE } from './views/view';
+
+// Shapes written inline in the root's options (kept out of the root, which stays at 80 names).
+export type { Icon } from './types/display';
+export type { ViewCsp } from './views/view';
+export type { CappedListOptions } from './presenters';

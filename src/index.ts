@@ -16,7 +16,6 @@ import { progress as progressUpdate, type ProgressUpdate } from './pipeline/prog
 export { FusionApp } from './app/fusion-app';
 export type { Listening } from './app/listen';
 export type { DirectCallOptions } from './types/harness';
-export type { HarnessInputAnswer, HarnessInputRequest } from './types/harness';
 export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
 export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
 
@@ -38,11 +37,10 @@ export type {
   ToolProviderOptions
 } from './metadata/types';
 export type { Constructor } from './types/core';
-export type { Icon } from './types/display';
 
 // Views (MCP Apps): HTML documents a host renders beside the tools that name them.
 export { view } from './views/view';
-export type { ViewCsp, ViewOptions } from './views/view';
+export type { ViewOptions } from './views/view';
 export { rendersViews } from './views/renders-views';
 
 // The call: its context, dependency injection, middleware, presenters, progress.
@@ -50,7 +48,7 @@ export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';
 export type { CallContext, RequestExtra } from './types/context';
 export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './types/middleware';
 export { cappedList } from './presenters';
-export type { CappedListOptions, PresentationContext, Presenter } from './presenters';
+export type { PresentationContext, Presenter } from './presenters';
 /**
  * Makes a progress event for `yield` in a generator handler: `yield progress(40, 'rows loaded')`.
  * `percent` is 0–100 and must increase (see `progress` in `pipeline/progress.ts`). Exported as a

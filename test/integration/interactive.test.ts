@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { FusionApp, type HarnessInputAnswer, type HarnessInputRequest } from '../../src';
+import { FusionApp } from '../../src';
+import type { HarnessInputAnswer, HarnessInputRequest } from '../../src/testing';
 import { MAX_INPUT_ROUNDS } from '../../src/advanced';
 import { connectTestClient } from '../../src/testing';
 import { InteractiveTools, Ledger } from '../fixtures/interactive-tools';
