@@ -59,7 +59,10 @@ async function reissue(url: URL, params: Record<string, unknown>, what: string) 
   const answer = await Promise.race([
     postRaw(url, body, headers),
     new Promise<never>((_, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the re-issue (${what}) got no answer within ${REISSUE_DEADLINE_MS} ms`)), REISSUE_DEADLINE_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`the re-issue (${what}) got no answer within ${REISSUE_DEADLINE_MS} ms`)),
+        REISSUE_DEADLINE_MS
+      );
       timer.unref();
     })
   ]);
@@ -82,13 +85,19 @@ async function cutAndReissue(first: URL, second: URL): Promise<void> {
           requestState: string;
           inputRequests: object;
         };
-        const round = { name: 'billing.refund', arguments: { id }, requestState: asked.requestState, inputResponses: acceptAll(asked.inputRequests) };
+        const round = {
+          name: 'billing.refund',
+          arguments: { id },
+          requestState: asked.requestState,
+          inputResponses: acceptAll(asked.inputRequests)
+        };
         await cutAttempt(first, modernRequest('tools/call', round), cut);
         const what = `invoice ${id}, cut ${cut === 'first byte' ? 'at the first byte' : `${cut} ms after flush`}, loop ${loop + 1}`;
         const again = await reissue(second, round, what);
         expect({ what, error: again.error }).toEqual({ what, error: undefined });
         expect({ what, result: again.result }).toMatchObject({ what, result: { structuredContent: { id, status: 'refunded' } } });
-        const refunds = (disk.prepare("SELECT count(*) AS n FROM invoices WHERE id = ? AND status = 'refunded'").get(id) as { n: number }).n;
+        const refunds = (disk.prepare("SELECT count(*) AS n FROM invoices WHERE id = ? AND status = 'refunded'").get(id) as { n: number })
+          .n;
         expect({ what, refunds }).toEqual({ what, refunds: 1 });
       }
     }
@@ -106,11 +115,15 @@ describe('two instances on Redis', () => {
   let redis: RedisServer | undefined;
   afterAll(() => redis?.stop());
 
-  testWithRedis('cut on one, re-issued on the other: every re-issue answers, one refund each', async () => {
-    redis ??= await startRedis();
-    const env = { PORT: '0', BILLING_DB: db.path, FUSION_STATE_KEY: TEST_STATE_KEY, REDIS_URL: redis.url };
-    const a = await servers.start([MAIN], env, LISTENING);
-    const b = await servers.start([MAIN], env, LISTENING);
-    await cutAndReissue(a, b);
-  }, 180_000);
+  testWithRedis(
+    'cut on one, re-issued on the other: every re-issue answers, one refund each',
+    async () => {
+      redis ??= await startRedis();
+      const env = { PORT: '0', BILLING_DB: db.path, FUSION_STATE_KEY: TEST_STATE_KEY, REDIS_URL: redis.url };
+      const a = await servers.start([MAIN], env, LISTENING);
+      const b = await servers.start([MAIN], env, LISTENING);
+      await cutAndReissue(a, b);
+    },
+    180_000
+  );
 });

@@ -48,7 +48,16 @@ export type { PresenterRef } from './presenters';
 export { isInputRound } from './interactive/require-input';
 export type { InputRequest } from './interactive/require-input';
 export type { InputKind } from './types/core';
-export type { BooleanField, Choices, EnumField, FieldDescriptor, MultiSelectField, NumberField, StringField, StringFormat } from './interactive/ask';
+export type {
+  BooleanField,
+  Choices,
+  EnumField,
+  FieldDescriptor,
+  MultiSelectField,
+  NumberField,
+  StringField,
+  StringFormat
+} from './interactive/ask';
 export type { FormSchema } from './interactive/answer-validator';
 export { MAX_INPUT_ROUNDS } from './interactive/continuation';
 export { isProgressUpdate } from './pipeline/progress';

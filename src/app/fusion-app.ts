@@ -11,7 +11,6 @@ import type { FusionAppOptions, ListenOptions } from './app-options';
 import { assembleApp, type AppParts } from './assemble';
 import { listenOn, ProcessSignals, type Closable, type Listening } from './listen';
 
-
 /**
  * An MCP server application: the composition root. `create` wires its parts once (see
  * `assembleApp`: the container, one compiled chain per tool, resource, prompt and completer,

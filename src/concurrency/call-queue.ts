@@ -5,7 +5,6 @@ import type { CallAbort } from './call-abort';
 import { TAKE } from './engine-slots';
 import { SlotGate, type Release } from './slot-gate';
 
-
 /**
  * Admission control for tool calls: at most so many run at once, at most so many wait. The
  * in-process {@link InProcessCallQueue} is the default; a multi-instance deployment can supply one

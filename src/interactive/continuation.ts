@@ -126,9 +126,9 @@ export async function resume(
   const opening = Promise.resolve()
     .then(() => store.open(token))
     .then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error })
-  );
+      (value) => ({ value }),
+      (error: unknown) => ({ error })
+    );
   const read = call ? await call.race(opening) : await opening;
   if ('error' in read) {
     const { error } = read;

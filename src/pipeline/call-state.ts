@@ -99,7 +99,6 @@ export class CallState {
     return this.progressChannel;
   }
 
-
   /** The task-escalation step: the call's progress goes to `channel` from now on (the task's status, or what makes it one). */
   routeProgress(channel: ProgressChannel): void {
     this.progressChannel = channel;

@@ -19,7 +19,6 @@ import {
 import type { CallKind, CallMode } from '../types/core';
 import type { JsonRpcErrorObject, TaskOutcome } from '../types/tasks';
 
-
 /** Codes that are the protocol's business whatever the kind: they never become a tool result (-32602, or -32021). */
 const INVALID_PARAMS: ReadonlySet<string> = new Set([
   ErrorCode.UNKNOWN_TOOL,

@@ -27,7 +27,14 @@ export function compileTools(
     const descriptor = source.presenter || !defaultPresenter ? source : Object.freeze({ ...source, presenter: defaultPresenter });
     const inputSchema = descriptor.inputType ? catalog.schemaOf(descriptor.inputType) : EMPTY_INPUT_SCHEMA;
     const outputSchema = presenterOutputSchema(descriptor.presenter, baseOutputSchema(descriptor, catalog));
-    const info = memberInfo(descriptor.name, descriptor.kind, descriptor.interactive, descriptor.className, descriptor.methodName, descriptor.scopes);
+    const info = memberInfo(
+      descriptor.name,
+      descriptor.kind,
+      descriptor.interactive,
+      descriptor.className,
+      descriptor.methodName,
+      descriptor.scopes
+    );
     const member = compileMember(
       {
         kind: 'tool',

@@ -195,12 +195,17 @@ function scenarios(endpoints: () => { first: URL; second: URL; apps: FusionApp[]
     expect(world.ledger).toEqual([11]);
     expect(world.runs).toBe(1);
     // The lock is free: the next mutation runs at once.
-    expect((await rpc(second, 'tools/call', { name: 'vault.touch', arguments: {} })).result).toMatchObject({ content: [{ text: 'touched' }] });
+    expect((await rpc(second, 'tools/call', { name: 'vault.touch', arguments: {} })).result).toMatchObject({
+      content: [{ text: 'touched' }]
+    });
   });
 
   it('tasks/cancel while the task’s result is presented: the task reads completed, with the presented result', async () => {
     const { first, second } = endpoints();
-    const created = (await rpc(first, 'tools/call', { name: 'vault.archive', arguments: { id: 12 } })).result as { taskId: string; resultType: string };
+    const created = (await rpc(first, 'tools/call', { name: 'vault.archive', arguments: { id: 12 } })).result as {
+      taskId: string;
+      resultType: string;
+    };
     expect(created.resultType).toBe('task');
     await world.presenting.promise;
     const reached = nextCallAbort();
@@ -216,7 +221,9 @@ function scenarios(endpoints: () => { first: URL; second: URL; apps: FusionApp[]
     }
     expect(task).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'presented: archived 12' }] } });
     expect(world.ledger).toEqual([12]);
-    expect((await rpc(second, 'tools/call', { name: 'vault.touch', arguments: {} })).result).toMatchObject({ content: [{ text: 'touched' }] });
+    expect((await rpc(second, 'tools/call', { name: 'vault.touch', arguments: {} })).result).toMatchObject({
+      content: [{ text: 'touched' }]
+    });
   });
 }
 

@@ -51,10 +51,11 @@ describeWithRedis('RedisContinuationStore: exactly-once rounds', () => {
     const claim = new RoundClaim(a, 'held'); // renews every 50 ms, as a running attempt's does
     const waiting = b.claim('held', 'yes', AbortSignal.timeout(10_000));
     // Let the lease be renewed several times over (each renewal moves the lease's end forward).
-    const leaseEnd = async () => (JSON.parse((await connection.client.get('{mcpfusion:state}:round:held')) ?? '{}') as { l?: number }).l ?? 0;
+    const leaseEnd = async () =>
+      (JSON.parse((await connection.client.get('{mcpfusion:state}:round:held')) ?? '{}') as { l?: number }).l ?? 0;
     const first = await leaseEnd();
     let seen = first;
-    for (let renewals = 0; renewals < 4; ) {
+    for (let renewals = 0; renewals < 4;) {
       await new Promise((resolve) => setImmediate(resolve));
       const now = await leaseEnd();
       if (now > seen) {

@@ -31,7 +31,10 @@ describe('API surface rules', () => {
         '  acquireFor?(call: CallAbort): Promise<void>;',
         '}'
       ),
-      report('etc/core-redis.api.md', '// Warning: (ae-forgotten-export) The symbol "CallAbort" needs to be exported by the entry point index.d.ts')
+      report(
+        'etc/core-redis.api.md',
+        '// Warning: (ae-forgotten-export) The symbol "CallAbort" needs to be exported by the entry point index.d.ts'
+      )
     ]);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('"CallAbort" is used in a public signature (etc/core-redis.api.md, etc/core.api.md)');
@@ -70,7 +73,14 @@ describe('API surface rules', () => {
 
   it('reads the exported names of a report: declarations and export lists, renamed ones by their public name', () => {
     const names = rules.exportedNames(
-      report('x', 'export interface A {}', 'export abstract class B {}', 'export const c: number;', 'export { D, E_2 as E }', 'interface Hidden {}').text
+      report(
+        'x',
+        'export interface A {}',
+        'export abstract class B {}',
+        'export const c: number;',
+        'export { D, E_2 as E }',
+        'interface Hidden {}'
+      ).text
     );
     expect([...names].sort()).toEqual(['A', 'B', 'D', 'E', 'c']);
   });

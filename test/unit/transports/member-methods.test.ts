@@ -8,16 +8,34 @@ import { MEMBER_METHOD_NAMES, memberTargetOf, scopesOfRequest, type MemberTarget
 
 describe('MEMBER_METHODS: the member a request names', () => {
   it('lists every method that runs or follows one member, and nothing else', () => {
-    expect([...MEMBER_METHOD_NAMES].sort()).toEqual(['completion/complete', 'prompts/get', 'resources/read', 'resources/subscribe', 'tools/call']);
+    expect([...MEMBER_METHOD_NAMES].sort()).toEqual([
+      'completion/complete',
+      'prompts/get',
+      'resources/read',
+      'resources/subscribe',
+      'tools/call'
+    ]);
   });
 
   it('reads a tool or prompt by name, a resource by URI, a completion by its ref', () => {
-    expect(memberTargetOf({ method: 'tools/call', params: { name: 'billing.refund', arguments: {} } })).toEqual({ kind: 'tool', name: 'billing.refund' });
+    expect(memberTargetOf({ method: 'tools/call', params: { name: 'billing.refund', arguments: {} } })).toEqual({
+      kind: 'tool',
+      name: 'billing.refund'
+    });
     expect(memberTargetOf({ method: 'prompts/get', params: { name: 'summary' } })).toEqual({ kind: 'prompt', name: 'summary' });
-    expect(memberTargetOf({ method: 'resources/read', params: { uri: 'demo://items/1' } })).toEqual({ kind: 'resource', uri: 'demo://items/1' });
-    expect(memberTargetOf({ method: 'resources/subscribe', params: { uri: 'demo://readme' } })).toEqual({ kind: 'resource', uri: 'demo://readme' });
+    expect(memberTargetOf({ method: 'resources/read', params: { uri: 'demo://items/1' } })).toEqual({
+      kind: 'resource',
+      uri: 'demo://items/1'
+    });
+    expect(memberTargetOf({ method: 'resources/subscribe', params: { uri: 'demo://readme' } })).toEqual({
+      kind: 'resource',
+      uri: 'demo://readme'
+    });
     expect(
-      memberTargetOf({ method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'summary' }, argument: { name: 'x', value: '' } } })
+      memberTargetOf({
+        method: 'completion/complete',
+        params: { ref: { type: 'ref/prompt', name: 'summary' }, argument: { name: 'x', value: '' } }
+      })
     ).toEqual({ kind: 'completion', of: 'prompt', name: 'summary' });
     expect(memberTargetOf({ method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'demo://items/{id}' } } })).toEqual({
       kind: 'completion',
