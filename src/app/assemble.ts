@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { createHttpAuthGate, type HttpAuthGate } from '../auth/http-auth';
-import { DEFAULT_PRINCIPAL_OF, principalNamer, type NamePrincipal } from '../auth/principal';
+import { principalNamer, type NamePrincipal } from '../auth/principal';
 import { InProcessCallQueue } from '../concurrency/call-queue';
 import { FifoMutex } from '../concurrency/fifo-mutex';
 import { positiveInt } from '../config/option-checks';
@@ -75,7 +75,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   container.register(FUSION_APP, { useValue: app });
   const boundary = new ErrorBoundary(options.maskErrors === true, log);
   const namePrincipal = principalNamer(options.principalOf);
-  const engine = new CallEngine(container, options.principalOf ?? DEFAULT_PRINCIPAL_OF, boundary);
+  const engine = new CallEngine(container, namePrincipal, boundary);
 
   const viewDescriptors = describeViews(options.views);
   const viewUris = new Set(viewDescriptors.map((view) => view.uri));

@@ -5,7 +5,7 @@ import { firstEntry } from '../interactive/continuation';
 import { withInputScope } from '../interactive/input-scope';
 import { CallState, type CompiledMember } from '../pipeline/call-state';
 import type { ErrorBoundary } from '../pipeline/error-boundary';
-import type { PrincipalOf } from '../types/context';
+import type { NamePrincipal } from '../auth/principal';
 import type { CallRequest } from '../types/request';
 import type { TaskOutcome } from '../types/tasks';
 import { ownValue } from '../wire/own-properties';
@@ -26,7 +26,8 @@ export class CallEngine {
 
   constructor(
     private readonly container: DependencyContainer,
-    private readonly principalOf: PrincipalOf,
+    /** Names the caller an interactive call's continuation is bound to: the app's one function for it. */
+    private readonly namePrincipal: NamePrincipal,
     private readonly boundary: ErrorBoundary
   ) {}
 
@@ -67,7 +68,7 @@ export class CallEngine {
         state.interaction = {
           requestState: request.requestState,
           inputResponses: request.inputResponses,
-          principal: this.principalOf(state.requestExtra()) ?? null,
+          principal: this.namePrincipal(request) ?? null,
           position: firstEntry()
         };
       } catch (error) {

@@ -17,9 +17,6 @@ export interface KnownRequest extends RequestFacts {
 /** Names a request's caller (the principal continuations, tasks and sessions are bound to), or none. */
 export type NamePrincipal = (request: KnownRequest) => string | undefined;
 
-/** The default `principalOf`: `user:<sub>` or `client:<client id>` of the token (see `defaultPrincipalOf`); none without one. */
-export const DEFAULT_PRINCIPAL_OF: PrincipalOf = (extra) => defaultPrincipalOf(extra.authInfo);
-
 /** The signal of a request that has none (nothing can abort it): the one such signal of the library. */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
