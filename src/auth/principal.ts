@@ -34,11 +34,18 @@ export function principalNamer(principalOf: PrincipalOf | undefined): NamePrinci
   return (request) => principalOf(extraOf(request));
 }
 
-/** The `extra` `principalOf` reads, from what the request knows (the fields of a call's `extra`, `pipeline/call-context-factory.ts`). */
-function extraOf(request: KnownRequest): RequestExtra {
+/**
+ * The `extra` of a request, the one builder of it: what `principalOf` and `contextFactory`
+ * receive. `signalOf` gives its `signal` (an own getter, so a spread keeps it): a call's own,
+ * made on first read; for a request that is not a call, the request's, or one that never aborts.
+ * What the request does not know yet reads as nothing: no tool name (`''`), no arguments (`{}`).
+ */
+export function requestExtraOf(request: KnownRequest, signalOf: () => AbortSignal, toolName: string = request.subject ?? ''): RequestExtra {
   return {
-    signal: request.signal ?? NEVER_ABORTED,
-    toolName: request.subject ?? '',
+    get signal(): AbortSignal {
+      return signalOf();
+    },
+    toolName,
     arguments: request.arguments ?? NO_ARGUMENTS,
     requestId: request.requestId,
     meta: request.meta,
@@ -49,4 +56,9 @@ function extraOf(request: KnownRequest): RequestExtra {
     clientCapabilities: request.clientCapabilities,
     closeStream: request.closeStream
   };
+}
+
+/** The `extra` `principalOf` reads: the request's own signal, or one that never aborts. */
+function extraOf(request: KnownRequest): RequestExtra {
+  return requestExtraOf(request, () => request.signal ?? NEVER_ABORTED);
 }

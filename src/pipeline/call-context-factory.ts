@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import { callerAuthOf } from '../auth/caller-auth';
 import type { CallAbort } from '../concurrency/call-abort';
-import type { CallContext, RequestExtra } from '../types/context';
+import type { CallContext } from '../types/context';
 import type { ToolInfo } from '../types/core';
 import type { LockGrant } from '../types/lock';
 import type { CallRequest } from '../types/request';
@@ -13,25 +13,6 @@ const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 /** The raw arguments of a request (`{}` when it carried none). */
 export function argumentsOf(request: CallRequest): Readonly<Record<string, unknown>> {
   return request.arguments ?? EMPTY_ARGS;
-}
-
-/** The `extra` of a request: what the transport said about it, with `signal` read (an own getter) from `signalOf`. */
-export function requestExtra(request: CallRequest, toolName: string, signalOf: () => AbortSignal): RequestExtra {
-  return {
-    get signal(): AbortSignal {
-      return signalOf();
-    },
-    toolName,
-    arguments: argumentsOf(request),
-    requestId: request.requestId,
-    meta: request.meta,
-    authInfo: request.authInfo,
-    httpRequest: request.httpRequest,
-    sessionId: request.sessionId,
-    era: request.era,
-    clientCapabilities: request.clientCapabilities,
-    closeStream: request.closeStream
-  };
 }
 
 /**

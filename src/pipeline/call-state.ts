@@ -9,7 +9,8 @@ import type { LockGrant } from '../types/lock';
 import type { CallRequest, ProgressSend } from '../types/request';
 import type { CallTrace } from '../types/telemetry';
 import type { TaskHandle } from '../types/tasks';
-import { argumentsOf, createCallContext, requestExtra } from './call-context-factory';
+import { requestExtraOf } from '../auth/principal';
+import { argumentsOf, createCallContext } from './call-context-factory';
 import { CallScope } from './call-scope';
 import { LogChannel } from './call-log';
 import { ProgressChannel } from './progress';
@@ -153,7 +154,7 @@ export class CallState {
    */
   requestExtra(): RequestExtra {
     const aborter = this.aborter;
-    return (this.extra ??= requestExtra(this.request, this.member.info.name, () => aborter.signal));
+    return (this.extra ??= requestExtraOf(this.request, () => aborter.signal, this.member.info.name));
   }
 
   /** The end of the call: its own instances are disposed (where it made any). */
