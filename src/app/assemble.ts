@@ -38,6 +38,10 @@ import { taskRoundRunner } from './task-rounds';
 import { ToolClassSet } from './tool-class-set';
 import { compileViews } from '../views/compile-views';
 import { describeViews } from '../views/view-descriptor';
+import { viewsExtension } from '../views/views-extension';
+import { tasksExtension } from '../tasks/tasks-extension';
+import { ExtensionSet, middlewareAround } from '../extensions/extension-set';
+import type { FusionExtension } from '../extensions/extension';
 
 /** The parts of an app, wired once by {@link assembleApp}. */
 export interface AppParts {
@@ -58,6 +62,8 @@ export interface AppParts {
   readonly serverFactory: McpServerFactory;
   readonly live: LiveServers;
   readonly notifier: ChangeNotifier;
+  /** The app's extensions: the framework's own (tasks, views) and the `extensions` option's. */
+  readonly extensions: ExtensionSet;
 }
 
 /**
@@ -114,15 +120,16 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
 
   const runTaskRound = taskRoundRunner(engine, boundary, catalogs);
   const tasks = intake ? new AppTasks(intake, runTaskRound) : undefined;
-  const router = new MemberRouter(
-    engine,
-    boundary,
-    catalogs,
-    options.auth?.listing === 'allowed',
-    tasks ? taskEndpoints(tasks, boundary) : undefined,
-    views.length > 0
-  );
+  const endpoints = tasks ? taskEndpoints(tasks, boundary) : undefined;
   const live = new LiveServers();
+  const notifier = new ChangeNotifier(live, options.bus);
+  // The framework's own extensions are written in the same API as the app's.
+  const builtIn: FusionExtension[] = [...(endpoints ? [tasksExtension(endpoints)] : []), ...(views.length > 0 ? [viewsExtension()] : [])];
+  const extensions = new ExtensionSet([...builtIn, ...(options.extensions ?? [])], boundary, {
+    log,
+    resourcesChanged: () => notifier.listChanged('resources')
+  });
+  const router = new MemberRouter(engine, boundary, catalogs, options.auth?.listing === 'allowed', extensions, endpoints);
   const serverFactory = createServerFactory(
     { app: router, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
     { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
@@ -149,7 +156,8 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     gate,
     serverFactory,
     live,
-    notifier: new ChangeNotifier(live, options.bus)
+    notifier,
+    extensions
   });
 }
 
@@ -183,7 +191,8 @@ function chainDependencies(
     queue: options.concurrency && 'queue' in options.concurrency ? options.concurrency.queue : new InProcessCallQueue(options.concurrency),
     mutationLock: options.mutationLock ?? new FifoMutex(),
     contextFactory: options.contextFactory as ContextFactory | undefined,
-    globalMiddleware: options.middleware ?? [],
+    // The extensions' middleware around the app's own (their `steps`).
+    globalMiddleware: middlewareAround(options.extensions ?? [], options.middleware ?? []),
     continuations,
     tasks: intake?.admissions,
     needsCallScope: (classes) => needsCallScope(container, classes, opaque),

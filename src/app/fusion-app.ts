@@ -190,6 +190,7 @@ export class FusionApp {
    */
   async listen(options: ListenOptions, stdioTransport?: Transport): Promise<Listening> {
     this.assertOpen();
+    await this.parts.extensions.start();
     const [listening, started] = await listenOn(
       {
         serverFactory: this.serverFactory,
@@ -217,6 +218,7 @@ export class FusionApp {
       this.parts.notifier.close();
       this.parts.engine.close();
       await Promise.allSettled([...this.listeners, ...this.httpHandlers].map((listener) => listener.close()));
+      await this.parts.extensions.stop();
       await this.options.onClose?.();
     })();
     return this.closing;

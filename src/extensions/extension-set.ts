@@ -65,13 +65,6 @@ export class ExtensionSet {
     return [...this.methods.keys()];
   }
 
-  /** The extensions' middleware around the app's own: outer ones first, inner ones last. */
-  middlewareAround(app: readonly Middleware[]): readonly Middleware[] {
-    const outer = this.extensions.flatMap((e) => e.steps?.outer ?? []);
-    const inner = this.extensions.flatMap((e) => e.steps?.inner ?? []);
-    return outer.length === 0 && inner.length === 0 ? app : [...outer, ...app, ...inner];
-  }
-
   /** Starts every extension, once (the first caller starts them; later ones wait for the same start). */
   start(): Promise<void> {
     this.starting ??= (async () => {
@@ -143,4 +136,11 @@ export class ExtensionSet {
       served
     };
   }
+}
+
+/** The app's global middleware with its extensions' around it: every `outer` first, every `inner` last (see `ExtensionSteps`). */
+export function middlewareAround(extensions: readonly FusionExtension[], app: readonly Middleware[]): readonly Middleware[] {
+  const outer = extensions.flatMap((e) => e?.steps?.outer ?? []);
+  const inner = extensions.flatMap((e) => e?.steps?.inner ?? []);
+  return outer.length === 0 && inner.length === 0 ? app : [...outer, ...app, ...inner];
 }

@@ -20,7 +20,7 @@ import type { LiveServers } from './live-servers';
 import { isCongested, remoteAddressOf } from './http/connection-facts';
 import { MEMBER_METHODS, MEMBER_METHOD_NAMES, type MemberMethodName } from './member-methods';
 import { RequestTelemetry, spanTargetOf, uriOf } from './request-telemetry';
-import type { CompletionQuery, ServedApp, TaskEndpoints } from './served-app';
+import type { CompletionQuery, ServedApp } from './served-app';
 
 const DROPPED: Promise<void> = Promise.resolve();
 
@@ -97,7 +97,7 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     for (const method of MEMBER_METHOD_NAMES) serveMember(server, traced, method, members[method]);
 
     server.setRequestHandler('tools/list', traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] })));
-    if (app.tasks) serveTasks(server, app.tasks, era, traced);
+    serveExtensions(server, app, era, traced);
     server.setRequestHandler(
       'resources/list',
       traced.serve('resources/list', undefined, async (_request, ctx, trace) => ({
@@ -261,20 +261,17 @@ function inputChannelOf(declared: ClientCapabilities | undefined, era: Era): Inp
 }
 
 /**
- * `tasks/get`, `tasks/update` and `tasks/cancel` (the tasks extension), registered against the
- * app's task endpoints, which check the extension and the params themselves.
+ * The methods the app's extensions serve (`tasks/*`, `skills/*`, a user's own), each registered
+ * with its params as sent: the extension checks them (and the client's opt-in) itself.
  */
-function serveTasks(server: Server, tasks: TaskEndpoints, era: Era, traced: RequestTelemetry): void {
-  const request = (ctx: ServerContext, trace: CallTrace | undefined): ServedRequest => requestOf(server, ctx, era, trace);
-  const serve = (method: 'tasks/get' | 'tasks/cancel' | 'tasks/update', endpoint: (params: unknown, request: ServedRequest) => Promise<unknown>) =>
+function serveExtensions(server: Server, app: ServedApp, era: Era, traced: RequestTelemetry): void {
+  for (const method of app.extensionMethods) {
     server.setRequestHandler(
       method,
       { params: PASS_THROUGH },
-      traced.serve<unknown, unknown>(method, undefined, (params, ctx, trace) => endpoint(params, request(ctx, trace))) as never
+      traced.serve<unknown, unknown>(method, undefined, (params, ctx, trace) => app.callExtension(method, params, requestOf(server, ctx, era, trace))) as never
     );
-  serve('tasks/get', (params, r) => tasks.get(params, r));
-  serve('tasks/cancel', (params, r) => tasks.cancel(params, r));
-  serve('tasks/update', (params, r) => tasks.update(params, r));
+  }
 }
 
 /** A connection that can deliver no request for input, and why. */
