@@ -97,7 +97,9 @@ export class ExtensionSet {
         throw new MissingCapabilityError(id, { extensions: { [id]: {} } }, `${method} needs the ${id} extension: declare it in the client capabilities.`);
       }
       await this.start();
-      return await entry.run(request);
+      const result = await entry.run(request);
+      // Every 2026-07-28 result names its type; an extension's own (a task's "task") is kept.
+      return request.era === 'modern' && result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
     } catch (error) {
       throw this.boundary.protocolError(error, 'tool', method);
     }
