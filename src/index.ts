@@ -71,7 +71,7 @@ export type { InputStatus } from './interactive/input-scope';
 
 // Errors: the base class and its codes, the one a tool throws, the one startup throws. The other
 // classes are in `@mcpfusion/core/advanced`; `error.code` (an `ErrorCode`) tells them apart.
-export { ConfigurationError, ErrorCode, FusionError, ToolError } from './errors';
+export { ConfigurationError, ErrorCode, FusionError, InvalidParamsError, ToolError, UnknownResourceError } from './errors';
 export type { ErrorCodeValue } from './errors';
 
 // Stores and coordination an app passes in (`tasks.store`, `continuationStore`, `concurrency`, `mutationLock`).
