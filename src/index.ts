@@ -41,6 +41,9 @@ export type { Constructor } from './types/core';
 // Views (MCP Apps): HTML documents a host renders beside the tools that name them.
 export { view } from './views/view';
 export type { ExtensionHost, ExtensionMethod, ExtensionRequest, ExtensionResources, ExtensionSteps, FusionExtension } from './extensions/extension';
+export { mount } from './compose/mount';
+export type { Mount, MountableApp } from './compose/mount';
+export { namespacedName, namespacedUri, unnamespacedName, unnamespacedUri } from './compose/namespace';
 export { skills, SKILLS_EXTENSION } from './skills/skills-extension';
 export type { SkillsOptions } from './skills/skills-extension';
 export type { ViewOptions } from './views/view';

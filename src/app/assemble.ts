@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { ConfigurationError } from '../errors';
 import { createHttpAuthGate, type HttpAuthGate } from '../auth/http-auth';
 import { principalNamer, type NamePrincipal } from '../auth/principal';
 import { InProcessCallQueue } from '../concurrency/call-queue';
@@ -42,6 +43,7 @@ import { viewsExtension } from '../views/views-extension';
 import { tasksExtension } from '../tasks/tasks-extension';
 import { ExtensionSet, middlewareAround } from '../extensions/extension-set';
 import type { FusionExtension } from '../extensions/extension';
+import { checkMounts, mergeRegistries, namespacedRegistry } from '../compose/mount';
 
 /** The parts of an app, wired once by {@link assembleApp}. */
 export interface AppParts {
@@ -78,6 +80,9 @@ export interface AppParts {
 export function assembleApp(options: FusionAppOptions<object>, app: object, log: (message: string) => void): AppParts {
   const container = (options.parentContainer ?? rootContainer).createChildContainer();
   for (const provider of options.providers ?? []) registerProvider(container, provider);
+  const mounts = options.mounts ?? [];
+  checkMounts(mounts);
+  registerMountProviders(container, mounts);
   container.register(FUSION_APP, { useValue: app });
   const boundary = new ErrorBoundary(options.maskErrors === true, log);
   const namePrincipal = principalNamer(options.principalOf);
@@ -85,7 +90,10 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
 
   const viewDescriptors = describeViews(options.views);
   const viewUris = new Set(viewDescriptors.map((view) => view.uri));
-  const registry = buildRegistry(options.tools, viewUris);
+  // What is mounted is built once and merged into every registry of the app's own classes (see compose/mount.ts).
+  const mounted = mounts.map((m) => ({ namespace: m.namespace, registry: namespacedRegistry(m, buildRegistry(m.tools, viewUris)) }));
+  const withMounts = (own: Registry): Registry => mergeRegistries(own, mounted);
+  const registry = withMounts(buildRegistry(options.tools, viewUris));
   assertInjectable(container, registry, options);
   const continuations = continuationStoreOf(options, registry, log);
   assertSingleUseSupported(registry, continuations);
@@ -114,7 +122,8 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
       assertSingleUseSupported(next, continuations);
       assertInjectable(container, next, options);
     },
-    viewUris
+    viewUris,
+    withMounts
   );
   const catalogs = (): Catalogs => toolClasses.catalogs;
 
@@ -159,6 +168,20 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     notifier,
     extensions
   });
+}
+
+/** Registers what the mounts provide; a token the app (or another mount) registers already is refused, naming it. */
+function registerMountProviders(container: DependencyContainer, mounts: NonNullable<FusionAppOptions<object>['mounts']>): void {
+  for (const m of mounts) {
+    for (const provider of m.providers ?? []) {
+      const token = typeof provider === 'function' ? provider : provider.provide;
+      if (container.isRegistered(token)) {
+        const name = typeof token === 'function' ? token.name : String(token);
+        throw new ConfigurationError(`mount ${m.namespace}: provider ${name} is registered by the app already: provide it once, in the app's providers`);
+      }
+      registerProvider(container, provider);
+    }
+  }
 }
 
 /** Whether the app runs tasks: a tool declares `task`, or the app has `tasks` settings. */

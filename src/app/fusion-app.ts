@@ -5,6 +5,7 @@ import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { CompiledMember } from '../pipeline/compiled-member';
 import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import type { CallKind, Constructor } from '../types/core';
+import type { Mount } from '../compose/mount';
 import type { DirectCallOptions } from '../types/harness';
 import { callDirect } from '../direct/direct-call';
 import type { FusionAppOptions, ListenOptions } from './app-options';
@@ -47,6 +48,12 @@ export class FusionApp {
   static create<C extends object>(options: FusionAppOptions<C>): FusionApp {
     if (!options || !Array.isArray(options.tools)) throw new ConfigurationError('FusionApp.create needs { tools: [YourToolClass, …] }.');
     return new FusionApp(options as FusionAppOptions<object>);
+  }
+
+  /** What `mount(namespace, app)` takes of this app: its tool classes, middleware, default presenter and providers. */
+  get mountable(): Omit<Mount, 'namespace'> {
+    const { middleware, presenter, providers } = this.options;
+    return { tools: this.parts.toolClasses.classes, middleware, presenter, providers };
   }
 
   /** The validated tool descriptors. */
