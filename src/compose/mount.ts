@@ -74,7 +74,9 @@ export function namespacedRegistry(m: Mount, own: Registry): Registry {
     ),
     prompts: own.prompts.map((d) => Object.freeze({ ...around(d), name: namespacedName(m.namespace, d.name) })),
     resources: own.resources.map((d) => Object.freeze({ ...around(d), uri: namespacedUri(m.namespace, d.uri) })),
-    templates: own.templates.map((d) => Object.freeze({ ...around(d), uriTemplate: namespacedUri(m.namespace, d.uriTemplate) }))
+    templates: own.templates.map((d) =>
+      Object.freeze({ ...around(d), uriTemplate: namespacedUri(m.namespace, d.uriTemplate), mountedUnder: m.namespace })
+    )
   };
 }
 
