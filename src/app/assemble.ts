@@ -43,7 +43,7 @@ import { viewsExtension } from '../views/views-extension';
 import { tasksExtension } from '../tasks/tasks-extension';
 import { ExtensionSet, middlewareAround } from '../extensions/extension-set';
 import type { FusionExtension } from '../extensions/extension';
-import { checkMounts, mergeRegistries, namespacedRegistry } from '../compose/mount';
+import { checkMounts, mergeRegistries, mountedTools, namespacedRegistry } from '../compose/mount';
 
 /** The parts of an app, wired once by {@link assembleApp}. */
 export interface AppParts {
@@ -91,8 +91,12 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const viewDescriptors = describeViews(options.views);
   const viewUris = new Set(viewDescriptors.map((view) => view.uri));
   // What is mounted is built once and merged into every registry of the app's own classes (see compose/mount.ts).
-  const mounted = mounts.map((m) => ({ namespace: m.namespace, registry: namespacedRegistry(m, buildRegistry(m.tools, viewUris)) }));
-  const withMounts = (own: Registry): Registry => mergeRegistries(own, mounted);
+  // A mounted app's classes are read again on each rebuild (its own changes rebuild the app: see FusionApp).
+  const withMounts = (own: Registry): Registry =>
+    mergeRegistries(
+      own,
+      mounts.map((m) => ({ namespace: m.namespace, registry: namespacedRegistry(m, buildRegistry(mountedTools(m), viewUris)) }))
+    );
   const registry = withMounts(buildRegistry(options.tools, viewUris));
   assertInjectable(container, registry, options);
   const continuations = continuationStoreOf(options, registry, log);

@@ -23,11 +23,16 @@ export interface Mount {
   readonly presenter?: PresenterRef;
   /** Services the mounted classes need, registered in the parent's container (a token the parent registers too is refused). */
   readonly providers?: readonly ProviderSpec[];
+  /** The app mounted, when an app is: its tool classes are read again whenever they change (its list changes merged). */
+  readonly app?: MountableApp;
 }
 
-/** What a FusionApp gives to be mounted (its options as created). */
+/** What an app gives to be mounted (a FusionApp is one): its parts as created, and word of its tool classes' changes. */
 export interface MountableApp {
-  readonly mountable: Omit<Mount, 'namespace'>;
+  /** Its tool classes now, its middleware, default presenter and providers. */
+  readonly mountable: Omit<Mount, 'namespace' | 'app'>;
+  /** Calls `listener` after each change of its tool classes (`addTools`, `removeTools`); returns the unsubscribe. */
+  onToolsChanged(listener: () => void): () => void;
 }
 
 /**
@@ -44,9 +49,14 @@ export interface MountableApp {
  * // tools/list: report.generate, desk.billing.refund, …; resources: billing://desk/invoices/{id}
  * ```
  */
-export function mount(namespace: string, source: MountableApp | Omit<Mount, 'namespace'>): Mount {
-  const from = 'mountable' in source ? source.mountable : source;
-  return Object.freeze({ ...from, namespace });
+export function mount(namespace: string, source: MountableApp | Omit<Mount, 'namespace' | 'app'>): Mount {
+  if ('mountable' in source) return Object.freeze({ ...source.mountable, namespace, app: source });
+  return Object.freeze({ ...source, namespace });
+}
+
+/** The tool classes a mount serves now (a mounted app's as they are now). */
+export function mountedTools(m: Mount): readonly Constructor[] {
+  return m.app ? m.app.mountable.tools : m.tools;
 }
 
 /** Checks the mounts' namespaces (valid, each once); every problem at once. */

@@ -18,8 +18,8 @@ import {
 import { FifoMutex } from '../../src/advanced';
 import { connectTestClient } from '../../src/testing';
 import { DeskTools, Probe } from '../fixtures/desk-tools';
-import { Names, SurfaceTools } from '../fixtures/surface-tools';
-import { until } from '../helpers/wire-log';
+import { LateTools, Names, SurfaceTools } from '../fixtures/surface-tools';
+import { recordWire, until } from '../helpers/wire-log';
 
 const ERAS = ['modern', 'legacy-http', 'legacy-memory'] as const;
 const text = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
@@ -156,6 +156,23 @@ describe('mount through a real SDK client', () => {
     await app.close();
     await ledger.close();
   });
+
+  for (const era of ['legacy-memory', 'modern'] as const) {
+    it(`${era}: a mounted app's change of tool classes is merged into the parent's lists (list_changed on a live channel)`, async () => {
+      const { app, ledger } = composedApp();
+      const { client, close } = await connectTestClient(app, { era });
+      const log = recordWire(client);
+      ledger.addTools(LateTools);
+      if (era === 'legacy-memory') await until(() => log.some((m) => m.method === 'notifications/tools/list_changed'), 'tools/list_changed');
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('ledger.late');
+      expect(text((await client.callTool({ name: 'ledger.late', arguments: {} })) as never)).toBe('ledger: "late"');
+      ledger.removeTools(LateTools);
+      expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('ledger.late');
+      await close();
+      await app.close();
+      await ledger.close();
+    });
+  }
 
   it('refuses a name or URI clash at startup naming both sides, and a bad namespace', () => {
     @ToolProvider()
