@@ -40,12 +40,12 @@ export type { Constructor } from './types/core';
 
 // Views (MCP Apps): HTML documents a host renders beside the tools that name them.
 export { view } from './views/view';
-export type { ExtensionHost, ExtensionMethod, ExtensionRequest, ExtensionResources, ExtensionSteps, FusionExtension } from './extensions/extension';
-export { mount } from './compose/mount';
-export type { Mount, MountableApp } from './compose/mount';
-export { namespacedName, namespacedUri, unnamespacedName, unnamespacedUri } from './compose/namespace';
-export { skills, SKILLS_EXTENSION } from './skills/skills-extension';
+// Composition: extensions (the Skills extension is one), and mounting tool classes or apps under a namespace.
+export type { FusionExtension } from './extensions/extension';
+export { skills } from './skills/skills-extension';
 export type { SkillsOptions } from './skills/skills-extension';
+export { mount } from './compose/mount';
+export type { Mount } from './compose/mount';
 export type { ViewOptions } from './views/view';
 export { rendersViews } from './views/renders-views';
 
@@ -74,7 +74,7 @@ export type { InputStatus } from './interactive/input-scope';
 
 // Errors: the base class and its codes, the one a tool throws, the one startup throws. The other
 // classes are in `@mcpfusion/core/advanced`; `error.code` (an `ErrorCode`) tells them apart.
-export { ConfigurationError, ErrorCode, FusionError, InvalidParamsError, ToolError, UnknownResourceError } from './errors';
+export { ConfigurationError, ErrorCode, FusionError, ToolError } from './errors';
 export type { ErrorCodeValue } from './errors';
 
 // Stores and coordination an app passes in (`tasks.store`, `continuationStore`, `concurrency`, `mutationLock`).

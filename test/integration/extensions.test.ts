@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
-import { ConfigurationError, FusionApp, InvalidParamsError, type FusionExtension } from '../../src';
+import { ConfigurationError, FusionApp, type FusionExtension } from '../../src';
+import { InvalidParamsError } from '../../src/advanced';
 import { connectTestClient } from '../../src/testing';
 import { DeskTools, Probe } from '../fixtures/desk-tools';
 

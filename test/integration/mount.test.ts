@@ -7,15 +7,11 @@ import {
   Mutation,
   ToolProvider,
   mount,
-  namespacedName,
-  namespacedUri,
-  unnamespacedName,
-  unnamespacedUri,
   type MiddlewareFn,
   type MutationLock,
   type Presenter
 } from '../../src';
-import { FifoMutex } from '../../src/advanced';
+import { FifoMutex, namespacedName, namespacedUri, unnamespacedName, unnamespacedUri } from '../../src/advanced';
 import { connectTestClient } from '../../src/testing';
 import { DeskTools, Probe } from '../fixtures/desk-tools';
 import { LateTools, Names, SurfaceTools } from '../fixtures/surface-tools';
