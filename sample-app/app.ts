@@ -15,7 +15,9 @@ import { ReportTools } from './reports/report.tools';
 export const BILLING_DESK_VERSION = '1.0.0';
 
 /** The desk's skills (`skills/refund-request`): beside this file, or, from the compiled `build/sample-app`, in the sources. */
-export const SKILLS_FOLDER = existsSync(join(__dirname, 'skills')) ? join(__dirname, 'skills') : join(__dirname, '..', '..', 'sample-app', 'skills');
+export const SKILLS_FOLDER = existsSync(join(__dirname, 'skills'))
+  ? join(__dirname, 'skills')
+  : join(__dirname, '..', '..', 'sample-app', 'skills');
 
 /** Options of {@link createBillingApp}. */
 export interface BillingAppOptions {

@@ -181,7 +181,9 @@ function registerMountProviders(container: DependencyContainer, mounts: NonNulla
       const token = typeof provider === 'function' ? provider : provider.provide;
       if (container.isRegistered(token)) {
         const name = typeof token === 'function' ? token.name : String(token);
-        throw new ConfigurationError(`mount ${m.namespace}: provider ${name} is registered by the app already: provide it once, in the app's providers`);
+        throw new ConfigurationError(
+          `mount ${m.namespace}: provider ${name} is registered by the app already: provide it once, in the app's providers`
+        );
       }
       registerProvider(container, provider);
     }

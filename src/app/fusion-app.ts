@@ -76,7 +76,9 @@ export class FusionApp {
     try {
       this.replaceTools([...this.parts.toolClasses.classes]);
     } catch (error) {
-      this.log(`the app mounted under ${namespace} changed its tools, which this app refused: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(
+        `the app mounted under ${namespace} changed its tools, which this app refused: ${error instanceof Error ? error.message : String(error)}`
+      );
     }
   }
 

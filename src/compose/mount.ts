@@ -80,7 +80,11 @@ export function namespacedRegistry(m: Mount, own: Registry): Registry {
     middleware.length > 0 ? { ...d, middleware: [...middleware, ...d.middleware] } : d;
   return {
     tools: own.tools.map((d) =>
-      Object.freeze({ ...around(d), name: namespacedName(m.namespace, d.name), ...(d.presenter || !m.presenter ? {} : { presenter: m.presenter }) })
+      Object.freeze({
+        ...around(d),
+        name: namespacedName(m.namespace, d.name),
+        ...(d.presenter || !m.presenter ? {} : { presenter: m.presenter })
+      })
     ),
     prompts: own.prompts.map((d) => Object.freeze({ ...around(d), name: namespacedName(m.namespace, d.name) })),
     resources: own.resources.map((d) => Object.freeze({ ...around(d), uri: namespacedUri(m.namespace, d.uri) })),

@@ -72,7 +72,8 @@ export const CORE_METHODS: ReadonlySet<string> = new Set([
 
 /** Why an extension may not serve `method`, or undefined when it may. */
 export function extensionMethodProblem(id: string, method: string): string | undefined {
-  if (typeof method !== 'string' || method === '' || method !== method.trim()) return `extension ${id} declares a method with an empty or padded name`;
+  if (typeof method !== 'string' || method === '' || method !== method.trim())
+    return `extension ${id} declares a method with an empty or padded name`;
   if (CORE_METHODS.has(method)) return `extension ${id} may not serve ${method}: it is a core method of the protocol`;
   if (method.startsWith('notifications/')) return `extension ${id} may not serve ${method}: notifications are not requests`;
   return undefined;

@@ -40,13 +40,16 @@ export class ExtensionSet {
       if (ids.has(extension.id)) problems.push(`extension ${extension.id} is given twice: each extension id once per app`);
       ids.add(extension.id);
       if (extension.settings !== undefined && !isPlainJsonObject(extension.settings)) {
-        problems.push(`extension ${extension.id}: settings must be a plain JSON object (what capabilities.extensions["${extension.id}"] advertises)`);
+        problems.push(
+          `extension ${extension.id}: settings must be a plain JSON object (what capabilities.extensions["${extension.id}"] advertises)`
+        );
       }
       for (const [method, run] of Object.entries(extension.methods ?? {})) {
         const methodProblem = extensionMethodProblem(extension.id, method);
         const owner = this.methods.get(method);
         if (methodProblem) problems.push(methodProblem);
-        else if (owner) problems.push(`extensions ${owner.extension.id} and ${extension.id} both serve ${method}: one method, one extension`);
+        else if (owner)
+          problems.push(`extensions ${owner.extension.id} and ${extension.id} both serve ${method}: one method, one extension`);
         else if (typeof run !== 'function') problems.push(`extension ${extension.id}: method ${method} must be a function`);
         else this.methods.set(method, { extension, run });
       }
@@ -94,7 +97,11 @@ export class ExtensionSet {
       const request = this.requestOf(entry.extension, method, params, served);
       if (entry.extension.requiresOptIn && request.clientSettings === undefined) {
         const id = entry.extension.id;
-        throw new MissingCapabilityError(id, { extensions: { [id]: {} } }, `${method} needs the ${id} extension: declare it in the client capabilities.`);
+        throw new MissingCapabilityError(
+          id,
+          { extensions: { [id]: {} } },
+          `${method} needs the ${id} extension: declare it in the client capabilities.`
+        );
       }
       await this.start();
       const result = await entry.run(request);

@@ -107,21 +107,29 @@ export class SkillCatalog {
     const fault = await this.collect(folder, [], files);
     if (fault) return void problems.push(fault);
     const total = files.reduce((sum, f) => sum + f.bytes.length, 0);
-    if (files.length > SKILL_LIMITS.files) return void problems.push(`${folder}: ${files.length} files, over the ${SKILL_LIMITS.files} a skill may have`);
-    if (total > SKILL_LIMITS.bytes) return void problems.push(`${folder}: ${total} bytes, over the ${SKILL_LIMITS.bytes} (16 MiB) a skill may have`);
+    if (files.length > SKILL_LIMITS.files)
+      return void problems.push(`${folder}: ${files.length} files, over the ${SKILL_LIMITS.files} a skill may have`);
+    if (total > SKILL_LIMITS.bytes)
+      return void problems.push(`${folder}: ${total} bytes, over the ${SKILL_LIMITS.bytes} (16 MiB) a skill may have`);
     const front = frontMatterOf(Buffer.from(files.find((f) => f.rel.length === 1 && f.rel[0] === 'SKILL.md')!.bytes).toString('utf8'));
     if (typeof front === 'string') return void problems.push(`${skillMd}: ${front}`);
     const folderName = segments[segments.length - 1]!;
-    if (front.name !== folderName) return void problems.push(`${skillMd}: its name "${front.name}" must be its folder's name "${folderName}"`);
+    if (front.name !== folderName)
+      return void problems.push(`${skillMd}: its name "${front.name}" must be its folder's name "${folderName}"`);
     if (!SKILL_NAME.test(front.name)) {
-      return void problems.push(`${skillMd}: name "${front.name}" must be 1-64 lowercase letters, digits and single hyphens, not at either end`);
+      return void problems.push(
+        `${skillMd}: name "${front.name}" must be 1-64 lowercase letters, digits and single hyphens, not at either end`
+      );
     }
     const resources = files.map(({ rel, bytes }) => {
       const uri = this.uriOf([...segments, ...rel]);
       this.files.set(uri, { bytes, mimeType: mimeTypeOf(rel[rel.length - 1]!) });
       return { uri, digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`, size: bytes.length };
     });
-    this.indexDirectories(segments, files.map((f) => f.rel));
+    this.indexDirectories(
+      segments,
+      files.map((f) => f.rel)
+    );
     this.skills.push({ uri: this.uriOf([...segments, 'SKILL.md']), frontmatter: front, resources });
   }
 

@@ -39,10 +39,13 @@ export interface SkillsOptions {
  * ```
  */
 export function skills(options: SkillsOptions): FusionExtension {
-  if (!options || typeof options.folder !== 'string' || options.folder === '') throw new ConfigurationError('skills() needs { folder: "<path of the skills folder>" }.');
+  if (!options || typeof options.folder !== 'string' || options.folder === '')
+    throw new ConfigurationError('skills() needs { folder: "<path of the skills folder>" }.');
   const prefix = options.prefix;
   if (prefix !== undefined && !/^[a-z0-9][a-z0-9.-]*(\/[A-Za-z0-9._~-]+)*$/.test(prefix)) {
-    throw new ConfigurationError(`skills({ prefix: ${JSON.stringify(prefix)} }): the prefix must be "/"-separated URI segments, its first a host name (acme, acme/billing).`);
+    throw new ConfigurationError(
+      `skills({ prefix: ${JSON.stringify(prefix)} }): the prefix must be "/"-separated URI segments, its first a host name (acme, acme/billing).`
+    );
   }
   const base = `skill://${prefix ? `${prefix}/` : ''}`;
   const directoryRead = options.directoryRead !== false;
@@ -54,7 +57,8 @@ export function skills(options: SkillsOptions): FusionExtension {
     return catalog;
   };
   const uriParam = (params: Readonly<Record<string, unknown>>, method: string): string => {
-    if (typeof params.uri !== 'string' || params.uri === '') throw new InvalidParamsError(`Invalid params for ${method}: uri must be a non-empty string`);
+    if (typeof params.uri !== 'string' || params.uri === '')
+      throw new InvalidParamsError(`Invalid params for ${method}: uri must be a non-empty string`);
     return params.uri;
   };
   return {

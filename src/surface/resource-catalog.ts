@@ -99,7 +99,10 @@ export class ResourceCatalog {
                 name: descriptor.uriTemplate,
                 label: `Resource list of ${descriptor.uriTemplate}`,
                 // A mounted template's list method names its resources by their own URIs: listed under the mount's namespace.
-                present: presentResourceListStep(`The list method ${descriptor.className}.${descriptor.list}`, mountedUriOf(descriptor.mountedUnder)),
+                present: presentResourceListStep(
+                  `The list method ${descriptor.className}.${descriptor.list}`,
+                  mountedUriOf(descriptor.mountedUnder)
+                ),
                 terminal: invokeStep('list-resources', descriptor.target, descriptor.list, []),
                 interactive: false,
                 methodName: descriptor.list

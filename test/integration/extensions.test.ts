@@ -16,7 +16,8 @@ function clockExtension(seen: string[], requiresOptIn = false): FusionExtension 
     requiresOptIn,
     methods: {
       'clock/now': (request) => {
-        if (request.params.zone !== undefined && typeof request.params.zone !== 'string') throw new InvalidParamsError('zone must be a string');
+        if (request.params.zone !== undefined && typeof request.params.zone !== 'string')
+          throw new InvalidParamsError('zone must be a string');
         return { now: 1_700_000_000_000, optedIn: request.clientSettings ?? null, era: request.era };
       }
     },

@@ -117,12 +117,20 @@ describe('mount through a real SDK client', () => {
       expect(readme.contents[0]).toMatchObject({ uri: 'demo://docs/readme', text: 'Hello from the readme.' });
       const item = await client.readResource({ uri: 'demo://docs/items/2' });
       expect(JSON.parse((item.contents[0] as { text: string }).text)).toEqual({ id: '2', label: 'Item 2' });
-      await expect(client.readResource({ uri: 'demo://readme' })).rejects.toMatchObject({ code: era === 'modern' ? -32602 : expect.any(Number) });
+      await expect(client.readResource({ uri: 'demo://readme' })).rejects.toMatchObject({
+        code: era === 'modern' ? -32602 : expect.any(Number)
+      });
       const prompt = await client.getPrompt({ name: 'docs.greeting', arguments: { name: 'ada' } });
       expect(JSON.stringify(prompt.messages)).toContain('Please greet ada warmly.');
-      const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'docs.greeting' }, argument: { name: 'name', value: 'a' } });
+      const completion = await client.complete({
+        ref: { type: 'ref/prompt', name: 'docs.greeting' },
+        argument: { name: 'name', value: 'a' }
+      });
       expect(completion.completion.values).toEqual(['ada', 'alan']);
-      const itemIds = await client.complete({ ref: { type: 'ref/resource', uri: 'demo://docs/items/{id}' }, argument: { name: 'id', value: '1' } });
+      const itemIds = await client.complete({
+        ref: { type: 'ref/resource', uri: 'demo://docs/items/{id}' },
+        argument: { name: 'id', value: '1' }
+      });
       expect(itemIds.completion.values).toEqual(['1', '2', '10']);
       await close();
       await app.close();
@@ -159,7 +167,8 @@ describe('mount through a real SDK client', () => {
       const { client, close } = await connectTestClient(app, { era });
       const log = recordWire(client);
       ledger.addTools(LateTools);
-      if (era === 'legacy-memory') await until(() => log.some((m) => m.method === 'notifications/tools/list_changed'), 'tools/list_changed');
+      if (era === 'legacy-memory')
+        await until(() => log.some((m) => m.method === 'notifications/tools/list_changed'), 'tools/list_changed');
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('ledger.late');
       expect(text((await client.callTool({ name: 'ledger.late', arguments: {} })) as never)).toBe('ledger: "late"');
       ledger.removeTools(LateTools);

@@ -85,7 +85,11 @@ describe('the Skills extension (SEP-2640) through a real SDK client', () => {
     const { client, close } = await connectTestClient(app);
     const wire = recordWire(client);
     await client.request({ method: 'skills/list', params: {} }, ANY);
-    expect(wire.find((m) => m.result !== undefined)?.result).toMatchObject({ resultType: 'complete', ttlMs: 300_000, cacheScope: 'public' });
+    expect(wire.find((m) => m.result !== undefined)?.result).toMatchObject({
+      resultType: 'complete',
+      ttlMs: 300_000,
+      cacheScope: 'public'
+    });
     await close();
     await app.close();
   });
@@ -114,7 +118,11 @@ describe('the Skills extension (SEP-2640) through a real SDK client', () => {
   }
 
   it('pages skills/list: every skill once across pages, each entry whole', async () => {
-    const folder = folderOf({ 'alpha/SKILL.md': skillMd('alpha'), 'beta/SKILL.md': skillMd('beta'), 'team/gamma/SKILL.md': skillMd('gamma') });
+    const folder = folderOf({
+      'alpha/SKILL.md': skillMd('alpha'),
+      'beta/SKILL.md': skillMd('beta'),
+      'team/gamma/SKILL.md': skillMd('gamma')
+    });
     const app = skillsApp(folder, 2);
     const { client, close } = await connectTestClient(app);
     const first = (await client.request({ method: 'skills/list', params: {} }, ANY)) as { skills: { uri: string }[]; nextCursor?: string };
