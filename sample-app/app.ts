@@ -1,4 +1,6 @@
-import { FusionApp, SqliteTaskStore, type AuthOptions, type FusionAppOptions } from '@mcpfusion/core';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { FusionApp, SqliteTaskStore, skills, type AuthOptions, type FusionAppOptions } from '@mcpfusion/core';
 import { AccountTools } from './accounts/account.tools';
 import { AdjustmentTools } from './billing/adjustment.tools';
 import { BillingTools } from './billing/billing.tools';
@@ -11,6 +13,11 @@ import { ReportTools } from './reports/report.tools';
 
 /** The version the billing desk announces to clients. */
 export const BILLING_DESK_VERSION = '1.0.0';
+
+/** The desk's skills (`skills/refund-request`): beside this file, or, from the compiled `build/sample-app`, in the sources. */
+export const SKILLS_FOLDER = existsSync(join(__dirname, 'skills'))
+  ? join(__dirname, 'skills')
+  : join(__dirname, '..', '..', 'sample-app', 'skills');
 
 /** Options of {@link createBillingApp}. */
 export interface BillingAppOptions {
@@ -60,6 +67,8 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
         'refunds are final and ask the user to confirm. billing.adjust and account.connect ask the user for what they need. ' +
         'Each invoice is also the resource billing://invoices/{id}; the billing.collections_letter prompt drafts a payment reminder.',
       tools: [BillingTools, AdjustmentTools, ReportTools, AccountTools, InvoiceResources, CollectionsPrompts],
+      // The Skills extension: how to handle a refund request with these tools, at skill://refund-request/SKILL.md.
+      extensions: [skills({ folder: SKILLS_FOLDER })],
       stateKey: options.stateKey,
       auth: options.auth,
       mutationLock: options.fleet?.mutationLock,

@@ -21,6 +21,14 @@ export type { LockRelease, Release } from './concurrency';
 export type { KeyGrant } from './types/lock';
 export type { LockKeysFunction, SerializeOn } from './metadata/types';
 
+// Extensions: the shapes an extension's methods, resources, steps and start receive; the Skills extension's id.
+export type { ExtensionHost, ExtensionMethod, ExtensionRequest, ExtensionResources, ExtensionSteps } from './extensions/extension';
+export { OFFICIAL_EXTENSION_IDS } from './extensions/extension-rules';
+export { SKILLS_EXTENSION } from './skills/skills-extension';
+// Composition: what an app gives to be mounted, and the naming rule of mount (and of a gateway's namespace).
+export type { MountableApp } from './compose/mount';
+export { namespacedName, namespacedUri, unnamespacedName, unnamespacedUri } from './compose/namespace';
+
 // Tasks: what a custom `TaskStore` stores and applies.
 export { TASKS_EXTENSION } from './tasks/task-record';
 export type { TaskPatch, TaskRecord, TaskStatus } from './tasks/task-record';

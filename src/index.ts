@@ -40,6 +40,12 @@ export type { Constructor } from './types/core';
 
 // Views (MCP Apps): HTML documents a host renders beside the tools that name them.
 export { view } from './views/view';
+// Composition: extensions (the Skills extension is one), and mounting tool classes or apps under a namespace.
+export type { FusionExtension } from './extensions/extension';
+export { skills } from './skills/skills-extension';
+export type { SkillsOptions } from './skills/skills-extension';
+export { mount } from './compose/mount';
+export type { Mount } from './compose/mount';
 export type { ViewOptions } from './views/view';
 export { rendersViews } from './views/renders-views';
 

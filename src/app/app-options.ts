@@ -12,6 +12,8 @@ import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
 import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import type { ViewOptions } from '../views/view';
+import type { FusionExtension } from '../extensions/extension';
+import type { Mount } from '../compose/mount';
 
 /** A provider registered in the app's container. A bare class registers itself. */
 export type ProviderSpec =
@@ -61,6 +63,19 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
    * `io.modelcontextprotocol/ui` extension. Checked at startup (URIs, documents, CSP origins).
    */
   views?: readonly ViewOptions[];
+  /**
+   * Extensions (SEP-2133): each declares its id, the settings advertised in
+   * `capabilities.extensions`, the methods it serves, its middleware and where it sits in the
+   * chain, its resources, and its start and stop (see {@link FusionExtension}; `skills()` is one).
+   * Checked at startup: a malformed or reserved id, or a core method name, is refused.
+   */
+  extensions?: readonly FusionExtension[];
+  /**
+   * Tool classes (or another app's, `mount('desk', otherApp)`) served under a namespace: tools
+   * and prompts as `<namespace>.<name>`, resources and templates as `<scheme>://<namespace>/<rest>`
+   * (see {@link mount}). A name or URI clash is refused at startup, naming both sides.
+   */
+  mounts?: readonly Mount[];
   /** Services for the app's container. Registered as singletons unless a factory or value says otherwise. */
   providers?: readonly ProviderSpec[];
   /** Makes the per-call app context from the raw request. `signal` and the framework fields are added to what it returns. */

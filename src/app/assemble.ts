@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { ConfigurationError } from '../errors';
 import { createHttpAuthGate, type HttpAuthGate } from '../auth/http-auth';
 import { principalNamer, type NamePrincipal } from '../auth/principal';
 import { InProcessCallQueue } from '../concurrency/call-queue';
@@ -38,6 +39,11 @@ import { taskRoundRunner } from './task-rounds';
 import { ToolClassSet } from './tool-class-set';
 import { compileViews } from '../views/compile-views';
 import { describeViews } from '../views/view-descriptor';
+import { viewsExtension } from '../views/views-extension';
+import { tasksExtension } from '../tasks/tasks-extension';
+import { ExtensionSet, middlewareAround } from '../extensions/extension-set';
+import type { FusionExtension } from '../extensions/extension';
+import { checkMounts, mergeRegistries, mountedTools, namespacedRegistry } from '../compose/mount';
 
 /** The parts of an app, wired once by {@link assembleApp}. */
 export interface AppParts {
@@ -58,6 +64,8 @@ export interface AppParts {
   readonly serverFactory: McpServerFactory;
   readonly live: LiveServers;
   readonly notifier: ChangeNotifier;
+  /** The app's extensions: the framework's own (tasks, views) and the `extensions` option's. */
+  readonly extensions: ExtensionSet;
 }
 
 /**
@@ -72,6 +80,9 @@ export interface AppParts {
 export function assembleApp(options: FusionAppOptions<object>, app: object, log: (message: string) => void): AppParts {
   const container = (options.parentContainer ?? rootContainer).createChildContainer();
   for (const provider of options.providers ?? []) registerProvider(container, provider);
+  const mounts = options.mounts ?? [];
+  checkMounts(mounts);
+  registerMountProviders(container, mounts);
   container.register(FUSION_APP, { useValue: app });
   const boundary = new ErrorBoundary(options.maskErrors === true, log);
   const namePrincipal = principalNamer(options.principalOf);
@@ -79,7 +90,14 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
 
   const viewDescriptors = describeViews(options.views);
   const viewUris = new Set(viewDescriptors.map((view) => view.uri));
-  const registry = buildRegistry(options.tools, viewUris);
+  // What is mounted is built once and merged into every registry of the app's own classes (see compose/mount.ts).
+  // A mounted app's classes are read again on each rebuild (its own changes rebuild the app: see FusionApp).
+  const withMounts = (own: Registry): Registry =>
+    mergeRegistries(
+      own,
+      mounts.map((m) => ({ namespace: m.namespace, registry: namespacedRegistry(m, buildRegistry(mountedTools(m), viewUris)) }))
+    );
+  const registry = withMounts(buildRegistry(options.tools, viewUris));
   assertInjectable(container, registry, options);
   const continuations = continuationStoreOf(options, registry, log);
   assertSingleUseSupported(registry, continuations);
@@ -108,21 +126,23 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
       assertSingleUseSupported(next, continuations);
       assertInjectable(container, next, options);
     },
-    viewUris
+    viewUris,
+    withMounts
   );
   const catalogs = (): Catalogs => toolClasses.catalogs;
 
   const runTaskRound = taskRoundRunner(engine, boundary, catalogs);
   const tasks = intake ? new AppTasks(intake, runTaskRound) : undefined;
-  const router = new MemberRouter(
-    engine,
-    boundary,
-    catalogs,
-    options.auth?.listing === 'allowed',
-    tasks ? taskEndpoints(tasks, boundary) : undefined,
-    views.length > 0
-  );
+  const endpoints = tasks ? taskEndpoints(tasks, boundary) : undefined;
   const live = new LiveServers();
+  const notifier = new ChangeNotifier(live, options.bus);
+  // The framework's own extensions are written in the same API as the app's.
+  const builtIn: FusionExtension[] = [...(endpoints ? [tasksExtension(endpoints)] : []), ...(views.length > 0 ? [viewsExtension()] : [])];
+  const extensions = new ExtensionSet([...builtIn, ...(options.extensions ?? [])], boundary, {
+    log,
+    resourcesChanged: () => notifier.listChanged('resources')
+  });
+  const router = new MemberRouter(engine, boundary, catalogs, options.auth?.listing === 'allowed', extensions, endpoints);
   const serverFactory = createServerFactory(
     { app: router, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
     { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
@@ -149,8 +169,25 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     gate,
     serverFactory,
     live,
-    notifier: new ChangeNotifier(live, options.bus)
+    notifier,
+    extensions
   });
+}
+
+/** Registers what the mounts provide; a token the app (or another mount) registers already is refused, naming it. */
+function registerMountProviders(container: DependencyContainer, mounts: NonNullable<FusionAppOptions<object>['mounts']>): void {
+  for (const m of mounts) {
+    for (const provider of m.providers ?? []) {
+      const token = typeof provider === 'function' ? provider : provider.provide;
+      if (container.isRegistered(token)) {
+        const name = typeof token === 'function' ? token.name : String(token);
+        throw new ConfigurationError(
+          `mount ${m.namespace}: provider ${name} is registered by the app already: provide it once, in the app's providers`
+        );
+      }
+      registerProvider(container, provider);
+    }
+  }
 }
 
 /** Whether the app runs tasks: a tool declares `task`, or the app has `tasks` settings. */
@@ -183,7 +220,8 @@ function chainDependencies(
     queue: options.concurrency && 'queue' in options.concurrency ? options.concurrency.queue : new InProcessCallQueue(options.concurrency),
     mutationLock: options.mutationLock ?? new FifoMutex(),
     contextFactory: options.contextFactory as ContextFactory | undefined,
-    globalMiddleware: options.middleware ?? [],
+    // The extensions' middleware around the app's own (their `steps`).
+    globalMiddleware: middlewareAround(options.extensions ?? [], options.middleware ?? []),
     continuations,
     tasks: intake?.admissions,
     needsCallScope: (classes) => needsCallScope(container, classes, opaque),

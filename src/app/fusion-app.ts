@@ -5,6 +5,7 @@ import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { CompiledMember } from '../pipeline/compiled-member';
 import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import type { CallKind, Constructor } from '../types/core';
+import type { Mount } from '../compose/mount';
 import type { DirectCallOptions } from '../types/harness';
 import { callDirect } from '../direct/direct-call';
 import type { FusionAppOptions, ListenOptions } from './app-options';
@@ -33,11 +34,19 @@ export class FusionApp {
   private readonly listeners: Closable[] = [];
   private readonly signals = new ProcessSignals();
   private closing: Promise<void> | undefined;
+  /** Who hears of this app's tool class changes (the apps it is mounted into). */
+  private readonly toolListeners = new Set<() => void>();
+  /** Unsubscribes from the apps mounted into this one. */
+  private readonly unfollow: (() => void)[] = [];
 
   private constructor(private readonly options: FusionAppOptions<object>) {
     this.parts = assembleApp(options, this, (m) => this.log(m));
     this.container = this.parts.container;
     this.serverFactory = this.parts.serverFactory;
+    // A mounted app's change of tool classes is a change of this app's lists too.
+    for (const m of options.mounts ?? []) {
+      if (m.app) this.unfollow.push(m.app.onToolsChanged(() => this.followMounted(m.namespace)));
+    }
   }
 
   /**
@@ -47,6 +56,30 @@ export class FusionApp {
   static create<C extends object>(options: FusionAppOptions<C>): FusionApp {
     if (!options || !Array.isArray(options.tools)) throw new ConfigurationError('FusionApp.create needs { tools: [YourToolClass, …] }.');
     return new FusionApp(options as FusionAppOptions<object>);
+  }
+
+  /** What `mount(namespace, app)` takes of this app: its tool classes now, middleware, default presenter and providers. */
+  get mountable(): Omit<Mount, 'namespace' | 'app'> {
+    const { middleware, presenter, providers } = this.options;
+    return { tools: this.parts.toolClasses.classes, middleware, presenter, providers };
+  }
+
+  /** Calls `listener` after each change of this app's tool classes (how an app it is mounted into follows it). */
+  onToolsChanged(listener: () => void): () => void {
+    this.toolListeners.add(listener);
+    return () => this.toolListeners.delete(listener);
+  }
+
+  /** Rebuilds with a mounted app's classes as they are now; a change this app cannot take (a clash) is logged, the app unchanged. */
+  private followMounted(namespace: string): void {
+    if (this.closing) return;
+    try {
+      this.replaceTools([...this.parts.toolClasses.classes]);
+    } catch (error) {
+      this.log(
+        `the app mounted under ${namespace} changed its tools, which this app refused: ${error instanceof Error ? error.message : String(error)}`
+      );
+    }
   }
 
   /** The validated tool descriptors. */
@@ -112,6 +145,7 @@ export class FusionApp {
   private replaceTools(classes: Constructor[]): void {
     const changed = this.parts.toolClasses.replace(classes);
     for (const surface of ['tools', 'resources', 'prompts'] as const) if (changed[surface]) this.parts.notifier.listChanged(surface);
+    for (const listener of this.toolListeners) listener();
   }
 
   /**
@@ -190,6 +224,7 @@ export class FusionApp {
    */
   async listen(options: ListenOptions, stdioTransport?: Transport): Promise<Listening> {
     this.assertOpen();
+    await this.parts.extensions.start();
     const [listening, started] = await listenOn(
       {
         serverFactory: this.serverFactory,
@@ -213,10 +248,12 @@ export class FusionApp {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.signals.remove();
+      for (const unfollow of this.unfollow) unfollow();
       this.parts.tasks?.close();
       this.parts.notifier.close();
       this.parts.engine.close();
       await Promise.allSettled([...this.listeners, ...this.httpHandlers].map((listener) => listener.close()));
+      await this.parts.extensions.stop();
       await this.options.onClose?.();
     })();
     return this.closing;

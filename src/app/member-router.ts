@@ -15,8 +15,7 @@ import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { ToolCatalog } from '../surface/tool-catalog';
 import type { MemberTarget } from '../transports/member-methods';
 import type { CompletionQuery, ServedApp, TaskEndpoints } from '../transports/served-app';
-import { TASKS_EXTENSION } from '../tasks/task-record';
-import { UI_EXTENSION, VIEW_MIME_TYPE } from '../views/view';
+import type { ExtensionSet } from '../extensions/extension-set';
 import type { CallKind } from '../types/core';
 import type { CallRequest, ServedRequest } from '../types/request';
 import type { CallEngine } from './call-engine';
@@ -42,20 +41,21 @@ export class MemberRouter implements ServedApp {
     private readonly catalogs: () => Catalogs,
     /** Lists show only what the caller's scopes allow (`auth.listing: 'allowed'`). */
     private readonly filterLists = false,
-    /** The tasks extension's endpoints, when the app has task-capable tools. */
-    readonly tasks?: TaskEndpoints,
-    /** Whether the app declares views (it then advertises the MCP Apps extension). */
-    views = false
+    /** The app's extensions (the framework's own, tasks and views, among them). */
+    private readonly extensionSet: ExtensionSet,
+    /** The tasks extension's endpoints, when the app has task-capable tools (task listens are routed to them). */
+    readonly tasks?: TaskEndpoints
   ) {
-    const extensions = {
-      ...(tasks ? { [TASKS_EXTENSION]: {} } : {}),
-      // The media types of the views served, the setting MCP Apps names for the extension.
-      ...(views ? { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } : {})
-    };
-    this.extensions = Object.keys(extensions).length > 0 ? extensions : undefined;
+    this.extensions = extensionSet.capabilities;
+    this.extensionMethods = extensionSet.methodNames;
   }
 
   readonly extensions: Readonly<Record<string, object>> | undefined;
+  readonly extensionMethods: readonly string[];
+
+  callExtension(method: string, params: unknown, request: ServedRequest): Promise<Record<string, unknown>> {
+    return this.extensionSet.call(method, params, request);
+  }
 
   listTools(auth?: AuthInfo) {
     const shown = this.shownTo(auth);
@@ -80,7 +80,7 @@ export class MemberRouter implements ServedApp {
   async listResources(request: ServedRequest): Promise<Resource[]> {
     const { resources } = this.catalogs();
     const auth = request.authInfo;
-    const listed = resources.fixedListing(this.shownTo(auth));
+    const listed = [...resources.fixedListing(this.shownTo(auth)), ...this.extensionSet.listedResources()];
     // A template's list method is run only for a caller its scopes allow, whatever the listing option.
     for (const member of resources.listMembers(auth ? grantedBy(auth) : undefined)) {
       // Each list method is a call of its own, made here where its member is known.
@@ -98,6 +98,9 @@ export class MemberRouter implements ServedApp {
     try {
       target = this.catalogs().resources.resolve(request.subject);
     } catch (error) {
+      // Not one of the app's own: an extension's (a skill file), or unknown.
+      const owner = this.extensionSet.resourceOwner(request.subject);
+      if (owner) return this.extensionSet.readResource(owner, request.subject, request);
       return this.refuse('resource', request.subject, error);
     }
     // The variables of a template are known only once the URI is resolved, here.

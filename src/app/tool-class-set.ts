@@ -25,7 +25,9 @@ export class ToolClassSet {
     private readonly build: (registry: Registry) => Catalogs,
     private readonly validate: (registry: Registry) => void,
     /** The URIs of the app's views, which tools may name (fixed for the app's life). */
-    private readonly views: ReadonlySet<string> = new Set()
+    private readonly views: ReadonlySet<string> = new Set(),
+    /** Adds what is mounted (fixed for the app's life) to a registry of the app's own classes. */
+    private readonly extend: (own: Registry) => Registry = (own) => own
   ) {
     this.current = { classes: [...classes], registry, catalogs: build(registry) };
   }
@@ -44,7 +46,7 @@ export class ToolClassSet {
 
   /** Replaces the set; calls in flight keep the members they started with. */
   replace(classes: readonly Constructor[]): ListChanges {
-    const registry = buildRegistry(classes, this.views);
+    const registry = this.extend(buildRegistry(classes, this.views));
     this.validate(registry);
     const before = this.current.catalogs;
     const catalogs = this.build(registry);

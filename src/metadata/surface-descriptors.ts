@@ -48,6 +48,8 @@ export interface ResourceTemplateDescriptor extends SurfaceMember {
   readonly output?: OutputSpec;
   readonly complete: Readonly<Record<string, CompleterRef>>;
   readonly list?: string;
+  /** The namespace it is mounted under (`compose/mount.ts`), when it is: what its list method returns is listed under it. */
+  readonly mountedUnder?: string;
 }
 
 /** A prompt. */

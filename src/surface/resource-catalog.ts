@@ -1,3 +1,4 @@
+import { namespacedUri } from '../compose/namespace';
 import { InvalidParamsError, UnknownResourceError } from '../errors';
 import { UriTemplate, type Resource, type ResourceTemplateType } from '@modelcontextprotocol/server';
 import type { ResourceDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
@@ -97,7 +98,11 @@ export class ResourceCatalog {
                 kind: 'resource',
                 name: descriptor.uriTemplate,
                 label: `Resource list of ${descriptor.uriTemplate}`,
-                present: presentResourceListStep(`The list method ${descriptor.className}.${descriptor.list}`),
+                // A mounted template's list method names its resources by their own URIs: listed under the mount's namespace.
+                present: presentResourceListStep(
+                  `The list method ${descriptor.className}.${descriptor.list}`,
+                  mountedUriOf(descriptor.mountedUnder)
+                ),
                 terminal: invokeStep('list-resources', descriptor.target, descriptor.list, []),
                 interactive: false,
                 methodName: descriptor.list
@@ -186,4 +191,9 @@ function decodeVariables(uri: string, variables: Record<string, string | string[
   const out = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(variables)) out[name] = Array.isArray(value) ? value.map(decode).join(',') : decode(value);
   return out;
+}
+
+/** How a list method's URIs are listed: under the namespace its template is mounted under, or as returned. */
+function mountedUriOf(namespace: string | undefined): ((uri: string) => string) | undefined {
+  return namespace === undefined ? undefined : (uri) => namespacedUri(namespace, uri);
 }

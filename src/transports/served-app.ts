@@ -56,6 +56,10 @@ export interface ServedApp {
   readonly tasks?: TaskEndpoints;
   /** The extensions advertised in the server's capabilities (`capabilities.extensions`), when there are any. */
   readonly extensions?: Readonly<Record<string, object>>;
+  /** The methods the app's extensions serve (`tasks/get`, `skills/list`, …). */
+  readonly extensionMethods: readonly string[];
+  /** One request to an extension method: its result, or a thrown protocol error (already mapped). */
+  callExtension(method: string, params: unknown, request: ServedRequest): Promise<Record<string, unknown>>;
   listResources(request: ServedRequest): Promise<Resource[]>;
   listResourceTemplates(auth?: AuthInfo): ResourceTemplateType[];
   /** `resources/read`: `subject` is the URI. */

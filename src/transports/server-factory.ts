@@ -20,7 +20,7 @@ import type { LiveServers } from './live-servers';
 import { isCongested, remoteAddressOf } from './http/connection-facts';
 import { MEMBER_METHODS, MEMBER_METHOD_NAMES, type MemberMethodName } from './member-methods';
 import { RequestTelemetry, spanTargetOf, uriOf } from './request-telemetry';
-import type { CompletionQuery, ServedApp, TaskEndpoints } from './served-app';
+import type { CompletionQuery, ServedApp } from './served-app';
 
 const DROPPED: Promise<void> = Promise.resolve();
 
@@ -76,11 +76,14 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     const members: MemberHandlers = {
       'tools/call': async (params, ctx, trace) => {
         const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-        const result = await app.callTool(requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) }));
+        const result = await app.callTool(
+          requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) })
+        );
         if (isInputRequiredResult(result) || result.resultType === 'task') return result;
         return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
       },
-      'resources/read': (params, ctx, trace) => app.readResource(requestOf(server, ctx, era, trace, { subject: (params as { uri: string }).uri })),
+      'resources/read': (params, ctx, trace) =>
+        app.readResource(requestOf(server, ctx, era, trace, { subject: (params as { uri: string }).uri })),
       'resources/subscribe': (params) => {
         subscriptions.add((params as { uri: string }).uri);
         return {};
@@ -96,8 +99,11 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     };
     for (const method of MEMBER_METHOD_NAMES) serveMember(server, traced, method, members[method]);
 
-    server.setRequestHandler('tools/list', traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] })));
-    if (app.tasks) serveTasks(server, app.tasks, era, traced);
+    server.setRequestHandler(
+      'tools/list',
+      traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] }))
+    );
+    serveExtensions(server, app, era, traced);
     server.setRequestHandler(
       'resources/list',
       traced.serve('resources/list', undefined, async (_request, ctx, trace) => ({
@@ -106,7 +112,9 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     );
     server.setRequestHandler(
       'resources/templates/list',
-      traced.serve('resources/templates/list', undefined, (_request, ctx) => ({ resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo) }))
+      traced.serve('resources/templates/list', undefined, (_request, ctx) => ({
+        resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo)
+      }))
     );
     server.setRequestHandler(
       'resources/unsubscribe',
@@ -115,7 +123,10 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
         return {};
       })
     );
-    server.setRequestHandler('prompts/list', traced.serve('prompts/list', undefined, (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] })));
+    server.setRequestHandler(
+      'prompts/list',
+      traced.serve('prompts/list', undefined, (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] }))
+    );
     return mcp;
   };
 }
@@ -152,15 +163,18 @@ type MemberHandlers = { readonly [M in MemberMethodName]: MemberHandler };
  */
 function serveMember(server: Server, traced: RequestTelemetry, method: MemberMethodName, handler: MemberHandler): void {
   const row = MEMBER_METHODS[method];
-  const served = traced.serve(method, (request: { params?: unknown }) => spanTargetOf(row.target(request.params)), (request, ctx, trace) =>
-    handler(request.params as Record<string, unknown>, ctx, trace)
+  const served = traced.serve(
+    method,
+    (request: { params?: unknown }) => spanTargetOf(row.target(request.params)),
+    (request, ctx, trace) => handler(request.params as Record<string, unknown>, ctx, trace)
   );
   if (row.params === 'sdk') {
     server.setRequestHandler(method as never, served as never);
     return;
   }
   const schema = row.params === 'as-sent' ? PASS_THROUGH : (specTypeSchemas[row.params] as StandardSchemaV1);
-  server.setRequestHandler(method as never, { params: schema }, ((params: unknown, ctx: ServerContext) => served({ params }, ctx)) as never);
+  server.setRequestHandler(method as never, { params: schema }, ((params: unknown, ctx: ServerContext) =>
+    served({ params }, ctx)) as never);
 }
 
 /**
@@ -194,7 +208,11 @@ type CallOf = Pick<CallRequest, 'subject' | 'arguments' | 'input' | 'sendProgres
 
 /** What `completion/complete` calls: the prompt or template named, its context's arguments, the value typed so far. */
 function completed(query: CompletionQuery): CallOf {
-  return { subject: query.ref.name ?? query.ref.uri ?? '', arguments: ownRecord<string>(query.context?.arguments), input: String(query.argument.value ?? '') };
+  return {
+    subject: query.ref.name ?? query.ref.uri ?? '',
+    arguments: ownRecord<string>(query.context?.arguments),
+    input: String(query.argument.value ?? '')
+  };
 }
 
 /**
@@ -261,20 +279,19 @@ function inputChannelOf(declared: ClientCapabilities | undefined, era: Era): Inp
 }
 
 /**
- * `tasks/get`, `tasks/update` and `tasks/cancel` (the tasks extension), registered against the
- * app's task endpoints, which check the extension and the params themselves.
+ * The methods the app's extensions serve (`tasks/*`, `skills/*`, a user's own), each registered
+ * with its params as sent: the extension checks them (and the client's opt-in) itself.
  */
-function serveTasks(server: Server, tasks: TaskEndpoints, era: Era, traced: RequestTelemetry): void {
-  const request = (ctx: ServerContext, trace: CallTrace | undefined): ServedRequest => requestOf(server, ctx, era, trace);
-  const serve = (method: 'tasks/get' | 'tasks/cancel' | 'tasks/update', endpoint: (params: unknown, request: ServedRequest) => Promise<unknown>) =>
+function serveExtensions(server: Server, app: ServedApp, era: Era, traced: RequestTelemetry): void {
+  for (const method of app.extensionMethods) {
     server.setRequestHandler(
       method,
       { params: PASS_THROUGH },
-      traced.serve<unknown, unknown>(method, undefined, (params, ctx, trace) => endpoint(params, request(ctx, trace))) as never
+      traced.serve<unknown, unknown>(method, undefined, (params, ctx, trace) =>
+        app.callExtension(method, params, requestOf(server, ctx, era, trace))
+      ) as never
     );
-  serve('tasks/get', (params, r) => tasks.get(params, r));
-  serve('tasks/cancel', (params, r) => tasks.cancel(params, r));
-  serve('tasks/update', (params, r) => tasks.update(params, r));
+  }
 }
 
 /** A connection that can deliver no request for input, and why. */

@@ -38,9 +38,14 @@ export function presentPromptStep(where: string, description: string | undefined
 }
 
 /** The concrete resources a template's `list` method names (only what looks like one). */
-export function presentResourceListStep(where: string): NamedStep {
+export function presentResourceListStep(where: string, uriOf: (uri: string) => string = (uri) => uri): NamedStep {
   return presentStep('present', where, (value) =>
-    Array.isArray(value) ? (value.filter((r) => r && typeof r === 'object' && typeof (r as Resource).uri === 'string') as Resource[]) : []
+    Array.isArray(value)
+      ? (value.filter((r) => r && typeof r === 'object' && typeof (r as Resource).uri === 'string') as Resource[]).map((r) => ({
+          ...r,
+          uri: uriOf(r.uri)
+        }))
+      : []
   );
 }
 

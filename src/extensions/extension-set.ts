@@ -1,0 +1,155 @@
+import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
+import { ConfigurationError, MissingCapabilityError } from '../errors';
+import type { ErrorBoundary } from '../pipeline/error-boundary';
+import type { Middleware } from '../types/middleware';
+import type { ServedRequest } from '../types/request';
+import { isPlainJsonObject, ownValue } from '../wire/own-properties';
+import type { ExtensionHost, ExtensionMethod, ExtensionRequest, FusionExtension } from './extension';
+import { extensionIdProblem, extensionMethodProblem } from './extension-rules';
+
+/** An extension request as the framework's own extensions receive it: with the served request it came from. */
+export interface FrameworkExtensionRequest extends ExtensionRequest {
+  /** The request as the transport served it (the framework's own extensions need its facts: ids, answers, session). */
+  readonly served: ServedRequest;
+}
+
+/**
+ * The app's extensions, checked at startup (every problem at once, in one ConfigurationError)
+ * and served: their settings advertised, their methods dispatched (opt-in checked, started
+ * first, failures mapped by the app's error boundary), their resources read, their middleware
+ * placed, their start and stop run once each.
+ */
+export class ExtensionSet {
+  private readonly methods = new Map<string, { extension: FusionExtension; run: ExtensionMethod }>();
+  private starting: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly extensions: readonly FusionExtension[],
+    private readonly boundary: ErrorBoundary,
+    private readonly host: ExtensionHost
+  ) {
+    const problems: string[] = [];
+    const ids = new Set<string>();
+    for (const extension of extensions) {
+      const idProblem = extensionIdProblem(extension?.id);
+      if (idProblem) {
+        problems.push(idProblem);
+        continue;
+      }
+      if (ids.has(extension.id)) problems.push(`extension ${extension.id} is given twice: each extension id once per app`);
+      ids.add(extension.id);
+      if (extension.settings !== undefined && !isPlainJsonObject(extension.settings)) {
+        problems.push(
+          `extension ${extension.id}: settings must be a plain JSON object (what capabilities.extensions["${extension.id}"] advertises)`
+        );
+      }
+      for (const [method, run] of Object.entries(extension.methods ?? {})) {
+        const methodProblem = extensionMethodProblem(extension.id, method);
+        const owner = this.methods.get(method);
+        if (methodProblem) problems.push(methodProblem);
+        else if (owner)
+          problems.push(`extensions ${owner.extension.id} and ${extension.id} both serve ${method}: one method, one extension`);
+        else if (typeof run !== 'function') problems.push(`extension ${extension.id}: method ${method} must be a function`);
+        else this.methods.set(method, { extension, run });
+      }
+    }
+    if (problems.length > 0) throw new ConfigurationError(`Invalid extensions:\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  }
+
+  /** What `capabilities.extensions` advertises (in `initialize` and `server/discover`), or undefined when there is none. */
+  get capabilities(): Readonly<Record<string, object>> | undefined {
+    if (this.extensions.length === 0) return undefined;
+    return Object.fromEntries(this.extensions.map((e) => [e.id, { ...(e.settings ?? {}) }]));
+  }
+
+  /** The methods the extensions serve. */
+  get methodNames(): readonly string[] {
+    return [...this.methods.keys()];
+  }
+
+  /** Starts every extension, once (the first caller starts them; later ones wait for the same start). */
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      for (const extension of this.extensions) await extension.start?.(this.host);
+    })();
+    return this.starting;
+  }
+
+  /** Stops every extension that has a `stop`, once; a failure is logged, the others still stop. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const extension of this.extensions) {
+      try {
+        await extension.stop?.();
+      } catch (error) {
+        this.host.log(`extension ${extension.id} failed to stop: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  /** Serves one request to an extension method; failures are thrown as the boundary maps them (JSON-RPC errors). */
+  async call(method: string, params: unknown, served: ServedRequest): Promise<Record<string, unknown>> {
+    const entry = this.methods.get(method);
+    try {
+      if (!entry) throw new ConfigurationError(`No extension serves ${method}`);
+      const request = this.requestOf(entry.extension, method, params, served);
+      if (entry.extension.requiresOptIn && request.clientSettings === undefined) {
+        const id = entry.extension.id;
+        throw new MissingCapabilityError(
+          id,
+          { extensions: { [id]: {} } },
+          `${method} needs the ${id} extension: declare it in the client capabilities.`
+        );
+      }
+      await this.start();
+      const result = await entry.run(request);
+      // Every 2026-07-28 result names its type; an extension's own (a task's "task") is kept.
+      return request.era === 'modern' && result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
+    } catch (error) {
+      throw this.boundary.protocolError(error, 'tool', method);
+    }
+  }
+
+  /** The extension that serves a resource URI, when one does. */
+  resourceOwner(uri: string): FusionExtension | undefined {
+    return this.extensions.find((e) => e.resources?.owns(uri) === true);
+  }
+
+  /** Reads a resource an extension serves (see {@link resourceOwner}); failures thrown as the boundary maps them. */
+  async readResource(owner: FusionExtension, uri: string, served: ServedRequest): Promise<ReadResourceResult> {
+    try {
+      await this.start();
+      return await owner.resources!.read(uri, this.requestOf(owner, 'resources/read', { uri }, served));
+    } catch (error) {
+      throw this.boundary.protocolError(error, 'resource', uri);
+    }
+  }
+
+  /** What the extensions add to `resources/list`. */
+  listedResources(): Resource[] {
+    return this.extensions.flatMap((e) => [...(e.resources?.list?.() ?? [])]);
+  }
+
+  private requestOf(extension: FusionExtension, method: string, params: unknown, served: ServedRequest): FrameworkExtensionRequest {
+    const settings = ownValue(ownValue(served.clientCapabilities, 'extensions'), extension.id);
+    return {
+      method,
+      params: isPlainJsonObject(params) ? params : {},
+      era: served.era ?? 'modern',
+      signal: served.signal ?? new AbortController().signal,
+      authInfo: served.authInfo,
+      clientCapabilities: served.clientCapabilities,
+      clientSettings: isPlainJsonObject(settings) ? settings : undefined,
+      served
+    };
+  }
+}
+
+/** The app's global middleware with its extensions' around it: every `outer` first, every `inner` last (see `ExtensionSteps`). */
+export function middlewareAround(extensions: readonly FusionExtension[], app: readonly Middleware[]): readonly Middleware[] {
+  const outer = extensions.flatMap((e) => e?.steps?.outer ?? []);
+  const inner = extensions.flatMap((e) => e?.steps?.inner ?? []);
+  return outer.length === 0 && inner.length === 0 ? app : [...outer, ...app, ...inner];
+}

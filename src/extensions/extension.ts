@@ -1,0 +1,112 @@
+/**
+ * The extension API (SEP-2133 extensions, written for this framework): what an extension
+ * declares. Types only; `extension-set.ts` checks a set of them at startup and serves them. The
+ * framework's own extensions (tasks, views, skills) are written in it.
+ */
+import type { AuthInfo, ClientCapabilities, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
+import type { Era } from '../types/core';
+import type { Middleware } from '../types/middleware';
+
+/**
+ * One request to a method an extension serves, or to one of its resources: the raw params
+ * (untrusted: check them and throw `InvalidParamsError` for -32602), and what is known of the
+ * caller. `clientSettings` is the client's opt-in, read per request: on 2026-07-28 the settings
+ * the request's `_meta` client capabilities declare under `extensions[id]`; on a 2025-era
+ * connection those its `initialize` declared; `undefined` when the client did not opt in.
+ */
+export interface ExtensionRequest {
+  /** The method called (`skills/list`), or `resources/read` for a resource the extension serves. */
+  readonly method: string;
+  /** The request's params as sent (untrusted); `{}` when it had none. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The protocol era of the connection. */
+  readonly era: Era;
+  /** Aborted when the client cancels or goes away: pass it to whatever waits. */
+  readonly signal: AbortSignal;
+  /** The caller's validated token, on HTTP with `auth`. */
+  readonly authInfo?: AuthInfo;
+  /** Everything the client declared for this request. */
+  readonly clientCapabilities?: ClientCapabilities;
+  /** The client's settings for this extension, or `undefined` when it did not opt in (see above). */
+  readonly clientSettings: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** A method an extension serves: its result (an object; `resultType` is added on 2026-07-28), or a thrown `FusionError`. */
+export type ExtensionMethod = (request: ExtensionRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
+/**
+ * Resources an extension serves beside the app's own (skill files, say): `resources/read` of a
+ * URI it `owns` reaches `read`, after the app's own resources and templates have not matched.
+ */
+export interface ExtensionResources {
+  /** Whether the URI is one of this extension's (it then answers for it, found or not). */
+  owns(uri: string): boolean;
+  /** The read result; throw `UnknownResourceError` (-32602) for a URI it does not serve. */
+  read(uri: string, request: ExtensionRequest): ReadResourceResult | Promise<ReadResourceResult>;
+  /** What `resources/list` shows of them (a small set, not paged). Absent: nothing is listed. */
+  list?(): readonly Resource[];
+}
+
+/**
+ * Where an extension's middleware sits in every member's chain: `outer` before the app's
+ * global middleware (it sees the call first and the result last), `inner` after it (closest to
+ * the class and method middleware). Both run inside the queue slot, after scopes are checked.
+ */
+export interface ExtensionSteps {
+  /** Run before the app's `middleware`. */
+  readonly outer?: readonly Middleware[];
+  /** Run after the app's `middleware`, before class and method middleware. */
+  readonly inner?: readonly Middleware[];
+}
+
+/** What an extension's `start` is given. */
+export interface ExtensionHost {
+  /** Where the framework's diagnostics go (the app's `logger`). */
+  log(message: string): void;
+  /** Tells connected clients that the resource list changed (`notifications/resources/list_changed`). */
+  resourcesChanged(): void;
+}
+
+/**
+ * An extension of the app (`FusionApp.create({ extensions: [...] })`). Checked at startup, every
+ * problem reported at once: `id` follows the 2026-07-28 rule (`{vendor-prefix}/{name}`, the
+ * prefix reverse DNS labels; a prefix whose second label is `modelcontextprotocol` or `mcp` is
+ * reserved for MCP and refused unless the id is one of the official extensions'); a method may
+ * not be a core method (`tools/call`, `notifications/…`) nor another extension's.
+ *
+ * @example
+ * ```ts
+ * const clock: FusionExtension = {
+ *   id: 'com.example/clock',
+ *   settings: { precision: 'ms' },
+ *   methods: { 'clock/now': () => ({ now: Date.now() }) }
+ * };
+ * const app = FusionApp.create({ tools: [BillingTools], extensions: [clock] });
+ * ```
+ */
+export interface FusionExtension {
+  /** The extension's identifier (`com.example/clock`), the key of its settings in `capabilities.extensions`. */
+  readonly id: string;
+  /** What the server advertises for it in `capabilities.extensions[id]` (`initialize` and `server/discover`). Default `{}`. */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** The methods it serves, by method name. */
+  readonly methods?: Readonly<Record<string, ExtensionMethod>>;
+  /**
+   * Whether its methods need the client's opt-in: a request whose client did not declare the
+   * extension is refused with -32021 (MissingRequiredClientCapability) before the method runs.
+   * Default `false` (the method reads `clientSettings` itself if it cares).
+   */
+  readonly requiresOptIn?: boolean;
+  /** Middleware it adds to every member's chain, and where (see {@link ExtensionSteps}). */
+  readonly steps?: ExtensionSteps;
+  /** Resources it serves beside the app's own. */
+  readonly resources?: ExtensionResources;
+  /**
+   * Runs once before the extension serves anything: awaited by `listen()`, and by the first
+   * request that reaches the extension otherwise. A failure is that request's error (and
+   * `listen()`'s).
+   */
+  start?(host: ExtensionHost): void | Promise<void>;
+  /** Runs once at `app.close()`, after calls are aborted. */
+  stop?(): void | Promise<void>;
+}

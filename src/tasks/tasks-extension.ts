@@ -1,0 +1,25 @@
+import type { FusionExtension } from '../extensions/extension';
+import type { FrameworkExtensionRequest } from '../extensions/extension-set';
+import type { TaskEndpoints } from '../transports/served-app';
+import { TASKS_EXTENSION } from './task-record';
+
+/**
+ * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on the extension API: it
+ * advertises `{}` and serves `tasks/get`, `tasks/update` and `tasks/cancel` through the app's
+ * task endpoints, which read the client's opt-in per request themselves (a task needs a
+ * 2026-07-28 request that declares the extension: -32021 otherwise). What stays outside the
+ * API: the task-escalation step of a task-capable tool's chain (a mode of the call, decided at
+ * startup) and task listens, which the HTTP routing hands to the same endpoints.
+ */
+export function tasksExtension(endpoints: TaskEndpoints): FusionExtension {
+  const served = (request: unknown) => (request as FrameworkExtensionRequest).served;
+  return {
+    id: TASKS_EXTENSION,
+    settings: {},
+    methods: {
+      'tasks/get': (request) => endpoints.get(request.params, served(request)),
+      'tasks/update': (request) => endpoints.update(request.params, served(request)),
+      'tasks/cancel': (request) => endpoints.cancel(request.params, served(request))
+    }
+  };
+}
