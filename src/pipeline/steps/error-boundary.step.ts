@@ -15,7 +15,10 @@ export function errorBoundaryStep(boundary: ErrorBoundary, kind: CallKind): Name
       (value) => (state.mode === 'task' ? boundary.taskResult(value) : value),
       (error: unknown) => {
         state.trace?.failed(error, state.mode);
-        return boundary.fail(kind, state.subject, state.mode, error);
+        return boundary.fail(kind, state.subject, state.mode, error, {
+          requestId: state.request.requestId,
+          taskId: state.task?.taskId
+        });
       }
     )
   );
