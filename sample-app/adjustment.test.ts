@@ -60,8 +60,8 @@ eachDatabase('billing.adjust', (database) => {
     expect(textOf(result)).not.toContain(rows[0].request_key);
 
     expect(questions.asked.map((q) => q.message)).toEqual([
-      'Adjust invoice 2 of Umbrella Health ($1,525.00): why?',
-      'How much of $1,525.00 to credit on invoice 2 (Billing error)?'
+      'Adjust invoice 2 of Umbrella Health (€1,525.00): why?',
+      'How much of €1,525.00 to credit on invoice 2 (Billing error)?'
     ]);
     expect(questions.asked[0].requestedSchema).toMatchObject({
       properties: { reason: { type: 'string', oneOf: [{ const: 'discount' }, { const: 'billing-error' }, { const: 'goodwill' }] } },
@@ -87,7 +87,7 @@ eachDatabase('billing.adjust', (database) => {
     expect(questions.asked).toHaveLength(3);
     expect(questions.asked[1].message).not.toContain('invalid');
     expect(questions.asked[2].message).toBe(
-      'The previous answer was invalid: amount must be at most 1525. How much of $1,525.00 to credit on invoice 2 (Discount)?'
+      'The previous answer was invalid: amount must be at most 1525. How much of €1,525.00 to credit on invoice 2 (Discount)?'
     );
     expect((await adjustmentRows()).map((r) => r.amount_cents)).toEqual([2500]);
   });
@@ -124,7 +124,7 @@ eachDatabase('billing.adjust', (database) => {
     );
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      'Invoice 2 changed while the adjustment was entered (its total was $1,525.00, now $1,000.00); nothing was recorded. Start again.'
+      'Invoice 2 changed while the adjustment was entered (its total was €1,525.00, now €1,000.00); nothing was recorded. Start again.'
     );
     expect(await adjustmentRows()).toEqual([]);
   });

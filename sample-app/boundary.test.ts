@@ -44,7 +44,7 @@ eachDatabase('the billing desk at the boundary', (database) => {
       const answer = await callModern({ name: 'billing.refund', arguments: { id: INVOICE }, inputResponses: { input: acceptConfirm } });
       const { result } = responseOf(answer);
       expect(result?.resultType).toBe('input_required');
-      expect(JSON.stringify(result?.inputRequests)).toContain('Refund $1,525.00 to Umbrella Health?');
+      expect(JSON.stringify(result?.inputRequests)).toContain('Refund €1,525.00 to Umbrella Health?');
       expect(await refunded()).toBe(false);
     });
 
@@ -59,7 +59,7 @@ eachDatabase('the billing desk at the boundary', (database) => {
         params: { name: 'billing.refund', arguments: { id: INVOICE }, inputResponses: { input: acceptConfirm } }
       } as never);
       expect(textOf(result as { content?: unknown })).toBe('Refund cancelled');
-      expect(asked).toEqual(['Refund $1,525.00 to Umbrella Health?']);
+      expect(asked).toEqual(['Refund €1,525.00 to Umbrella Health?']);
       expect(await refunded()).toBe(false);
       await client.close();
     });

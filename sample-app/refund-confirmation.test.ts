@@ -14,7 +14,7 @@ eachDatabase('billing.refund asks to confirm', (database) => {
     return desk.sql.all('SELECT * FROM invoices ORDER BY id');
   }
 
-  test('asks once, in dollars and by customer name, with one yes/no field, then refunds', async () => {
+  test('asks once, in the invoice currency and by customer name, with one yes/no field, then refunds', async () => {
     const questions = recordQuestions(() => ({ action: 'accept', content: { confirm: true } }));
     const result = await desk.app.callTool('billing.refund', { id: INVOICE }, { onInput: questions.onInput });
 
@@ -23,7 +23,7 @@ eachDatabase('billing.refund asks to confirm', (database) => {
     expect(questions.asked).toHaveLength(1);
     expect(questions.asked[0]).toMatchObject({
       kind: 'form',
-      message: 'Refund $1,525.00 to Umbrella Health?',
+      message: 'Refund €1,525.00 to Umbrella Health?',
       requestedSchema: {
         type: 'object',
         properties: { confirm: { type: 'boolean', description: 'Approve the refund' } },

@@ -78,27 +78,70 @@ describeWithTmux('mcpfusion in a terminal (tmux) against the sample app', () => 
       expect(screen).toContain('"quarter": 2');
     });
 
-    it('billing.refund asks; answering y refunds the invoice', async () => {
+    const refundQuestion = (id: number): RegExp => {
+      const amount = invoiceRow(disk, id).amount_cents;
+      const euros = `€${(amount / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+      return new RegExp(`^\\? Refund ${euros.replace(/[.$]/g, '\\$&')} to .+\\? \\(y/N\\)`, 'm');
+    };
+
+    it('billing.refund asks a yes/no in one step; y and Enter refund the invoice', async () => {
       const id = paidIds.shift()!;
       call(`billing.refund --arg id=${id}`);
-      await terminal.waitFor(/Your reply/);
-      terminal.keys('Enter');
-      await terminal.waitFor(/Approve the refund/);
+      await terminal.waitFor(refundQuestion(id));
+      expect(terminal.screen()).not.toContain('Your reply');
       terminal.keys('y', 'Enter');
       expect(await terminal.exitOf()).toBe(0);
+      expect(terminal.screen()).toMatch(/^✔ Refund €[\d,.]+ to .+\? Yes$/m);
       expect(terminal.screen()).toContain('"status": "refunded"');
       expect(invoiceRow(disk, id).status).toBe('refunded');
     });
 
-    it('billing.refund declined at the prompt refunds nothing', async () => {
+    it('an Enter typed before the question does not answer it', async () => {
       const id = paidIds.shift()!;
       call(`billing.refund --arg id=${id}`);
-      await terminal.waitFor(/Your reply/);
-      terminal.keys('Down', 'Enter');
+      // Typed at once, while the client is still starting: long before the question is on the screen.
+      terminal.keys('Enter');
+      await terminal.waitFor(refundQuestion(id));
+      terminal.keys('y', 'Enter');
+      expect(await terminal.exitOf()).toBe(0);
+      expect(invoiceRow(disk, id).status).toBe('refunded');
+    });
+
+    it('Enter takes the default (no): the tool says the refund is cancelled, nothing is refunded', async () => {
+      const id = paidIds.shift()!;
+      call(`billing.refund --arg id=${id}`);
+      await terminal.waitFor(refundQuestion(id));
+      terminal.keys('Enter');
       const exit = await terminal.exitOf();
+      expect(terminal.screen()).toMatch(/^✔ Refund €[\d,.]+ to .+\? No$/m);
       expect(terminal.screen()).toContain('Refund cancelled');
       expect(exit).toBe(1);
       expect(invoiceRow(disk, id).status).toBe('paid');
+    });
+
+    it.each([
+      ['Escape', 'Escape'],
+      ['Ctrl-D', 'C-d']
+    ])('%s declines the request: nothing is refunded', async (_name, key) => {
+      const id = paidIds.shift()!;
+      call(`billing.refund --arg id=${id}`);
+      await terminal.waitFor(refundQuestion(id));
+      terminal.keys(key);
+      const exit = await terminal.exitOf();
+      expect(terminal.screen()).toMatch(/^\s*declined$/m);
+      expect(terminal.screen()).toContain('Refund cancelled');
+      expect(exit).toBe(1);
+      expect(invoiceRow(disk, id).status).toBe('paid');
+    });
+
+    it('a question that is not one yes/no keeps the reply menu (billing.adjust asks the reason from a list)', async () => {
+      const id = paidIds.shift()!;
+      call(`billing.adjust --arg id=${id}`);
+      await terminal.waitFor(/Your reply/);
+      terminal.keys('Down', 'Enter');
+      const exit = await terminal.exitOf();
+      expect(terminal.screen()).toContain('Adjustment cancelled');
+      expect(exit).toBe(1);
     });
 
     it('Ctrl-C during reports.rebuild {throttleMs: 300} cancels it (exit 130, table untouched) and the next mutation runs at once', async () => {

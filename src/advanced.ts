@@ -46,6 +46,8 @@ export { BoundedSessionEventStore } from './transports/http/session-event-store'
 export type { ToolDescriptor } from './metadata/tool-descriptor';
 export type { CompleterRef } from './metadata/types';
 export type { CallKind, Era, MemberKind, OutputSpec, ParamKind, RequestFacts, ToolInfo, ToolKind } from './types/core';
+// The compile-time check of a tool's return type against its `output` (what `@Action` / `@Mutation` return).
+export type { CheckedReturn, HandlerReturn, OutputCheckedDecorator, OutputValue } from './decorators/handler-return';
 export type { CallContextBase, ReservedContextField } from './types/context';
 export type { WithoutFrameworkFields } from './app/app-options';
 export type { CallLogger, LogLevel } from './types/context';

@@ -10,7 +10,12 @@
  * @packageDocumentation
  */
 import 'reflect-metadata';
+import { assertLegacyDecorators } from './decorators/decorator-mode';
 import { progress as progressUpdate, type ProgressUpdate } from './pipeline/progress';
+
+// A program compiled without experimentalDecorators is stopped here, naming the fix, before its
+// input classes' class-validator decorators crash (they run before any decorator of ours).
+assertLegacyDecorators(module);
 
 // The app: composition root, its options, `listen`, and the test entry point `app.callTool`.
 export { FusionApp } from './app/fusion-app';

@@ -18,7 +18,7 @@ import { AdjustmentView } from './billing.views';
 import { alreadyRefunded, invoiceNotFound } from './invoice-errors';
 import { InvoiceRepository, type InvoiceRecord } from './invoice-repository';
 import { InvoiceStatus } from './invoice-status';
-import { centsToDollars, dollarsToCents, formatDollars } from './money';
+import { amountToCents, centsToAmount, formatMoney } from './money';
 import { ResourceEvents } from './resource-events';
 import { Scopes } from '../scopes';
 
@@ -57,7 +57,7 @@ export class AdjustmentTools {
     serializeOn: (request: AdjustmentRequest) => `invoice:${request.id}`,
     title: 'Adjust invoice',
     description:
-      'Credit part of an invoice. Asks the user for the reason (discount, billing error, goodwill), then the amount in dollars (at most the invoice total), and records one adjustment.',
+      'Credit part of an invoice. Asks the user for the reason (discount, billing error, goodwill), then the amount in the invoice currency (at most the invoice total), and records one adjustment.',
     output: AdjustmentView
   })
   async adjust(@Input() request: AdjustmentRequest): Promise<AdjustmentRecord | InputRound> {
@@ -69,7 +69,7 @@ export class AdjustmentTools {
     if (reason === undefined) {
       const state: AdjustmentState = { requestKey: randomUUID(), totalCents: invoice.amountCents };
       return requireInput.elicit(
-        `Adjust invoice ${invoice.id} of ${invoice.customer.name} (${formatDollars(invoice.amountCents)}): why?`,
+        `Adjust invoice ${invoice.id} of ${invoice.customer.name} (${formatMoney(invoice.amountCents, invoice.currency)}): why?`,
         { reason: ask.enum(ADJUSTMENT_REASON_TITLES, 'Reason for the adjustment') },
         { state, onDecline: ADJUSTMENT_CANCELLED }
       );
@@ -79,15 +79,15 @@ export class AdjustmentTools {
     const amount = readInput<number>('amount');
     if (amount === undefined) {
       return requireInput.elicit(
-        `How much of ${formatDollars(invoice.amountCents)} to credit on invoice ${invoice.id} (${ADJUSTMENT_REASON_TITLES[reason]})?`,
-        { amount: ask.number('Amount in dollars').min(0.01).max(centsToDollars(invoice.amountCents)) },
+        `How much of ${formatMoney(invoice.amountCents, invoice.currency)} to credit on invoice ${invoice.id} (${ADJUSTMENT_REASON_TITLES[reason]})?`,
+        { amount: ask.number(`Amount in ${invoice.currency}`).min(0.01).max(centsToAmount(invoice.amountCents)) },
         { state, onDecline: ADJUSTMENT_CANCELLED }
       );
     }
     const recorded = await this.adjustments.record({
       invoiceId: invoice.id,
       reason,
-      amountCents: dollarsToCents(amount),
+      amountCents: amountToCents(amount),
       at: new Date(),
       requestKey: state.requestKey
     });
@@ -102,8 +102,8 @@ function unchangedSinceFirstRound(invoice: InvoiceRecord): AdjustmentState {
   if (!state) throw new ToolError(`The adjustment of invoice ${invoice.id} lost its state; nothing was recorded. Start again.`);
   if (state.totalCents !== invoice.amountCents) {
     throw new ToolError(
-      `Invoice ${invoice.id} changed while the adjustment was entered (its total was ${formatDollars(state.totalCents)}, ` +
-        `now ${formatDollars(invoice.amountCents)}); nothing was recorded. Start again.`
+      `Invoice ${invoice.id} changed while the adjustment was entered (its total was ${formatMoney(state.totalCents, invoice.currency)}, ` +
+        `now ${formatMoney(invoice.amountCents, invoice.currency)}); nothing was recorded. Start again.`
     );
   }
   return state;

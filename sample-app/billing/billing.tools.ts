@@ -18,7 +18,7 @@ import { InvoiceSummary, InvoiceView } from './billing.views';
 import { alreadyRefunded, invoiceNotFound, staleRefund } from './invoice-errors';
 import { InvoiceRepository, type InvoiceListing, type InvoiceRecord } from './invoice-repository';
 import { InvoiceStatus } from './invoice-status';
-import { formatDollars } from './money';
+import { formatMoney } from './money';
 import { ResourceEvents } from './resource-events';
 import { Scopes } from '../scopes';
 
@@ -98,7 +98,7 @@ export class BillingTools {
     const confirm = readInput<boolean>('confirm');
     if (confirm === undefined) {
       return requireInput.elicit(
-        `Refund ${formatDollars(invoice.amountCents)} to ${invoice.customer.name}?`,
+        `Refund ${formatMoney(invoice.amountCents, invoice.currency)} to ${invoice.customer.name}?`,
         { confirm: ask.boolean('Approve the refund') },
         { onDecline: REFUND_CANCELLED }
       );

@@ -4,7 +4,8 @@ import { SqlDatabase } from '../db/sql-database';
 import { aggregateMonth, clearAggregates, monthsWithInvoices } from './aggregates';
 import { addUp, loadQuarterRows, quarterMonths, renderChart, totalsByMonth } from './quarter-report';
 import { QuarterQuery, RebuildOptions } from './report.inputs';
-import { QuarterReport, RebuildSummary } from './report.views';
+import { QuarterReport, RebuildSummary, type ChartedQuarterReport } from './report.views';
+import { quarterReportPresenter } from './quarter-report.presenter';
 import { Scopes } from '../scopes';
 
 /** Share of the progress bar the month chunks of a rebuild take; the commit is the rest. */
@@ -21,9 +22,14 @@ export class ReportTools {
     title: 'Quarter report',
     description:
       'Totals of the invoices issued in one quarter, per month and overall (billed, paid, open, refunded, net, in cents), with a text chart. Reports progress.',
-    output: QuarterReport
+    output: QuarterReport,
+    // The chart as a text block of lines, the report as structured content.
+    presenter: quarterReportPresenter
   })
-  async *generate(@Input() query: QuarterQuery, @Signal() signal: AbortSignal): AsyncGenerator<ProgressUpdate, QuarterReport, undefined> {
+  async *generate(
+    @Input() query: QuarterQuery,
+    @Signal() signal: AbortSignal
+  ): AsyncGenerator<ProgressUpdate, ChartedQuarterReport, undefined> {
     const months = quarterMonths(query.year, query.quarter);
     const rows = await loadQuarterRows(this.db, query.year, query.quarter);
     yield progress(30, 'rows loaded');

@@ -47,10 +47,16 @@ export class QuarterReport {
   @ValidateNested()
   @Type(() => PeriodTotals)
   totals!: PeriodTotals;
+}
 
-  @JSONSchema({ description: 'Net per month as a text bar chart.' })
-  @IsString()
-  chart!: string;
+/**
+ * What `report.generate` returns: the report and its text chart. The chart is for people, so it
+ * is not structured content (a JSON string would reach a terminal as one line of `\n`): the
+ * presenter sends it as a text block of lines, and the report as the structured content.
+ */
+export interface ChartedQuarterReport extends QuarterReport {
+  /** Net per month as a text bar chart, one line per month. */
+  readonly chart: string;
 }
 
 /** The output of `reports.rebuild`. */

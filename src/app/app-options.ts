@@ -103,7 +103,11 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
   parentContainer?: DependencyContainer;
   /** Called by `close()` after calls are aborted and transports closed: release your resources here. */
   onClose?: () => void | Promise<void>;
-  /** Where the framework's own diagnostics go. Default: stderr. Never stdout. */
+  /**
+   * Where the framework's own diagnostics go, among them every unexpected exception and every
+   * output mismatch of a call (with the member, the call's JSON-RPC id and the stack; never sent
+   * to the client). Default: stderr. Never stdout.
+   */
   logger?: (message: string) => void;
   /**
    * Hide the message of every unexpected exception from clients: a thrown `Error` that is not a

@@ -37,9 +37,14 @@ export class Interrupt {
     this.listen();
   }
 
-  /** Stops reading stdin (while a prompt reads it); SIGINT stays handled. */
+  /**
+   * Stops reading stdin (while a prompt reads it); SIGINT stays handled. Keys typed before
+   * the prompt are dropped here, not left for it to read: they would answer a question the
+   * user had not seen yet (an Enter pressed early would take the default).
+   */
   suspend(): void {
     this.terminal.in.off('data', this.onData);
+    if (this.raw) while (this.terminal.in.read() !== null) continue;
     if (this.raw && this.terminal.in.isTTY) this.terminal.in.setRawMode(false);
     this.raw = false;
     this.terminal.in.pause();

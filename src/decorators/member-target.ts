@@ -1,4 +1,5 @@
 import { metadataStorage } from '../metadata/metadata-storage';
+import { isStandardDecoratorCall, standardDecoratorsError } from './decorator-mode';
 
 /**
  * Resolves the class a member decorator was applied to, and records a misuse
@@ -11,6 +12,9 @@ export function recordMethodTarget(
   key: string | symbol,
   descriptor: PropertyDescriptor | undefined
 ): boolean {
+  if (isStandardDecoratorCall(key)) {
+    throw standardDecoratorsError(undefined, `${decorator} on method ${String((key as { name?: unknown }).name)}`);
+  }
   const isStatic = typeof target === 'function';
   const ctor = isStatic ? target : (target as { constructor: object }).constructor;
   const className = (ctor as { name?: string }).name ?? '(anonymous)';

@@ -1,6 +1,7 @@
 import { injectable } from 'tsyringe';
 import { metadataStorage } from '../metadata/metadata-storage';
 import type { ToolProviderOptions } from '../metadata/types';
+import { isStandardDecoratorCall, standardDecoratorsError } from './decorator-mode';
 
 /**
  * Makes a class a tool provider and injectable: its `@Action` / `@Mutation` methods
@@ -10,7 +11,8 @@ import type { ToolProviderOptions } from '../metadata/types';
  * middleware base first, the nearest presenter), but needs its own `@ToolProvider()` to be given to an app.
  */
 export function ToolProvider(options: ToolProviderOptions = {}): ClassDecorator {
-  return (target) => {
+  return (target, ...standard: unknown[]) => {
+    if (isStandardDecoratorCall(standard[0])) throw standardDecoratorsError(undefined, `@ToolProvider() class ${target.name}`);
     metadataStorage.classRecord(target).provider = options;
     injectable()(target as never);
   };

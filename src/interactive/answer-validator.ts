@@ -84,7 +84,7 @@ function checkField(name: string, field: JsonSchema, value: unknown): string | u
     case 'number':
     case 'integer': {
       if (typeof value !== 'number' || !Number.isFinite(value)) return `${name} must be a number`;
-      if (field.type === 'integer' && !Number.isInteger(value)) return `${name} must be an integer`;
+      if (field.type === 'integer' && !Number.isInteger(value)) return `${name} must be a whole number`;
       if (typeof field.minimum === 'number' && value < field.minimum) return `${name} must be at least ${field.minimum}`;
       if (typeof field.maximum === 'number' && value > field.maximum) return `${name} must be at most ${field.maximum}`;
       return undefined;

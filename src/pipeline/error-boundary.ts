@@ -14,6 +14,7 @@ import {
   InvalidInputError,
   MaskedError,
   MissingCapabilityError,
+  OutputMismatchError,
   UnknownResourceError
 } from '../errors';
 import type { CallKind, CallMode } from '../types/core';
@@ -60,9 +61,11 @@ function protocolLevel(error: unknown): boolean {
  *   JSON-RPC error object.
  * - Resources, prompts and completions have no error results: everything is a JSON-RPC error.
  *
- * With `mask`, an exception that is neither a `FusionError` (a `ToolError` included) nor a
- * protocol error reaches the client as a generic message with a reference, and the original
- * goes to the log.
+ * A developer's bug is told to the server's log (the app's `logger`, stderr by default), never
+ * only to the client: every exception that is neither a `FusionError` (a `ToolError` included)
+ * nor a protocol error, and every {@link OutputMismatchError}, is logged once with the member,
+ * the call's id and the stack. With `mask`, such an exception reaches the client as a generic
+ * message with a reference, and the log line carries the same reference.
  */
 export class ErrorBoundary {
   constructor(
@@ -74,18 +77,19 @@ export class ErrorBoundary {
    * A call's failure as its answer: an `isError` result (tools), a task outcome (tools in task
    * mode), or a thrown JSON-RPC error.
    */
-  fail(kind: CallKind, subject: string, mode: CallMode, error: unknown): CallToolResult | TaskOutcome {
+  fail(kind: CallKind, subject: string, mode: CallMode, error: unknown, call?: CallIdentity): CallToolResult | TaskOutcome {
     if (kind === 'tool' && mode === 'task') {
       // The run was aborted by a cancel (tasks/cancel, expiry): the task is cancelled, not completed with an error.
       if (error instanceof CancelledError) return { cancelled: error.message };
       // An exception that is not the framework's fails a task (in a request it is an isError result).
       if (protocolLevel(error) || !(error instanceof FusionError))
-        return { error: jsonRpcErrorObject(this.protocolError(error, kind, subject)) };
+        return { error: jsonRpcErrorObject(this.protocolError(error, kind, subject, call)) };
+      this.report(error, kind, subject, call);
       return { value: { ...errorResult(error.message), resultType: 'complete' } };
     }
-    const shown = this.reveal(error, kind, subject);
+    const shown = this.reveal(error, kind, subject, call);
     if (kind === 'tool' && !protocolLevel(shown)) return errorResult(shown instanceof Error ? shown.message : String(shown));
-    throw this.protocolError(shown, kind, subject);
+    throw this.toProtocolError(shown, kind, subject);
   }
 
   /** A call's result in task mode: the task's outcome (a 2026-07-28 result carries its `resultType`). */
@@ -98,8 +102,12 @@ export class ErrorBoundary {
    * A failure as the JSON-RPC error a transport answers with. `subject` names what was asked
    * for (the prompt's name, the resource's URI) in the messages that need it.
    */
-  protocolError(error: unknown, kind: CallKind, subject: string): ProtocolError {
-    const shown = this.reveal(error, kind, subject);
+  protocolError(error: unknown, kind: CallKind, subject: string, call?: CallIdentity): ProtocolError {
+    return this.toProtocolError(this.reveal(error, kind, subject, call), kind, subject);
+  }
+
+  /** An error already revealed (or masked) as its JSON-RPC error. */
+  private toProtocolError(shown: unknown, kind: CallKind, subject: string): ProtocolError {
     if (shown instanceof ProtocolError) return shown;
     if (shown instanceof MissingCapabilityError) {
       return new MissingRequiredClientCapabilityError(
@@ -124,14 +132,46 @@ export class ErrorBoundary {
     return new ProtocolError(ProtocolErrorCode.InternalError, shown instanceof Error ? shown.message : String(shown));
   }
 
-  /** The error itself, or (masking on, and not one the framework or the protocol raised) its masked stand-in. */
-  private reveal(error: unknown, kind: CallKind, subject: string): unknown {
-    if (!this.mask || error instanceof FusionError || error instanceof ProtocolError) return error;
-    const masked = new MaskedError(randomUUID().slice(0, 8));
+  /**
+   * The error itself, or (masking on, and not one the framework or the protocol raised) its
+   * masked stand-in; a developer's bug is logged here, once, whatever the setting.
+   */
+  private reveal(error: unknown, kind: CallKind, subject: string, call: CallIdentity | undefined): unknown {
+    if (error instanceof FusionError || error instanceof ProtocolError) {
+      this.report(error, kind, subject, call);
+      return error;
+    }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    this.log(`${kind} ${subject} failed (reference ${masked.reference}): ${detail}`);
+    if (!this.mask) {
+      this.log(`${kind} ${subject} failed${callLabel(call)} with an unexpected exception (sent to the client as thrown): ${detail}`);
+      return error;
+    }
+    const masked = new MaskedError(randomUUID().slice(0, 8));
+    this.log(`${kind} ${subject} failed${callLabel(call)} (reference ${masked.reference}): ${detail}`);
     return masked;
   }
+
+  /** Logs the framework's errors that are a developer's bug (an output mismatch); the others are the caller's business. */
+  private report(error: unknown, kind: CallKind, subject: string, call: CallIdentity | undefined): void {
+    if (!(error instanceof OutputMismatchError)) return;
+    this.log(`${kind} ${subject} failed${callLabel(call)}: ${error.stack ?? error.message}`);
+  }
+}
+
+/** Which call failed, as the server's log names it: its JSON-RPC id and, in task mode, its task. */
+export interface CallIdentity {
+  /** The request's JSON-RPC id (absent for calls made through the test harness). */
+  readonly requestId?: string | number;
+  /** The task the call runs as, when it runs as one. */
+  readonly taskId?: string;
+}
+
+/** ` (call 7, task 3f…)`; nothing for a call made in-process (`app.callTool`), which has no id. */
+function callLabel(call: CallIdentity | undefined): string {
+  const parts: string[] = [];
+  if (call?.requestId !== undefined) parts.push(`call ${JSON.stringify(call.requestId)}`);
+  if (call?.taskId !== undefined) parts.push(`task ${call.taskId}`);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 /** A JSON-RPC error as the object a failed task carries (`tasks/get` `error`). */

@@ -40,7 +40,12 @@ export type SchemaCheck = (raw: unknown) => SchemaViolation[];
  * meta-schema first (a typo there is a startup error, not a silently ignored keyword). `what`
  * says which schema it is in that error (a tool's output is checked with the same machinery).
  */
-export function compileSchemaCheck(schema: JsonSchema, owner: string, handWritten = false, what: 'input' | 'output' = 'input'): SchemaCheck {
+export function compileSchemaCheck(
+  schema: JsonSchema,
+  owner: string,
+  handWritten = false,
+  what: 'input' | 'output' = 'input'
+): SchemaCheck {
   let validate: ReturnType<typeof ajv.compile>;
   // The dialect is not looked up: this Ajv knows draft-07's meta-schema only, and the keywords
   // class-validator-jsonschema emits mean the same in 2020-12 (which the listing may declare).
@@ -93,6 +98,10 @@ function toViolation(error: SchemaError): Violation {
     }
     case 'type': {
       if (error.data === null) return { path: join(), message: `${name} must not be null (leave it out instead)` };
+      // A fraction where an integer is due: "a whole number" is what a person calls it.
+      if (typeof error.data === 'number' && String(error.params.type).split(',').includes('integer')) {
+        return { path: join(), message: `${name} must be a whole number, not ${String(error.data)}` };
+      }
       const expected = String(error.params.type)
         .split(',')
         .map((type) => TYPE_NAMES[type] ?? type)

@@ -13,9 +13,14 @@ class TicketView {
   @IsString() title!: string;
 }
 
-/** One tool per way of breaking (or keeping) the contract its output class states. */
+/**
+ * One tool per way of breaking (or keeping) the contract its output class states. The compiler
+ * refuses such returns (test/types/handler-returns.types.ts); these methods return `unknown` and
+ * silence it, to see what a program that got past it (plain JavaScript, a cast) meets at run time.
+ */
 @ToolProvider()
 class TicketTools {
+  // @ts-expect-error -- returns what TicketView does not describe, on purpose
   @Mutation('tickets.delete', { description: 'Delete a ticket', output: TicketView })
   delete(@Input() q: TicketQuery): unknown {
     switch (q.path) {
@@ -34,6 +39,7 @@ class TicketTools {
     }
   }
 
+  // @ts-expect-error -- returns what [TicketView] does not describe, on purpose
   @Action('tickets.list', { description: 'List tickets', output: [TicketView] })
   list(): unknown {
     return [{ id: 1, title: 'Printer on fire' }, { id: 2 }];
@@ -47,7 +53,8 @@ const EXPECTED: Record<string, string> = {
     'Tool tickets.delete declares output TicketView but returned a string ("Ticket not deleted"). Return a value with every field ' +
     'TicketView declares, or throw a ToolError for a refusal (an error result needs no structured content).',
   missing: 'Tool tickets.delete declares output TicketView but returned an object that does not match it (title: title is required).',
-  'wrong-type': 'Tool tickets.delete declares output TicketView but returned an object that does not match it (id: id must be an integer, not a string).',
+  'wrong-type':
+    'Tool tickets.delete declares output TicketView but returned an object that does not match it (id: id must be an integer, not a string).',
   nothing: 'Tool tickets.delete declares output TicketView but returned nothing (undefined).'
 };
 
@@ -89,7 +96,9 @@ describe('a tool that does not return what its output class declares', () => {
       try {
         const result = await client.callTool({ name: 'tickets.list', arguments: {} });
         expect(result.isError).toBe(true);
-        expect(text(result)).toContain('declares output [TicketView] but returned an array that does not match it (items.1.title: title is required)');
+        expect(text(result)).toContain(
+          'declares output [TicketView] but returned an array that does not match it (items.1.title: title is required)'
+        );
       } finally {
         await close();
       }

@@ -3,6 +3,7 @@ import type { PropertySchema } from '../schema-values';
 import { choicesOf, parseValue, typesOf } from '../schema-values';
 import { paint, type Terminal } from '../terminal';
 import { fieldHint, multiSelectChoices, validateChoices, validateFieldText, type FormSchema } from './form-answers';
+import { askYesNo, isYesNo } from './ask-yes-no';
 
 /** The user's reply to a question, as an elicitation result carries it. */
 export type Reply = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
@@ -28,10 +29,11 @@ async function chooseReply(terminal: Terminal, answerLabel: string): Promise<'ac
 }
 
 /**
- * Asks a form question at the terminal (with @inquirer/prompts): the message, the reply
- * (answer / decline / cancel), then each open field from its schema: booleans as yes/no,
- * enums as a choice list, multi-selects as checkboxes, numbers and strings typed and checked
- * against their bounds and formats before anything is sent.
+ * Asks a form question at the terminal (with @inquirer/prompts). A question whose one open
+ * field is a yes/no is asked in one step ({@link askYesNo}: `? Refund €1,300.00 to Globex Ltd?
+ * (y/N)`). Any other: the message, the reply (answer / decline / cancel), then each open field
+ * from its schema: booleans as yes/no, enums as a choice list, multi-selects as checkboxes,
+ * numbers and strings typed and checked against their bounds and formats before anything is sent.
  */
 export async function askForm(
   terminal: Terminal,
@@ -40,6 +42,12 @@ export async function askForm(
   open: readonly string[],
   preset: Record<string, unknown>
 ): Promise<Reply> {
+  const only = open.length === 1 ? schema.properties?.[open[0]] : undefined;
+  if (only && isYesNo(only)) {
+    terminal.err.write('\n');
+    const reply = await askYesNo(terminal, message, open[0], only);
+    return reply.action === 'accept' ? { action: 'accept', content: { ...preset, ...reply.content } } : reply;
+  }
   terminal.err.write(`\n${paint(terminal, 'yellow', '?')} ${paint(terminal, 'bold', message)}\n`);
   const reply = await chooseReply(terminal, open.length ? 'Answer' : 'Accept');
   if (reply !== 'accept') return { action: reply };

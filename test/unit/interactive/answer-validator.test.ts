@@ -315,13 +315,13 @@ describe('validateAnswers: numbers and integers', () => {
     const field = { type: 'integer', minimum: 1, maximum: 3 };
     accepts(field, 1);
     accepts(field, 3.0);
-    refuses(field, 2.5, 'f must be an integer');
+    refuses(field, 2.5, 'f must be a whole number');
     refuses(field, 0, 'f must be at least 1');
     refuses(field, 4, 'f must be at most 3');
   });
 
   it('reports a fraction as "not an integer" before the bounds', () => {
-    refuses({ type: 'integer', minimum: 10 }, 0.5, 'f must be an integer');
+    refuses({ type: 'integer', minimum: 10 }, 0.5, 'f must be a whole number');
   });
 });
 

@@ -173,7 +173,8 @@ describe('ErrorBoundary.fail: every ErrorCode, every kind, both modes', () => {
   it.each(CASES)('%s, %s in %s mode', (_code, kind, mode, row) => {
     const log = jest.fn();
     const error = row.error();
-    // Masking changes nothing for the framework's own errors: both settings give the same answer, and nothing is logged.
+    // Masking changes nothing for the framework's own errors: both settings give the same answer, and nothing is
+    // logged but an output mismatch (a developer's bug, logged once per call whatever the setting).
     for (const mask of [false, true]) {
       const { returned, thrown } = outcomeOf(new ErrorBoundary(mask, log), kind, mode, error);
       const wire = kind === 'tool' ? row.tool : row.other;
@@ -201,7 +202,13 @@ describe('ErrorBoundary.fail: every ErrorCode, every kind, both modes', () => {
         expect(jsonRpcErrorObject(thrown as ProtocolError)).toEqual(expected);
       }
     }
-    expect(log).not.toHaveBeenCalled();
+    if (error instanceof OutputMismatchError) {
+      expect(log).toHaveBeenCalledTimes(2);
+      expect(log.mock.calls[0][0]).toMatch(new RegExp(`^${kind} ${SUBJECT} failed: OutputMismatchError: Tool billing\\.refund declares`));
+      expect(log.mock.calls[0][0]).toContain('\n    at ');
+    } else {
+      expect(log).not.toHaveBeenCalled();
+    }
   });
 });
 
@@ -306,7 +313,25 @@ describe('ErrorBoundary: unexpected exceptions', () => {
     // Something thrown that is not an Error: its string.
     expect(boundary.fail('tool', 'db.query', 'request', 'plain string')).toEqual(errorResult('plain string'));
     expect(boundary.fail('tool', 'db.query', 'task', 42)).toEqual({ error: { code: -32603, message: '42' } });
-    expect(log).not.toHaveBeenCalled();
+    // Each is logged once, with its stack: a developer's bug is never told to the client only.
+    expect(log).toHaveBeenCalledTimes(10);
+    expect(log.mock.calls[0][0]).toMatch(
+      /^tool db\.query failed with an unexpected exception \(sent to the client as thrown\): Error: connection to db-7 refused[^]*\n\s+at /
+    );
+    expect(log.mock.calls[9][0]).toBe('tool db.query failed with an unexpected exception (sent to the client as thrown): 42');
+  });
+
+  it("names the call's JSON-RPC id and its task when it has them", () => {
+    const log = jest.fn();
+    const boundary = new ErrorBoundary(false, log);
+    boundary.fail('tool', 'db.query', 'request', UNEXPECTED(), { requestId: 7 });
+    boundary.fail('tool', 'db.query', 'task', UNEXPECTED(), { requestId: 'r-8', taskId: 'T1' });
+    boundary.fail('tool', 'db.query', 'request', new OutputMismatchError('db.query', 'Row', 'a string ("x")'), { requestId: 9 });
+    expect(log.mock.calls.map(([m]) => (m as string).split(':')[0])).toEqual([
+      'tool db.query failed (call 7) with an unexpected exception (sent to the client as thrown)',
+      'tool db.query failed (call "r-8", task T1) with an unexpected exception (sent to the client as thrown)',
+      'tool db.query failed (call 9)'
+    ]);
   });
 
   it.each(KINDS.flatMap((kind) => MODES.map((mode) => [kind, mode] as const)))(
@@ -374,7 +399,13 @@ describe('ErrorBoundary: unexpected exceptions', () => {
 describe('the error-boundary step', () => {
   /** The least of a call's state the step and compose read. */
   function stateOf(mode: CallMode = 'request', signal = new AbortController().signal): CallState {
-    return { aborter: new CallAbort(signal), mode, subject: 'demo://x', end: (answer: unknown) => answer } as unknown as CallState;
+    return {
+      aborter: new CallAbort(signal),
+      mode,
+      subject: 'demo://x',
+      request: { subject: 'demo://x', requestId: 7 },
+      end: (answer: unknown) => answer
+    } as unknown as CallState;
   }
   const boundary = new ErrorBoundary(false, () => undefined);
 

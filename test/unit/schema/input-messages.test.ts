@@ -1,5 +1,14 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Matches, Min, Validate, ValidateNested, type ValidatorConstraintInterface, ValidatorConstraint } from 'class-validator';
+import {
+  IsInt,
+  IsString,
+  Matches,
+  Min,
+  Validate,
+  ValidateNested,
+  type ValidatorConstraintInterface,
+  ValidatorConstraint
+} from 'class-validator';
 import { Action, FusionApp, Input, ToolProvider } from '../../../src';
 
 /** A rule no JSON Schema states: only class-validator can say what is wrong. */
@@ -47,12 +56,17 @@ describe('messages that say what is wrong, one line per problem', () => {
 
   it('a missing required property says it is required, and nothing else about it', async () => {
     expect(await problems(app, { currency: 'EUR', pairs: 2, inner: { label: 'x' } })).toEqual(['- id: id is required']);
-    expect(await problems(app, {})).toEqual(['- id: id is required', '- currency: currency is required', '- pairs: pairs is required', '- inner: inner is required']);
+    expect(await problems(app, {})).toEqual([
+      '- id: id is required',
+      '- currency: currency is required',
+      '- pairs: pairs is required',
+      '- inner: inner is required'
+    ]);
   });
 
   it('a wrong type says the type expected and the type given', async () => {
     expect(await problems(app, { ...VALID, id: '1' })).toEqual(['- id: id must be an integer, not a string']);
-    expect(await problems(app, { ...VALID, id: 1.5 })).toEqual(['- id: id must be an integer, not a number']);
+    expect(await problems(app, { ...VALID, id: 1.5 })).toEqual(['- id: id must be a whole number, not 1.5']);
     expect(await problems(app, { ...VALID, inner: { label: 3 } })).toEqual(['- inner.label: label must be a string, not an integer']);
     expect(await problems(app, { ...VALID, inner: [] })).toEqual(['- inner: inner must be an object, not an array']);
   });
@@ -64,7 +78,10 @@ describe('messages that say what is wrong, one line per problem', () => {
 
   it("class-validator's message for what the schema cannot express, next to the schema's own", async () => {
     expect(await problems(app, { ...VALID, pairs: 3 })).toEqual(['- pairs: pairs must be an even number']);
-    expect(await problems(app, { ...VALID, id: 'x', pairs: 3 })).toEqual(['- id: id must be an integer, not a string', '- pairs: pairs must be an even number']);
+    expect(await problems(app, { ...VALID, id: 'x', pairs: 3 })).toEqual([
+      '- id: id must be an integer, not a string',
+      '- pairs: pairs must be an even number'
+    ]);
   });
 
   it('an undeclared property is named once', async () => {
