@@ -33,12 +33,31 @@ export class FusionApp {
   private readonly listeners: Closable[] = [];
   private readonly signals = new ProcessSignals();
   private closing: Promise<void> | undefined;
+  /** Ends the subscriptions to the gateways' changes. */
+  private readonly unsubscribe: ReadonlyArray<() => void>;
 
   private constructor(private readonly options: FusionAppOptions<object>) {
     this.parts = assembleApp(options, this, (m) => this.log(m));
     this.container = this.parts.container;
     this.serverFactory = this.parts.serverFactory;
+    // A gateway's members change with its upstream: the listings are rebuilt and clients told, as for `addTools`.
+    this.unsubscribe = (options.gateways ?? []).map((source) =>
+      source.subscribe({
+        listChanged: () => {
+          if (this.closing) return;
+          try {
+            this.replaceTools([...this.parts.toolClasses.classes]);
+          } catch (error) {
+            this.log(`${source.label}: its new members were refused, the previous ones stay: ${(error as Error).message}`);
+          }
+        },
+        resourceUpdated: (uri) => {
+          if (!this.closing) this.parts.notifier.resourceUpdated(uri);
+        }
+      })
+    );
   }
+
 
   /**
    * Builds an app: records become descriptors, schemas are derived and every chain is
@@ -217,6 +236,8 @@ export class FusionApp {
       this.parts.notifier.close();
       this.parts.engine.close();
       await Promise.allSettled([...this.listeners, ...this.httpHandlers].map((listener) => listener.close()));
+      for (const unsubscribe of this.unsubscribe) unsubscribe();
+      await Promise.allSettled((this.options.gateways ?? []).map((source) => source.close()));
       await this.options.onClose?.();
     })();
     return this.closing;

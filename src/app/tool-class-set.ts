@@ -1,3 +1,4 @@
+import { withSources, type MemberSource } from '../metadata/member-source';
 import { buildRegistry, type Registry } from '../metadata/registry-builder';
 import type { Constructor } from '../types/core';
 import type { Catalogs } from './member-router';
@@ -25,7 +26,9 @@ export class ToolClassSet {
     private readonly build: (registry: Registry) => Catalogs,
     private readonly validate: (registry: Registry) => void,
     /** The URIs of the app's views, which tools may name (fixed for the app's life). */
-    private readonly views: ReadonlySet<string> = new Set()
+    private readonly views: ReadonlySet<string> = new Set(),
+    /** Members that are not methods of classes (gateways), merged into every set. */
+    private readonly sources: readonly MemberSource[] = []
   ) {
     this.current = { classes: [...classes], registry, catalogs: build(registry) };
   }
@@ -44,7 +47,7 @@ export class ToolClassSet {
 
   /** Replaces the set; calls in flight keep the members they started with. */
   replace(classes: readonly Constructor[]): ListChanges {
-    const registry = buildRegistry(classes, this.views);
+    const registry = withSources(buildRegistry(classes, this.views), this.sources);
     this.validate(registry);
     const before = this.current.catalogs;
     const catalogs = this.build(registry);
