@@ -58,7 +58,6 @@ export class FusionApp {
     );
   }
 
-
   /**
    * Builds an app: records become descriptors, schemas are derived and every chain is
    * compiled, once. Misuse throws a ConfigurationError that names the class and method.

@@ -54,7 +54,8 @@ export function parseServe(argv: readonly string[]): ServeCommand {
         break;
       case '--upstream-era': {
         const text = value();
-        if (text !== '2025' && text !== '2026' && text !== 'auto') throw new CliError(`--upstream-era must be 2025, 2026 or auto (got "${text}")`);
+        if (text !== '2025' && text !== '2026' && text !== 'auto')
+          throw new CliError(`--upstream-era must be 2025, 2026 or auto (got "${text}")`);
         era = text;
         break;
       }

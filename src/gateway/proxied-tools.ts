@@ -39,7 +39,9 @@ export function proxiedTools(
   for (const tool of tools) {
     const name = namespacedName(options.namespace, tool.name);
     if (!TOOL_NAME.test(name) || upstreamOf.has(name)) {
-      log(`${label}: upstream tool ${JSON.stringify(tool.name)} is left out: ${upstreamOf.has(name) ? 'listed twice' : `"${name}" is not a tool name the protocol allows`}.`);
+      log(
+        `${label}: upstream tool ${JSON.stringify(tool.name)} is left out: ${upstreamOf.has(name) ? 'listed twice' : `"${name}" is not a tool name the protocol allows`}.`
+      );
       continue;
     }
     upstreamOf.set(name, tool.name);

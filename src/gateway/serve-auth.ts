@@ -15,11 +15,15 @@ export function gatewayAuthFromEnv(env: NodeJS.ProcessEnv, resourceName: string)
   const jwksFile = env.MCP_AUTH_JWKS_FILE?.trim();
   const jwksUrl = env.MCP_AUTH_JWKS_URL?.trim();
   if (!issuer && !audience && !jwksFile && !jwksUrl) return undefined;
-  const missing = [!issuer && 'MCP_AUTH_ISSUER', !audience && 'MCP_AUTH_AUDIENCE', !jwksFile && !jwksUrl && 'MCP_AUTH_JWKS_FILE or MCP_AUTH_JWKS_URL'].filter(
-    (name): name is string => typeof name === 'string'
-  );
+  const missing = [
+    !issuer && 'MCP_AUTH_ISSUER',
+    !audience && 'MCP_AUTH_AUDIENCE',
+    !jwksFile && !jwksUrl && 'MCP_AUTH_JWKS_FILE or MCP_AUTH_JWKS_URL'
+  ].filter((name): name is string => typeof name === 'string');
   if (missing.length > 0)
-    throw new ConfigurationError(`auth is half configured: set ${missing.join(', ')} as well (or none of the MCP_AUTH_* variables to run open).`);
+    throw new ConfigurationError(
+      `auth is half configured: set ${missing.join(', ')} as well (or none of the MCP_AUTH_* variables to run open).`
+    );
   if (jwksFile && jwksUrl) throw new ConfigurationError('set MCP_AUTH_JWKS_FILE or MCP_AUTH_JWKS_URL, not both.');
   return {
     verifier: jwtVerifier({ issuer: issuer!, audience: audience!, jwks: jwksUrl ?? readJwks(jwksFile!) }),

@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { FusionApp } from '../app/fusion-app';
 import { proxy } from './gateway';
 import { gatewayAuthFromEnv } from './serve-auth';
@@ -54,9 +55,11 @@ export async function serveGateway(settings: ServeSettings): Promise<ServedGatew
     await gateway.close();
     throw error;
   }
-  const listening = await app.listen({ transport: 'http', host: settings.host ?? '127.0.0.1', port: settings.port ?? 3000 }).catch(async (error: unknown) => {
-    await app.close();
-    throw error;
-  });
+  const listening = await app
+    .listen({ transport: 'http', host: settings.host ?? '127.0.0.1', port: settings.port ?? 3000 })
+    .catch(async (error: unknown) => {
+      await app.close();
+      throw error;
+    });
   return { url: listening.url!, app, closed };
 }

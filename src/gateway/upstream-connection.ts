@@ -1,5 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Client, StreamableHTTPClientTransport, type ElicitRequestParams, type ElicitResult, type Tool, type Transport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type Tool,
+  type Transport
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ToolError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';

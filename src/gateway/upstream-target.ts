@@ -35,7 +35,8 @@ export type ResolvedTarget =
 /** Checks a target: an http(s) URL (a string, a URL, or `{ url }`), or `{ command, args }`. */
 export function resolveTarget(target: UpstreamTarget): ResolvedTarget {
   if (typeof target === 'string' || target instanceof URL) return { kind: 'http', url: httpUrl(target), headers: {} };
-  if (target && typeof target === 'object' && 'url' in target) return { kind: 'http', url: httpUrl(target.url), headers: { ...target.headers } };
+  if (target && typeof target === 'object' && 'url' in target)
+    return { kind: 'http', url: httpUrl(target.url), headers: { ...target.headers } };
   if (target && typeof target === 'object' && 'command' in target && typeof target.command === 'string' && target.command !== '') {
     return {
       kind: 'stdio',
@@ -60,7 +61,9 @@ function httpUrl(value: string | URL): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigurationError(`proxy(): ${JSON.stringify(String(value))} is not a URL: give the upstream's endpoint, http://host:port/mcp.`);
+    throw new ConfigurationError(
+      `proxy(): ${JSON.stringify(String(value))} is not a URL: give the upstream's endpoint, http://host:port/mcp.`
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new ConfigurationError(`proxy(): ${url.href} is not an http(s) URL; for a local program use { command, args }.`);

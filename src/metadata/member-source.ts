@@ -45,13 +45,16 @@ export function withSources(registry: Registry, sources: readonly MemberSource[]
     for (const tool of source.tools()) {
       const previous = owners.get(tool.name);
       if (previous) {
-        problems.push(`Duplicate tool name "${tool.name}" on ${previous} and ${source.label}: give the gateway a namespace or rename one of them.`);
+        problems.push(
+          `Duplicate tool name "${tool.name}" on ${previous} and ${source.label}: give the gateway a namespace or rename one of them.`
+        );
         continue;
       }
       owners.set(tool.name, source.label);
       tools.push(tool);
     }
   }
-  if (problems.length > 0) throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with the app's members:\n- ${problems.join('\n- ')}`);
+  if (problems.length > 0)
+    throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with the app's members:\n- ${problems.join('\n- ')}`);
   return { ...registry, tools };
 }
