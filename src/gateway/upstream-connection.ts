@@ -58,17 +58,16 @@ export class UpstreamConnection {
 
   /** Connects to the target in `era`; a failure names the target and what its stderr said. */
   static async open(target: ResolvedTarget, era: UpstreamEra, events: ConnectionEvents): Promise<UpstreamConnection> {
-    let connection: UpstreamConnection | undefined;
     const client = new Client(
       { name: 'mcpfusion-gateway', version: '1.0.0' },
       {
         capabilities: { elicitation: { form: {}, url: {} } },
         versionNegotiation: { mode: era === '2025' ? 'legacy' : era === '2026' ? { pin: '2026-07-28' } : 'auto' },
-        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => connection?.events.toolsChanged() } }
+        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() } }
       }
     );
-    connection = new UpstreamConnection(client, target, events);
-    client.setRequestHandler('elicitation/create', (request) => connection!.question(request.params));
+    const connection = new UpstreamConnection(client, target, events);
+    client.setRequestHandler('elicitation/create', (request) => connection.question(request.params));
     const transport = connection.transport();
     try {
       await client.connect(transport);
@@ -78,7 +77,7 @@ export class UpstreamConnection {
       throw new ToolError(`Could not connect to the upstream MCP server ${describeTarget(target)}: ${(error as Error).message}${tail}`);
     }
     connection.tap(transport);
-    client.onclose = () => connection!.lost();
+    client.onclose = () => connection.lost();
     return connection;
   }
 
