@@ -1,10 +1,13 @@
-import type { Tool } from '@modelcontextprotocol/client';
+import type { GetPromptResult, ReadResourceResult, Resource, Tool } from '@modelcontextprotocol/client';
 import { ConfigurationError } from '../errors';
 import type { MemberSource, MemberSourceListener } from '../metadata/member-source';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { CallContext } from '../types/context';
+import type { Constructor } from '../types/core';
+import type { PromptDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
 import { forwardCall } from './forward-tool';
-import { NAMESPACE_PATTERN } from './namespace';
+import { NAMESPACE_PATTERN, namespacedUri, upstreamUri } from './namespace';
+import { proxiedSurface, type ProxiedSurface } from './proxied-surface';
 import { ParkedCalls } from './parked-calls';
 import { proxiedTools, type ProxiedTools } from './proxied-tools';
 import type { UpstreamCall } from './upstream-call';
@@ -71,6 +74,9 @@ export class Gateway implements MemberSource {
   private readonly listeners = new Set<MemberSourceListener>();
   private current: Promise<UpstreamConnection> | undefined;
   private listing: ProxiedTools = { descriptors: [], upstreamOf: new Map() };
+  private surface: ProxiedSurface = { templates: [], prompts: [], promptOf: new Map() };
+  /** Upstream URIs the gateway subscribed to (after a read), so their updates reach the front's subscribers. */
+  private readonly subscribed = new Set<string>();
   private closed = false;
   private readonly log: (message: string) => void;
 
@@ -99,6 +105,16 @@ export class Gateway implements MemberSource {
     return this.listing.descriptors;
   }
 
+  /** The proxied resource templates (the catch-all route first), as the app compiles them. */
+  templates(): readonly ResourceTemplateDescriptor[] {
+    return this.surface.templates;
+  }
+
+  /** The proxied prompts, as the app compiles them. */
+  prompts(): readonly PromptDescriptor[] {
+    return this.surface.prompts;
+  }
+
   /** See {@link MemberSource.subscribe}. */
   subscribe(listener: MemberSourceListener): () => void {
     this.listeners.add(listener);
@@ -110,8 +126,41 @@ export class Gateway implements MemberSource {
     const connection = await this.connection();
     const tools = await connection.listTools();
     const next = proxiedTools(tools, this.members, this.options, this.label, this.log);
-    const changed = JSON.stringify(next.descriptors.map(listed)) !== JSON.stringify(this.listing.descriptors.map(listed));
+    const offers = connection.capabilities;
+    const templates = offers.resources
+      ? await connection.request((client) =>
+          allPages(
+            (cursor) => client.listResourceTemplates(cursor),
+            (page) => page.resourceTemplates
+          )
+        )
+      : undefined;
+    const prompts = offers.prompts
+      ? await connection.request((client) =>
+          allPages(
+            (cursor) => client.listPrompts(cursor),
+            (page) => page.prompts
+          )
+        )
+      : undefined;
+    const scopes = Array.isArray(this.options.scopes) ? this.options.scopes : [];
+    const surface = proxiedSurface(
+      this.options.namespace,
+      templates,
+      prompts,
+      {
+        members: this.members,
+        label: this.label,
+        scopes,
+        ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {})
+      },
+      offers.completions ? (ref, argument) => (value, context) => this.complete(ref, argument, value, context.arguments) : undefined
+    );
+    const changed =
+      JSON.stringify(next.descriptors.map(listed)) !== JSON.stringify(this.listing.descriptors.map(listed)) ||
+      JSON.stringify(surfaceListed(surface)) !== JSON.stringify(surfaceListed(this.surface));
     this.listing = next;
+    this.surface = surface;
     if (changed) for (const listener of this.listeners) listener.listChanged();
   }
 
@@ -120,6 +169,56 @@ export class Gateway implements MemberSource {
     const name = this.listing.upstreamOf.get(frontName) ?? frontName;
     const connection = await this.connection();
     return connection.start(name, args);
+  }
+
+  /** Reads an upstream resource (`uri` under the namespace); the contents' URIs are namespaced back. */
+  async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    const upstream = upstreamUri(this.options.namespace, uri) ?? uri;
+    const connection = await this.connection();
+    const result = await connection.request((client) => client.readResource({ uri: upstream }, { signal }));
+    if (connection.capabilities.subscribe && !this.subscribed.has(upstream)) {
+      this.subscribed.add(upstream);
+      void connection.request((client) => client.subscribeResource({ uri: upstream })).catch(() => this.subscribed.delete(upstream));
+    }
+    const contents = result.contents.map((content) => ({ ...content, uri: namespacedUri(this.options.namespace, content.uri) }));
+    return { ...result, contents } as ReadResourceResult;
+  }
+
+  /** The upstream's resources (all pages), their URIs namespaced. */
+  async listResources(): Promise<Resource[]> {
+    const connection = await this.connection();
+    const resources = await connection.request((client) =>
+      allPages(
+        (cursor) => client.listResources(cursor),
+        (page) => page.resources
+      )
+    );
+    return resources.map((resource) => ({ ...resource, uri: namespacedUri(this.options.namespace, resource.uri) }));
+  }
+
+  /** Renders an upstream prompt (its front name) with `args`. */
+  async renderPrompt(frontName: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+    const name = this.surface.promptOf.get(frontName) ?? frontName;
+    const connection = await this.connection();
+    return connection.request((client) => client.getPrompt({ name, arguments: args }, { signal }));
+  }
+
+  /** Completes an argument upstream (a prompt's, or a template's variable). */
+  private async complete(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: string,
+    value: string,
+    context: Readonly<Record<string, string>>
+  ): Promise<string[]> {
+    const connection = await this.connection();
+    const result = await connection.request((client) =>
+      client.complete({
+        ref,
+        argument: { name: argument, value },
+        ...(Object.keys(context).length > 0 ? { context: { arguments: { ...context } } } : {})
+      })
+    );
+    return result.completion.values;
   }
 
   /** Closes the upstream connection and cancels the calls parked on it. Idempotent. */
@@ -138,10 +237,14 @@ export class Gateway implements MemberSource {
     const reconnecting = this.current === undefined && this.listing.descriptors.length > 0;
     this.current ??= UpstreamConnection.open(this.target, this.options.era ?? '2025', {
       log: this.log,
+      resourceUpdated: (uri) => {
+        for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+      },
       toolsChanged: () => void this.refresh().catch((error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)),
       closed: (reason) => {
         this.log(`upstream ${describeTarget(this.target)}: ${reason.message}; reconnecting on the next call.`);
         this.current = undefined;
+        this.subscribed.clear();
         this.parked.cancelAll(reason);
       }
     }).catch((error: unknown) => {
@@ -157,13 +260,49 @@ export class Gateway implements MemberSource {
   private readonly members = membersOf(this);
 }
 
-/** The class behind a gateway's tools (the chain resolves it per call): `forward` is the interactive generator. */
-function membersOf(gateway: Gateway): new () => { forward(args: Record<string, unknown>, ctx: CallContext, signal: AbortSignal): unknown } {
+/** The class behind a gateway's members (the chain resolves it per call): `forward` is the tools' interactive generator. */
+function membersOf(gateway: Gateway): Constructor {
   return class GatewayMembers {
     forward(args: Record<string, unknown>, ctx: CallContext, signal: AbortSignal) {
       return forwardCall(gateway, args, ctx, signal);
     }
+
+    readResource(variables: Record<string, string>, _ctx: CallContext, signal: AbortSignal) {
+      // The catch-all route's one variable is the URI after the namespace; a listed template's read goes the same way.
+      return gateway.readResource(namespacedUri(gateway.namespace, variables.uri ?? ''), signal);
+    }
+
+    listResources() {
+      return gateway.listResources();
+    }
+
+    renderPrompt(args: Record<string, string>, ctx: CallContext, signal: AbortSignal) {
+      return gateway.renderPrompt(ctx.tool.name, args, signal);
+    }
   };
+}
+
+/** Every item of a paginated listing. */
+async function allPages<P extends { nextCursor?: string }, T>(
+  list: (params: { cursor: string } | undefined) => Promise<P>,
+  items: (page: P) => readonly T[]
+): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await list(cursor ? { cursor } : undefined);
+    all.push(...items(page));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+}
+
+/** What the resources and prompts list (whether a relisting changed anything). */
+function surfaceListed(surface: ProxiedSurface): unknown {
+  return [
+    surface.templates.map((t) => [t.uriTemplate, t.name, t.description]),
+    surface.prompts.map((p) => [p.name, p.description, p.listedArguments])
+  ];
 }
 
 /** What a descriptor lists (whether a relisting changed anything). */

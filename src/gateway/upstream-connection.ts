@@ -17,8 +17,10 @@ export type UpstreamEra = '2025' | '2026' | 'auto';
 
 /** What a connection tells its gateway. */
 export interface ConnectionEvents {
-  /** The upstream's tool list changed. */
+  /** The upstream's tool, prompt or resource list changed. */
   readonly toolsChanged: () => void;
+  /** A resource the gateway subscribed to upstream changed (its upstream URI). */
+  readonly resourceUpdated: (uri: string) => void;
   /** The connection closed (the upstream died or hung up); `reason` says how. */
   readonly closed: (reason: Error) => void;
   /** Diagnostics (stderr by default: never stdout). */
@@ -29,8 +31,12 @@ export interface ConnectionEvents {
 const UPSTREAM_REQUEST_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const STDERR_KEPT = 2000;
 
-/** Which forwarded call an upstream question belongs to, where the SDK runs it inside the call (a 2026-07-28 `input_required`). */
-const callStorage = new AsyncLocalStorage<UpstreamCall>();
+/**
+ * Which forwarded call an upstream question belongs to, where the SDK runs it inside the call (a
+ * 2026-07-28 `input_required`, or a 2025-era HTTP request's own response stream). `null`: a
+ * request that is no call (a read, a prompt): its questions are cancelled, never given to a call.
+ */
+const callStorage = new AsyncLocalStorage<UpstreamCall | null>();
 
 /**
  * One connected SDK v2 client to the upstream: it forwards calls (each an {@link UpstreamCall}),
@@ -63,11 +69,16 @@ export class UpstreamConnection {
       {
         capabilities: { elicitation: { form: {}, url: {} } },
         versionNegotiation: { mode: era === '2025' ? 'legacy' : era === '2026' ? { pin: '2026-07-28' } : 'auto' },
-        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() } }
+        listChanged: {
+          tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() },
+          prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() },
+          resources: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() }
+        }
       }
     );
     const connection = new UpstreamConnection(client, target, events);
     client.setRequestHandler('elicitation/create', (request) => connection.question(request.params));
+    client.setNotificationHandler('notifications/resources/updated', (notification) => events.resourceUpdated(notification.params.uri));
     const transport = connection.transport();
     try {
       await client.connect(transport);
@@ -89,6 +100,30 @@ export class UpstreamConnection {
   /** The era the upstream speaks, as negotiated. */
   get protocolVersion(): string | undefined {
     return this.client.getNegotiatedProtocolVersion();
+  }
+
+  /** What the upstream serves besides tools (its declared capabilities). */
+  get capabilities(): { resources: boolean; subscribe: boolean; prompts: boolean; completions: boolean } {
+    const declared = this.client.getServerCapabilities() ?? {};
+    return {
+      resources: declared.resources !== undefined,
+      subscribe: declared.resources?.subscribe === true,
+      prompts: declared.prompts !== undefined,
+      completions: declared.completions !== undefined
+    };
+  }
+
+  /**
+   * A request that is not a tool call (a listing, a read, a prompt, a completion), sent with
+   * `signal`; its failure is a ToolError naming the upstream (the app's boundary maps it).
+   */
+  async request<T>(send: (client: Client) => Promise<T>): Promise<T> {
+    if (this.closedBy) throw this.unavailable(this.closedBy);
+    try {
+      return await callStorage.run(null, () => send(this.client));
+    } catch (error) {
+      throw this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error);
+    }
   }
 
   /** Every tool the upstream lists (all pages). */
@@ -181,7 +216,8 @@ export class UpstreamConnection {
 
   /** An upstream question: delivered to its call, answered when the user answers (or cancelled). */
   private question(params: ElicitRequestParams): Promise<ElicitResult> {
-    const call = callStorage.getStore() ?? this.soleWaitingFree();
+    const store = callStorage.getStore();
+    const call = store === null ? undefined : (store ?? this.soleWaitingFree());
     if (!call) {
       this.events.log(
         `${describeTarget(this.target)} asked a question while ${this.running.size} calls were in flight: it cannot say which call asks, so the question was cancelled.`

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors';
 import type { Registry } from './registry-builder';
+import type { PromptDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
 import type { ToolDescriptor } from './tool-descriptor';
 
 /**
@@ -14,6 +15,10 @@ export interface MemberSource {
   readonly label: string;
   /** The tools the source serves now. */
   tools(): readonly ToolDescriptor[];
+  /** The resource templates it serves now (a gateway's: its upstream's templates and a catch-all route). */
+  templates?(): readonly ResourceTemplateDescriptor[];
+  /** The prompts it serves now. */
+  prompts?(): readonly PromptDescriptor[];
   /**
    * Subscribes to changes: `listChanged()` when the source's members changed (the app rebuilds
    * its listings and tells clients), `resourceUpdated(uri)` when a resource it serves changed.
@@ -33,28 +38,60 @@ export interface MemberSourceListener {
 }
 
 /**
- * The registry with the sources' members added: a name that another member (of a class or of
- * another source) already has is refused, naming both sides, as a clash between classes is.
+ * The registry with the sources' members added: a tool or prompt name, or a URI template, that
+ * another member (of a class or of another source) already has is refused, naming both sides,
+ * as a clash between classes is.
  */
 export function withSources(registry: Registry, sources: readonly MemberSource[]): Registry {
   if (sources.length === 0) return registry;
-  const owners = new Map<string, string>(registry.tools.map((tool) => [tool.name, `${tool.className}.${tool.methodName}`]));
   const problems: string[] = [];
-  const tools = [...registry.tools];
-  for (const source of sources) {
-    for (const tool of source.tools()) {
-      const previous = owners.get(tool.name);
-      if (previous) {
-        problems.push(
-          `Duplicate tool name "${tool.name}" on ${previous} and ${source.label}: give the gateway a namespace or rename one of them.`
-        );
-        continue;
+  const merge = <T>(
+    own: readonly T[],
+    keyOf: (member: T) => string,
+    ownerOf: (member: T) => string,
+    what: string,
+    theirs: (source: MemberSource) => readonly T[]
+  ): T[] => {
+    const owners = new Map<string, string>(own.map((member) => [keyOf(member), ownerOf(member)]));
+    const all = [...own];
+    for (const source of sources) {
+      for (const member of theirs(source)) {
+        const previous = owners.get(keyOf(member));
+        if (previous) {
+          problems.push(
+            `Duplicate ${what} "${keyOf(member)}" on ${previous} and ${source.label}: give the gateway a namespace or rename one of them.`
+          );
+          continue;
+        }
+        owners.set(keyOf(member), source.label);
+        all.push(member);
       }
-      owners.set(tool.name, source.label);
-      tools.push(tool);
     }
-  }
+    return all;
+  };
+  const classOf = (member: { className: string; methodName: string }) => `${member.className}.${member.methodName}`;
+  const tools = merge(
+    registry.tools,
+    (tool) => tool.name,
+    classOf,
+    'tool name',
+    (source) => source.tools()
+  );
+  const prompts = merge(
+    registry.prompts,
+    (prompt) => prompt.name,
+    classOf,
+    'prompt',
+    (source) => source.prompts?.() ?? []
+  );
+  const templates = merge(
+    registry.templates,
+    (template) => template.uriTemplate,
+    classOf,
+    'resource template',
+    (source) => source.templates?.() ?? []
+  );
   if (problems.length > 0)
     throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with the app's members:\n- ${problems.join('\n- ')}`);
-  return { ...registry, tools };
+  return { ...registry, tools, prompts, templates };
 }

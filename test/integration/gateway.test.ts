@@ -151,6 +151,33 @@ describe.each([
       expect(front.asked[1].message).toMatch(/^The previous answer was invalid: ok must be true or false\./);
     });
 
+    it("serves the upstream's resources, templates, prompts and completions under the namespace", async () => {
+      const { resources } = await front.client.listResources();
+      expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['up+gw://readme', 'up+gw://notes/1']));
+      const { resourceTemplates } = await front.client.listResourceTemplates();
+      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['up+gw://notes/{id}']);
+      expect(await front.client.readResource({ uri: 'up+gw://notes/42' })).toMatchObject({
+        contents: [{ uri: 'up+gw://notes/42', text: 'note 42' }]
+      });
+      expect(await front.client.readResource({ uri: 'up+gw://readme' })).toMatchObject({
+        contents: [{ uri: 'up+gw://readme', text: 'read me' }]
+      });
+      await expect(front.client.readResource({ uri: 'up+gw://nothing' })).rejects.toThrow(/gw:\/\/nothing/);
+      const { prompts } = await front.client.listPrompts();
+      expect(prompts).toEqual([
+        expect.objectContaining({ name: 'up.greet', arguments: [expect.objectContaining({ name: 'who', required: true })] })
+      ]);
+      const rendered = await front.client.getPrompt({ name: 'up.greet', arguments: { who: 'Ada' } });
+      expect(rendered.messages[0].content).toEqual({ type: 'text', text: 'Hello Ada' });
+      const names = await front.client.complete({ ref: { type: 'ref/prompt', name: 'up.greet' }, argument: { name: 'who', value: 'A' } });
+      expect(names.completion.values).toEqual(['Ada', 'Alan']);
+      const ids = await front.client.complete({
+        ref: { type: 'ref/resource', uri: 'up+gw://notes/{id}' },
+        argument: { name: 'id', value: '1' }
+      });
+      expect(ids.completion.values).toEqual(['1', '10']);
+    });
+
     it('cancels the upstream call when the front call is cancelled, and the upstream lock is free at once', async () => {
       const controller = new AbortController();
       const held = front.client.callTool(
