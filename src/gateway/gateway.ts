@@ -176,9 +176,10 @@ export class Gateway implements MemberSource {
     const upstream = upstreamUri(this.options.namespace, uri) ?? uri;
     const connection = await this.connection();
     const result = await connection.request((client) => client.readResource({ uri: upstream }, { signal }));
+    // Subscribed once it is read (awaited, the first time only): its updates then reach the front clients that subscribed to it.
     if (connection.capabilities.subscribe && !this.subscribed.has(upstream)) {
       this.subscribed.add(upstream);
-      void connection.request((client) => client.subscribeResource({ uri: upstream })).catch(() => this.subscribed.delete(upstream));
+      await connection.watchResource(upstream).catch(() => this.subscribed.delete(upstream));
     }
     const contents = result.contents.map((content) => ({ ...content, uri: namespacedUri(this.options.namespace, content.uri) }));
     return { ...result, contents } as ReadResourceResult;

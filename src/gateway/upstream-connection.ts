@@ -4,6 +4,7 @@ import {
   StreamableHTTPClientTransport,
   type ElicitRequestParams,
   type ElicitResult,
+  type McpSubscription,
   type Tool,
   type Transport
 } from '@modelcontextprotocol/client';
@@ -55,6 +56,9 @@ export class UpstreamConnection {
   private nextToken = 0;
   private closedBy: Error | undefined;
   private stderr = '';
+  /** 2026-07-28: the URIs watched, and the listen stream that carries their updates. */
+  private readonly watched = new Set<string>();
+  private listening: McpSubscription | undefined;
 
   private constructor(
     private readonly client: Client,
@@ -126,6 +130,23 @@ export class UpstreamConnection {
     }
   }
 
+  /**
+   * Watches an upstream resource for updates (`notifications/resources/updated`): a 2025-era
+   * upstream through `resources/subscribe`; a 2026-07-28 one through a `subscriptions/listen`
+   * stream naming every URI watched (opened again, wider, for each new one). Failures are the
+   * caller's to ignore: the resource is still served, its updates are not forwarded.
+   */
+  async watchResource(uri: string): Promise<void> {
+    if (this.client.getProtocolEra() !== 'modern') {
+      await this.request((client) => client.subscribeResource({ uri }));
+      return;
+    }
+    this.watched.add(uri);
+    const previous = this.listening;
+    this.listening = await this.request((client) => client.listen({ resourceSubscriptions: [...this.watched] }));
+    await previous?.close();
+  }
+
   /** Every tool the upstream lists (all pages). */
   async listTools(): Promise<Tool[]> {
     const tools: Tool[] = [];
@@ -166,6 +187,7 @@ export class UpstreamConnection {
   /** Closes the connection (a spawned upstream is stopped). */
   async close(): Promise<void> {
     this.closedBy ??= new Error('the gateway closed');
+    await this.listening?.close().catch(() => undefined);
     await this.client.close().catch(() => undefined);
   }
 

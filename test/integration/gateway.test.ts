@@ -6,7 +6,7 @@ import {
   type JSONRPCMessage,
   type Transport
 } from '@modelcontextprotocol/client';
-import { FusionApp, proxy, type Gateway, type UpstreamTarget } from '../../src';
+import { Action, FusionApp, ToolProvider, proxy, type Gateway, type UpstreamTarget } from '../../src';
 import { GatewayUpstreamTools } from '../fixtures/gateway-upstream-tools';
 
 /**
@@ -218,4 +218,64 @@ describe.each([
       }
     });
   }
+});
+
+@ToolProvider()
+class LateTools {
+  @Action('late', { description: 'Added while the gateway runs' })
+  late() {
+    return 'late';
+  }
+}
+
+describe.each(['2025', '2026'] as const)('changes upstream (HTTP, %s era) reach the front clients', (era) => {
+  let upstream: FusionApp;
+  let app: FusionApp;
+
+  beforeAll(async () => {
+    upstream = FusionApp.create({ name: 'upstream', version: '1.0.0', tools: [GatewayUpstreamTools], logger: () => undefined });
+    const { url } = await upstream.listen({ transport: 'http', port: 0, handleSignals: false });
+    const gateway = await proxy(url!, { namespace: 'up', era, logger: () => undefined });
+    app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await upstream?.close();
+  });
+
+  it.each(['modern', 'legacy'] as const)(
+    'a tool added upstream is listed to a %s front client, which is told the list changed',
+    async (frontEra) => {
+      const front = await connectFront(app, frontEra);
+      try {
+        const changed = new Promise<void>((resolve) =>
+          front.client.setNotificationHandler('notifications/tools/list_changed', () => resolve())
+        );
+        const subscription = frontEra === 'modern' ? await front.client.listen({ toolsListChanged: true }) : undefined;
+        if (upstream.hasTools(LateTools)) upstream.removeTools(LateTools);
+        else upstream.addTools(LateTools);
+        await changed;
+        const { tools } = await front.client.listTools();
+        expect(tools.some((tool) => tool.name === 'up.late')).toBe(upstream.hasTools(LateTools));
+        await subscription?.close();
+      } finally {
+        await front.close();
+      }
+    }
+  );
+
+  it('an upstream resource update reaches a 2025-era front client that subscribed to it', async () => {
+    const front = await connectFront(app, 'legacy');
+    try {
+      const updated = new Promise<string>((resolve) =>
+        front.client.setNotificationHandler('notifications/resources/updated', (notification) => resolve(notification.params.uri))
+      );
+      await front.client.subscribeResource({ uri: 'up+gw://notes/1' });
+      await front.client.readResource({ uri: 'up+gw://notes/1' });
+      upstream.notifyResourceUpdated('gw://notes/1');
+      expect(await updated).toBe('up+gw://notes/1');
+    } finally {
+      await front.close();
+    }
+  });
 });
