@@ -7,6 +7,7 @@ import type { CallQueue, CallQueueOptions } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import type { Constructor } from '../types/core';
+import type { MemberSource } from '../metadata/member-source';
 import type { ReservedContextField, RequestExtra } from '../types/context';
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
@@ -56,6 +57,19 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
   instructions?: string;
   /** The tool classes (each decorated with `@ToolProvider()`). */
   tools: readonly Constructor[];
+  /**
+   * Other MCP servers put behind this one (`await proxy(target, { namespace })`, from
+   * `src/gateway`): their tools are listed and served through this app's chain (scopes, queue,
+   * telemetry), and their list changes reach this app's clients. The app closes them when it
+   * closes. A tool name that clashes with another member is a startup error naming both.
+   *
+   * @example
+   * ```ts
+   * const desk = await proxy({ command: 'node', args: ['desk.js', '--stdio'] }, { namespace: 'desk' });
+   * const app = FusionApp.create({ tools: [], gateways: [desk] });
+   * ```
+   */
+  gateways?: readonly MemberSource[];
   /**
    * Views (MCP Apps): HTML documents a host renders beside the tools that name them
    * (`@Action(name, { view: 'ui://…' })`), each declared with `view({ uri, name, html, … })` and

@@ -11,6 +11,7 @@ import { needsCallScope } from '../di/injection-check';
 import { FUSION_APP } from '../di/tokens';
 import type { DirectTarget } from '../direct/direct-target';
 import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
+import { withSources } from '../metadata/member-source';
 import { buildRegistry, type Registry } from '../metadata/registry-builder';
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import { ErrorBoundary, jsonRpcErrorObject } from '../pipeline/error-boundary';
@@ -97,7 +98,10 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
       own,
       mounts.map((m) => ({ namespace: m.namespace, registry: namespacedRegistry(m, buildRegistry(mountedTools(m), viewUris)) }))
     );
-  const registry = withMounts(buildRegistry(options.tools, viewUris));
+  const sources = options.gateways ?? [];
+  // Gateways' members join what the app's own classes and its mounts make, on every rebuild too.
+  const extend = (own: Registry): Registry => withSources(withMounts(own), sources);
+  const registry = extend(buildRegistry(options.tools, viewUris));
   assertInjectable(container, registry, options);
   const continuations = continuationStoreOf(options, registry, log);
   assertSingleUseSupported(registry, continuations);
@@ -127,7 +131,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
       assertInjectable(container, next, options);
     },
     viewUris,
-    withMounts
+    extend
   );
   const catalogs = (): Catalogs => toolClasses.catalogs;
 

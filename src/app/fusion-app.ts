@@ -38,6 +38,8 @@ export class FusionApp {
   private readonly toolListeners = new Set<() => void>();
   /** Unsubscribes from the apps mounted into this one. */
   private readonly unfollow: (() => void)[] = [];
+  /** Ends the subscriptions to the gateways' changes. */
+  private readonly unsubscribe: ReadonlyArray<() => void>;
 
   private constructor(private readonly options: FusionAppOptions<object>) {
     this.parts = assembleApp(options, this, (m) => this.log(m));
@@ -47,6 +49,22 @@ export class FusionApp {
     for (const m of options.mounts ?? []) {
       if (m.app) this.unfollow.push(m.app.onToolsChanged(() => this.followMounted(m.namespace)));
     }
+    // A gateway's members change with its upstream: the listings are rebuilt and clients told, as for `addTools`.
+    this.unsubscribe = (options.gateways ?? []).map((source) =>
+      source.subscribe({
+        listChanged: () => {
+          if (this.closing) return;
+          try {
+            this.replaceTools([...this.parts.toolClasses.classes]);
+          } catch (error) {
+            this.log(`${source.label}: its new members were refused, the previous ones stay: ${(error as Error).message}`);
+          }
+        },
+        resourceUpdated: (uri) => {
+          if (!this.closing) this.parts.notifier.resourceUpdated(uri);
+        }
+      })
+    );
   }
 
   /**
@@ -254,6 +272,8 @@ export class FusionApp {
       this.parts.engine.close();
       await Promise.allSettled([...this.listeners, ...this.httpHandlers].map((listener) => listener.close()));
       await this.parts.extensions.stop();
+      for (const unsubscribe of this.unsubscribe) unsubscribe();
+      await Promise.allSettled((this.options.gateways ?? []).map((source) => source.close()));
       await this.options.onClose?.();
     })();
     return this.closing;

@@ -4,13 +4,15 @@
  * calls its tools, showing what a call does while it runs: progress, the questions the tool
  * asks (answered at the prompt), and Ctrl-C as the protocol's cancellation. It is a program
  * of its own built on the SDK v2 client; it imports nothing of the server library, and it is
- * the one part of the package that writes to stdout.
+ * the one part of the package that writes to stdout. `serve` is the exception that loads the
+ * server library (lazily): it puts a server behind a gateway endpoint.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCall } from './call-command';
 import { CliError, ExitCode } from './cli-error';
 import { runList } from './list-command';
+import { parseServe, runServe } from './serve-command';
 import { runTypes } from './types-command';
 import { parseCommandLine, USAGE } from './options';
 import { note, paint, processTerminal } from './terminal';
@@ -36,6 +38,7 @@ function exitNow(code: number): never {
 async function main(argv: readonly string[]): Promise<number> {
   const terminal = processTerminal();
   try {
+    if (argv[0] === 'serve') return await runServe(parseServe(argv.slice(1)), terminal);
     const command = parseCommandLine(argv);
     switch (command.command) {
       case 'help':

@@ -1,5 +1,6 @@
 import { CliError } from './cli-error';
 import { splitCommandLine } from './command-line';
+import { SERVE_USAGE } from './serve-command';
 
 /** Where the server is: an HTTP URL, or a command line to spawn (stdio). */
 export type Target = { kind: 'http'; url: URL } | { kind: 'stdio'; command: string; args: string[] };
@@ -50,6 +51,7 @@ export const USAGE = `Usage:
   mcpfusion call --stdio '<command line>' <tool> [--arg name=value …] [options]
   mcpfusion types <url> [--out file.ts] [options]  TypeScript types of every tool's input and output
   mcpfusion types --stdio '<command line>' [--out file.ts] [options]
+${SERVE_USAGE}
 
 Options:
   --arg name=value       a tool argument, read against the tool's input schema (repeatable)
@@ -73,7 +75,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (argv[0] === '--version') return { command: 'version' };
   const [command, ...rest] = argv;
   if (command !== 'list' && command !== 'call' && command !== 'types')
-    throw new CliError(`unknown command "${command}": use list or call (mcpfusion --help)`); // types too: the usage text lists every command
+    throw new CliError(`unknown command "${command}": use list, call, types or serve (mcpfusion --help)`); // types too: the usage text lists every command
 
   const positionals: string[] = [];
   const argPairs: string[] = [];

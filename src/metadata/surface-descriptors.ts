@@ -50,6 +50,11 @@ export interface ResourceTemplateDescriptor extends SurfaceMember {
   readonly list?: string;
   /** The namespace it is mounted under (`compose/mount.ts`), when it is: what its list method returns is listed under it. */
   readonly mountedUnder?: string;
+  /**
+   * Served but not listed in `resources/templates/list`: a gateway's catch-all route to its
+   * upstream (its `list` method still adds the upstream's resources to `resources/list`).
+   */
+  readonly unlisted?: boolean;
 }
 
 /** A prompt. */
@@ -59,4 +64,9 @@ export interface PromptDescriptor extends SurfaceMember {
   readonly title?: string;
   readonly description: string;
   readonly complete: Readonly<Record<string, CompleterRef>>;
+  /**
+   * A prompt described by its listed arguments rather than by an input class (a gateway's
+   * proxied prompt): listed as given; the arguments are checked as strings, the required ones present.
+   */
+  readonly listedArguments?: readonly { readonly name: string; readonly description?: string; readonly required?: boolean }[];
 }

@@ -4,7 +4,7 @@ import type { PresenterRef } from '../types/presenter';
 import type { ToolTaskSupport } from '../types/tasks';
 import type { SerializeOn } from './types';
 import type { Icon } from '../types/display';
-import type { Constructor, OutputSpec, ParamKind, ToolKind } from '../types/core';
+import type { Constructor, JsonSchema, OutputSpec, ParamKind, ToolKind } from '../types/core';
 
 /** Everything the framework needs to serve one tool, built and validated once at startup. */
 export interface ToolDescriptor {
@@ -62,4 +62,10 @@ export interface ToolDescriptor {
   readonly serializeOn?: SerializeOn;
   /** Whether the method is a generator function (its results are driven by the generator driver). */
   readonly isGenerator: boolean;
+  /**
+   * A member described by JSON Schema rather than by classes (a gateway's proxied tool): its
+   * `inputSchema` is listed as given and checks the raw arguments (no input class), and its
+   * `outputSchema`, when present, is listed and held to as given.
+   */
+  readonly schemas?: { readonly input: JsonSchema; readonly output?: JsonSchema };
 }

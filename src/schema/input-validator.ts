@@ -120,9 +120,9 @@ function flatten(errors: readonly ValidationError[], prefix: string, out: Violat
 /**
  * Refuses keys that could reach object prototypes, objects whose prototype is not a plain
  * JSON object's (a copy somewhere turned `__proto__` into a prototype), and absurd nesting,
- * before any conversion.
+ * before any conversion. Every input gets these checks first (also a schema-only member's).
  */
-function checkStructure(raw: unknown): { violations: Violation[]; nodes: number } {
+export function checkStructure(raw: unknown): { violations: Violation[]; nodes: number } {
   const out: Violation[] = [];
   let nodes = 0;
   const walk = (node: unknown, path: string, depth: number): void => {

@@ -9,6 +9,7 @@ import { invokeStep } from '../pipeline/steps/invoke.step';
 import { presentToolStep } from '../pipeline/steps/present-tool.step';
 import type { Presenter, PresenterRef } from '../types/presenter';
 import { EMPTY_INPUT_SCHEMA, type SchemaCatalog } from '../schema/json-schema';
+import { schemaValidator } from '../schema/schema-validator';
 import type { Constructor, JsonSchema } from '../types/core';
 import { listedDisplay } from '../metadata/member-display';
 import { toolViewMeta } from '../metadata/tool-view';
@@ -25,8 +26,9 @@ export function compileTools(
 ): CompiledTool[] {
   return descriptors.map((source) => {
     const descriptor = source.presenter || !defaultPresenter ? source : Object.freeze({ ...source, presenter: defaultPresenter });
-    const inputSchema = descriptor.inputType ? catalog.schemaOf(descriptor.inputType) : EMPTY_INPUT_SCHEMA;
-    const outputSchema = presenterOutputSchema(descriptor.presenter, baseOutputSchema(descriptor, catalog));
+    const { schemas } = descriptor;
+    const inputSchema = schemas ? schemas.input : descriptor.inputType ? catalog.schemaOf(descriptor.inputType) : EMPTY_INPUT_SCHEMA;
+    const outputSchema = schemas ? schemas.output : presenterOutputSchema(descriptor.presenter, baseOutputSchema(descriptor, catalog));
     const info = memberInfo(
       descriptor.name,
       descriptor.kind,
@@ -52,7 +54,9 @@ export function compileTools(
         isGenerator: descriptor.isGenerator,
         middleware: descriptor.middleware,
         presenterClass: typeof descriptor.presenter === 'function' ? (descriptor.presenter as Constructor) : undefined,
-        validate: catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`),
+        validate: schemas
+          ? schemaValidator(schemas.input, `tool ${descriptor.name}`)
+          : catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`),
         present: presentToolStep(info, outputSchema, descriptor.presenter, outputName(descriptor), deps.presenterTimeoutMs),
         terminal: invokeStep('invoke-tool', descriptor.target, descriptor.methodName, descriptor.params)
       },

@@ -5,6 +5,7 @@ import type { CompiledMember } from '../pipeline/compiled-member';
 import { invokeStep } from '../pipeline/steps/invoke.step';
 import { presentPromptStep } from '../pipeline/steps/present-surface.step';
 import type { SchemaCatalog } from '../schema/json-schema';
+import { schemaValidator } from '../schema/schema-validator';
 import type { JsonSchema } from '../types/core';
 import { listedDisplay } from '../metadata/member-display';
 import { compileCompleters, compileSurfaceMember } from './surface-members';
@@ -37,7 +38,9 @@ export class PromptCatalog {
                 descriptor.description
               ),
               terminal: invokeStep('render-prompt', descriptor.target, descriptor.methodName, descriptor.params),
-              validate: catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`)
+              validate: descriptor.listedArguments
+                ? schemaValidator(argumentsSchema(descriptor.listedArguments), `prompt ${descriptor.name}`)
+                : catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`)
             },
             deps
           ),
@@ -71,6 +74,15 @@ export class PromptCatalog {
 
 /** A prompt's listing: its arguments are the input class's properties (strings). */
 function describePrompt(prompt: PromptDescriptor, catalog: SchemaCatalog): Prompt {
+  if (prompt.listedArguments) {
+    const listed = prompt.listedArguments.map((argument) => ({ ...argument }));
+    return {
+      name: prompt.name,
+      ...listedDisplay(prompt),
+      description: prompt.description,
+      ...(listed.length > 0 ? { arguments: listed } : {})
+    };
+  }
   const schema = prompt.inputType ? catalog.schemaOf(prompt.inputType) : undefined;
   const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema?.required as string[] | undefined) ?? []);
@@ -84,5 +96,15 @@ function describePrompt(prompt: PromptDescriptor, catalog: SchemaCatalog): Promp
     ...listedDisplay(prompt),
     description: prompt.description,
     ...(args.length > 0 ? { arguments: args } : {})
+  };
+}
+
+/** The input schema of listed prompt arguments: strings, the required ones required, nothing else. */
+function argumentsSchema(listed: NonNullable<PromptDescriptor['listedArguments']>): JsonSchema {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(listed.map((argument) => [argument.name, { type: 'string' }])),
+    required: listed.filter((argument) => argument.required).map((argument) => argument.name),
+    additionalProperties: false
   };
 }

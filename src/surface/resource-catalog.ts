@@ -132,7 +132,7 @@ export class ResourceCatalog {
   /** `resources/templates/list`. */
   listTemplates(allowed: (scopes: readonly string[]) => boolean = ALL): ResourceTemplateType[] {
     return this.templates
-      .filter(({ descriptor }) => allowed(descriptor.scopes))
+      .filter(({ descriptor }) => !descriptor.unlisted && allowed(descriptor.scopes))
       .map(({ descriptor: t }) => ({
         uriTemplate: t.uriTemplate,
         name: t.name,

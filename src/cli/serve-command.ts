@@ -1,0 +1,94 @@
+import { CliError, ExitCode } from './cli-error';
+import { splitCommandLine } from './command-line';
+import { note, type Terminal } from './terminal';
+
+/** `mcpfusion serve …`, as read from the command line. */
+export interface ServeCommand {
+  readonly command: 'serve';
+  readonly target: { readonly url: URL } | { readonly command: string; readonly args: string[] };
+  readonly port: number;
+  readonly namespace?: string;
+  readonly era?: '2025' | '2026' | 'auto';
+}
+
+/** The usage lines of `serve` (part of `mcpfusion --help`). */
+export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <url> [--port N] [--namespace ns] [--upstream-era 2025|2026|auto]
+                         serve that server at http://127.0.0.1:N/mcp (default 3000) for clients of both eras`;
+
+/** Reads `serve`'s arguments (after the word `serve`). */
+export function parseServe(argv: readonly string[]): ServeCommand {
+  let target: ServeCommand['target'] | undefined;
+  let port = 3000;
+  let namespace: string | undefined;
+  let era: ServeCommand['era'];
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = (): string => {
+      const next = argv[++i];
+      if (next === undefined) throw new CliError(`${flag} needs a value`);
+      return next;
+    };
+    switch (flag) {
+      case '--stdio': {
+        const [command, ...args] = splitCommandLine(value());
+        target = { command, args };
+        break;
+      }
+      case '--url': {
+        const text = value();
+        try {
+          target = { url: new URL(text) };
+        } catch {
+          throw new CliError(`--url: "${text}" is not a URL (http://127.0.0.1:3000/mcp)`);
+        }
+        break;
+      }
+      case '--port': {
+        const text = value();
+        port = Number(text);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port: "${text}" is not a port number (0–65535)`);
+        break;
+      }
+      case '--namespace':
+        namespace = value();
+        break;
+      case '--upstream-era': {
+        const text = value();
+        if (text !== '2025' && text !== '2026' && text !== 'auto')
+          throw new CliError(`--upstream-era must be 2025, 2026 or auto (got "${text}")`);
+        era = text;
+        break;
+      }
+      default:
+        throw new CliError(`serve: unknown option "${flag}" (mcpfusion --help)`);
+    }
+  }
+  if (!target) throw new CliError("serve needs an upstream: --stdio '<command line>' or --url <url>");
+  return { command: 'serve', target, port, ...(namespace !== undefined ? { namespace } : {}), ...(era ? { era } : {}) };
+}
+
+/**
+ * Runs the gateway until SIGINT or SIGTERM. The one command that loads the server library
+ * (lazily, so the client commands stay light); like the rest of the CLI, it writes its
+ * diagnostics to stderr.
+ */
+export async function runServe(command: ServeCommand, terminal: Terminal): Promise<number> {
+  // Loaded here, on need: the client commands never load the server library.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { serveGateway } = require('../gateway/serve') as typeof import('../gateway/serve.js');
+  let served;
+  try {
+    served = await serveGateway({
+      target: command.target,
+      port: command.port,
+      ...(command.namespace !== undefined ? { namespace: command.namespace } : {}),
+      ...(command.era ? { era: command.era } : {}),
+      log: (message: string) => note(terminal, `[mcpfusion gateway] ${message}`)
+    });
+  } catch (error) {
+    throw new CliError(`serve: ${(error as Error).message}`, ExitCode.PROTOCOL_ERROR);
+  }
+  note(terminal, `mcpfusion gateway listening on ${served.url.href} (pid ${process.pid})`);
+  await served.closed;
+  return ExitCode.OK;
+}

@@ -1,0 +1,312 @@
+import type { GetPromptResult, ReadResourceResult, Resource, Tool } from '@modelcontextprotocol/client';
+import { ConfigurationError } from '../errors';
+import type { MemberSource, MemberSourceListener } from '../metadata/member-source';
+import type { ToolDescriptor } from '../metadata/tool-descriptor';
+import type { CallContext } from '../types/context';
+import type { Constructor } from '../types/core';
+import type { PromptDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
+import { forwardCall } from './forward-tool';
+import { NAMESPACE_PATTERN, namespacedUri, upstreamUri } from './namespace';
+import { proxiedSurface, type ProxiedSurface } from './proxied-surface';
+import { ParkedCalls } from './parked-calls';
+import { proxiedTools, type ProxiedTools } from './proxied-tools';
+import type { UpstreamCall } from './upstream-call';
+import { UpstreamConnection, type UpstreamEra } from './upstream-connection';
+import { describeTarget, resolveTarget, type ResolvedTarget, type UpstreamTarget } from './upstream-target';
+
+/** Options of {@link proxy}. */
+export interface ProxyOptions {
+  /** Serve the upstream's tools as `<namespace>.<name>` (a letter, then letters, digits, `_`, `-`). Default: their own names. */
+  namespace?: string;
+  /**
+   * The era the gateway speaks to the upstream: `'2025'` (default: `initialize`, one session, a
+   * live channel for its questions), `'2026'` (2026-07-28: stateless, questions come back as
+   * `input_required`), or `'auto'` (2026-07-28 where the upstream speaks it).
+   */
+  era?: UpstreamEra;
+  /**
+   * OAuth scopes a front caller needs for the proxied tools (the same for all, or per upstream
+   * tool). Default: none. Checked by this app's chain, as for its own tools.
+   */
+  scopes?: readonly string[] | ((tool: Tool) => readonly string[]);
+  /** Ends a proxied call (and cancels it upstream) after this many milliseconds. Default: none. */
+  timeoutMs?: number;
+  /** How long an upstream call waits for the user's answer to its question before it is cancelled. Default 600,000 ms. */
+  questionTimeoutMs?: number;
+  /** Diagnostics; default: stderr, prefixed `[mcpfusion gateway]` (never stdout). */
+  logger?: (message: string) => void;
+}
+
+/**
+ * Puts another MCP server behind an app: connects to it (an http(s) URL, or a command spawned
+ * over stdio), lists its tools, and returns the {@link Gateway} to give the app
+ * (`FusionApp.create({ tools, gateways: [gateway] })`). Each upstream tool is served as a tool
+ * of the app, through the app's chain (scopes, queue, timeouts, middleware, telemetry), with
+ * its schemas, title and annotations as listed upstream. Across the gateway, progress is
+ * forwarded in order, a front cancellation cancels the upstream call at once, and an upstream
+ * question reaches the front client in the front client's own era. A failure to connect is
+ * thrown, naming the upstream.
+ *
+ * @example
+ * ```ts
+ * const desk = await proxy({ command: 'node', args: ['build/sample-app/main.js', '--stdio'] }, { namespace: 'desk' });
+ * const app = FusionApp.create({ name: 'front', tools: [], gateways: [desk] });
+ * await app.listen({ transport: 'http', port: 3100 });
+ * ```
+ */
+export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}): Promise<Gateway> {
+  const gateway = new Gateway(resolveTarget(target), options);
+  await gateway.refresh();
+  return gateway;
+}
+
+/**
+ * A server behind the app (made by {@link proxy}). It holds the connection to the upstream
+ * (reconnected on the next call after the upstream dies), the listing it serves (refreshed
+ * when the upstream says its tools changed, or on reconnecting), and the calls parked on an
+ * upstream question. The app it is given to closes it.
+ */
+export class Gateway implements MemberSource {
+  /** How messages name it: `gateway desk (node main.js --stdio)`. */
+  readonly label: string;
+  /** Calls waiting for the user's answer to an upstream question. */
+  readonly parked: ParkedCalls;
+  private readonly listeners = new Set<MemberSourceListener>();
+  private current: Promise<UpstreamConnection> | undefined;
+  private listing: ProxiedTools = { descriptors: [], upstreamOf: new Map() };
+  private surface: ProxiedSurface = { templates: [], prompts: [], promptOf: new Map() };
+  /** Upstream URIs the gateway subscribed to (after a read), so their updates reach the front's subscribers. */
+  private readonly subscribed = new Set<string>();
+  private closed = false;
+  private readonly log: (message: string) => void;
+
+  /** Use {@link proxy}, which connects and lists before the app is made. */
+  constructor(
+    private readonly target: ResolvedTarget,
+    private readonly options: ProxyOptions
+  ) {
+    if (options.namespace !== undefined && !NAMESPACE_PATTERN.test(options.namespace)) {
+      throw new ConfigurationError(
+        `proxy(): namespace ${JSON.stringify(options.namespace)} is not allowed: use a letter, then up to 63 letters, digits, "_" or "-".`
+      );
+    }
+    this.label = `gateway ${options.namespace ? `${options.namespace} ` : ''}(${describeTarget(target)})`;
+    this.parked = new ParkedCalls(options.questionTimeoutMs ?? 600_000);
+    this.log = options.logger ?? ((message) => process.stderr.write(`[mcpfusion gateway] ${message}\n`));
+  }
+
+  /** The namespace its members are served under (undefined: their own names). */
+  get namespace(): string | undefined {
+    return this.options.namespace;
+  }
+
+  /** The proxied tools, as the app compiles them. */
+  tools(): readonly ToolDescriptor[] {
+    return this.listing.descriptors;
+  }
+
+  /** The proxied resource templates (the catch-all route first), as the app compiles them. */
+  templates(): readonly ResourceTemplateDescriptor[] {
+    return this.surface.templates;
+  }
+
+  /** The proxied prompts, as the app compiles them. */
+  prompts(): readonly PromptDescriptor[] {
+    return this.surface.prompts;
+  }
+
+  /** See {@link MemberSource.subscribe}. */
+  subscribe(listener: MemberSourceListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Lists the upstream's tools again; the app is told when the listing changed. */
+  async refresh(): Promise<void> {
+    const connection = await this.connection();
+    const tools = await connection.listTools();
+    const next = proxiedTools(tools, this.members, this.options, this.label, this.log);
+    const offers = connection.capabilities;
+    const templates = offers.resources
+      ? await connection.request((client) =>
+          allPages(
+            (cursor) => client.listResourceTemplates(cursor),
+            (page) => page.resourceTemplates
+          )
+        )
+      : undefined;
+    const prompts = offers.prompts
+      ? await connection.request((client) =>
+          allPages(
+            (cursor) => client.listPrompts(cursor),
+            (page) => page.prompts
+          )
+        )
+      : undefined;
+    const scopes = Array.isArray(this.options.scopes) ? this.options.scopes : [];
+    const surface = proxiedSurface(
+      this.options.namespace,
+      templates,
+      prompts,
+      {
+        members: this.members,
+        label: this.label,
+        scopes,
+        ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {})
+      },
+      offers.completions ? (ref, argument) => (value, context) => this.complete(ref, argument, value, context.arguments) : undefined
+    );
+    const changed =
+      JSON.stringify(next.descriptors.map(listed)) !== JSON.stringify(this.listing.descriptors.map(listed)) ||
+      JSON.stringify(surfaceListed(surface)) !== JSON.stringify(surfaceListed(this.surface));
+    this.listing = next;
+    this.surface = surface;
+    if (changed) for (const listener of this.listeners) listener.listChanged();
+  }
+
+  /** Starts a proxied call upstream (see `forwardCall`). */
+  async start(frontName: string, args: Record<string, unknown>): Promise<UpstreamCall> {
+    const name = this.listing.upstreamOf.get(frontName) ?? frontName;
+    const connection = await this.connection();
+    return connection.start(name, args);
+  }
+
+  /** Reads an upstream resource (`uri` under the namespace); the contents' URIs are namespaced back. */
+  async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    const upstream = upstreamUri(this.options.namespace, uri) ?? uri;
+    const connection = await this.connection();
+    const result = await connection.request((client) => client.readResource({ uri: upstream }, { signal }));
+    // Subscribed once it is read (awaited, the first time only): its updates then reach the front clients that subscribed to it.
+    if (connection.capabilities.subscribe && !this.subscribed.has(upstream)) {
+      this.subscribed.add(upstream);
+      await connection.watchResource(upstream).catch(() => this.subscribed.delete(upstream));
+    }
+    const contents = result.contents.map((content) => ({ ...content, uri: namespacedUri(this.options.namespace, content.uri) }));
+    return { ...result, contents } as ReadResourceResult;
+  }
+
+  /** The upstream's resources (all pages), their URIs namespaced. */
+  async listResources(): Promise<Resource[]> {
+    const connection = await this.connection();
+    const resources = await connection.request((client) =>
+      allPages(
+        (cursor) => client.listResources(cursor),
+        (page) => page.resources
+      )
+    );
+    return resources.map((resource) => ({ ...resource, uri: namespacedUri(this.options.namespace, resource.uri) }));
+  }
+
+  /** Renders an upstream prompt (its front name) with `args`. */
+  async renderPrompt(frontName: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+    const name = this.surface.promptOf.get(frontName) ?? frontName;
+    const connection = await this.connection();
+    return connection.request((client) => client.getPrompt({ name, arguments: args }, { signal }));
+  }
+
+  /** Completes an argument upstream (a prompt's, or a template's variable). */
+  private async complete(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: string,
+    value: string,
+    context: Readonly<Record<string, string>>
+  ): Promise<string[]> {
+    const connection = await this.connection();
+    const result = await connection.request((client) =>
+      client.complete({
+        ref,
+        argument: { name: argument, value },
+        ...(Object.keys(context).length > 0 ? { context: { arguments: { ...context } } } : {})
+      })
+    );
+    return result.completion.values;
+  }
+
+  /** Closes the upstream connection and cancels the calls parked on it. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.parked.cancelAll(new Error('The gateway closed.'));
+    const current = this.current;
+    this.current = undefined;
+    await current?.then((connection) => connection.close()).catch(() => undefined);
+  }
+
+  /** The open connection, or a new one (after the upstream died); a failure to connect is the caller's error, and the next try connects again. */
+  private connection(): Promise<UpstreamConnection> {
+    if (this.closed) return Promise.reject(new ConfigurationError(`${this.label} is closed.`));
+    const reconnecting = this.current === undefined && this.listing.descriptors.length > 0;
+    this.current ??= UpstreamConnection.open(this.target, this.options.era ?? '2025', {
+      log: this.log,
+      resourceUpdated: (uri) => {
+        for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+      },
+      toolsChanged: () => void this.refresh().catch((error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)),
+      closed: (reason) => {
+        this.log(`upstream ${describeTarget(this.target)}: ${reason.message}; reconnecting on the next call.`);
+        this.current = undefined;
+        this.subscribed.clear();
+        this.parked.cancelAll(reason);
+      }
+    }).catch((error: unknown) => {
+      this.current = undefined;
+      throw error;
+    });
+    // A reconnected upstream may serve other tools than the one that died: listed again, once connected.
+    if (reconnecting) void this.current.then(() => this.refresh()).catch(() => undefined);
+    return this.current;
+  }
+
+  /** What every proxied tool's descriptor names as its class: one per gateway, its method forwarding to this gateway. */
+  private readonly members = membersOf(this);
+}
+
+/** The class behind a gateway's members (the chain resolves it per call): `forward` is the tools' interactive generator. */
+function membersOf(gateway: Gateway): Constructor {
+  return class GatewayMembers {
+    forward(args: Record<string, unknown>, ctx: CallContext, signal: AbortSignal) {
+      return forwardCall(gateway, args, ctx, signal);
+    }
+
+    readResource(variables: Record<string, string>, _ctx: CallContext, signal: AbortSignal) {
+      // The catch-all route's one variable is the URI after the namespace; a listed template's read goes the same way.
+      return gateway.readResource(namespacedUri(gateway.namespace, variables.uri ?? ''), signal);
+    }
+
+    listResources() {
+      return gateway.listResources();
+    }
+
+    renderPrompt(args: Record<string, string>, ctx: CallContext, signal: AbortSignal) {
+      return gateway.renderPrompt(ctx.tool.name, args, signal);
+    }
+  };
+}
+
+/** Every item of a paginated listing. */
+async function allPages<P extends { nextCursor?: string }, T>(
+  list: (params: { cursor: string } | undefined) => Promise<P>,
+  items: (page: P) => readonly T[]
+): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await list(cursor ? { cursor } : undefined);
+    all.push(...items(page));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+}
+
+/** What the resources and prompts list (whether a relisting changed anything). */
+function surfaceListed(surface: ProxiedSurface): unknown {
+  return [
+    surface.templates.map((t) => [t.uriTemplate, t.name, t.description]),
+    surface.prompts.map((p) => [p.name, p.description, p.listedArguments])
+  ];
+}
+
+/** What a descriptor lists (whether a relisting changed anything). */
+function listed(descriptor: ToolDescriptor): unknown {
+  return [descriptor.name, descriptor.description, descriptor.title, descriptor.annotations, descriptor.schemas, descriptor.scopes];
+}

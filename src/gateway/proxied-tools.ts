@@ -1,0 +1,90 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { ToolDescriptor } from '../metadata/tool-descriptor';
+import { ConfigurationError } from '../errors';
+import { compileSchemaCheck } from '../schema/schema-check';
+import type { Constructor, JsonSchema } from '../types/core';
+import type { Presenter } from '../types/presenter';
+import { namespacedName } from './namespace';
+import type { ProxyOptions } from './gateway';
+
+/** A gateway's listing: the descriptors the app compiles, and the upstream name behind each front name. */
+export interface ProxiedTools {
+  readonly descriptors: readonly ToolDescriptor[];
+  readonly upstreamOf: ReadonlyMap<string, string>;
+}
+
+/** Tool names the protocol allows (the registry's rule). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** The upstream's result, as it came: the upstream shaped it already. */
+const PASS_THROUGH: Presenter = { present: (value) => value as CallToolResult };
+
+/**
+ * The descriptors of an upstream's tools as this app serves them: named under the namespace,
+ * listed with the upstream's description, title, icons, schemas and annotations as they are (a
+ * destructive tool stays destructive: nothing the framework's kinds imply is added), served by
+ * the gateway's forwarding generator. They are never serialized by this app's mutation lock: the
+ * upstream serializes its own work. A tool whose front name the protocol refuses is left out
+ * (and logged); an output schema this app cannot compile is not listed (the upstream still checks its results).
+ */
+export function proxiedTools(
+  tools: readonly Tool[],
+  members: Constructor,
+  options: ProxyOptions,
+  label: string,
+  log: (message: string) => void
+): ProxiedTools {
+  const descriptors: ToolDescriptor[] = [];
+  const upstreamOf = new Map<string, string>();
+  for (const tool of tools) {
+    const name = namespacedName(options.namespace, tool.name);
+    if (!TOOL_NAME.test(name) || upstreamOf.has(name)) {
+      log(
+        `${label}: upstream tool ${JSON.stringify(tool.name)} is left out: ${upstreamOf.has(name) ? 'listed twice' : `"${name}" is not a tool name the protocol allows`}.`
+      );
+      continue;
+    }
+    upstreamOf.set(name, tool.name);
+    const output = compiles(tool.outputSchema as JsonSchema | undefined, name);
+    if (tool.outputSchema && !output) log(`${label}: the output schema of ${tool.name} cannot be compiled here; it is not listed.`);
+    const scopes = typeof options.scopes === 'function' ? options.scopes(tool) : (options.scopes ?? []);
+    descriptors.push(
+      Object.freeze({
+        name,
+        kind: 'action' as const,
+        interactive: true,
+        // The answer to an upstream question authorizes what the upstream does next: each state is good once.
+        singleUseState: true,
+        answersUpFront: false,
+        exactlyOnce: false,
+        description: tool.description ?? `${tool.name}, served by ${label}`,
+        ...(tool.title ? { title: tool.title } : {}),
+        ...(tool.icons ? { icons: tool.icons } : {}),
+        annotations: Object.freeze({ ...tool.annotations }),
+        target: members,
+        className: label,
+        methodName: 'forward',
+        params: Object.freeze(['input', 'context', 'signal'] as const),
+        presenter: PASS_THROUGH,
+        middleware: [],
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        scopes: Object.freeze([...scopes]),
+        isGenerator: true,
+        schemas: Object.freeze({ input: tool.inputSchema as JsonSchema, ...(output ? { output } : {}) })
+      })
+    );
+  }
+  return { descriptors, upstreamOf };
+}
+
+/** The schema when this app can check results against it, else undefined. */
+function compiles(schema: JsonSchema | undefined, name: string): JsonSchema | undefined {
+  if (!schema) return undefined;
+  try {
+    compileSchemaCheck(schema, `tool ${name}`, false, 'output');
+    return schema;
+  } catch (error) {
+    if (error instanceof ConfigurationError) return undefined;
+    throw error;
+  }
+}

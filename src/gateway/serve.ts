@@ -1,0 +1,65 @@
+import 'reflect-metadata';
+import { FusionApp } from '../app/fusion-app';
+import { proxy } from './gateway';
+import { gatewayAuthFromEnv } from './serve-auth';
+import type { UpstreamEra } from './upstream-connection';
+import { describeTarget, resolveTarget, type UpstreamTarget } from './upstream-target';
+
+/** What `mcpfusion serve` serves. */
+export interface ServeSettings {
+  readonly target: UpstreamTarget;
+  readonly namespace?: string;
+  readonly era?: UpstreamEra;
+  readonly host?: string;
+  readonly port?: number;
+  /** Where MCP_AUTH_* are read (default: this process's environment). */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly log?: (message: string) => void;
+}
+
+/** A running gateway endpoint. */
+export interface ServedGateway {
+  readonly url: URL;
+  readonly app: FusionApp;
+  /** Resolves once the app has closed (SIGINT, SIGTERM, or `app.close()`). */
+  readonly closed: Promise<void>;
+}
+
+/**
+ * Serves an upstream MCP server behind an HTTP endpoint for both eras (`mcpfusion serve`): a
+ * gateway app with no tools of its own, the framework's bounds, queue and telemetry, and
+ * authorization from the MCP_AUTH_* variables. Stops on SIGINT/SIGTERM.
+ */
+export async function serveGateway(settings: ServeSettings): Promise<ServedGateway> {
+  const target = resolveTarget(settings.target);
+  const auth = gatewayAuthFromEnv(settings.env ?? process.env, `Gateway to ${describeTarget(target)}`);
+  const gateway = await proxy(target.kind === 'http' ? { url: target.url, headers: target.headers } : target, {
+    ...(settings.namespace ? { namespace: settings.namespace } : {}),
+    ...(settings.era ? { era: settings.era } : {}),
+    ...(settings.log ? { logger: settings.log } : {})
+  });
+  let ended: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (ended = resolve));
+  let app: FusionApp;
+  try {
+    app = FusionApp.create({
+      name: 'mcpfusion-gateway',
+      version: '1.0.0',
+      tools: [],
+      gateways: [gateway],
+      ...(auth ? { auth } : {}),
+      ...(settings.log ? { logger: settings.log } : {}),
+      onClose: () => ended()
+    });
+  } catch (error) {
+    await gateway.close();
+    throw error;
+  }
+  const listening = await app
+    .listen({ transport: 'http', host: settings.host ?? '127.0.0.1', port: settings.port ?? 3000 })
+    .catch(async (error: unknown) => {
+      await app.close();
+      throw error;
+    });
+  return { url: listening.url!, app, closed };
+}

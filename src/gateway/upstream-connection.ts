@@ -1,0 +1,293 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type McpSubscription,
+  type Tool,
+  type Transport
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { ToolError } from '../errors';
+import { describeTarget, type ResolvedTarget } from './upstream-target';
+import { UpstreamCall } from './upstream-call';
+
+/** The protocol era a gateway speaks to its upstream: `'2025'` (initialize, a live channel), `'2026'` (2026-07-28), or `'auto'` (the SDK's negotiation). */
+export type UpstreamEra = '2025' | '2026' | 'auto';
+
+/** What a connection tells its gateway. */
+export interface ConnectionEvents {
+  /** The upstream's tool, prompt or resource list changed. */
+  readonly toolsChanged: () => void;
+  /** A resource the gateway subscribed to upstream changed (its upstream URI). */
+  readonly resourceUpdated: (uri: string) => void;
+  /** The connection closed (the upstream died or hung up); `reason` says how. */
+  readonly closed: (reason: Error) => void;
+  /** Diagnostics (stderr by default: never stdout). */
+  readonly log: (message: string) => void;
+}
+
+/** A request's upper bound the SDK holds the gateway to: long, since a question to a person may be pending (the park bounds that). */
+const UPSTREAM_REQUEST_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+const STDERR_KEPT = 2000;
+
+/**
+ * Which forwarded call an upstream question belongs to, where the SDK runs it inside the call (a
+ * 2026-07-28 `input_required`, or a 2025-era HTTP request's own response stream). `null`: a
+ * request that is no call (a read, a prompt): its questions are cancelled, never given to a call.
+ */
+const callStorage = new AsyncLocalStorage<UpstreamCall | null>();
+
+/**
+ * One connected SDK v2 client to the upstream: it forwards calls (each an {@link UpstreamCall}),
+ * routes the upstream's progress to its call by `progressToken` as the messages arrive (in
+ * order, before the response that follows them), and routes the upstream's questions to the
+ * call that caused them. A 2026-07-28 upstream's questions come inside the call's own
+ * `input_required` result, so the call is known exactly; a 2025-era upstream sends
+ * `elicitation/create` on its channel with nothing that names the call, so it goes to the one
+ * call in flight that is not already waiting for an answer, and is cancelled when there is more
+ * than one (an ambiguity the gateway refuses to guess). When the connection closes, every call
+ * in flight fails with a message naming the upstream.
+ */
+export class UpstreamConnection {
+  private readonly running = new Set<UpstreamCall>();
+  private readonly byToken = new Map<string, UpstreamCall>();
+  private nextToken = 0;
+  private closedBy: Error | undefined;
+  private stderr = '';
+  /** 2026-07-28: the URIs watched, and the listen stream that carries their updates. */
+  private readonly watched = new Set<string>();
+  private listening: McpSubscription | undefined;
+
+  private constructor(
+    private readonly client: Client,
+    private readonly target: ResolvedTarget,
+    private readonly events: ConnectionEvents
+  ) {}
+
+  /** Connects to the target in `era`; a failure names the target and what its stderr said. */
+  static async open(target: ResolvedTarget, era: UpstreamEra, events: ConnectionEvents): Promise<UpstreamConnection> {
+    const client = new Client(
+      { name: 'mcpfusion-gateway', version: '1.0.0' },
+      {
+        capabilities: { elicitation: { form: {}, url: {} } },
+        versionNegotiation: { mode: era === '2025' ? 'legacy' : era === '2026' ? { pin: '2026-07-28' } : 'auto' },
+        listChanged: {
+          tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() },
+          prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() },
+          resources: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() }
+        }
+      }
+    );
+    const connection = new UpstreamConnection(client, target, events);
+    client.setRequestHandler('elicitation/create', (request) => connection.question(request.params));
+    client.setNotificationHandler('notifications/resources/updated', (notification) => events.resourceUpdated(notification.params.uri));
+    const transport = connection.transport();
+    try {
+      await client.connect(transport);
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      const tail = connection.stderr.trim() ? `\n${connection.stderr.trim()}` : '';
+      throw new ToolError(`Could not connect to the upstream MCP server ${describeTarget(target)}: ${(error as Error).message}${tail}`);
+    }
+    connection.tap(transport);
+    client.onclose = () => connection.lost();
+    return connection;
+  }
+
+  /** Whether the connection is still open. */
+  get open(): boolean {
+    return this.closedBy === undefined;
+  }
+
+  /** The era the upstream speaks, as negotiated. */
+  get protocolVersion(): string | undefined {
+    return this.client.getNegotiatedProtocolVersion();
+  }
+
+  /** What the upstream serves besides tools (its declared capabilities). */
+  get capabilities(): { resources: boolean; subscribe: boolean; prompts: boolean; completions: boolean } {
+    const declared = this.client.getServerCapabilities() ?? {};
+    return {
+      resources: declared.resources !== undefined,
+      subscribe: declared.resources?.subscribe === true,
+      prompts: declared.prompts !== undefined,
+      completions: declared.completions !== undefined
+    };
+  }
+
+  /**
+   * A request that is not a tool call (a listing, a read, a prompt, a completion), sent with
+   * `signal`; its failure is a ToolError naming the upstream (the app's boundary maps it).
+   */
+  async request<T>(send: (client: Client) => Promise<T>): Promise<T> {
+    if (this.closedBy) throw this.unavailable(this.closedBy);
+    try {
+      return await callStorage.run(null, () => send(this.client));
+    } catch (error) {
+      throw this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error);
+    }
+  }
+
+  /**
+   * Watches an upstream resource for updates (`notifications/resources/updated`): a 2025-era
+   * upstream through `resources/subscribe`; a 2026-07-28 one through a `subscriptions/listen`
+   * stream naming every URI watched (opened again, wider, for each new one). Failures are the
+   * caller's to ignore: the resource is still served, its updates are not forwarded.
+   */
+  async watchResource(uri: string): Promise<void> {
+    if (this.client.getProtocolEra() !== 'modern') {
+      await this.request((client) => client.subscribeResource({ uri }));
+      return;
+    }
+    this.watched.add(uri);
+    const previous = this.listening;
+    this.listening = await this.request((client) => client.listen({ resourceSubscriptions: [...this.watched] }));
+    await previous?.close();
+  }
+
+  /** Every tool the upstream lists (all pages). */
+  async listTools(): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.client.listTools(cursor ? { cursor } : undefined);
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  /** Starts a call upstream; its events arrive on the returned call. */
+  start(name: string, args: Record<string, unknown>): UpstreamCall {
+    if (this.closedBy) throw this.unavailable(this.closedBy);
+    const token = `gw-${++this.nextToken}`;
+    const call = new UpstreamCall(name, token);
+    this.running.add(call);
+    this.byToken.set(token, call);
+    callStorage
+      .run(call, () =>
+        this.client.callTool(
+          { name, arguments: args, _meta: { progressToken: token } },
+          { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS }
+        )
+      )
+      .then(
+        (result) => call.push({ kind: 'done', result: result as never }),
+        (error: unknown) => call.push({ kind: 'failed', error: this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error) })
+      )
+      .finally(() => {
+        this.running.delete(call);
+        this.byToken.delete(token);
+      });
+    return call;
+  }
+
+  /** Closes the connection (a spawned upstream is stopped). */
+  async close(): Promise<void> {
+    this.closedBy ??= new Error('the gateway closed');
+    await this.listening?.close().catch(() => undefined);
+    await this.client.close().catch(() => undefined);
+  }
+
+  private transport(): Transport {
+    const { target } = this;
+    if (target.kind === 'http') return new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } } });
+    // The upstream gets this process's environment, as a shell would give it (the SDK passes only a safe few by default).
+    const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const stdio = new StdioClientTransport({
+      command: target.command,
+      args: [...target.args],
+      env: { ...inherited, ...target.env },
+      ...(target.cwd ? { cwd: target.cwd } : {}),
+      stderr: 'pipe'
+    });
+    stdio.stderr?.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString()).slice(-STDERR_KEPT);
+    });
+    return stdio;
+  }
+
+  /**
+   * Reads progress at the transport, before the SDK: the SDK hands progress to its callback a
+   * microtask late, after a response that arrived in the same read (a stdio server writes them
+   * together), so a call's last progress would follow its result. Here it is queued on its call
+   * in arrival order, before the response is even parsed.
+   */
+  private tap(transport: Transport): void {
+    const receive = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ('method' in message && message.method === 'notifications/progress' && message.params) {
+        const params = message.params as { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown };
+        const call = this.byToken.get(String(params.progressToken));
+        if (call) {
+          if (typeof params.progress === 'number')
+            call.push({
+              kind: 'progress',
+              progress: params.progress,
+              ...(typeof params.total === 'number' ? { total: params.total } : {}),
+              ...(typeof params.message === 'string' ? { message: params.message } : {})
+            });
+          return;
+        }
+      }
+      receive?.(message, extra);
+    };
+  }
+
+  /** An upstream question: delivered to its call, answered when the user answers (or cancelled). */
+  private question(params: ElicitRequestParams): Promise<ElicitResult> {
+    const store = callStorage.getStore();
+    const call = store === null ? undefined : (store ?? this.soleWaitingFree());
+    if (!call) {
+      this.events.log(
+        `${describeTarget(this.target)} asked a question while ${this.running.size} calls were in flight: it cannot say which call asks, so the question was cancelled.`
+      );
+      return Promise.resolve({ action: 'cancel' });
+    }
+    return new Promise<ElicitResult>((resolve) => {
+      let answered = false;
+      call.push({
+        kind: 'question',
+        question: {
+          params,
+          respond: (result) => {
+            if (answered) return;
+            answered = true;
+            resolve(result);
+          }
+        }
+      });
+    });
+  }
+
+  /** The one call in flight not already waiting for an answer (what a 2025-era question can belong to). */
+  private soleWaitingFree(): UpstreamCall | undefined {
+    const free = [...this.running].filter((call) => !call.pending && !call.finished);
+    return free.length === 1 ? free[0] : undefined;
+  }
+
+  private lost(): void {
+    if (this.closedBy) return;
+    const tail = this.stderr.trim() ? ` (its last words: ${this.stderr.trim().split('\n').slice(-3).join(' / ')})` : '';
+    this.closedBy = new Error(`the connection closed${tail}`);
+    const error = this.unavailable(this.closedBy);
+    for (const call of this.running) call.push({ kind: 'failed', error });
+    this.events.closed(this.closedBy);
+  }
+
+  private unavailable(reason: Error): ToolError {
+    return new ToolError(
+      `The upstream MCP server ${describeTarget(this.target)} is unavailable: ${reason.message}. The gateway reconnects on the next call; call the tool again.`
+    );
+  }
+}
+
+/** An upstream request that failed: a ToolError saying so, in the upstream's own words. */
+function upstreamFailure(error: unknown): Error {
+  if (error instanceof ToolError) return error;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : String(error);
+  return new ToolError(`The upstream server refused the call${typeof code === 'number' ? ` (${code})` : ''}: ${text}`, { cause: error });
+}

@@ -1,0 +1,281 @@
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type JSONRPCMessage,
+  type Transport
+} from '@modelcontextprotocol/client';
+import { Action, FusionApp, ToolProvider, proxy, type Gateway, type UpstreamTarget } from '../../src';
+import { GatewayUpstreamTools } from '../fixtures/gateway-upstream-tools';
+
+/**
+ * The gateway across the matrix: an upstream over HTTP (in-process, on 127.0.0.1) or stdio (a
+ * child process), spoken to in the 2025 era (its questions live `elicitation/create` requests)
+ * or in 2026-07-28 (its questions `input_required` results), behind a front app that a real SDK
+ * client uses in either era. Every test reads the wire at the front client's transport.
+ */
+
+interface Upstream {
+  readonly target: UpstreamTarget;
+  close(): Promise<void>;
+}
+
+const STDIO_UPSTREAM = { command: process.execPath, args: ['-r', 'ts-node/register/transpile-only', 'test/fixtures/gateway-upstream.ts'] };
+
+async function httpUpstream(): Promise<Upstream> {
+  const app = FusionApp.create({ name: 'upstream', version: '1.0.0', tools: [GatewayUpstreamTools], logger: () => undefined });
+  const { url } = await app.listen({ transport: 'http', port: 0, handleSignals: false });
+  return { target: url!, close: () => app.close() };
+}
+
+const stdioUpstream = (): Promise<Upstream> => Promise.resolve({ target: STDIO_UPSTREAM, close: () => Promise.resolve() });
+
+/** What the front client saw, in arrival order: progress and responses. */
+type Seen = { kind: 'progress'; progress: number; message?: string } | { kind: 'response' };
+
+interface Front {
+  readonly client: Client;
+  readonly seen: Seen[];
+  readonly asked: Array<{ message: string; id: unknown }>;
+  answer: (params: ElicitRequestParams) => ElicitResult;
+  close(): Promise<void>;
+}
+
+async function connectFront(app: FusionApp, era: 'modern' | 'legacy'): Promise<Front> {
+  const handler = app.createHttpHandler();
+  const client = new Client(
+    { name: 'front', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } }
+  );
+  const front: Front = {
+    client,
+    seen: [],
+    asked: [],
+    answer: () => ({ action: 'accept', content: { ok: true } }),
+    close: async () => {
+      await client.close();
+      await handler.close();
+    }
+  };
+  client.setRequestHandler('elicitation/create', (request, ctx) => {
+    front.asked.push({ message: request.params.message, id: ctx.mcpReq.id });
+    return Promise.resolve(front.answer(request.params));
+  });
+  const transport: Transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+    fetch: (url, init) => handler.fetch(new Request(url, init))
+  });
+  await client.connect(transport);
+  const receive = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('method' in message && message.method === 'notifications/progress') {
+      const params = message.params as { progress: number; message?: string };
+      front.seen.push({ kind: 'progress', progress: params.progress, ...(params.message ? { message: params.message } : {}) });
+    } else if ('id' in message && ('result' in message || 'error' in message)) front.seen.push({ kind: 'response' });
+    receive?.(message);
+  };
+  return front;
+}
+
+function textOf(result: { content?: unknown }): string {
+  return ((result.content ?? []) as Array<{ text?: string }>).map((block) => block.text ?? '').join('\n');
+}
+
+describe.each([
+  { upstream: 'HTTP', era: '2025' as const, start: httpUpstream },
+  { upstream: 'HTTP', era: '2026' as const, start: httpUpstream },
+  { upstream: 'stdio', era: '2025' as const, start: stdioUpstream },
+  { upstream: 'stdio', era: '2026' as const, start: stdioUpstream }
+])('a gateway to an upstream over $upstream in the $era era', ({ upstream: kind, era, start }) => {
+  let upstream: Upstream;
+  let gateway: Gateway;
+  let app: FusionApp;
+
+  beforeAll(async () => {
+    upstream = await start();
+    gateway = await proxy(upstream.target, { namespace: 'up', era, logger: () => undefined });
+    app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await upstream?.close();
+  });
+
+  describe.each(['modern', 'legacy'] as const)('a %s front client', (frontEra) => {
+    let front: Front;
+    beforeEach(async () => {
+      front = await connectFront(app, frontEra);
+    });
+    afterEach(async () => {
+      await front.close();
+    });
+
+    it("lists the upstream's tools under the namespace, with their annotations and schemas as listed upstream", async () => {
+      const { tools } = await front.client.listTools();
+      const byName = new Map(tools.map((tool) => [tool.name, tool]));
+      expect([...byName.keys()]).toEqual(expect.arrayContaining(['up.count', 'up.confirm', 'up.hold', 'up.touch']));
+      expect(byName.get('up.count')!.annotations).toMatchObject({ title: 'Count', readOnlyHint: true });
+      expect(byName.get('up.touch')!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+      expect(byName.get('up.confirm')!.inputSchema).toMatchObject({ properties: { n: { type: 'integer', minimum: 0 } } });
+    });
+
+    it('forwards progress in order, all of it before the response', async () => {
+      const result = await front.client.callTool({ name: 'up.count', arguments: {} }, { onprogress: () => undefined });
+      expect(result.structuredContent).toEqual({ counted: 3 });
+      expect(front.seen).toEqual([
+        { kind: 'progress', progress: 25, message: 'one' },
+        { kind: 'progress', progress: 50, message: 'two' },
+        { kind: 'progress', progress: 75, message: 'three' },
+        { kind: 'response' }
+      ]);
+    });
+
+    it("asks the upstream's question in the front client's own form, and sends the answer back upstream", async () => {
+      const result = await front.client.callTool({ name: 'up.confirm', arguments: { n: 7 } });
+      expect(textOf(result)).toBe('confirmed 7');
+      expect(front.asked).toEqual([{ message: 'Proceed with 7?', id: frontEra === 'modern' ? 'upstream-question' : expect.any(Number) }]);
+    });
+
+    it('sends a decline back upstream as a decline', async () => {
+      front.answer = () => ({ action: 'decline' });
+      const result = await front.client.callTool({ name: 'up.confirm', arguments: { n: 1 } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe('Declined upstream');
+    });
+
+    it('validates the answer against the upstream form before it goes anywhere (asked again)', async () => {
+      let answers = 0;
+      front.answer = () => (++answers === 1 ? { action: 'accept', content: { ok: 'yes' } } : { action: 'accept', content: { ok: true } });
+      const result = await front.client.callTool({ name: 'up.confirm', arguments: { n: 2 } });
+      expect(textOf(result)).toBe('confirmed 2');
+      expect(front.asked[1].message).toMatch(/^The previous answer was invalid: ok must be true or false\./);
+    });
+
+    it("serves the upstream's resources, templates, prompts and completions under the namespace", async () => {
+      const { resources } = await front.client.listResources();
+      expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['up+gw://readme', 'up+gw://notes/1']));
+      const { resourceTemplates } = await front.client.listResourceTemplates();
+      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['up+gw://notes/{id}']);
+      expect(await front.client.readResource({ uri: 'up+gw://notes/42' })).toMatchObject({
+        contents: [{ uri: 'up+gw://notes/42', text: 'note 42' }]
+      });
+      expect(await front.client.readResource({ uri: 'up+gw://readme' })).toMatchObject({
+        contents: [{ uri: 'up+gw://readme', text: 'read me' }]
+      });
+      await expect(front.client.readResource({ uri: 'up+gw://nothing' })).rejects.toThrow(/gw:\/\/nothing/);
+      const { prompts } = await front.client.listPrompts();
+      expect(prompts).toEqual([
+        expect.objectContaining({ name: 'up.greet', arguments: [expect.objectContaining({ name: 'who', required: true })] })
+      ]);
+      const rendered = await front.client.getPrompt({ name: 'up.greet', arguments: { who: 'Ada' } });
+      expect(rendered.messages[0].content).toEqual({ type: 'text', text: 'Hello Ada' });
+      const names = await front.client.complete({ ref: { type: 'ref/prompt', name: 'up.greet' }, argument: { name: 'who', value: 'A' } });
+      expect(names.completion.values).toEqual(['Ada', 'Alan']);
+      const ids = await front.client.complete({
+        ref: { type: 'ref/resource', uri: 'up+gw://notes/{id}' },
+        argument: { name: 'id', value: '1' }
+      });
+      expect(ids.completion.values).toEqual(['1', '10']);
+    });
+
+    it('cancels the upstream call when the front call is cancelled, and the upstream lock is free at once', async () => {
+      const controller = new AbortController();
+      const held = front.client.callTool(
+        { name: 'up.hold', arguments: {} },
+        { signal: controller.signal, onprogress: () => controller.abort() }
+      );
+      await expect(held).rejects.toThrow();
+      // Had the hold gone on upstream, this mutation would wait for its lock past the test's timeout.
+      const touched = await front.client.callTool({ name: 'up.touch', arguments: {} });
+      expect(textOf(touched)).toBe('touched');
+      expect(gateway.parked.size).toBe(0);
+    });
+  });
+
+  if (kind === 'stdio') {
+    it('an upstream that dies fails its call with a clear error, and the next call reconnects', async () => {
+      const front = await connectFront(app, 'modern');
+      try {
+        const died = await front.client.callTool({ name: 'up.die', arguments: {} });
+        expect(died.isError).toBe(true);
+        expect(textOf(died)).toMatch(/^The upstream MCP server .*gateway-upstream\.ts is unavailable: the connection closed/);
+        const again = await front.client.callTool({ name: 'up.count', arguments: {} });
+        expect(again.structuredContent).toEqual({ counted: 3 });
+      } finally {
+        await front.close();
+      }
+    });
+  } else {
+    it('an upstream that is gone fails the call with a clear error, never a hang', async () => {
+      const front = await connectFront(app, 'modern');
+      try {
+        await upstream.close();
+        const result = await front.client.callTool({ name: 'up.count', arguments: {} });
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toMatch(/upstream/i);
+      } finally {
+        await front.close();
+      }
+    });
+  }
+});
+
+@ToolProvider()
+class LateTools {
+  @Action('late', { description: 'Added while the gateway runs' })
+  late() {
+    return 'late';
+  }
+}
+
+describe.each(['2025', '2026'] as const)('changes upstream (HTTP, %s era) reach the front clients', (era) => {
+  let upstream: FusionApp;
+  let app: FusionApp;
+
+  beforeAll(async () => {
+    upstream = FusionApp.create({ name: 'upstream', version: '1.0.0', tools: [GatewayUpstreamTools], logger: () => undefined });
+    const { url } = await upstream.listen({ transport: 'http', port: 0, handleSignals: false });
+    const gateway = await proxy(url!, { namespace: 'up', era, logger: () => undefined });
+    app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await upstream?.close();
+  });
+
+  it.each(['modern', 'legacy'] as const)(
+    'a tool added upstream is listed to a %s front client, which is told the list changed',
+    async (frontEra) => {
+      const front = await connectFront(app, frontEra);
+      try {
+        const changed = new Promise<void>((resolve) =>
+          front.client.setNotificationHandler('notifications/tools/list_changed', () => resolve())
+        );
+        const subscription = frontEra === 'modern' ? await front.client.listen({ toolsListChanged: true }) : undefined;
+        if (upstream.hasTools(LateTools)) upstream.removeTools(LateTools);
+        else upstream.addTools(LateTools);
+        await changed;
+        const { tools } = await front.client.listTools();
+        expect(tools.some((tool) => tool.name === 'up.late')).toBe(upstream.hasTools(LateTools));
+        await subscription?.close();
+      } finally {
+        await front.close();
+      }
+    }
+  );
+
+  it('an upstream resource update reaches a 2025-era front client that subscribed to it', async () => {
+    const front = await connectFront(app, 'legacy');
+    try {
+      const updated = new Promise<string>((resolve) =>
+        front.client.setNotificationHandler('notifications/resources/updated', (notification) => resolve(notification.params.uri))
+      );
+      await front.client.subscribeResource({ uri: 'up+gw://notes/1' });
+      await front.client.readResource({ uri: 'up+gw://notes/1' });
+      upstream.notifyResourceUpdated('gw://notes/1');
+      expect(await updated).toBe('up+gw://notes/1');
+    } finally {
+      await front.close();
+    }
+  });
+});
