@@ -8,6 +8,7 @@ import { ResourceEvents } from './billing/resource-events';
 import { Database } from './db/database';
 import { SQL_DATABASE, type SqlDatabase } from './db/sql-database';
 import { ReportTools } from './reports/report.tools';
+import { SAMPLE_VIEWS } from './views/sample-views';
 
 /** The version the billing desk announces to clients. */
 export const BILLING_DESK_VERSION = '1.0.0';
@@ -60,6 +61,8 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
         'refunds are final and ask the user to confirm. billing.adjust and account.connect ask the user for what they need. ' +
         'Each invoice is also the resource billing://invoices/{id}; the billing.collections_letter prompt drafts a payment reminder.',
       tools: [BillingTools, AdjustmentTools, ReportTools, AccountTools, InvoiceResources, CollectionsPrompts],
+      // MCP Apps views: the invoice desk (billing.list) and the rebuild panel (reports.rebuild); see views/sample-views.ts.
+      views: SAMPLE_VIEWS,
       stateKey: options.stateKey,
       auth: options.auth,
       mutationLock: options.fleet?.mutationLock,
