@@ -1,3 +1,4 @@
+import './test-host/dispose-symbols';
 import type { FusionApp } from '@mcpfusion/core';
 import type SqliteDatabase from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
