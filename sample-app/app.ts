@@ -10,6 +10,7 @@ import { ResourceEvents } from './billing/resource-events';
 import { Database } from './db/database';
 import { SQL_DATABASE, type SqlDatabase } from './db/sql-database';
 import { ReportTools } from './reports/report.tools';
+import { SAMPLE_VIEWS } from './views/sample-views';
 
 /** The version the billing desk announces to clients. */
 export const BILLING_DESK_VERSION = '1.0.0';
@@ -69,6 +70,8 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
       tools: [BillingTools, AdjustmentTools, ReportTools, AccountTools, InvoiceResources, CollectionsPrompts],
       // The Skills extension: how to handle a refund request with these tools, at skill://refund-request/SKILL.md.
       extensions: [skills({ folder: SKILLS_FOLDER })],
+      // MCP Apps views: the invoice desk (billing.list) and the rebuild panel (reports.rebuild); see views/sample-views.ts.
+      views: SAMPLE_VIEWS,
       stateKey: options.stateKey,
       auth: options.auth,
       mutationLock: options.fleet?.mutationLock,

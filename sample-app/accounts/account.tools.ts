@@ -24,7 +24,9 @@ export class AccountTools {
     description:
       'Connect the desk to a github, google or stripe account. The user approves access on the provider consent page; nothing is connected unless they do.',
     // It records the connection, so it is not read-only; connecting twice changes nothing more, and nothing is destroyed.
-    annotations: { readOnlyHint: false, idempotentHint: true }
+    annotations: { readOnlyHint: false, idempotentHint: true },
+    // Connecting an account is a conversation with the user, not a button in a view: hosts refuse a view's call to it.
+    visibility: ['model']
   })
   async connect(@Input() request: ConnectRequest): Promise<string | InputRound> {
     const { provider } = request;

@@ -21,6 +21,7 @@ import { InvoiceStatus } from './invoice-status';
 import { formatMoney } from './money';
 import { ResourceEvents } from './resource-events';
 import { Scopes } from '../scopes';
+import { INVOICE_DESK_URI } from '../views/sample-views';
 
 const DEFAULT_LIST_LIMIT = 100;
 
@@ -58,6 +59,8 @@ export class BillingTools {
   @Action('billing.list', {
     title: 'List invoices',
     icons: [INVOICE_LIST_ICON],
+    // Hosts that render MCP Apps show the result in the invoice desk; every other client gets the text.
+    view: INVOICE_DESK_URI,
     description:
       'List invoices newest first, optionally only one status or one customer. Shows at most 10; narrow the filters to see others.',
     output: [InvoiceSummary],

@@ -7,6 +7,7 @@ import { QuarterQuery, RebuildOptions } from './report.inputs';
 import { QuarterReport, RebuildSummary, type ChartedQuarterReport } from './report.views';
 import { quarterReportPresenter } from './quarter-report.presenter';
 import { Scopes } from '../scopes';
+import { REBUILD_PANEL_URI } from '../views/sample-views';
 
 /** Share of the progress bar the month chunks of a rebuild take; the commit is the rest. */
 const REBUILD_CHUNKS_PERCENT = 95;
@@ -56,6 +57,8 @@ export class ReportTools {
     // A task at once: its record is written before the rebuild's long write transaction begins.
     task: { support: 'optional', create: 'at-once' },
     title: 'Rebuild monthly aggregates',
+    // Hosts that render MCP Apps show the rebuild panel (a live bar, Run and Cancel).
+    view: REBUILD_PANEL_URI,
     description:
       'Recompute the monthly_aggregates table from all invoices, month by month, in one transaction (all or nothing). Reports progress; cancelling leaves the previous table as it was.',
     output: RebuildSummary

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// Builds the sample app's views (sample-app/views/app) into complete HTML documents, offline:
+//   1. writes the tool types with the real `mcpfusion types` against the built sample app over stdio
+//      (sample-app/views/app/tool-types.mts, committed; a renamed field then fails step 2);
+//   2. type-checks the views (strict, DOM);
+//   3. bundles each view with the ext-apps browser bundle (esbuild, one IIFE, no imports left)
+//      and inlines the script and view.css into its template: build/views/<name>.html.
+// The documents load nothing at run time, so they work under the MCP Apps default CSP.
+//
+//   node scripts/views/build-views.mjs                 all three (what `npm run compile` runs)
+//   node scripts/views/build-views.mjs --skip-types    steps 2 and 3 (the browser tests, or without a build of the server)
+//
+// stdout stays clean; what it says goes to stderr.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SOURCES = join(ROOT, 'sample-app', 'views', 'app');
+const OUT = join(ROOT, 'build', 'views');
+const TYPES = join(SOURCES, 'tool-types.mts');
+/** Each view: its entry module and its template (same stem). */
+export const VIEWS = ['invoice-desk', 'rebuild-panel'];
+
+const require = createRequire(import.meta.url);
+const say = (line) => process.stderr.write(`[views] ${line}\n`);
+
+function fail(message) {
+  say(message);
+  process.exit(1);
+}
+
+function writeToolTypes() {
+  const cli = join(ROOT, 'dist', 'cli', 'main.js');
+  const server = join(ROOT, 'build', 'sample-app', 'main.js');
+  const data = mkdtempSync(join(tmpdir(), 'views-types-'));
+  try {
+    const run = spawnSync(process.execPath, [cli, 'types', '--stdio', `"${process.execPath}" "${server}" --stdio`, '--era', '2026', '--out', TYPES], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, BILLING_DB: join(data, 'billing.db'), FUSION_STATE_KEY: 'views-build-state-key-of-32-bytes-or-more!' }
+    });
+    if (run.status !== 0) fail(`mcpfusion types failed (build the server first: npm run compile):\n${run.stderr}`);
+    say(run.stderr.trim().split('\n').pop());
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
+function typeCheck() {
+  const ts = require('typescript');
+  const program = ts.createProgram(
+    VIEWS.map((name) => join(SOURCES, `${name}.mts`)),
+    {
+      strict: true,
+      noEmit: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.Node16,
+      moduleResolution: ts.ModuleResolutionKind.Node16,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: [],
+      skipLibCheck: true
+    }
+  );
+  const problems = ts.getPreEmitDiagnostics(program);
+  if (problems.length > 0) {
+    const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
+    fail(`the views do not type-check:\n${ts.formatDiagnostics(problems, host)}`);
+  }
+}
+
+async function bundle() {
+  const esbuild = require('esbuild');
+  const style = readFileSync(join(SOURCES, 'view.css'), 'utf8');
+  mkdirSync(OUT, { recursive: true });
+  for (const name of VIEWS) {
+    const built = await esbuild.build({
+      entryPoints: [join(SOURCES, `${name}.mts`)],
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      minify: true,
+      legalComments: 'none',
+      write: false,
+      logLevel: 'error'
+    });
+    const script = built.outputFiles[0].text;
+    // Inlined into <script>: a closing tag inside would end it early (esbuild escapes them; checked anyway).
+    if (/<\/script/i.test(script)) fail(`${name}: the bundle contains "</script"`);
+    const template = readFileSync(join(SOURCES, `${name}.html`), 'utf8');
+    if (!template.includes('<!-- view:style -->') || !template.includes('<!-- view:script -->')) {
+      fail(`${name}.html lacks the <!-- view:style --> or <!-- view:script --> marker`);
+    }
+    const html = template
+      .replace('<!-- view:style -->', () => `<style>\n${style}</style>`)
+      .replace('<!-- view:script -->', () => `<script>\n${script}</script>`);
+    writeFileSync(join(OUT, `${name}.html`), html);
+    say(`built build/views/${name}.html (${Math.round(html.length / 1024)} KiB)`);
+  }
+}
+
+if (!process.argv.includes('--skip-types')) writeToolTypes();
+typeCheck();
+await bundle();
