@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { CallAbort } from '../concurrency/call-abort';
+import type { Release } from '../concurrency/slot-gate';
 import type { ContinuationPosition } from '../interactive/continuation';
 import type { RoundClaim } from '../interactive/round-claim';
 import { emptyInputScope, type InputScope } from '../interactive/input-scope';
@@ -53,6 +54,8 @@ export class CallState {
   private over = false;
   /** How deep in its compiled chain the call went (compose's guard against a step calling `next` twice). */
   stepReached = -1;
+  /** The queue slot the engine admitted the call with, until the queue step holds it (`takeAdmission`). */
+  private admission: Release | undefined;
   private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
 
   constructor(
@@ -159,6 +162,23 @@ export class CallState {
     return (this.extra ??= requestExtraOf(this.request, () => aborter.signal, this.member.info.name));
   }
 
+  /** The call was admitted with a queue slot before it entered its chain (`CompiledMember.admit`). */
+  admitted(release: Release): void {
+    this.admission = release;
+  }
+
+  /** The slot the call was admitted with, handed to the queue step once (which releases it in `finally`). */
+  takeAdmission(): Release | undefined {
+    const release = this.admission;
+    this.admission = undefined;
+    return release;
+  }
+
+  /** Gives back a slot the call was admitted with and never reached its queue step with (it was aborted on the way). */
+  releaseAdmission(): void {
+    this.takeAdmission()?.();
+  }
+
   /** The end of the call: its own instances are disposed (where it made any). */
   dispose(): Promise<void> | void {
     return this.made?.scope.dispose();
@@ -238,4 +258,6 @@ export interface CompiledMember {
   readonly run: (state: CallState) => Promise<unknown>;
   /** The error boundary's mapping of what `run` settles with (the engine applies it as the call ends). */
   readonly outcome: OutcomeMapping;
+  /** The queue's take, run before the chain where nothing outside the queue works before it (see `CompiledChain.admit`). */
+  readonly admit: ((call: CallAbort) => Release | Promise<Release>) | undefined;
 }

@@ -9,6 +9,9 @@ import type { TaskEscalation } from '../types/tasks';
 import type { CallState } from './call-state';
 import type { MemberSpec } from './member-spec';
 import { compose } from './compose';
+import { queueTake } from '../concurrency/slot-takers';
+import type { Take } from '../concurrency/engine-slots';
+import type { Release } from '../concurrency/slot-gate';
 import type { ErrorBoundary } from './error-boundary';
 import { askStep } from './steps/ask.step';
 import { capabilityCheckStep } from './steps/capability-check.step';
@@ -67,6 +70,14 @@ export interface CompiledChain {
   readonly run: (state: CallState) => Promise<unknown>;
   /** What the engine makes of what `run` settles with (the error boundary's mapping). */
   readonly outcome: OutcomeMapping;
+  /**
+   * Where every step outside the queue does nothing before it calls `next` (flush, present, ask):
+   * the queue's take, which the engine runs before it enters the chain (unless the request's
+   * stage waits are timed, which the queue step measures),
+   * so that a call waiting for its slot has made nothing of its chain yet (the queue step then
+   * holds the slot it was admitted with). Absent otherwise: the queue step takes the slot.
+   */
+  readonly admit: Take<Release> | undefined;
 }
 
 /**
@@ -123,12 +134,15 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): CompiledCh
   else steps.push(t(decidingStep(spec.terminal), { stage: 'handler', span: handler, shape: 'whole' }));
   // The boundary is the chain's first step as described; the engine applies its mapping around the
   // inner steps (`outcome`), in the reaction that finishes the call, so the inner ones are gated from the first.
+  const queueAt = steps.findIndex((s) => s.name === 'queue');
+  const admitFirst = steps.slice(1, queueAt).every((s) => s.afterOnly === true);
   return {
     steps: Object.freeze(steps),
     run: compose(
       steps.slice(1).map((s) => s.run),
       true
     ),
-    outcome: boundary
+    outcome: boundary,
+    admit: admitFirst ? queueTake(queue) : undefined
   };
 }

@@ -16,7 +16,7 @@ export function compileMember(spec: MemberSpec, deps: ChainDependencies): Compil
   const classes: Constructor[] = [spec.target, ...middleware.filter(isMiddlewareClass)];
   if (spec.presenterClass) classes.push(spec.presenterClass);
   const escalates = spec.task !== undefined && deps.tasks !== undefined;
-  const { steps, run, outcome } = buildChain({ ...spec, middleware, perCall: deps.needsCallScope(classes) }, deps);
+  const { steps, run, outcome, admit } = buildChain({ ...spec, middleware, perCall: deps.needsCallScope(classes) }, deps);
   return Object.freeze({
     kind: spec.kind,
     info,
@@ -27,6 +27,7 @@ export function compileMember(spec: MemberSpec, deps: ChainDependencies): Compil
     mayBecomeTask: escalates,
     steps,
     run,
-    outcome
+    outcome,
+    admit
   });
 }

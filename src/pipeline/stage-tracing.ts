@@ -41,7 +41,8 @@ export function traceStage(step: NamedStep, how: StageTrace): NamedStep {
       : how.shape === 'whole'
         ? (state, next) => (state.trace?.recording ? wholeStage(state.trace, how, run, state, next) : run(state, next))
         : (state, next) => (state.trace?.recording ? afterStage(state.trace, how, run, state, next) : run(state, next));
-  return named(step.name, traced);
+  // An after-only step stays one: its span starts once the rest of the chain has settled.
+  return named(step.name, traced, step.afterOnly === true ? { afterOnly: true } : undefined);
 }
 
 function waitStage(trace: CallTrace, how: StageTrace, run: Step, state: CallState, next: StepNext): Promise<unknown> {
