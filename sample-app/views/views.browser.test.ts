@@ -52,7 +52,10 @@ async function startDesk(): Promise<RunningDesk> {
 
 /** The views as `npm run compile` builds them (bundled from the current sources; the types as committed). */
 function buildViews(): void {
-  const run = spawnSync(process.execPath, [join(ROOT, 'scripts', 'views', 'build-views.mjs'), '--skip-types'], { cwd: ROOT, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(ROOT, 'scripts', 'views', 'build-views.mjs'), '--skip-types'], {
+    cwd: ROOT,
+    encoding: 'utf8'
+  });
   if (run.status !== 0) throw new Error(`building the views failed:\n${run.stderr}`);
 }
 
@@ -125,7 +128,10 @@ describeWithChromium('the sample views in headless Chromium, through an ext-apps
     test('the invoice desk: ui/initialize, initialized, tool input, then the tool result; a row per invoice, the host theme, its size reported', async () => {
       const { frame, result } = await host!.showToolCall('billing.list', {});
       const invoices = invoicesOf(result);
-      await frame.locator('#invoices tbody tr').nth(invoices.length - 1).waitFor();
+      await frame
+        .locator('#invoices tbody tr')
+        .nth(invoices.length - 1)
+        .waitFor();
       expect(await frame.locator('#invoices tbody tr').count()).toBe(invoices.length);
 
       const log = (await host!.log()).filter((entry) => entry.method !== 'ui/notifications/size-changed');
@@ -175,7 +181,9 @@ describeWithChromium('the sample views in headless Chromium, through an ext-apps
       // The server's own question, about this invoice (the amount as the server formats it).
       expect(question).toMatch(new RegExp(`^Refund .+ to ${target.customerName}\\?$`));
 
-      await statusOf(frame, target.id).filter({ hasText: /^refunded$/ }).waitFor();
+      await statusOf(frame, target.id)
+        .filter({ hasText: /^refunded$/ })
+        .waitFor();
       expect(await frame.getByRole('button', { name: new RegExp(`Refund invoice ${target.id}\\b`) }).count()).toBe(0);
       const row = invoiceRow(desk!.disk, target.id);
       expect(row.status).toBe('refunded');
@@ -222,11 +230,15 @@ describeWithChromium('the sample views in headless Chromium, through an ext-apps
       await frame.getByLabel('Pause between months (ms)').fill('500');
       await frame.getByRole('button', { name: /Run/ }).click();
       // Two steps of the server's progress seen (the first is a reset to 0 by Run).
-      await view.waitForFunction(() => ((document.getElementById('bar') as HTMLElement & { seen?: number[] }).seen ?? []).filter((v) => v > 0).length >= 2);
+      await view.waitForFunction(
+        () => ((document.getElementById('bar') as HTMLElement & { seen?: number[] }).seen ?? []).filter((v) => v > 0).length >= 2
+      );
       await frame.getByRole('button', { name: /Cancel/ }).click();
       await frame.getByRole('status').filter({ hasText: 'Cancelled' }).waitFor();
 
-      const seen = (await view.evaluate(() => (document.getElementById('bar') as HTMLElement & { seen?: number[] }).seen ?? [])).filter((v) => v > 0);
+      const seen = (await view.evaluate(() => (document.getElementById('bar') as HTMLElement & { seen?: number[] }).seen ?? [])).filter(
+        (v) => v > 0
+      );
       expect(seen.length).toBeGreaterThanOrEqual(2);
       for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);
       expect(seen[seen.length - 1]).toBeLessThan(100);
@@ -265,7 +277,10 @@ describeWithChromium('the sample views in headless Chromium, through an ext-apps
                 resolve(event.data as { error?: { code: number; message: string } });
               }
             });
-            parent.postMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'account.connect', arguments: { provider: 'github' } } }, '*');
+            parent.postMessage(
+              { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'account.connect', arguments: { provider: 'github' } } },
+              '*'
+            );
           })
       );
       expect(answer.error).toEqual({ code: -32600, message: expect.stringContaining('account.connect is not callable from a view') });

@@ -38,11 +38,15 @@ function writeToolTypes() {
   const server = join(ROOT, 'build', 'sample-app', 'main.js');
   const data = mkdtempSync(join(tmpdir(), 'views-types-'));
   try {
-    const run = spawnSync(process.execPath, [cli, 'types', '--stdio', `"${process.execPath}" "${server}" --stdio`, '--era', '2026', '--out', TYPES], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: { ...process.env, BILLING_DB: join(data, 'billing.db'), FUSION_STATE_KEY: 'views-build-state-key-of-32-bytes-or-more!' }
-    });
+    const run = spawnSync(
+      process.execPath,
+      [cli, 'types', '--stdio', `"${process.execPath}" "${server}" --stdio`, '--era', '2026', '--out', TYPES],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, BILLING_DB: join(data, 'billing.db'), FUSION_STATE_KEY: 'views-build-state-key-of-32-bytes-or-more!' }
+      }
+    );
     if (run.status !== 0) fail(`mcpfusion types failed (build the server first: npm run compile):\n${run.stderr}`);
     say(run.stderr.trim().split('\n').pop());
   } finally {

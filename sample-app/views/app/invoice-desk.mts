@@ -42,17 +42,14 @@ function statusCell(invoice: Invoice, note?: string): HTMLTableCellElement {
 
 function render(app: App, invoice: Invoice, row: HTMLTableRowElement, note?: string): void {
   const locale = hostLocale(app);
-  const cells = [
-    `#${invoice.id}`,
-    invoice.customerName,
-    money(invoice.amountCents, invoice.currency, locale),
-    invoice.issuedOn
-  ].map((text, index) => {
-    const cell = document.createElement('td');
-    cell.textContent = text;
-    if (index === 2) cell.className = 'num';
-    return cell;
-  });
+  const cells = [`#${invoice.id}`, invoice.customerName, money(invoice.amountCents, invoice.currency, locale), invoice.issuedOn].map(
+    (text, index) => {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      if (index === 2) cell.className = 'num';
+      return cell;
+    }
+  );
   const action = document.createElement('td');
   if (invoice.status === 'paid') {
     const button = document.createElement('button');
