@@ -209,6 +209,12 @@ describeWithChromium('the sample views in headless Chromium, through an ext-apps
       expect(allInvoices(desk!.disk)).toEqual(before);
       // Still refundable: the button is back.
       expect(await frame.getByRole('button', { name: new RegExp(`Refund invoice ${target.id}\\b`) }).isEnabled()).toBe(true);
+
+      // The user switches the host to dark: the view follows (ui/notifications/host-context-changed).
+      await host!.setTheme('dark');
+      await viewFrame(host!).waitForFunction(() => getComputedStyle(document.body).backgroundColor === 'rgb(24, 26, 32)');
+      expect(await viewFrame(host!).evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      await host!.page.locator('#view iframe').screenshot({ path: join(ARTIFACTS, `invoice-desk-declined-dark-${era}.png`) });
     });
 
     test('the rebuild panel: the delivered result, Run with a rising bar, Cancel: rolled back and the lock free for the next mutation', async () => {

@@ -10,6 +10,9 @@ import { callTool, element, hostLocale, isRecord, money, openView, textOf } from
 
 type Invoice = BillingListOutput['items'][number];
 
+/** How long a refund may wait for the user's answer in the host (the App's default request timeout is a minute). */
+const REFUND_WAIT_MS = 15 * 60_000;
+
 /** What the server answers a declined refund (billing.tools.ts REFUND_CANCELLED). */
 const REFUND_CANCELLED = 'Refund cancelled';
 
@@ -70,7 +73,7 @@ async function refund(app: App, invoice: Invoice, row: HTMLTableRowElement, butt
   let note: string | undefined;
   let next = invoice;
   try {
-    const outcome = await callTool(app, 'billing.refund', { id: invoice.id });
+    const outcome = await callTool(app, 'billing.refund', { id: invoice.id }, { timeout: REFUND_WAIT_MS });
     if (outcome.ok) next = { ...invoice, status: outcome.output.status };
     else note = outcome.message === REFUND_CANCELLED ? 'refund declined: still paid' : `refund failed: ${outcome.message}`;
   } catch (error) {

@@ -103,6 +103,8 @@ export interface BrowserHost {
    * renders it (handshake, then the tool input), and delivers the result. The view's frame.
    */
   showToolCall(name: string, args?: Record<string, unknown>): Promise<{ frame: FrameLocator; result: CallToolResult }>;
+  /** Switches the host's theme (`ui/notifications/host-context-changed`), as a user toggling dark mode. */
+  setTheme(theme: keyof typeof HOST_THEMES): Promise<void>;
   /** The messages between the host and the view so far. */
   log(): Promise<HostLogEntry[]>;
   /** The `ui/notifications/size-changed` the view sent. */
@@ -113,7 +115,7 @@ export interface BrowserHost {
 /** Opens a page on the browser and connects the host's SDK client to the app in `era`. */
 export async function openHost(options: HostOptions): Promise<BrowserHost> {
   const { browser, url, era } = options;
-  const hostContext: Record<string, unknown> = {
+  let hostContext: Record<string, unknown> = {
     ...HOST_THEMES[options.theme ?? 'light'],
     locale: 'en-US',
     platform: 'web',
@@ -211,6 +213,10 @@ export async function openHost(options: HostOptions): Promise<BrowserHost> {
       await page.evaluate((r) => window.testHost.render(r), request);
       await page.evaluate((r) => window.testHost.deliverResult(r), result);
       return { frame: page.frameLocator('#view iframe'), result };
+    },
+    async setTheme(theme) {
+      hostContext = { ...hostContext, ...HOST_THEMES[theme] };
+      await page.evaluate((context) => window.testHost.setHostContext(context), hostContext);
     },
     log: () => page.evaluate(() => [...window.testHost.log]),
     sizes: () => page.evaluate(() => [...window.testHost.sizes]),
