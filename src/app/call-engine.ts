@@ -1,5 +1,6 @@
 import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { CallAbort } from '../concurrency/call-abort';
+import type { Release } from '../concurrency/slot-gate';
 import { AppClosedError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
 import { withInputScope } from '../interactive/input-scope';
@@ -13,9 +14,9 @@ import type { DependencyContainer } from 'tsyringe';
 
 /**
  * The one owner of a call's life, for every kind alike: {@link run} starts the call (its state:
- * the abort, the interaction), runs the member's compiled chain (whose outermost step is the
- * error boundary, which only maps: what comes back is the answer, a result or a thrown JSON-RPC
- * error), and finishes it ({@link finish}): it stops following its request, leaves the in-flight
+ * the abort, the interaction), runs the member's compiled chain, has the chain's outermost step,
+ * the error boundary, map what it settled with (`member.outcome`: the answer, a result or a
+ * thrown JSON-RPC error), and finishes it ({@link finish}): it stops following its request, leaves the in-flight
  * set, disposes its own instances, records or gives back an exactly-once round it owns, and
  * settles the task it became. Steps tell the call what they decide (`CallState.becomeTask`,
  * `own`, `aborter.decide`); only this class reads it, once, here.
@@ -48,15 +49,59 @@ export class CallEngine {
     } catch (error) {
       return Promise.resolve().then(() => this.failedToStart(member, request, error));
     }
-    const done = this.chain(state).then(
-      (answer) => this.finish(state, answer),
-      (error: unknown) => {
-        this.finish(state, undefined);
-        throw error;
-      }
-    );
+    const done = this.outcomeOf(state);
     const answered = member.answersUpFront ? done.then((value) => this.answersUpFront(member, request, value)) : done;
     return early ? Promise.race([answered, early]) : answered;
+  }
+
+  /**
+   * The call's chain, its outcome mapped by the error boundary and the call finished, in one
+   * reaction. A member whose steps outside the queue do nothing on the way in (`member.admit`)
+   * waits for its queue slot first: a call waiting in line has made nothing of its chain yet, and
+   * a cancelled one ends in that one reaction (the queue step holds the slot it was admitted with).
+   */
+  private outcomeOf(state: CallState): Promise<unknown> {
+    // A request whose stage waits are timed waits in its queue step, which measures it.
+    const admit = state.trace?.timing ? undefined : state.member.admit;
+    if (admit) {
+      let slot: Release | Promise<Release>;
+      try {
+        slot = admit(state.aborter);
+      } catch (error) {
+        slot = Promise.reject(error);
+      }
+      if (typeof slot !== 'function') {
+        return slot.then(
+          (release) => {
+            state.admitted(release);
+            return this.mapped(state, this.chain(state));
+          },
+          (error: unknown) => this.failed(state, error)
+        );
+      }
+      state.admitted(slot);
+    }
+    return this.mapped(state, this.chain(state));
+  }
+
+  /** What the chain settles with, mapped by the error boundary (`member.outcome`), and the call finished. */
+  private mapped(state: CallState, chain: Promise<unknown>): Promise<unknown> {
+    return chain.then(
+      (value) => this.finish(state, state.member.outcome.answer(state, value)),
+      (error: unknown) => this.failed(state, error)
+    );
+  }
+
+  /** A failure, mapped by the error boundary; a JSON-RPC error ends the call without an answer and is what the request gets. */
+  private failed(state: CallState, error: unknown): unknown {
+    let answer: unknown;
+    try {
+      answer = state.member.outcome.failure(state, error);
+    } catch (protocolError) {
+      this.finish(state, undefined);
+      throw protocolError;
+    }
+    return this.finish(state, answer);
   }
 
   /** A call's state, made before the chain runs; its abort joins the in-flight set. */
@@ -101,6 +146,8 @@ export class CallEngine {
   private finish(state: CallState, answer: unknown): unknown {
     state.aborter.detach();
     this.inFlight.delete(state.aborter);
+    // Admitted with a queue slot and aborted before its queue step held it: the slot goes back here.
+    state.releaseAdmission();
     // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
     const disposing = state.dispose();
     if (disposing) disposing.catch(() => undefined);

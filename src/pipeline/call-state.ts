@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { CallAbort } from '../concurrency/call-abort';
+import type { Release } from '../concurrency/slot-gate';
 import type { ContinuationPosition } from '../interactive/continuation';
 import type { RoundClaim } from '../interactive/round-claim';
 import { emptyInputScope, type InputScope } from '../interactive/input-scope';
@@ -51,6 +52,10 @@ export class CallState {
   private taskHandle: TaskHandle | undefined;
   private roundClaim: RoundClaim | undefined;
   private over = false;
+  /** How deep in its compiled chain the call went (compose's guard against a step calling `next` twice). */
+  stepReached = -1;
+  /** The queue slot the engine admitted the call with, until the queue step holds it (`takeAdmission`). */
+  private admission: Release | undefined;
   private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
 
   constructor(
@@ -157,6 +162,23 @@ export class CallState {
     return (this.extra ??= requestExtraOf(this.request, () => aborter.signal, this.member.info.name));
   }
 
+  /** The call was admitted with a queue slot before it entered its chain (`CompiledMember.admit`). */
+  admitted(release: Release): void {
+    this.admission = release;
+  }
+
+  /** The slot the call was admitted with, handed to the queue step once (which releases it in `finally`). */
+  takeAdmission(): Release | undefined {
+    const release = this.admission;
+    this.admission = undefined;
+    return release;
+  }
+
+  /** Gives back a slot the call was admitted with and never reached its queue step with (it was aborted on the way). */
+  releaseAdmission(): void {
+    this.takeAdmission()?.();
+  }
+
   /** The end of the call: its own instances are disposed (where it made any). */
   dispose(): Promise<void> | void {
     return this.made?.scope.dispose();
@@ -205,6 +227,18 @@ export interface Interaction {
  * chain as data and composed, built once at startup. Kinds differ only in their terminal and
  * presentation steps, and in which stages apply. (`CompiledTool` adds a tool's listing.)
  */
+/**
+ * What a call's outcome becomes, by the one error boundary: an answer (a tool's result; in task
+ * mode the task's outcome) or a failure mapped to an `isError` result, a task outcome, or a
+ * thrown JSON-RPC error.
+ */
+export interface OutcomeMapping {
+  /** The inner chain resolved with `value`. */
+  answer(state: CallState, value: unknown): unknown;
+  /** The inner chain failed with `error` (whatever step or handler threw it); throws the JSON-RPC error where the boundary makes one. */
+  failure(state: CallState, error: unknown): unknown;
+}
+
 export interface CompiledMember {
   readonly kind: CallKind;
   readonly info: ToolInfo;
@@ -220,6 +254,10 @@ export interface CompiledMember {
   readonly mayBecomeTask: boolean;
   /** The chain as data, in order (what `describeChain` shows). */
   readonly steps: readonly { readonly name: string }[];
-  /** The composed chain. */
+  /** The chain inside its error boundary, composed (what the engine runs). */
   readonly run: (state: CallState) => Promise<unknown>;
+  /** The error boundary's mapping of what `run` settles with (the engine applies it as the call ends). */
+  readonly outcome: OutcomeMapping;
+  /** The queue's take, run before the chain where nothing outside the queue works before it (see `CompiledChain.admit`). */
+  readonly admit: ((call: CallAbort) => Release | Promise<Release>) | undefined;
 }

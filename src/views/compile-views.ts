@@ -5,7 +5,7 @@ import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledMember } from '../pipeline/compiled-member';
 import { compileMember } from '../pipeline/compile-member';
 import { memberInfo } from '../pipeline/member-spec';
-import { named } from '../pipeline/steps/named-step';
+import { named, namedAfter } from '../pipeline/steps/named-step';
 import { documentProblem, type ViewDescriptor } from './view-descriptor';
 import { VIEW_MIME_TYPE } from './view';
 
@@ -50,8 +50,8 @@ export function compileViews(views: readonly ViewDescriptor[], deps: ChainDepend
         target: ViewDocuments,
         singleUseState: false,
         middleware: [],
-        present: named('present', (_state, next) =>
-          next().then((text): ReadResourceResult => ({
+        present: namedAfter('present', (state, next) =>
+          next(state).then((text): ReadResourceResult => ({
             contents: [{ uri: view.uri, mimeType: VIEW_MIME_TYPE, text: text as string, _meta: meta }]
           }))
         ),

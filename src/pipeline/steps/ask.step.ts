@@ -4,7 +4,7 @@ import type { ContinuationStore } from '../../interactive/continuation-store';
 import { assertDeliverable, toInputRequiredResult } from '../../interactive/input-required';
 import { isInputRound } from '../../interactive/require-input';
 import type { CallState, Interaction } from '../call-state';
-import { named, type NamedStep } from './named-step';
+import { namedAfter, type NamedStep } from './named-step';
 
 /**
  * Turns a request for input that an interactive member returned into the protocol's
@@ -13,8 +13,8 @@ import { named, type NamedStep } from './named-step';
  * a human answers. The eight-round cap and the connection's ability to deliver are checked here.
  */
 export function askStep(store: ContinuationStore, what: string): NamedStep {
-  return named('ask', async (state, next) => {
-    const value = await next();
+  return namedAfter('ask', async (state, next) => {
+    const value = await next(state);
     if (!isInputRound(value)) return value;
     const interaction = interactionOf(state);
     if (interaction.position.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(what, MAX_INPUT_ROUNDS);

@@ -1,5 +1,5 @@
 import type { CallState } from '../call-state';
-import { named, type NamedStep } from './named-step';
+import { namedAfter, type NamedStep } from './named-step';
 
 /**
  * Around the rest of the call, the timeout included (only the error boundary, the scope and
@@ -10,10 +10,10 @@ import { named, type NamedStep } from './named-step';
 export function flushStep(): NamedStep {
   // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
   // A call with neither channel (the test harness without onProgress) has nothing to flush.
-  return named('flush', (state, next) =>
+  return namedAfter('flush', (state, next) =>
     !state.progress && !state.log.open
-      ? next()
-      : next().then(
+      ? next(state)
+      : next(state).then(
           (value) => (state.progress || state.log.pendingWrites ? flush(state).then(() => value) : value),
           (error: unknown) => {
             if (state.request.signal?.aborted) state.progress?.discard();

@@ -11,5 +11,6 @@ import { slotStep } from './slot.step';
  */
 export function queueStep(queue: CallQueue): NamedStep {
   const take = queueTake(queue);
-  return slotStep('queue', (state) => take(state.aborter));
+  // A call admitted before it entered the chain (`CompiledChain.admit`) holds its slot already.
+  return slotStep('queue', (state) => state.takeAdmission() ?? take(state.aborter));
 }
