@@ -244,6 +244,10 @@ describeWithChromium('the sample views in headless Chromium, through an ext-apps
         expect(before).toHaveLength(24);
 
         const view = viewFrame(host!);
+        // This view too follows the host's theme and reports its size.
+        expect(await view.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(250, 248, 240)');
+        await host!.page.waitForFunction(() => window.testHost.sizes.some((size) => (size.height ?? 0) > 0));
+
         // Every value the bar takes, as the view sets it.
         await view.evaluate(() => {
           const bar = document.getElementById('bar') as HTMLElement & { seen?: number[] };
