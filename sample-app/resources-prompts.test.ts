@@ -1,6 +1,7 @@
 import { connectTestClient } from '@mcpfusion/core/testing';
 import { recordWire, until, type WireMessage } from '../test/helpers/wire-log';
 import { eachDatabase, readInvoiceRow, useBillingApp, type InvoiceRow } from './test-helpers';
+import { INVOICE_DESK_URI, REBUILD_PANEL_URI } from './views/sample-views';
 
 const ERAS = ['modern', 'legacy-http', 'legacy-memory'] as const;
 const PROMPT = 'billing.collections_letter';
@@ -33,10 +34,15 @@ eachDatabase('resources and prompts', (database) => {
   }
 
   describe('the invoice resource', () => {
-    test('resources/list shows the ten most recent invoices as billing://invoices/<id>', async () => {
+    test('resources/list shows the two views, then the ten most recent invoices as billing://invoices/<id>', async () => {
       const { client, close } = await connectTestClient(desk.app);
       try {
-        const { resources } = await client.listResources();
+        const { resources: listed } = await client.listResources();
+        expect(listed.slice(0, 2).map((r) => [r.uri, r.mimeType])).toEqual([
+          [INVOICE_DESK_URI, 'text/html;profile=mcp-app'],
+          [REBUILD_PANEL_URI, 'text/html;profile=mcp-app']
+        ]);
+        const resources = listed.slice(2);
         const recent = (await desk.sql.all<{ id: number }>('SELECT id FROM invoices ORDER BY issued_on DESC, id DESC LIMIT 10')).map(
           (r) => r.id
         );

@@ -31,7 +31,7 @@ function newestUnder(dir) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name !== 'node_modules') newest = Math.max(newest, newestUnder(path));
-    } else if (/\.(ts|mts|cts|json)$/.test(entry.name)) {
+    } else if (/\.(ts|mts|cts|json|html|css)$/.test(entry.name)) {
       newest = Math.max(newest, statSync(path).mtimeMs);
     }
   }

@@ -2,13 +2,15 @@
 // Builds the sample app's views (sample-app/views/app) into complete HTML documents, offline:
 //   1. writes the tool types with the real `mcpfusion types` against the built sample app over stdio
 //      (sample-app/views/app/tool-types.mts, committed; a renamed field then fails step 2);
-//   2. type-checks the views (strict, DOM);
+//   2. type-checks the views (strict, DOM) when the types changed or with --check (in `npm run compile`
+//      the project's tsc has just checked them against the committed types);
 //   3. bundles each view with the ext-apps browser bundle (esbuild, one IIFE, no imports left)
 //      and inlines the script and view.css into its template: build/views/<name>.html.
 // The documents load nothing at run time, so they work under the MCP Apps default CSP.
 //
-//   node scripts/views/build-views.mjs                 all three (what `npm run compile` runs)
-//   node scripts/views/build-views.mjs --skip-types    steps 2 and 3 (the browser tests, or without a build of the server)
+//   node scripts/views/build-views.mjs                 1, 2 if the types changed, 3 (what `npm run compile` runs)
+//   node scripts/views/build-views.mjs --check         1, 2 and 3 (`npm run build:views`)
+//   node scripts/views/build-views.mjs --skip-types    3 only (the browser tests; no build of the server needed)
 //
 // stdout stays clean; what it says goes to stderr.
 import { spawnSync } from 'node:child_process';
@@ -33,21 +35,28 @@ function fail(message) {
   process.exit(1);
 }
 
+/** Writes the types; whether they changed. */
 function writeToolTypes() {
+  const before = readFileSync(TYPES, 'utf8');
   const cli = join(ROOT, 'dist', 'cli', 'main.js');
   const server = join(ROOT, 'build', 'sample-app', 'main.js');
   const data = mkdtempSync(join(tmpdir(), 'views-types-'));
   try {
-    const run = spawnSync(process.execPath, [cli, 'types', '--stdio', `"${process.execPath}" "${server}" --stdio`, '--era', '2026', '--out', TYPES], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: { ...process.env, BILLING_DB: join(data, 'billing.db'), FUSION_STATE_KEY: 'views-build-state-key-of-32-bytes-or-more!' }
-    });
+    const run = spawnSync(
+      process.execPath,
+      [cli, 'types', '--stdio', `"${process.execPath}" "${server}" --stdio`, '--era', '2026', '--out', TYPES],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, BILLING_DB: join(data, 'billing.db'), FUSION_STATE_KEY: 'views-build-state-key-of-32-bytes-or-more!' }
+      }
+    );
     if (run.status !== 0) fail(`mcpfusion types failed (build the server first: npm run compile):\n${run.stderr}`);
     say(run.stderr.trim().split('\n').pop());
   } finally {
     rmSync(data, { recursive: true, force: true });
   }
+  return readFileSync(TYPES, 'utf8') !== before;
 }
 
 function typeCheck() {
@@ -105,6 +114,6 @@ async function bundle() {
   }
 }
 
-if (!process.argv.includes('--skip-types')) writeToolTypes();
-typeCheck();
+const typesChanged = !process.argv.includes('--skip-types') && writeToolTypes();
+if (typesChanged || process.argv.includes('--check')) typeCheck();
 await bundle();

@@ -10,6 +10,9 @@ import { callTool, element, hostLocale, isRecord, money, openView, textOf } from
 
 type Invoice = BillingListOutput['items'][number];
 
+/** How long a refund may wait for the user's answer in the host (the App's default request timeout is a minute). */
+const REFUND_WAIT_MS = 15 * 60_000;
+
 /** What the server answers a declined refund (billing.tools.ts REFUND_CANCELLED). */
 const REFUND_CANCELLED = 'Refund cancelled';
 
@@ -42,17 +45,14 @@ function statusCell(invoice: Invoice, note?: string): HTMLTableCellElement {
 
 function render(app: App, invoice: Invoice, row: HTMLTableRowElement, note?: string): void {
   const locale = hostLocale(app);
-  const cells = [
-    `#${invoice.id}`,
-    invoice.customerName,
-    money(invoice.amountCents, invoice.currency, locale),
-    invoice.issuedOn
-  ].map((text, index) => {
-    const cell = document.createElement('td');
-    cell.textContent = text;
-    if (index === 2) cell.className = 'num';
-    return cell;
-  });
+  const cells = [`#${invoice.id}`, invoice.customerName, money(invoice.amountCents, invoice.currency, locale), invoice.issuedOn].map(
+    (text, index) => {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      if (index === 2) cell.className = 'num';
+      return cell;
+    }
+  );
   const action = document.createElement('td');
   if (invoice.status === 'paid') {
     const button = document.createElement('button');
@@ -73,7 +73,7 @@ async function refund(app: App, invoice: Invoice, row: HTMLTableRowElement, butt
   let note: string | undefined;
   let next = invoice;
   try {
-    const outcome = await callTool(app, 'billing.refund', { id: invoice.id });
+    const outcome = await callTool(app, 'billing.refund', { id: invoice.id }, { timeout: REFUND_WAIT_MS });
     if (outcome.ok) next = { ...invoice, status: outcome.output.status };
     else note = outcome.message === REFUND_CANCELLED ? 'refund declined: still paid' : `refund failed: ${outcome.message}`;
   } catch (error) {

@@ -34,7 +34,9 @@ function resetBar(): void {
 function summaryOf(value: unknown): ReportsRebuildOutput | undefined {
   if (!isRecord(value)) return undefined;
   const { months, invoices, rebuiltAt } = value;
-  return typeof months === 'number' && typeof invoices === 'number' && typeof rebuiltAt === 'string' ? { months, invoices, rebuiltAt } : undefined;
+  return typeof months === 'number' && typeof invoices === 'number' && typeof rebuiltAt === 'string'
+    ? { months, invoices, rebuiltAt }
+    : undefined;
 }
 
 function showSummary(app: App, result: ReportsRebuildOutput, who: string): void {

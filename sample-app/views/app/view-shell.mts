@@ -21,8 +21,7 @@ export type CallOptions = NonNullable<Parameters<App['callServerTool']>[1]>;
 
 /** What a call from the view ended with: the tool's typed output, or what went wrong, in words. */
 export type CallOutcome<N extends ToolName> =
-  | { readonly ok: true; readonly output: ToolMap[N]['output'] }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly output: ToolMap[N]['output'] } | { readonly ok: false; readonly message: string };
 
 /** The text blocks of a result, joined (what a tool error says). */
 export function textOf(result: { readonly content?: readonly unknown[] }): string {

@@ -103,6 +103,8 @@ export interface BrowserHost {
    * renders it (handshake, then the tool input), and delivers the result. The view's frame.
    */
   showToolCall(name: string, args?: Record<string, unknown>): Promise<{ frame: FrameLocator; result: CallToolResult }>;
+  /** Switches the host's theme (`ui/notifications/host-context-changed`), as a user toggling dark mode. */
+  setTheme(theme: keyof typeof HOST_THEMES): Promise<void>;
   /** The messages between the host and the view so far. */
   log(): Promise<HostLogEntry[]>;
   /** The `ui/notifications/size-changed` the view sent. */
@@ -113,7 +115,12 @@ export interface BrowserHost {
 /** Opens a page on the browser and connects the host's SDK client to the app in `era`. */
 export async function openHost(options: HostOptions): Promise<BrowserHost> {
   const { browser, url, era } = options;
-  const hostContext: Record<string, unknown> = { ...HOST_THEMES[options.theme ?? 'light'], locale: 'en-US', platform: 'web', displayMode: 'inline' };
+  let hostContext: Record<string, unknown> = {
+    ...HOST_THEMES[options.theme ?? 'light'],
+    locale: 'en-US',
+    platform: 'web',
+    displayMode: 'inline'
+  };
   const client = new Client(
     { name: 'mcpfusion-test-host', version: '1.0.0' },
     {
@@ -188,14 +195,28 @@ export async function openHost(options: HostOptions): Promise<BrowserHost> {
       const uri = (tool?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
       if (!uri) throw new Error(`${name} names no view`);
       calls.push(name);
-      const [result, read] = await Promise.all([client.callTool({ name, arguments: args }) as Promise<CallToolResult>, client.readResource({ uri })]);
+      const [result, read] = await Promise.all([
+        client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
+        client.readResource({ uri })
+      ]);
       const content = read.contents[0] as { text?: string; mimeType?: string; _meta?: { ui?: { csp?: RenderRequest['csp'] } } };
       if (content.mimeType !== VIEW_MIME_TYPE || typeof content.text !== 'string') throw new Error(`${uri} is not an MCP App document`);
       const listed = tools.map((t) => ({ name: t.name, ...(t._meta ? { _meta: t._meta as Record<string, unknown> } : {}) }));
-      const request: RenderRequest = { html: content.text, csp: content._meta?.ui?.csp, tools: listed, toolName: name, toolInput: args, hostContext };
+      const request: RenderRequest = {
+        html: content.text,
+        csp: content._meta?.ui?.csp,
+        tools: listed,
+        toolName: name,
+        toolInput: args,
+        hostContext
+      };
       await page.evaluate((r) => window.testHost.render(r), request);
       await page.evaluate((r) => window.testHost.deliverResult(r), result);
       return { frame: page.frameLocator('#view iframe'), result };
+    },
+    async setTheme(theme) {
+      hostContext = { ...hostContext, ...HOST_THEMES[theme] };
+      await page.evaluate((context) => window.testHost.setHostContext(context), hostContext);
     },
     log: () => page.evaluate(() => [...window.testHost.log]),
     sizes: () => page.evaluate(() => [...window.testHost.sizes]),

@@ -65,6 +65,7 @@ interface TestHost {
   readonly sizes: Array<{ width?: number; height?: number }>;
   render(request: RenderRequest): Promise<void>;
   deliverResult(result: CallToolResult): Promise<void>;
+  setHostContext(context: Record<string, unknown>): void;
   progress(callId: number, update: { progress: number; total?: number; message?: string }): Promise<void>;
   ask(question: Question): Promise<Answer>;
 }
@@ -179,6 +180,12 @@ async function deliverResult(result: CallToolResult): Promise<void> {
   await bridge.sendToolResult(result);
 }
 
+/** A new host context (a theme switch): the bridge sends what changed as `ui/notifications/host-context-changed`. */
+function setHostContext(context: Record<string, unknown>): void {
+  if (!bridge) throw new Error('no view is rendered');
+  bridge.setHostContext(context as McpUiHostContext);
+}
+
 async function progress(callId: number, update: { progress: number; total?: number; message?: string }): Promise<void> {
   await progressTokens.get(callId)?.(update);
 }
@@ -208,4 +215,4 @@ function ask(question: Question): Promise<Answer> {
   });
 }
 
-window.testHost = { log, sizes, render, deliverResult, progress, ask };
+window.testHost = { log, sizes, render, deliverResult, setHostContext, progress, ask };
