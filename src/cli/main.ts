@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCall } from './call-command';
 import { CliError, ExitCode } from './cli-error';
+import { runInit } from './init-command';
 import { runList } from './list-command';
 import { runTypes } from './types-command';
 import { parseCommandLine, USAGE } from './options';
@@ -50,6 +51,8 @@ async function main(argv: readonly string[]): Promise<number> {
         return await runCall(command, terminal, exitNow);
       case 'types':
         return await runTypes(command, terminal);
+      case 'init':
+        return runInit(command, terminal);
     }
   } catch (error) {
     if (error instanceof CliError) {
