@@ -45,7 +45,10 @@ export function runInit(command: InitCommand, terminal: Terminal): ExitCodeValue
   manifest.dependencies['@mcpfusion/core'] = `^${version}`;
   writeFileSync(join(target, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   note(terminal, `${paint(terminal, 'green', '✔')} wrote ${command.dir}: a server with three kinds of tool and their tests`);
-  note(terminal, `\n  cd ${command.dir}\n  npm install\n  npm test        # type-check, then the tests\n  npm start       # serves http://127.0.0.1:3000/mcp\n`);
+  note(
+    terminal,
+    `\n  cd ${command.dir}\n  npm install\n  npm test        # type-check, then the tests\n  npm start       # serves http://127.0.0.1:3000/mcp\n`
+  );
   return ExitCode.OK;
 }
 
