@@ -76,6 +76,9 @@ describeWithTmux('mcpfusion in a terminal (tmux) against the sample app', () => 
       const screen = terminal.screen();
       expect(screen).toMatch(/█+░* 90% \| charts rendered/);
       expect(screen).toContain('"quarter": 2');
+      // The chart reaches the terminal as lines (a text block), not as a JSON string with \n in it.
+      expect(screen).toMatch(/^Net per month, Q2 2025:\n2025-04 #*\s+[\d,.-]+\n2025-05 /m);
+      expect(screen).not.toContain('\\n2025-05');
     });
 
     const refundQuestion = (id: number): RegExp => {
@@ -131,6 +134,15 @@ describeWithTmux('mcpfusion in a terminal (tmux) against the sample app', () => 
       expect(terminal.screen()).toMatch(/^\s*declined$/m);
       expect(terminal.screen()).toContain('Refund cancelled');
       expect(exit).toBe(1);
+      expect(invoiceRow(disk, id).status).toBe('paid');
+    });
+
+    it('Ctrl-C at the question cancels it and the call (exit 130): nothing is refunded', async () => {
+      const id = paidIds.shift()!;
+      call(`billing.refund --arg id=${id}`);
+      await terminal.waitFor(refundQuestion(id));
+      terminal.keys('C-c');
+      expect(await terminal.exitOf()).toBe(130);
       expect(invoiceRow(disk, id).status).toBe('paid');
     });
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The newcomer's first hour, automated: packs the framework the way npm publishes it, installs
-# the tarball into a copy of examples/starter outside the repo (so nothing resolves from the
-# repo's node_modules), and there checks that
+# The newcomer's first hour, automated: packs the framework the way npm publishes it, runs
+# `npx mcpfusion init` from the tarball (a new project outside the repo, so nothing resolves from
+# the repo's node_modules: a copy of examples/starter, which the package ships), installs the
+# tarball into it, and there checks that
 #   1. the framework's peers (tsyringe, reflect-metadata, class-validator, class-transformer)
 #      resolve to one copy, the app's own, from the framework and from the app alike;
 #   2. both entry points load from CommonJS and from ESM;
@@ -54,14 +55,25 @@ tarballs=("$WORK"/pack/*.tgz)
 [[ ${#tarballs[@]} -eq 1 && -f "${tarballs[0]}" ]] || die "npm pack produced no single tarball"
 TARBALL="${tarballs[0]}"
 tar -tzf "$TARBALL" >"$WORK/pack.files"
-for entry in package/package.json package/dist/index.js package/dist/index.d.ts package/dist/testing/index.js package/dist/testing/index.d.ts; do
+for entry in package/package.json package/dist/index.js package/dist/index.d.ts package/dist/testing/index.js package/dist/testing/index.d.ts package/dist/cli/init-command.js package/examples/starter/package.json package/examples/starter/src/tools.ts; do
   grep -qx "$entry" "$WORK/pack.files" || die "the tarball lacks $entry"
 done
 log "$(basename "$TARBALL"): $(wc -l <"$WORK/pack.files") files, $(du -k "$TARBALL" | cut -f1) kB"
 
-step "copying examples/starter to $WORK/starter"
-mkdir -p "$WORK/starter"
-tar -C "$STARTER_SRC" --exclude=./node_modules --exclude=./dist --exclude='./*.tgz' -cf - . | tar -C "$WORK/starter" -xf -
+step "npx mcpfusion init (from the tarball) writes $WORK/starter"
+# As a newcomer runs it: the package's bin from the tarball, in a folder of its own (npx installs it with its peers).
+mkdir -p "$WORK/init"
+(cd "$WORK/init" && npm exec --yes "${NPM_FLAGS[@]}" --package "$TARBALL" -- mcpfusion init "$WORK/starter" >"$WORK/init.log" 2>&1) || {
+  cat "$WORK/init.log" >&2
+  die "npx mcpfusion init"
+}
+for file in package.json tsconfig.json tsconfig.build.json jest.config.js .gitignore .dockerignore Dockerfile README.md src/tools.ts src/app.ts src/main.ts test/tools.test.ts test/client.test.ts; do
+  [[ -f "$WORK/starter/$file" ]] || die "mcpfusion init wrote no $file"
+done
+# What init wrote is the starter the repository holds (the package ships it).
+diff -r -x package.json -x node_modules -x dist "$STARTER_SRC" "$WORK/starter" >&2 || die "mcpfusion init wrote something other than examples/starter"
+grep -q '"experimentalDecorators": true' "$WORK/starter/tsconfig.json" && grep -q '"emitDecoratorMetadata": true' "$WORK/starter/tsconfig.json" ||
+  die "the new project's tsconfig.json lacks a decorator flag"
 cd "$WORK/starter"
 
 step "npm install <tarball> and the starter's own dependencies"
@@ -135,5 +147,27 @@ log "  $(grep '^Tools (' "$WORK/cli.log")"
 
 kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
 server_pid=""
+
+# The Dockerfile the project ships (docs/deploy.md): built and run where Docker is; elsewhere
+# test/readme/deploy.test.ts checks it line by line against the starter.
+if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
+  step "docker build and run (the project's Dockerfile)"
+  image="mcpfusion-starter-check:$$"
+  docker build -q -t "$image" . >&2 || die "docker build"
+  cid="$(docker run -d -p 127.0.0.1::3000 -e ALLOWED_HOSTS=127.0.0.1,localhost "$image")" || die "docker run"
+  port=""
+  for _ in $(seq 1 100); do
+    docker logs "$cid" 2>&1 | grep -q 'listening on' && port="$(docker port "$cid" 3000/tcp | head -n 1 | sed 's/.*://')" && break
+    sleep 0.2
+  done
+  curl -fsS -o /dev/null -X POST "http://127.0.0.1:$port/mcp" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \
+    -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"check","version":"0"}}}' ||
+    { docker logs "$cid" >&2; docker rm -f "$cid" >/dev/null; die "the container did not answer initialize"; }
+  docker stop -t 10 "$cid" >/dev/null && docker rm "$cid" >/dev/null
+  docker rmi "$image" >/dev/null 2>&1 || true
+  log "  the image built, served initialize and stopped on SIGTERM"
+else
+  log "docker is not available here: the Dockerfile is checked by test/readme/deploy.test.ts instead"
+fi
 
 step "starter check passed"

@@ -51,8 +51,9 @@ export async function runCall(command: CallCommand, terminal: Terminal, exitNow:
     exitNow(ExitCode.CANCELLED);
   });
   const ask = questionHandler(terminal, presets, {
-    before: () => {
+    before: async () => {
       display.pause();
+      await interrupt.settle();
       interrupt.suspend();
     },
     after: () => {

@@ -38,9 +38,19 @@ export class Interrupt {
   }
 
   /**
+   * Lets keys already typed reach this listener, which drops them, before a prompt takes stdin:
+   * a question can arrive in the same turn of the event loop as bytes still unread in the
+   * terminal, and those would answer it. Two turns (`setImmediate`) make one poll of stdin run.
+   */
+  async settle(): Promise<void> {
+    if (!this.raw) return;
+    for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /**
    * Stops reading stdin (while a prompt reads it); SIGINT stays handled. Keys typed before
-   * the prompt are dropped here, not left for it to read: they would answer a question the
-   * user had not seen yet (an Enter pressed early would take the default).
+   * the prompt are dropped here (after {@link settle}), not left for it to read: they would
+   * answer a question the user had not seen yet (an Enter pressed early would take the default).
    */
   suspend(): void {
     this.terminal.in.off('data', this.onData);

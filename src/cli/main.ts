@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCall } from './call-command';
 import { CliError, ExitCode } from './cli-error';
+import { runInit } from './init-command';
 import { runList } from './list-command';
 import { parseServe, runServe } from './serve-command';
 import { runTypes } from './types-command';
@@ -53,6 +54,8 @@ async function main(argv: readonly string[]): Promise<number> {
         return await runCall(command, terminal, exitNow);
       case 'types':
         return await runTypes(command, terminal);
+      case 'init':
+        return runInit(command, terminal);
     }
   } catch (error) {
     if (error instanceof CliError) {

@@ -1,6 +1,7 @@
 import { CliError } from './cli-error';
 import { splitCommandLine } from './command-line';
 import { SERVE_USAGE } from './serve-command';
+import type { InitCommand } from './init-command';
 
 /** Where the server is: an HTTP URL, or a command line to spawn (stdio). */
 export type Target = { kind: 'http'; url: URL } | { kind: 'stdio'; command: string; args: string[] };
@@ -41,10 +42,11 @@ export interface CallCommand extends ConnectionOptions {
 }
 
 /** What the command line asked for. */
-export type Command = ListCommand | CallCommand | TypesCommand | { command: 'help' } | { command: 'version' };
+export type Command = ListCommand | CallCommand | TypesCommand | InitCommand | { command: 'help' } | { command: 'version' };
 
 /** The usage text (`mcpfusion --help`). */
 export const USAGE = `Usage:
+  mcpfusion init <dir>                            a new server project: tools of each kind, tests, tsconfig, jest
   mcpfusion list <url> [options]                 tools, resources, templates and prompts of a server
   mcpfusion list --stdio '<command line>' [options]
   mcpfusion call <url> <tool> [--arg name=value …] [--json '{…}'] [options]
@@ -74,8 +76,12 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (argv.includes('-h') || argv.includes('--help') || argv.length === 0) return { command: 'help' };
   if (argv[0] === '--version') return { command: 'version' };
   const [command, ...rest] = argv;
+  if (command === 'init') {
+    if (rest.length !== 1 || rest[0].startsWith('-')) throw new CliError('init takes one folder: mcpfusion init my-server');
+    return { command, dir: rest[0] };
+  }
   if (command !== 'list' && command !== 'call' && command !== 'types')
-    throw new CliError(`unknown command "${command}": use list, call, types or serve (mcpfusion --help)`); // types too: the usage text lists every command
+    throw new CliError(`unknown command "${command}": use init, list, call, types or serve (mcpfusion --help)`); // the usage text lists every command
 
   const positionals: string[] = [];
   const argPairs: string[] = [];

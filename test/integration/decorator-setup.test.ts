@@ -34,8 +34,23 @@ const app = FusionApp.create({ tools: [BillingTools] });
 void app.listen({ transport: 'http', port: 0 }).then(() => app.close());
 `;
 
+/**
+ * The same program laid out as the starter is: app.ts imports the framework before ./tools, so
+ * the module that loads the framework holds no decorator (main.ts → app.ts → @mcpfusion/core,
+ * then ./tools with the decorated classes).
+ */
+const SPLIT: Record<string, string> = {
+  'main.ts': "import 'reflect-metadata';\nimport { createApp } from './app';\n\nvoid createApp().close();\n",
+  'app.ts':
+    "import { FusionApp } from '@mcpfusion/core';\nimport { BillingTools } from './tools';\n\n" +
+    'export function createApp(): FusionApp {\n  return FusionApp.create({ tools: [BillingTools] });\n}\n',
+  'tools.ts': PROGRAM.replace("import 'reflect-metadata';\n", '')
+    .replace(/\nconst app[\s\S]*$/, '\n')
+    .replace('class BillingTools', 'export class BillingTools')
+};
+
 /** A project folder outside the repository, the package and its peers linked into its node_modules. */
-function project(tsconfig: ts.CompilerOptions): { dir: string; main: string } {
+function project(tsconfig: ts.CompilerOptions, sources: Record<string, string> = { 'main.ts': PROGRAM }): { dir: string; main: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mcpfusion-decorators-'));
   mkdirSync(join(dir, 'node_modules', '@mcpfusion'), { recursive: true });
   symlinkSync(ROOT, join(dir, 'node_modules', '@mcpfusion', 'core'), 'dir');
@@ -43,20 +58,23 @@ function project(tsconfig: ts.CompilerOptions): { dir: string; main: string } {
     symlinkSync(join(ROOT, 'node_modules', peer), join(dir, 'node_modules', peer), 'dir');
   }
   mkdirSync(join(dir, 'src'));
-  writeFileSync(join(dir, 'src', 'main.ts'), PROGRAM);
+  for (const [name, text] of Object.entries(sources)) writeFileSync(join(dir, 'src', name), text);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { outDir: 'dist', strict: true } }, null, 2));
   // tsc as the newcomer ran it: the type errors are printed, and the JavaScript is emitted all the same.
-  const program = ts.createProgram([join(dir, 'src', 'main.ts')], {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.CommonJS,
-    moduleResolution: ts.ModuleResolutionKind.Node10,
-    strict: true,
-    skipLibCheck: true,
-    outDir: join(dir, 'dist'),
-    rootDir: join(dir, 'src'),
-    types: [],
-    ...tsconfig
-  });
+  const program = ts.createProgram(
+    Object.keys(sources).map((name) => join(dir, 'src', name)),
+    {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+      strict: true,
+      skipLibCheck: true,
+      outDir: join(dir, 'dist'),
+      rootDir: join(dir, 'src'),
+      types: [],
+      ...tsconfig
+    }
+  );
   program.emit();
   return { dir, main: join(dir, 'dist', 'main.js') };
 }
@@ -93,7 +111,23 @@ describe('a program compiled without experimentalDecorators', () => {
     expect(stderr).not.toContain('class-validator/cjs');
   }, 60_000);
 
-  it('the same program with both flags runs (the check reads, it does not guess)', async () => {
+  it('laid out as the starter (the file that imports the framework has no decorator): the same message, naming the decorated file', async () => {
+    const { dir } = project({}, SPLIT);
+    made.push(dir);
+    const { code, stderr } = await outcome(join(dir, 'dist', 'main.js'));
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(`${join(dir, 'dist', 'tools.js')} was compiled with TypeScript's standard decorators`);
+    expect(stderr).toContain(`Add to "compilerOptions" in ${join(dir, 'tsconfig.json')}:`);
+    expect(stderr).not.toContain("reading 'constructor'");
+  }, 60_000);
+
+  it('the same program with both flags runs, in one file or laid out as the starter (the check reads, it does not guess)', async () => {
+    const split = project({ experimentalDecorators: true, emitDecoratorMetadata: true }, SPLIT);
+    made.push(split.dir);
+    const laidOut = await outcome(join(split.dir, 'dist', 'main.js'));
+    expect(laidOut.stderr).not.toContain('standard decorators');
+    expect(laidOut.code).toBe(0);
+
     const { dir, main } = project({ experimentalDecorators: true, emitDecoratorMetadata: true });
     made.push(dir);
     const { code, stderr } = await outcome(main);

@@ -1,7 +1,6 @@
 /*
- * The snippets of the README and the guides (docs/*.md) that are parts of a program, as the program they are part of: each
- * code block appears verbatim in one of these files (test/readme/readme.test.ts checks
- * it), and these files compile with the rest of the tests.
+ * Programs around the guides' snippets, run by test/readme/readme.test.ts (the README's refund snippet asks once, …).
+ * The guides' blocks themselves compile as shown, each on its own (test/readme/doc-blocks.ts).
  */
 import 'reflect-metadata';
 import { IsInt, IsNumber, IsOptional, IsString, Matches, Min, ValidateIf } from 'class-validator';

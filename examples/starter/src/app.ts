@@ -8,6 +8,8 @@ export function createApp(options: { noteLimit?: number } = {}): FusionApp {
     name: 'mcpfusion-starter',
     version: '0.1.0',
     tools: [StarterTools],
-    providers: [{ provide: NOTE_LIMIT, useValue: options.noteLimit ?? 100 }, NoteBook]
+    providers: [{ provide: NOTE_LIMIT, useValue: options.noteLimit ?? 100 }, NoteBook],
+    // In production an unexpected exception reaches clients as a reference into the server's log.
+    maskErrors: process.env.NODE_ENV === 'production'
   });
 }

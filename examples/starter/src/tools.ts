@@ -1,5 +1,5 @@
 import { IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { Action, Input, JSONSchema, Mutation, ToolProvider } from '@mcpfusion/core';
+import { Action, Input, Interactive, JSONSchema, Mutation, ToolError, ToolProvider, ask, readInput, requireInput } from '@mcpfusion/core';
 import { NoteBook } from './notes';
 
 /** The input of `greet`: a class, so the framework derives its JSON Schema and validates it. */
@@ -23,7 +23,10 @@ export class AddNoteInput {
   text!: string;
 }
 
-/** The tools: ordinary methods of an injectable class. */
+/**
+ * The tools: ordinary methods of an injectable class. One of each kind: `@Action` (read-only),
+ * `@Mutation` (destructive: mutations run one at a time), and `@Interactive` (asks the user).
+ */
 @ToolProvider()
 export class StarterTools {
   constructor(private readonly notes: NoteBook) {}
@@ -41,5 +44,21 @@ export class StarterTools {
   @Mutation('notes.add', { description: 'Add a note to the note book' })
   add(@Input() input: AddNoteInput): { id: number; text: string } {
     return this.notes.add(input.text);
+  }
+
+  @Interactive()
+  @Mutation('notes.clear', { description: 'Delete every note, after the user confirms' })
+  clear() {
+    const confirm = readInput<boolean>('confirm');
+    if (confirm === undefined) {
+      const count = this.notes.list().length;
+      return requireInput.elicit(
+        `Delete all ${count} notes?`,
+        { confirm: ask.boolean('Delete them') },
+        { onDecline: 'Nothing was deleted.' }
+      );
+    }
+    if (!confirm) throw new ToolError('Nothing was deleted.');
+    return `Deleted ${this.notes.clear()} notes.`;
   }
 }

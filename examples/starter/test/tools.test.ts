@@ -9,9 +9,9 @@ describe('the starter tools, called directly', () => {
   });
   afterEach(() => app.close());
 
-  test('lists the three tools with their schemas and hints', () => {
+  test('lists the tools with their schemas and hints', () => {
     const tools = app.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['greet', 'notes.add', 'notes.list']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['greet', 'notes.add', 'notes.clear', 'notes.list']);
     const greet = tools.find((t) => t.name === 'greet')!;
     expect(greet.inputSchema).toMatchObject({
       type: 'object',
@@ -42,6 +42,21 @@ describe('the starter tools, called directly', () => {
     expect(added.structuredContent).toEqual({ id: 1, text: 'buy milk' });
     const listed = await app.callTool('notes.list');
     expect(listed.structuredContent).toEqual({ notes: [{ id: 1, text: 'buy milk' }] });
+  });
+
+  test('notes.clear asks first: a yes deletes every note, a no deletes nothing', async () => {
+    await app.callTool('notes.add', { text: 'one' });
+    const asked: string[] = [];
+    const no = await app.callTool(
+      'notes.clear',
+      {},
+      { onInput: (request) => (asked.push(request.message ?? ''), { action: 'accept', content: { confirm: false } }) }
+    );
+    expect(asked).toEqual(['Delete all 1 notes?']);
+    expect(no).toEqual({ isError: true, content: [{ type: 'text', text: 'Nothing was deleted.' }] });
+    const yes = await app.callTool('notes.clear', {}, { answers: { confirm: true } });
+    expect(yes.content).toEqual([{ type: 'text', text: 'Deleted 1 notes.' }]);
+    expect((await app.callTool('notes.list')).structuredContent).toEqual({ notes: [] });
   });
 
   test('an error thrown by a service becomes a tool error', async () => {

@@ -12,8 +12,8 @@ export interface QuestionParams {
 
 /** What the call around a question does while the prompt has the terminal. */
 export interface QuestionHooks {
-  /** Before a prompt: the progress display and the Ctrl-C listener step aside. */
-  before(): void;
+  /** Before a prompt: the progress display and the Ctrl-C listener step aside (keys typed until then are dropped). */
+  before(): void | Promise<void>;
   /** After a prompt. */
   after(): void;
   /** Ctrl-C was pressed inside a prompt. */
@@ -80,7 +80,7 @@ export function questionHandler(
   };
   // Notes and prompts alike take the display off the screen first (it would draw over them).
   const around = async (params: QuestionParams): Promise<Reply> => {
-    hooks.before();
+    await hooks.before();
     try {
       return await answer(params);
     } finally {

@@ -54,7 +54,10 @@ describe('parseCommandLine', () => {
       }
       throw new Error('no error');
     };
-    expect(usage(['get', URL_])).toBe('unknown command "get": use list or call (mcpfusion --help)');
+    expect(usage(['get', URL_])).toBe('unknown command "get": use init, list or call (mcpfusion --help)');
+    expect(parseCommandLine(['init', 'my-server'])).toEqual({ command: 'init', dir: 'my-server' });
+    expect(usage(['init'])).toBe('init takes one folder: mcpfusion init my-server');
+    expect(usage(['init', 'a', 'b'])).toBe('init takes one folder: mcpfusion init my-server');
     expect(usage(['list'])).toMatch(/list needs a server: a URL/);
     expect(usage(['list', 'localhost:3000'])).toMatch(/only http:\/\/ and https:\/\//);
     expect(usage(['list', 'not a url'])).toMatch(/is not a URL/);
