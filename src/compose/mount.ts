@@ -1,4 +1,4 @@
-import type { ProviderSpec } from '../app/app-options';
+import type { ProviderSpec } from '../types/provider';
 import { ConfigurationError } from '../errors';
 import type { Registry } from '../metadata/registry-builder';
 import type { Constructor } from '../types/core';

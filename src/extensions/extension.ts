@@ -6,6 +6,7 @@
 import type { AuthInfo, ClientCapabilities, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { Era } from '../types/core';
 import type { Middleware } from '../types/middleware';
+import type { ServedRequest } from '../types/request';
 
 /**
  * One request to a method an extension serves, or to one of its resources: the raw params
@@ -109,4 +110,10 @@ export interface FusionExtension {
   start?(host: ExtensionHost): void | Promise<void>;
   /** Runs once at `app.close()`, after calls are aborted. */
   stop?(): void | Promise<void>;
+}
+
+/** An extension request as the framework's own extensions receive it: with the served request it came from (internal). */
+export interface FrameworkExtensionRequest extends ExtensionRequest {
+  /** The request as the transport served it (the framework's own extensions need its facts: ids, answers, session). */
+  readonly served: ServedRequest;
 }
