@@ -92,14 +92,10 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: r
   steps.push(t(queueStep(queue), { stage: 'queue', span: 'queue', shape: 'wait', depth: () => queue.waiting }));
   steps.push(contextStep(deps.contextFactory, spec.perCall));
   for (const middleware of spec.middleware) {
-    steps.push(
-      t(middlewareStep(middleware), { stage: 'middleware', span: `middleware ${middleware.name || 'anonymous'}`, shape: 'whole' })
-    );
+    steps.push(t(middlewareStep(middleware), { stage: 'middleware', span: `middleware ${middleware.name || 'anonymous'}`, shape: 'whole' }));
   }
-  if (spec.mutation === true && !spec.lockKeys)
-    steps.push(t(mutationLockStep(deps.mutationLock), { stage: 'mutation-lock', span: 'mutation-lock', shape: 'wait' }));
-  if (spec.validate)
-    steps.push(t(validateInputStep(name, spec.validate), { stage: 'validate-input', span: 'validate-input', shape: 'wait' }));
+  if (spec.mutation === true && !spec.lockKeys) steps.push(t(mutationLockStep(deps.mutationLock), { stage: 'mutation-lock', span: 'mutation-lock', shape: 'wait' }));
+  if (spec.validate) steps.push(t(validateInputStep(name, spec.validate), { stage: 'validate-input', span: 'validate-input', shape: 'wait' }));
   if (spec.mutation === true && spec.lockKeys) {
     steps.push(t(keyedLockStep(deps.mutationLock, name, spec.lockKeys), { stage: 'mutation-lock', span: 'keyed-lock', shape: 'wait' }));
   }
@@ -107,8 +103,7 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: r
   if (spec.task && deps.tasks) steps.push(taskEscalationStep(deps.tasks, spec.task));
   // The handler's span: a generator's covers its driving (the method itself only makes the generator).
   // Its settling decides the call's outcome (see deciding.step.ts): the driver's for a generator.
-  if (spec.isGenerator === true)
-    steps.push(t(decidingStep(generatorDriverStep()), { stage: 'handler', span: handler, shape: 'whole' }), spec.terminal);
+  if (spec.isGenerator === true) steps.push(t(decidingStep(generatorDriverStep()), { stage: 'handler', span: handler, shape: 'whole' }), spec.terminal);
   else steps.push(t(decidingStep(spec.terminal), { stage: 'handler', span: handler, shape: 'whole' }));
   return { steps: Object.freeze(steps), run: compose(steps.map((s) => s.run)) };
 }

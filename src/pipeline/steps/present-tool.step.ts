@@ -67,11 +67,7 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 }
 
 /** The check of a shaped result against the listed output schema, compiled once at startup; an error result is exempt. */
-function outputGuard(
-  toolName: string,
-  schema: JsonSchema,
-  outputName: string
-): (shaped: CallToolResult, returned: unknown) => CallToolResult {
+function outputGuard(toolName: string, schema: JsonSchema, outputName: string): (shaped: CallToolResult, returned: unknown) => CallToolResult {
   const check: SchemaCheck = compileSchemaCheck(schema, `tool ${toolName}`, false, 'output');
   return (shaped, returned) => {
     if (shaped.isError === true) return shaped;
