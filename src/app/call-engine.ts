@@ -13,9 +13,9 @@ import type { DependencyContainer } from 'tsyringe';
 
 /**
  * The one owner of a call's life, for every kind alike: {@link run} starts the call (its state:
- * the abort, the interaction), runs the member's compiled chain (whose outermost step is the
- * error boundary, which only maps: what comes back is the answer, a result or a thrown JSON-RPC
- * error), and finishes it ({@link finish}): it stops following its request, leaves the in-flight
+ * the abort, the interaction), runs the member's compiled chain, has the chain's outermost step,
+ * the error boundary, map what it settled with (`member.outcome`: the answer, a result or a
+ * thrown JSON-RPC error), and finishes it ({@link finish}): it stops following its request, leaves the in-flight
  * set, disposes its own instances, records or gives back an exactly-once round it owns, and
  * settles the task it became. Steps tell the call what they decide (`CallState.becomeTask`,
  * `own`, `aborter.decide`); only this class reads it, once, here.
@@ -48,11 +48,20 @@ export class CallEngine {
     } catch (error) {
       return Promise.resolve().then(() => this.failedToStart(member, request, error));
     }
+    // The error boundary's mapping and the call's end in one reaction (a queued call keeps one `then`).
+    const { outcome } = member;
     const done = this.chain(state).then(
-      (answer) => this.finish(state, answer),
+      (value) => this.finish(state, outcome.answer(state, value)),
       (error: unknown) => {
-        this.finish(state, undefined);
-        throw error;
+        let answer: unknown;
+        try {
+          answer = outcome.failure(state, error);
+        } catch (protocolError) {
+          // A JSON-RPC error: the call ends without an answer, and the error is what the request gets.
+          this.finish(state, undefined);
+          throw protocolError;
+        }
+        return this.finish(state, answer);
       }
     );
     const answered = member.answersUpFront ? done.then((value) => this.answersUpFront(member, request, value)) : done;

@@ -51,6 +51,8 @@ export class CallState {
   private taskHandle: TaskHandle | undefined;
   private roundClaim: RoundClaim | undefined;
   private over = false;
+  /** How deep in its compiled chain the call went (compose's guard against a step calling `next` twice). */
+  stepReached = -1;
   private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
 
   constructor(
@@ -205,6 +207,18 @@ export interface Interaction {
  * chain as data and composed, built once at startup. Kinds differ only in their terminal and
  * presentation steps, and in which stages apply. (`CompiledTool` adds a tool's listing.)
  */
+/**
+ * What a call's outcome becomes, by the one error boundary: an answer (a tool's result; in task
+ * mode the task's outcome) or a failure mapped to an `isError` result, a task outcome, or a
+ * thrown JSON-RPC error.
+ */
+export interface OutcomeMapping {
+  /** The inner chain resolved with `value`. */
+  answer(state: CallState, value: unknown): unknown;
+  /** The inner chain failed with `error` (whatever step or handler threw it); throws the JSON-RPC error where the boundary makes one. */
+  failure(state: CallState, error: unknown): unknown;
+}
+
 export interface CompiledMember {
   readonly kind: CallKind;
   readonly info: ToolInfo;
@@ -220,6 +234,8 @@ export interface CompiledMember {
   readonly mayBecomeTask: boolean;
   /** The chain as data, in order (what `describeChain` shows). */
   readonly steps: readonly { readonly name: string }[];
-  /** The composed chain. */
+  /** The chain inside its error boundary, composed (what the engine runs). */
   readonly run: (state: CallState) => Promise<unknown>;
+  /** The error boundary's mapping of what `run` settles with (the engine applies it as the call ends). */
+  readonly outcome: OutcomeMapping;
 }

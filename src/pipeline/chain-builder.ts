@@ -6,6 +6,7 @@ import type { ContextFactory } from '../types/context';
 import type { Constructor } from '../types/core';
 import type { Middleware } from '../types/middleware';
 import type { TaskEscalation } from '../types/tasks';
+import type { CallState } from './call-state';
 import type { MemberSpec } from './member-spec';
 import { compose } from './compose';
 import type { ErrorBoundary } from './error-boundary';
@@ -13,7 +14,7 @@ import { askStep } from './steps/ask.step';
 import { capabilityCheckStep } from './steps/capability-check.step';
 import { contextStep } from './steps/context.step';
 import { decidingStep } from './steps/deciding.step';
-import { errorBoundaryStep } from './steps/error-boundary.step';
+import { errorBoundaryStep, type OutcomeMapping } from './steps/error-boundary.step';
 import { flushStep } from './steps/flush.step';
 import { generatorDriverStep } from './steps/generator-driver.step';
 import { keyedLockStep } from './steps/keyed-lock.step';
@@ -59,6 +60,15 @@ export type ChainSpec = Omit<MemberSpec, 'middleware'> & {
   readonly perCall: boolean;
 };
 
+/** A member's chain: its steps as described (the error boundary first), its inner steps composed, and the boundary's mapping. */
+export interface CompiledChain {
+  readonly steps: readonly NamedStep[];
+  /** The steps inside the error boundary, composed (every one gated by the call's abort). */
+  readonly run: (state: CallState) => Promise<unknown>;
+  /** What the engine makes of what `run` settles with (the error boundary's mapping). */
+  readonly outcome: OutcomeMapping;
+}
+
 /**
  * Builds one member's chain, once, at startup, for every kind alike:
  *
@@ -76,11 +86,12 @@ export type ChainSpec = Omit<MemberSpec, 'middleware'> & {
  * (a question asked before any work, sealed by the ask step, stays in the request), and a call
  * that becomes a task keeps its queue slot and lock while the handler runs on.
  */
-export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: readonly NamedStep[]; run: ReturnType<typeof compose> } {
+export function buildChain(spec: ChainSpec, deps: ChainDependencies): CompiledChain {
   const t: (step: NamedStep, how: StageTrace) => NamedStep = deps.telemetry === true ? traceStage : (step) => step;
   const { name, interactive, scopes } = spec.info;
   const handler = `handler ${name}`;
-  const steps: NamedStep[] = [errorBoundaryStep(deps.boundary, spec.kind)];
+  const boundary = errorBoundaryStep(deps.boundary, spec.kind);
+  const steps: NamedStep[] = [boundary];
   if (scopes.length > 0) steps.push(scopeCheckStep(spec.label, scopes));
   const requiresTask = spec.task?.support === 'required';
   if (spec.requires || requiresTask) steps.push(capabilityCheckStep(name, spec.requires ?? {}, requiresTask));
@@ -92,10 +103,14 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: r
   steps.push(t(queueStep(queue), { stage: 'queue', span: 'queue', shape: 'wait', depth: () => queue.waiting }));
   steps.push(contextStep(deps.contextFactory, spec.perCall));
   for (const middleware of spec.middleware) {
-    steps.push(t(middlewareStep(middleware), { stage: 'middleware', span: `middleware ${middleware.name || 'anonymous'}`, shape: 'whole' }));
+    steps.push(
+      t(middlewareStep(middleware), { stage: 'middleware', span: `middleware ${middleware.name || 'anonymous'}`, shape: 'whole' })
+    );
   }
-  if (spec.mutation === true && !spec.lockKeys) steps.push(t(mutationLockStep(deps.mutationLock), { stage: 'mutation-lock', span: 'mutation-lock', shape: 'wait' }));
-  if (spec.validate) steps.push(t(validateInputStep(name, spec.validate), { stage: 'validate-input', span: 'validate-input', shape: 'wait' }));
+  if (spec.mutation === true && !spec.lockKeys)
+    steps.push(t(mutationLockStep(deps.mutationLock), { stage: 'mutation-lock', span: 'mutation-lock', shape: 'wait' }));
+  if (spec.validate)
+    steps.push(t(validateInputStep(name, spec.validate), { stage: 'validate-input', span: 'validate-input', shape: 'wait' }));
   if (spec.mutation === true && spec.lockKeys) {
     steps.push(t(keyedLockStep(deps.mutationLock, name, spec.lockKeys), { stage: 'mutation-lock', span: 'keyed-lock', shape: 'wait' }));
   }
@@ -103,7 +118,17 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): { steps: r
   if (spec.task && deps.tasks) steps.push(taskEscalationStep(deps.tasks, spec.task));
   // The handler's span: a generator's covers its driving (the method itself only makes the generator).
   // Its settling decides the call's outcome (see deciding.step.ts): the driver's for a generator.
-  if (spec.isGenerator === true) steps.push(t(decidingStep(generatorDriverStep()), { stage: 'handler', span: handler, shape: 'whole' }), spec.terminal);
+  if (spec.isGenerator === true)
+    steps.push(t(decidingStep(generatorDriverStep()), { stage: 'handler', span: handler, shape: 'whole' }), spec.terminal);
   else steps.push(t(decidingStep(spec.terminal), { stage: 'handler', span: handler, shape: 'whole' }));
-  return { steps: Object.freeze(steps), run: compose(steps.map((s) => s.run)) };
+  // The boundary is the chain's first step as described; the engine applies its mapping around the
+  // inner steps (`outcome`), in the reaction that finishes the call, so the inner ones are gated from the first.
+  return {
+    steps: Object.freeze(steps),
+    run: compose(
+      steps.slice(1).map((s) => s.run),
+      true
+    ),
+    outcome: boundary
+  };
 }

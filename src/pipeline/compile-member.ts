@@ -16,7 +16,7 @@ export function compileMember(spec: MemberSpec, deps: ChainDependencies): Compil
   const classes: Constructor[] = [spec.target, ...middleware.filter(isMiddlewareClass)];
   if (spec.presenterClass) classes.push(spec.presenterClass);
   const escalates = spec.task !== undefined && deps.tasks !== undefined;
-  const { steps, run } = buildChain({ ...spec, middleware, perCall: deps.needsCallScope(classes) }, deps);
+  const { steps, run, outcome } = buildChain({ ...spec, middleware, perCall: deps.needsCallScope(classes) }, deps);
   return Object.freeze({
     kind: spec.kind,
     info,
@@ -26,6 +26,7 @@ export function compileMember(spec: MemberSpec, deps: ChainDependencies): Compil
     exactlyOnce: info.interactive && spec.exactlyOnce === true,
     mayBecomeTask: escalates,
     steps,
-    run
+    run,
+    outcome
   });
 }

@@ -2,13 +2,13 @@ import { SpanStatusCode, context, type Span } from '@opentelemetry/api';
 import { ATTR_QUEUE_DEPTH } from '../telemetry/conventions';
 import type { CallTrace } from '../types/telemetry';
 import type { CallState } from './call-state';
-import type { Step } from './compose';
+import type { Step, StepNext } from './compose';
 import { named, type NamedStep } from './steps/named-step';
 
 /**
  * How a stage shows in a trace, chosen so that a trace says where the time went:
  *
- * - `wait`: from the stage's start until it hands on (`next()`): the queue and the mutation
+ * - `wait`: from the stage's start until it hands on (`next(state)`): the queue and the mutation
  *   lock (a wait, also recorded as a metric), input validation.
  * - `whole`: the stage and everything inside it, whose spans nest under it; user code (a
  *   middleware, the handler) runs in its context, so the spans a database or HTTP client makes
@@ -44,7 +44,7 @@ export function traceStage(step: NamedStep, how: StageTrace): NamedStep {
   return named(step.name, traced);
 }
 
-function waitStage(trace: CallTrace, how: StageTrace, run: Step, state: CallState, next: () => Promise<unknown>): Promise<unknown> {
+function waitStage(trace: CallTrace, how: StageTrace, run: Step, state: CallState, next: StepNext): Promise<unknown> {
   const started = performance.now();
   const span = trace.recording ? trace.stage(how.stage, how.span) : undefined;
   if (how.depth && span) span.setAttribute(ATTR_QUEUE_DEPTH, how.depth());
@@ -59,13 +59,13 @@ function waitStage(trace: CallTrace, how: StageTrace, run: Step, state: CallStat
     () =>
       run(state, () => {
         close();
-        return next();
+        return next(state);
       }),
     close
   );
 }
 
-function wholeStage(trace: CallTrace, how: StageTrace, run: Step, state: CallState, next: () => Promise<unknown>): Promise<unknown> {
+function wholeStage(trace: CallTrace, how: StageTrace, run: Step, state: CallState, next: StepNext): Promise<unknown> {
   const span = trace.stage(how.stage, how.span);
   const inside = trace.enter(span);
   return settle(
@@ -77,10 +77,10 @@ function wholeStage(trace: CallTrace, how: StageTrace, run: Step, state: CallSta
   );
 }
 
-function afterStage(trace: CallTrace, how: StageTrace, run: Step, state: CallState, next: () => Promise<unknown>): Promise<unknown> {
+function afterStage(trace: CallTrace, how: StageTrace, run: Step, state: CallState, next: StepNext): Promise<unknown> {
   let span: Span | undefined;
   return settle(
-    () => run(state, () => next().then((value) => ((span = trace.stage(how.stage, how.span)), value))),
+    () => run(state, (s) => next(s).then((value) => ((span = trace.stage(how.stage, how.span)), value))),
     (error) => {
       if (span) end(span, error);
     }

@@ -50,8 +50,8 @@ export function compileViews(views: readonly ViewDescriptor[], deps: ChainDepend
         target: ViewDocuments,
         singleUseState: false,
         middleware: [],
-        present: named('present', (_state, next) =>
-          next().then((text): ReadResourceResult => ({
+        present: named('present', (state, next) =>
+          next(state).then((text): ReadResourceResult => ({
             contents: [{ uri: view.uri, mimeType: VIEW_MIME_TYPE, text: text as string, _meta: meta }]
           }))
         ),

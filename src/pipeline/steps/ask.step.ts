@@ -14,7 +14,7 @@ import { named, type NamedStep } from './named-step';
  */
 export function askStep(store: ContinuationStore, what: string): NamedStep {
   return named('ask', async (state, next) => {
-    const value = await next();
+    const value = await next(state);
     if (!isInputRound(value)) return value;
     const interaction = interactionOf(state);
     if (interaction.position.round >= MAX_INPUT_ROUNDS) throw new InputRoundsExceededError(what, MAX_INPUT_ROUNDS);

@@ -21,6 +21,6 @@ export function capabilityCheckStep(name: string, required: ClientCapabilities, 
         throw new MissingCapabilityError(name, Object.fromEntries(missing.map((key) => [key, (required as Record<string, unknown>)[key]])));
       }
     }
-    return next();
+    return next(state);
   });
 }

@@ -31,14 +31,14 @@ export function contextStep(factory: ContextFactory | undefined, perCall: boolea
   if (!factory) {
     return named('context', (state, next) => {
       if (perCall) state.scope.open();
-      return next();
+      return next(state);
     });
   }
   return named('context', async (state, next) => {
     const made = await state.aborter.race(Promise.resolve(factory(state.requestExtra())));
     if (made && typeof made === 'object') addToContext(state, made);
     if (perCall) state.scope.open();
-    return next();
+    return next(state);
   });
 }
 

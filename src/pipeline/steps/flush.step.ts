@@ -12,8 +12,8 @@ export function flushStep(): NamedStep {
   // A call with neither channel (the test harness without onProgress) has nothing to flush.
   return named('flush', (state, next) =>
     !state.progress && !state.log.open
-      ? next()
-      : next().then(
+      ? next(state)
+      : next(state).then(
           (value) => (state.progress || state.log.pendingWrites ? flush(state).then(() => value) : value),
           (error: unknown) => {
             if (state.request.signal?.aborted) state.progress?.discard();

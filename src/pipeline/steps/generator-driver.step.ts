@@ -6,14 +6,14 @@ type AnyIterator = AsyncIterator<unknown, unknown> | Iterator<unknown, unknown>;
 
 /**
  * Drives a generator handler: progress events go to the call's progress channel,
- * anything else yielded is ignored, the returned value is the result. Every `next()`
+ * anything else yielded is ignored, the returned value is the result. Every `next(state)`
  * races the abort, so a generator stuck on slow I/O cannot hold the call: on abort the
  * driver stops waiting at once and calls `return()` without awaiting it, so the
  * generator's `finally` runs without blocking the response.
  */
 export function generatorDriverStep(): NamedStep {
   return named('generator-driver', async (state, next) => {
-    const out = await next();
+    const out = await next(state);
     return isIterator(out) ? drive(out, state) : out;
   });
 }
@@ -23,7 +23,7 @@ async function drive(gen: AnyIterator, state: CallState): Promise<unknown> {
   try {
     for (;;) {
       if (aborter.aborted) throw aborter.error();
-      const step = await aborter.race(Promise.resolve(gen.next()));
+      const step = await aborter.race(Promise.resolve(gen.next(state)));
       if (step.done) return step.value;
       // Without a progress token there is nowhere to send it: the event is dropped unread.
       if (state.progress && isProgressUpdate(step.value)) state.progress.report(step.value.percent, step.value.message);

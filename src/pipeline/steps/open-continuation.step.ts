@@ -41,6 +41,6 @@ export function openContinuationStep(store: ContinuationStore): NamedStep {
     scope.statuses = resumed.position.statuses;
     scope.state = resumed.position.state;
     if (resumed.kind === 'reask') return resumed.round;
-    return next();
+    return next(state);
   });
 }

@@ -12,7 +12,7 @@ const MAX_COMPLETIONS = 100;
 /** A presentation stage: an input-required result passes, a request for input from a member that may not ask is refused. */
 function presentStep(name: string, where: string, shape: (value: unknown, state: CallState) => unknown): NamedStep {
   return named(name, (state, next) =>
-    next().then((value) => {
+    next(state).then((value) => {
       if (isInputRequiredResult(value)) return value;
       if (isInputRound(value)) throw new NotInteractiveError(where);
       return shape(value, state);

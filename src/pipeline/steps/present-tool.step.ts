@@ -35,7 +35,7 @@ export function presentToolStep(
   const conform = outputSchema ? outputGuard(tool.name, outputSchema, outputName ?? 'the schema its presenter lists') : undefined;
   // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
   return named('present', (state, next) =>
-    next().then((value) => {
+    next(state).then((value) => {
       if (isInputRequiredResult(value)) return value;
       // A re-issued round's recorded outcome was presented once already.
       if (value instanceof Replayed) return value.outcome as CallToolResult;
@@ -67,7 +67,11 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 }
 
 /** The check of a shaped result against the listed output schema, compiled once at startup; an error result is exempt. */
-function outputGuard(toolName: string, schema: JsonSchema, outputName: string): (shaped: CallToolResult, returned: unknown) => CallToolResult {
+function outputGuard(
+  toolName: string,
+  schema: JsonSchema,
+  outputName: string
+): (shaped: CallToolResult, returned: unknown) => CallToolResult {
   const check: SchemaCheck = compileSchemaCheck(schema, `tool ${toolName}`, false, 'output');
   return (shaped, returned) => {
     if (shaped.isError === true) return shaped;

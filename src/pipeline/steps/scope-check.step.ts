@@ -16,6 +16,6 @@ export function scopeCheckStep(label: string, scopes: readonly string[]): NamedS
       const missing = missingScopes(scopes, auth.scopes);
       if (missing.length > 0) throw new InsufficientScopeError(label, scopes, missing);
     }
-    return next();
+    return next(state);
   });
 }

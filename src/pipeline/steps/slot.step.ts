@@ -1,5 +1,6 @@
 import type { LockRelease } from '../../concurrency/fifo-mutex';
 import type { CallState } from '../call-state';
+import type { StepNext } from '../compose';
 import { named, type NamedStep } from './named-step';
 
 /**
@@ -21,9 +22,9 @@ export function slotStep(name: string, acquire: (state: CallState) => LockReleas
 }
 
 /** The rest of the chain, with the slot held; released in `finally` (waiting for what the release asks). */
-async function hold(state: CallState, next: () => Promise<unknown>, release: LockRelease): Promise<unknown> {
+async function hold(state: CallState, next: StepNext, release: LockRelease): Promise<unknown> {
   try {
-    return await state.aborter.race(next());
+    return await state.aborter.race(next(state));
   } finally {
     const after = release();
     if (after) await after;

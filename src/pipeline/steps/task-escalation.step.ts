@@ -3,6 +3,7 @@ import { CancelledError } from '../../errors';
 import { acceptsTasks } from '../../tasks/task-acceptance';
 import type { TaskAdmission, TaskEscalation, ToolTaskSupport } from '../../types/tasks';
 import type { CallState } from '../call-state';
+import type { StepNext } from '../compose';
 import { ProgressChannel } from '../progress';
 import { named, type NamedStep } from './named-step';
 
@@ -25,7 +26,7 @@ import { named, type NamedStep } from './named-step';
  */
 export function taskEscalationStep(tasks: TaskEscalation, support: ToolTaskSupport): NamedStep {
   return named('task-escalation', async (state, next) => {
-    if (state.mode === 'task' || !acceptsTasks(state.request)) return next(); // a later round of a task; or no task possible
+    if (state.mode === 'task' || !acceptsTasks(state.request)) return next(state); // a later round of a task; or no task possible
     const toolName = state.member.info.name;
     state.log.close();
     const admission = await tasks.admit(state.request);
@@ -34,7 +35,7 @@ export function taskEscalationStep(tasks: TaskEscalation, support: ToolTaskSuppo
       if (support.create === 'at-once') {
         // Stored before the handler runs (before it can open a transaction of its own, say).
         await escalation.become(admission, toolName, support);
-        return next();
+        return next(state);
       }
       return await whenWaiting(state, next, escalation, admission, toolName, support);
     } finally {
@@ -78,13 +79,13 @@ class Escalation {
 /** Runs the chain; the call becomes a task once it outlives its first turn or reports progress. */
 async function whenWaiting(
   state: CallState,
-  next: () => Promise<unknown>,
+  next: StepNext,
   escalation: Escalation,
   admission: TaskAdmission,
   toolName: string,
   support: ToolTaskSupport
 ): Promise<unknown> {
-  const outcome = next();
+  const outcome = next(state);
   const settled = outcome.then(
     (value) => ({ value }),
     (error: unknown) => ({ error })

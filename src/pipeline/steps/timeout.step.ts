@@ -6,7 +6,7 @@ export function timeoutStep(what: string, timeoutMs: number): NamedStep {
   return named('timeout', async (state, next) => {
     const timer = setTimeout(() => state.aborter.abort(new TimeoutError(what, timeoutMs)), timeoutMs);
     try {
-      return await next();
+      return await next(state);
     } finally {
       clearTimeout(timer);
     }

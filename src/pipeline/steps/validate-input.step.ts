@@ -11,6 +11,6 @@ export function validateInputStep(name: string, validate: InputValidator): Named
     const result = validate(state.args);
     if (result.violations) throw new InvalidInputError(name, result.violations);
     state.input = result.value;
-    return next();
+    return next(state);
   });
 }

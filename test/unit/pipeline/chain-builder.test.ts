@@ -75,7 +75,7 @@ function specOf(flags: Flags, middleware: readonly Middleware[] = [], kind: Call
     ...(flags.requires ? { requires: { sampling: {} } } : {}),
     ...(flags.task ? { task: { support: 'optional' as const } } : {}),
     ...(flags.timeout ? { timeoutMs: 5_000 } : {}),
-    present: named('present', (_state, next) => next()),
+    present: named('present', (state, next) => next(state)),
     mutation: flags.mutation,
     isGenerator: flags.generator,
     middleware,
@@ -237,7 +237,7 @@ function memberSpec(overrides: Partial<MemberSpec> & { memberKind?: MemberKind; 
     target: DemoTools,
     singleUseState: false,
     middleware: [],
-    present: named('present', (_state, next) => next()),
+    present: named('present', (state, next) => next(state)),
     terminal: named('terminal', () => ({ content: [{ type: 'text', text: 'done' }] })),
     ...rest
   };

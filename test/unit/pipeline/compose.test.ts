@@ -11,15 +11,15 @@ describe('compose', () => {
   it('runs steps in order, onion style, and returns the innermost value', async () => {
     const order: string[] = [];
     const steps: Step[] = [
-      async (_s, next) => {
+      async (s, next) => {
         order.push('a>');
-        const v = await next();
+        const v = await next(s);
         order.push('<a');
         return v;
       },
-      async (_s, next) => {
+      async (s, next) => {
         order.push('b>');
-        const v = await next();
+        const v = await next(s);
         order.push('<b');
         return v;
       },
@@ -32,18 +32,18 @@ describe('compose', () => {
     expect(order).toEqual(['a>', 'b>', 'handler', '<b', '<a']);
   });
 
-  it('rejects when a step calls next() twice', async () => {
+  it('rejects when a step calls next twice', async () => {
     const steps: Step[] = [
-      async (_s, next) => {
-        await next();
-        return next();
+      async (s, next) => {
+        await next(s);
+        return next(s);
       },
       () => 1
     ];
     await expect(compose(steps)(state())).rejects.toBeInstanceOf(NextCalledTwiceError);
   });
 
-  it('lets a step short-circuit without calling next()', async () => {
+  it('lets a step short-circuit without calling next', async () => {
     const handler = jest.fn(() => 'handler');
     await expect(compose([() => 'short', handler])(state())).resolves.toBe('short');
     expect(handler).not.toHaveBeenCalled();
@@ -53,9 +53,9 @@ describe('compose', () => {
     const controller = new AbortController();
     const later = jest.fn(() => 'late');
     const steps: Step[] = [
-      (_s, next) => {
+      (s, next) => {
         controller.abort();
-        return next();
+        return next(s);
       },
       later
     ];

@@ -34,7 +34,7 @@ import {
   type ErrorCodeValue
 } from '../../../src/errors';
 import type { CallState } from '../../../src/pipeline/call-state';
-import { compose } from '../../../src/pipeline/compose';
+import { compose, type StepNext } from '../../../src/pipeline/compose';
 import { ErrorBoundary, jsonRpcErrorObject } from '../../../src/pipeline/error-boundary';
 import { errorBoundaryStep } from '../../../src/pipeline/steps/error-boundary.step';
 import type { CallKind, CallMode } from '../../../src/types/core';
@@ -386,10 +386,10 @@ describe('the error-boundary step', () => {
   });
 
   it('reads the mode when the call ends: a call an inner step made a task answers with the task outcome', async () => {
-    const becomeTask = (state: CallState, next: () => Promise<unknown>) => {
+    const becomeTask = (state: CallState, next: StepNext) => {
       // What the task-escalation step tells the call (CallState.becomeTask), on this stand-in state.
       (state as unknown as { mode: CallMode }).mode = 'task';
-      return next();
+      return next(state);
     };
     const run = compose([errorBoundaryStep(boundary, 'tool').run, becomeTask, () => ({ content: [] })]);
     await expect(run(stateOf())).resolves.toEqual({ value: { content: [], resultType: 'complete' } });
@@ -421,9 +421,9 @@ describe('the error-boundary step', () => {
 
   it("sees the compose gate's refusal too: a call aborted before its next step is a cancelled tool result", async () => {
     const controller = new AbortController();
-    const abortThenGoOn = (_state: CallState, next: () => Promise<unknown>) => {
+    const abortThenGoOn = (state: CallState, next: StepNext) => {
       controller.abort('the client gave up');
-      return next();
+      return next(state);
     };
     const inner = jest.fn();
     const run = compose([errorBoundaryStep(boundary, 'tool').run, abortThenGoOn, inner]);
