@@ -33,6 +33,8 @@ export interface MountableApp {
   readonly mountable: Omit<Mount, 'namespace' | 'app'>;
   /** Calls `listener` after each change of its tool classes (`addTools`, `removeTools`); returns the unsubscribe. */
   onToolsChanged(listener: () => void): () => void;
+  /** Calls `listener` with each URI it is told changed (`notifyResourceUpdated`); returns the unsubscribe. */
+  onResourceUpdated(listener: (uri: string) => void): () => void;
 }
 
 /**
