@@ -10,7 +10,7 @@ import type { ServedRequest } from '../types/request';
 
 /**
  * One request to a method an extension serves, or to one of its resources: the raw params
- * (untrusted: check them and throw `InvalidParamsError` for -32602), and what is known of the
+ * (untrusted: check them and throw `InvalidParamsError`, from `@mcpfusion/core/advanced`, for -32602), and what is known of the
  * caller. `clientSettings` is the client's opt-in, read per request: on 2026-07-28 the settings
  * the request's `_meta` client capabilities declare under `extensions[id]`; on a 2025-era
  * connection those its `initialize` declared; `undefined` when the client did not opt in.
@@ -42,7 +42,7 @@ export type ExtensionMethod = (request: ExtensionRequest) => Record<string, unkn
 export interface ExtensionResources {
   /** Whether the URI is one of this extension's (it then answers for it, found or not). */
   owns(uri: string): boolean;
-  /** The read result; throw `UnknownResourceError` (-32602) for a URI it does not serve. */
+  /** The read result; throw `UnknownResourceError` (`@mcpfusion/core/advanced`; -32602) for a URI it does not serve. */
   read(uri: string, request: ExtensionRequest): ReadResourceResult | Promise<ReadResourceResult>;
   /** What `resources/list` shows of them (a small set, not paged). Absent: nothing is listed. */
   list?(): readonly Resource[];
