@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { connectTestClient } from '@mcpfusion/core/testing';
-import { useBillingApp } from './test-helpers';
+import { TEST_STATE_KEY, tempDb, useBillingApp } from './test-helpers';
+import { createBillingApp } from './app';
+
+const MAIN = join(__dirname, '..', 'build', 'sample-app', 'main.js');
 
 const ERAS = ['modern', 'legacy-http', 'legacy-memory'] as const;
 const SKILL = 'skill://refund-request/SKILL.md';
@@ -38,4 +45,49 @@ describe('the billing desk serves its refund skill (Skills extension)', () => {
       }
     });
   }
+});
+
+describe('the refund skill from the compiled desk and over real HTTP', () => {
+  for (const era of ['legacy', 'modern'] as const) {
+    test(`${era}: node build/sample-app/main.js --stdio serves the skill (its folder found from the build)`, async () => {
+      if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: compile first (npm run compile)`);
+      const db = tempDb();
+      const client = new Client(
+        { name: 'skills-test', version: '1' },
+        era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}
+      );
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [MAIN, '--stdio'],
+        env: { ...(process.env as Record<string, string>), BILLING_DB: db.path, FUSION_STATE_KEY: TEST_STATE_KEY },
+        stderr: 'pipe'
+      });
+      try {
+        await client.connect(transport);
+        const skills = new SkillsClient(client);
+        const { skills: listed } = await skills.list();
+        expect(listed.map((s) => s.uri)).toEqual([SKILL]);
+        expect((await skills.read(listed[0]!)).verified).toBe(true);
+      } finally {
+        await client.close();
+        db.remove();
+      }
+    }, 30_000);
+  }
+
+  test('modern: listen() on 127.0.0.1 starts the extension before serving', async () => {
+    const db = tempDb();
+    const app = createBillingApp({ dbPath: db.path, stateKey: TEST_STATE_KEY });
+    const listening = await app.listen({ transport: 'http', port: 0, handleSignals: false });
+    const client = new Client({ name: 'skills-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(listening.url!));
+      const { skill } = await new SkillsClient(client).get(SKILL);
+      expect(skill.frontmatter).toMatchObject({ name: 'refund-request', license: 'MIT' });
+    } finally {
+      await client.close();
+      await app.close();
+      db.remove();
+    }
+  });
 });

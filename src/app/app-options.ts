@@ -1,5 +1,5 @@
+import type { DependencyContainer } from 'tsyringe';
 import type { TelemetryOptions } from '../telemetry/telemetry-options';
-import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { AuthOptions } from '../auth/http-auth';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { TaskSettings } from '../tasks/app-tasks';
@@ -8,6 +8,7 @@ import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import type { Constructor } from '../types/core';
 import type { MemberSource } from '../metadata/member-source';
+import type { ProviderSpec } from '../types/provider';
 import type { ReservedContextField, RequestExtra } from '../types/context';
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
@@ -16,29 +17,7 @@ import type { ViewOptions } from '../views/view';
 import type { FusionExtension } from '../extensions/extension';
 import type { Mount } from '../compose/mount';
 
-/** A provider registered in the app's container. A bare class registers itself. */
-export type ProviderSpec =
-  | Constructor
-  | {
-      /** The token it is resolved by (a class, a string or a symbol). */
-      provide: InjectionToken;
-      /** The value every resolution returns, as given. */
-      useValue: unknown;
-    }
-  | {
-      /** The token it is resolved by (a class, a string or a symbol). */
-      provide: InjectionToken;
-      /** The class instantiated for the token (its own dependencies injected). */
-      useClass: Constructor;
-      /** One instance for the app's container. Default `true`; `false` makes a new instance on each resolution. */
-      singleton?: boolean;
-    }
-  | {
-      /** The token it is resolved by (a class, a string or a symbol). */
-      provide: InjectionToken;
-      /** Builds the value on each resolution, from the container resolving it. */
-      useFactory: (container: DependencyContainer) => unknown;
-    };
+export type { ProviderSpec } from '../types/provider';
 
 /**
  * What a `contextFactory` may return: anything but the fields the framework sets on every call

@@ -41,8 +41,8 @@ import { ToolClassSet } from './tool-class-set';
 import { compileViews } from '../views/compile-views';
 import { describeViews } from '../views/view-descriptor';
 import { viewsExtension } from '../views/views-extension';
-import { tasksExtension } from '../tasks/tasks-extension';
-import { ExtensionSet, middlewareAround } from '../extensions/extension-set';
+import { tasksExtension } from './tasks-extension';
+import { ExtensionSet, middlewareAround } from './extension-set';
 import type { FusionExtension } from '../extensions/extension';
 import { checkMounts, mergeRegistries, mountedTools, namespacedRegistry } from '../compose/mount';
 

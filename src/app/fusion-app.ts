@@ -6,6 +6,7 @@ import type { CompiledMember } from '../pipeline/compiled-member';
 import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import type { CallKind, Constructor } from '../types/core';
 import type { Mount } from '../compose/mount';
+import { namespacedUri } from '../compose/namespace';
 import type { DirectCallOptions } from '../types/harness';
 import { callDirect } from '../direct/direct-call';
 import type { FusionAppOptions, ListenOptions } from './app-options';
@@ -36,6 +37,8 @@ export class FusionApp {
   private closing: Promise<void> | undefined;
   /** Who hears of this app's tool class changes (the apps it is mounted into). */
   private readonly toolListeners = new Set<() => void>();
+  /** Who hears of this app's resource updates (the apps it is mounted into). */
+  private readonly resourceListeners = new Set<(uri: string) => void>();
   /** Unsubscribes from the apps mounted into this one. */
   private readonly unfollow: (() => void)[] = [];
   /** Ends the subscriptions to the gateways' changes. */
@@ -47,7 +50,14 @@ export class FusionApp {
     this.serverFactory = this.parts.serverFactory;
     // A mounted app's change of tool classes is a change of this app's lists too.
     for (const m of options.mounts ?? []) {
-      if (m.app) this.unfollow.push(m.app.onToolsChanged(() => this.followMounted(m.namespace)));
+      if (!m.app) continue;
+      this.unfollow.push(m.app.onToolsChanged(() => this.followMounted(m.namespace)));
+      // Its resource updates reach this app's subscribers under the mount's namespace.
+      this.unfollow.push(
+        m.app.onResourceUpdated((uri) => {
+          if (!this.closing) this.parts.notifier.resourceUpdated(namespacedUri(m.namespace, uri));
+        })
+      );
     }
     // A gateway's members change with its upstream: the listings are rebuilt and clients told, as for `addTools`.
     this.unsubscribe = (options.gateways ?? []).map((source) =>
@@ -86,6 +96,12 @@ export class FusionApp {
   onToolsChanged(listener: () => void): () => void {
     this.toolListeners.add(listener);
     return () => this.toolListeners.delete(listener);
+  }
+
+  /** Calls `listener` with each URI this app is told changed (how an app it is mounted into forwards the update). */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.resourceListeners.add(listener);
+    return () => this.resourceListeners.delete(listener);
   }
 
   /** Rebuilds with a mounted app's classes as they are now; a change this app cannot take (a clash) is logged, the app unchanged. */
@@ -173,6 +189,7 @@ export class FusionApp {
   notifyResourceUpdated(uri: string): void {
     this.assertOpen();
     this.parts.notifier.resourceUpdated(uri);
+    for (const listener of this.resourceListeners) listener(uri);
   }
 
   /** The `tools/list` entries. */

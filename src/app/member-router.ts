@@ -15,7 +15,7 @@ import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { ToolCatalog } from '../surface/tool-catalog';
 import type { MemberTarget } from '../transports/member-methods';
 import type { CompletionQuery, ServedApp, TaskEndpoints } from '../transports/served-app';
-import type { ExtensionSet } from '../extensions/extension-set';
+import type { ExtensionSet } from './extension-set';
 import type { CallKind } from '../types/core';
 import type { CallRequest, ServedRequest } from '../types/request';
 import type { CallEngine } from './call-engine';

@@ -1,4 +1,4 @@
-import type { ProviderSpec } from '../app/app-options';
+import type { ProviderSpec } from '../types/provider';
 import { ConfigurationError } from '../errors';
 import type { Registry } from '../metadata/registry-builder';
 import type { Constructor } from '../types/core';
@@ -33,6 +33,8 @@ export interface MountableApp {
   readonly mountable: Omit<Mount, 'namespace' | 'app'>;
   /** Calls `listener` after each change of its tool classes (`addTools`, `removeTools`); returns the unsubscribe. */
   onToolsChanged(listener: () => void): () => void;
+  /** Calls `listener` with each URI it is told changed (`notifyResourceUpdated`); returns the unsubscribe. */
+  onResourceUpdated(listener: (uri: string) => void): () => void;
 }
 
 /**

@@ -6,10 +6,11 @@
 import type { AuthInfo, ClientCapabilities, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { Era } from '../types/core';
 import type { Middleware } from '../types/middleware';
+import type { ServedRequest } from '../types/request';
 
 /**
  * One request to a method an extension serves, or to one of its resources: the raw params
- * (untrusted: check them and throw `InvalidParamsError` for -32602), and what is known of the
+ * (untrusted: check them and throw `InvalidParamsError`, from `@mcpfusion/core/advanced`, for -32602), and what is known of the
  * caller. `clientSettings` is the client's opt-in, read per request: on 2026-07-28 the settings
  * the request's `_meta` client capabilities declare under `extensions[id]`; on a 2025-era
  * connection those its `initialize` declared; `undefined` when the client did not opt in.
@@ -41,7 +42,7 @@ export type ExtensionMethod = (request: ExtensionRequest) => Record<string, unkn
 export interface ExtensionResources {
   /** Whether the URI is one of this extension's (it then answers for it, found or not). */
   owns(uri: string): boolean;
-  /** The read result; throw `UnknownResourceError` (-32602) for a URI it does not serve. */
+  /** The read result; throw `UnknownResourceError` (`@mcpfusion/core/advanced`; -32602) for a URI it does not serve. */
   read(uri: string, request: ExtensionRequest): ReadResourceResult | Promise<ReadResourceResult>;
   /** What `resources/list` shows of them (a small set, not paged). Absent: nothing is listed. */
   list?(): readonly Resource[];
@@ -109,4 +110,10 @@ export interface FusionExtension {
   start?(host: ExtensionHost): void | Promise<void>;
   /** Runs once at `app.close()`, after calls are aborted. */
   stop?(): void | Promise<void>;
+}
+
+/** An extension request as the framework's own extensions receive it: with the served request it came from (internal). */
+export interface FrameworkExtensionRequest extends ExtensionRequest {
+  /** The request as the transport served it (the framework's own extensions need its facts: ids, answers, session). */
+  readonly served: ServedRequest;
 }

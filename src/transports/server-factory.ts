@@ -76,14 +76,11 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     const members: MemberHandlers = {
       'tools/call': async (params, ctx, trace) => {
         const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-        const result = await app.callTool(
-          requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) })
-        );
+        const result = await app.callTool(requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) }));
         if (isInputRequiredResult(result) || result.resultType === 'task') return result;
         return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
       },
-      'resources/read': (params, ctx, trace) =>
-        app.readResource(requestOf(server, ctx, era, trace, { subject: (params as { uri: string }).uri })),
+      'resources/read': (params, ctx, trace) => app.readResource(requestOf(server, ctx, era, trace, { subject: (params as { uri: string }).uri })),
       'resources/subscribe': (params) => {
         subscriptions.add((params as { uri: string }).uri);
         return {};
@@ -99,10 +96,7 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     };
     for (const method of MEMBER_METHOD_NAMES) serveMember(server, traced, method, members[method]);
 
-    server.setRequestHandler(
-      'tools/list',
-      traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] }))
-    );
+    server.setRequestHandler('tools/list', traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] })));
     serveExtensions(server, app, era, traced);
     server.setRequestHandler(
       'resources/list',
@@ -112,9 +106,7 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     );
     server.setRequestHandler(
       'resources/templates/list',
-      traced.serve('resources/templates/list', undefined, (_request, ctx) => ({
-        resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo)
-      }))
+      traced.serve('resources/templates/list', undefined, (_request, ctx) => ({ resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo) }))
     );
     server.setRequestHandler(
       'resources/unsubscribe',
@@ -123,10 +115,7 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
         return {};
       })
     );
-    server.setRequestHandler(
-      'prompts/list',
-      traced.serve('prompts/list', undefined, (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] }))
-    );
+    server.setRequestHandler('prompts/list', traced.serve('prompts/list', undefined, (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] })));
     return mcp;
   };
 }
@@ -163,18 +152,15 @@ type MemberHandlers = { readonly [M in MemberMethodName]: MemberHandler };
  */
 function serveMember(server: Server, traced: RequestTelemetry, method: MemberMethodName, handler: MemberHandler): void {
   const row = MEMBER_METHODS[method];
-  const served = traced.serve(
-    method,
-    (request: { params?: unknown }) => spanTargetOf(row.target(request.params)),
-    (request, ctx, trace) => handler(request.params as Record<string, unknown>, ctx, trace)
+  const served = traced.serve(method, (request: { params?: unknown }) => spanTargetOf(row.target(request.params)), (request, ctx, trace) =>
+    handler(request.params as Record<string, unknown>, ctx, trace)
   );
   if (row.params === 'sdk') {
     server.setRequestHandler(method as never, served as never);
     return;
   }
   const schema = row.params === 'as-sent' ? PASS_THROUGH : (specTypeSchemas[row.params] as StandardSchemaV1);
-  server.setRequestHandler(method as never, { params: schema }, ((params: unknown, ctx: ServerContext) =>
-    served({ params }, ctx)) as never);
+  server.setRequestHandler(method as never, { params: schema }, ((params: unknown, ctx: ServerContext) => served({ params }, ctx)) as never);
 }
 
 /**
@@ -208,11 +194,7 @@ type CallOf = Pick<CallRequest, 'subject' | 'arguments' | 'input' | 'sendProgres
 
 /** What `completion/complete` calls: the prompt or template named, its context's arguments, the value typed so far. */
 function completed(query: CompletionQuery): CallOf {
-  return {
-    subject: query.ref.name ?? query.ref.uri ?? '',
-    arguments: ownRecord<string>(query.context?.arguments),
-    input: String(query.argument.value ?? '')
-  };
+  return { subject: query.ref.name ?? query.ref.uri ?? '', arguments: ownRecord<string>(query.context?.arguments), input: String(query.argument.value ?? '') };
 }
 
 /**

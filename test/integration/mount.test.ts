@@ -179,6 +179,20 @@ describe('mount through a real SDK client', () => {
     });
   }
 
+  it("legacy-memory: a mounted app's resource update reaches the parent's subscribers under the namespaced URI", async () => {
+    const docs = FusionApp.create({ tools: [SurfaceTools], providers: [Names] });
+    const app = FusionApp.create({ tools: [], mounts: [mount('docs', docs)] });
+    const { client, close } = await connectTestClient(app, { era: 'legacy-memory' });
+    const log = recordWire(client);
+    await client.subscribeResource({ uri: 'demo://docs/readme' });
+    docs.notifyResourceUpdated('demo://readme');
+    await until(() => log.some((m) => m.method === 'notifications/resources/updated'), 'resources/updated');
+    expect(log.filter((m) => m.method === 'notifications/resources/updated').map((m) => m.params)).toEqual([{ uri: 'demo://docs/readme' }]);
+    await close();
+    await app.close();
+    await docs.close();
+  });
+
   it('refuses a name or URI clash at startup naming both sides, and a bad namespace', () => {
     @ToolProvider()
     class Clashing {

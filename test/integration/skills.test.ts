@@ -110,6 +110,10 @@ describe('the Skills extension (SEP-2640) through a real SDK client', () => {
       await expect(client.readResource({ uri: 'skill://refund-request/missing.md' })).rejects.toMatchObject({
         code: era === 'modern' ? -32602 : expect.any(Number)
       });
+      // Files are served from what was read at start, by exact URI: a dotted path reaches nothing on disk.
+      for (const uri of ['skill://refund-request/../../package.json', 'skill://refund-request/examples/../SKILL.md', 'skill://']) {
+        await expect(client.readResource({ uri })).rejects.toMatchObject({ code: era === 'modern' ? -32602 : expect.any(Number) });
+      }
       // The server is still up.
       expect((await client.callTool({ name: 'echo', arguments: { text: 'ok' } })).isError).toBeFalsy();
       await close();

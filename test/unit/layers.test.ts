@@ -79,13 +79,16 @@ describe('the import graph of src/', () => {
    */
   const LAYERS: ReadonlyArray<readonly string[]> = [
     ['types', 'wire', 'errors'],
-    ['config'],
+    // `extensions` holds the extension API's types and its startup rules (the app serves the set: app/extension-set.ts).
+    ['config', 'extensions'],
     ['concurrency', 'schema', 'auth', 'di', 'telemetry'],
     ['interactive', 'metadata', 'presenters'],
-    ['tasks', 'decorators'],
+    // `compose`: the naming rule of mount and gateway, and the registries of what is mounted.
+    ['tasks', 'decorators', 'compose'],
     ['pipeline'],
     // Views (MCP Apps) are resources compiled through the pipeline; the resource catalog serves them.
-    ['views'],
+    // Skills (the Skills extension) are written on the extension API, as the views' extension is.
+    ['views', 'skills'],
     // `direct` calls a tool with no transport (`app.callTool`): the app imports it, the test client reuses it.
     ['surface', 'transports', 'direct'],
     ['app', 'redis'],

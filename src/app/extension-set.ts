@@ -4,14 +4,8 @@ import type { ErrorBoundary } from '../pipeline/error-boundary';
 import type { Middleware } from '../types/middleware';
 import type { ServedRequest } from '../types/request';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
-import type { ExtensionHost, ExtensionMethod, ExtensionRequest, FusionExtension } from './extension';
-import { extensionIdProblem, extensionMethodProblem } from './extension-rules';
-
-/** An extension request as the framework's own extensions receive it: with the served request it came from. */
-export interface FrameworkExtensionRequest extends ExtensionRequest {
-  /** The request as the transport served it (the framework's own extensions need its facts: ids, answers, session). */
-  readonly served: ServedRequest;
-}
+import type { ExtensionHost, ExtensionMethod, FrameworkExtensionRequest, FusionExtension } from '../extensions/extension';
+import { extensionIdProblem, extensionMethodProblem } from '../extensions/extension-rules';
 
 /**
  * The app's extensions, checked at startup (every problem at once, in one ConfigurationError)

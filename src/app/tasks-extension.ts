@@ -1,7 +1,6 @@
-import type { FusionExtension } from '../extensions/extension';
-import type { FrameworkExtensionRequest } from '../extensions/extension-set';
+import type { FrameworkExtensionRequest, FusionExtension } from '../extensions/extension';
+import { TASKS_EXTENSION } from '../tasks/task-record';
 import type { TaskEndpoints } from '../transports/served-app';
-import { TASKS_EXTENSION } from './task-record';
 
 /**
  * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on the extension API: it
