@@ -1,4 +1,4 @@
-import type { GetPromptResult, ReadResourceResult, Resource, Tool } from '@modelcontextprotocol/client';
+import type { GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
 import { ConfigurationError } from '../errors';
 import type { MemberSource, MemberSourceListener } from '../metadata/member-source';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
@@ -11,31 +11,9 @@ import { proxiedSurface, type ProxiedSurface } from './proxied-surface';
 import { ParkedCalls } from './parked-calls';
 import { proxiedTools, type ProxiedTools } from './proxied-tools';
 import type { UpstreamCall } from './upstream-call';
-import { UpstreamConnection, type UpstreamEra } from './upstream-connection';
+import type { ProxyOptions } from './proxy-options';
+import { UpstreamConnection } from './upstream-connection';
 import { describeTarget, resolveTarget, type ResolvedTarget, type UpstreamTarget } from './upstream-target';
-
-/** Options of {@link proxy}. */
-export interface ProxyOptions {
-  /** Serve the upstream's tools as `<namespace>.<name>` (a letter, then letters, digits, `_`, `-`). Default: their own names. */
-  namespace?: string;
-  /**
-   * The era the gateway speaks to the upstream: `'2025'` (default: `initialize`, one session, a
-   * live channel for its questions), `'2026'` (2026-07-28: stateless, questions come back as
-   * `input_required`), or `'auto'` (2026-07-28 where the upstream speaks it).
-   */
-  era?: UpstreamEra;
-  /**
-   * OAuth scopes a front caller needs for the proxied tools (the same for all, or per upstream
-   * tool). Default: none. Checked by this app's chain, as for its own tools.
-   */
-  scopes?: readonly string[] | ((tool: Tool) => readonly string[]);
-  /** Ends a proxied call (and cancels it upstream) after this many milliseconds. Default: none. */
-  timeoutMs?: number;
-  /** How long an upstream call waits for the user's answer to its question before it is cancelled. Default 600,000 ms. */
-  questionTimeoutMs?: number;
-  /** Diagnostics; default: stderr, prefixed `[mcpfusion gateway]` (never stdout). */
-  logger?: (message: string) => void;
-}
 
 /**
  * Puts another MCP server behind an app: connects to it (an http(s) URL, or a command spawned

@@ -54,7 +54,7 @@ describe('parseCommandLine', () => {
       }
       throw new Error('no error');
     };
-    expect(usage(['get', URL_])).toBe('unknown command "get": use list or call (mcpfusion --help)');
+    expect(usage(['get', URL_])).toBe('unknown command "get": use list, call, types or serve (mcpfusion --help)');
     expect(usage(['list'])).toMatch(/list needs a server: a URL/);
     expect(usage(['list', 'localhost:3000'])).toMatch(/only http:\/\/ and https:\/\//);
     expect(usage(['list', 'not a url'])).toMatch(/is not a URL/);
