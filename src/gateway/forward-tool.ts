@@ -58,6 +58,11 @@ export async function* forwardCall(
           break;
         }
         case 'question': {
+          // A front client that cannot be asked this kind of question: the upstream is told at once (cancel), and goes on.
+          if (!canAsk(ctx, event.question.params)) {
+            call.answer({ action: 'cancel' });
+            break;
+          }
           const id = gateway.parked.park(call);
           parked = true;
           return questionRound(event.question.params, id);
@@ -73,6 +78,14 @@ export async function* forwardCall(
     // A round that ends without an outcome or a question (aborted, or its generator closed) ends the upstream call too.
     if (!parked && !call.finished) call.cancel(new Error('The call was cancelled by its client.'));
   }
+}
+
+/** Whether the front client declared the elicitation mode the question needs (`{}` means form, in 2025-11-25). */
+function canAsk(ctx: CallContext, params: ElicitRequestParams): boolean {
+  const declared = ctx.clientCapabilities?.elicitation as { form?: object; url?: object } | undefined;
+  if (!declared) return false;
+  if (params.mode === 'url') return declared.url !== undefined;
+  return declared.form !== undefined || Object.keys(declared).length === 0;
 }
 
 /** The front round that asks an upstream question: the same form (or URL), answered under {@link QUESTION_KEY}. */

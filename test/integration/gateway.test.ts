@@ -42,11 +42,14 @@ interface Front {
   close(): Promise<void>;
 }
 
-async function connectFront(app: FusionApp, era: 'modern' | 'legacy'): Promise<Front> {
+async function connectFront(app: FusionApp, era: 'modern' | 'legacy', asks = true): Promise<Front> {
   const handler = app.createHttpHandler();
   const client = new Client(
     { name: 'front', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } }
+    {
+      capabilities: asks ? { elicitation: { form: {} } } : {},
+      versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' }
+    }
   );
   const front: Front = {
     client,
@@ -58,10 +61,11 @@ async function connectFront(app: FusionApp, era: 'modern' | 'legacy'): Promise<F
       await handler.close();
     }
   };
-  client.setRequestHandler('elicitation/create', (request, ctx) => {
-    front.asked.push({ message: request.params.message, id: ctx.mcpReq.id });
-    return Promise.resolve(front.answer(request.params));
-  });
+  if (asks)
+    client.setRequestHandler('elicitation/create', (request, ctx) => {
+      front.asked.push({ message: request.params.message, id: ctx.mcpReq.id });
+      return Promise.resolve(front.answer(request.params));
+    });
   const transport: Transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
     fetch: (url, init) => handler.fetch(new Request(url, init))
   });
@@ -141,6 +145,18 @@ describe.each([
       const result = await front.client.callTool({ name: 'up.confirm', arguments: { n: 1 } });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe('Declined upstream');
+    });
+
+    it('tells the upstream at once (cancel) when the front client cannot be asked, and nothing waits', async () => {
+      const mute = await connectFront(app, frontEra, false);
+      try {
+        const result = await mute.client.callTool({ name: 'up.confirm', arguments: { n: 3 } });
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toBe('Declined upstream');
+        expect(gateway.parked.size).toBe(0);
+      } finally {
+        await mute.close();
+      }
     });
 
     it('validates the answer against the upstream form before it goes anywhere (asked again)', async () => {
