@@ -10,7 +10,7 @@ import { needsCallScope } from '../di/injection-check';
 import { FUSION_APP } from '../di/tokens';
 import type { DirectTarget } from '../direct/direct-target';
 import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
-import { withSources } from '../metadata/member-source';
+import { memberSourceOf, withSources } from '../metadata/member-source';
 import { buildRegistry, type Registry } from '../metadata/registry-builder';
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import { ErrorBoundary, jsonRpcErrorObject } from '../pipeline/error-boundary';
@@ -80,7 +80,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
 
   const viewDescriptors = describeViews(options.views);
   const viewUris = new Set(viewDescriptors.map((view) => view.uri));
-  const sources = options.gateways ?? [];
+  const sources = (options.gateways ?? []).map(memberSourceOf);
   const registry = withSources(buildRegistry(options.tools, viewUris), sources);
   assertInjectable(container, registry, options);
   const continuations = continuationStoreOf(options, registry, log);

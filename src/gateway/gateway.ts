@@ -1,6 +1,6 @@
 import type { GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
 import { ConfigurationError } from '../errors';
-import type { MemberSource, MemberSourceListener } from '../metadata/member-source';
+import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../metadata/member-source';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { CallContext } from '../types/context';
 import type { Constructor } from '../types/core';
@@ -17,7 +17,7 @@ import { describeTarget, resolveTarget, type ResolvedTarget, type UpstreamTarget
 
 /**
  * Puts another MCP server behind an app: connects to it (an http(s) URL, or a command spawned
- * over stdio), lists its tools, and returns the {@link Gateway} to give the app
+ * over stdio), lists what it serves, and returns the `Gateway` to give the app
  * (`FusionApp.create({ tools, gateways: [gateway] })`). Each upstream tool is served as a tool
  * of the app, through the app's chain (scopes, queue, timeouts, middleware, telemetry), with
  * its schemas, title and annotations as listed upstream. Across the gateway, progress is
@@ -33,7 +33,7 @@ import { describeTarget, resolveTarget, type ResolvedTarget, type UpstreamTarget
  * ```
  */
 export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}): Promise<Gateway> {
-  const gateway = new Gateway(resolveTarget(target), options);
+  const gateway = new ProxiedServer(resolveTarget(target), options);
   await gateway.refresh();
   return gateway;
 }
@@ -44,7 +44,7 @@ export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}):
  * when the upstream says its tools changed, or on reconnecting), and the calls parked on an
  * upstream question. The app it is given to closes it.
  */
-export class Gateway implements MemberSource {
+export class ProxiedServer implements Gateway, MemberSource {
   /** How messages name it: `gateway desk (node main.js --stdio)`. */
   readonly label: string;
   /** Calls waiting for the user's answer to an upstream question. */
@@ -71,6 +71,12 @@ export class Gateway implements MemberSource {
     this.label = `gateway ${options.namespace ? `${options.namespace} ` : ''}(${describeTarget(target)})`;
     this.parked = new ParkedCalls(options.questionTimeoutMs ?? 600_000);
     this.log = options.logger ?? ((message) => process.stderr.write(`[mcpfusion gateway] ${message}\n`));
+    registerMemberSource(this, this);
+  }
+
+  /** Upstream calls waiting now for a front client's answer. */
+  get waitingQuestions(): number {
+    return this.parked.size;
   }
 
   /** The namespace its members are served under (undefined: their own names). */
@@ -240,7 +246,7 @@ export class Gateway implements MemberSource {
 }
 
 /** The class behind a gateway's members (the chain resolves it per call): `forward` is the tools' interactive generator. */
-function membersOf(gateway: Gateway): Constructor {
+function membersOf(gateway: ProxiedServer): Constructor {
   return class GatewayMembers {
     forward(args: Record<string, unknown>, ctx: CallContext, signal: AbortSignal) {
       return forwardCall(gateway, args, ctx, signal);

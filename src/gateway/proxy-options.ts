@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/client';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { UpstreamEra } from './upstream-connection';
 
 /** Options of {@link proxy}. */

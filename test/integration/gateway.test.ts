@@ -153,7 +153,7 @@ describe.each([
         const result = await mute.client.callTool({ name: 'up.confirm', arguments: { n: 3 } });
         expect(result.isError).toBe(true);
         expect(textOf(result)).toBe('Declined upstream');
-        expect(gateway.parked.size).toBe(0);
+        expect(gateway.waitingQuestions).toBe(0);
       } finally {
         await mute.close();
       }
@@ -204,7 +204,7 @@ describe.each([
       // Had the hold gone on upstream, this mutation would wait for its lock past the test's timeout.
       const touched = await front.client.callTool({ name: 'up.touch', arguments: {} });
       expect(textOf(touched)).toBe('touched');
-      expect(gateway.parked.size).toBe(0);
+      expect(gateway.waitingQuestions).toBe(0);
     });
   });
 
