@@ -295,3 +295,81 @@ describe.each(['2025', '2026'] as const)('changes upstream (HTTP, %s era) reach 
     }
   });
 });
+
+describe('answers reach the upstream only for questions that were asked (a 2026-07-28 front client driving its rounds by hand)', () => {
+  let upstream: Upstream;
+  let gateway: Gateway;
+  let app: FusionApp;
+  let client: Client;
+  let close: () => Promise<void>;
+  const call = (params: Record<string, unknown>) =>
+    client.callTool(params as { name: string; arguments: Record<string, unknown> }, { allowInputRequired: true } as never) as Promise<
+      Record<string, unknown>
+    >;
+  const yes = { 'upstream-question': { action: 'accept', content: { ok: true } } };
+
+  beforeAll(async () => {
+    upstream = await httpUpstream();
+    gateway = await proxy(upstream.target, { namespace: 'up', logger: () => undefined });
+    app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
+    const handler = app.createHttpHandler();
+    client = new Client(
+      { name: 'manual', version: '1' },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        inputRequired: { autoFulfill: false }
+      }
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) })
+    );
+    close = async () => {
+      await client.close();
+      await handler.close();
+    };
+  });
+  afterAll(async () => {
+    await close?.();
+    await app?.close();
+    await upstream?.close();
+  });
+
+  it('answers sent with the first call (nothing asked yet) are ignored: the question is asked', async () => {
+    const first = await call({ name: 'up.confirm', arguments: { n: 4 }, inputResponses: yes });
+    expect(first.resultType).toBe('input_required');
+    expect(first.inputRequests).toEqual({
+      'upstream-question': expect.objectContaining({
+        method: 'elicitation/create',
+        params: expect.objectContaining({ message: 'Proceed with 4?' })
+      })
+    });
+    // The honest round finishes the waiting upstream call.
+    const done = await call({ name: 'up.confirm', arguments: { n: 4 }, inputResponses: yes, requestState: first.requestState });
+    expect(done.content).toEqual([{ type: 'text', text: 'confirmed 4' }]);
+    expect(gateway.waitingQuestions).toBe(0);
+  });
+
+  it('a replayed answer is refused (-32602) and reaches nothing upstream', async () => {
+    const first = await call({ name: 'up.confirm', arguments: { n: 5 } });
+    const done = await call({ name: 'up.confirm', arguments: { n: 5 }, inputResponses: yes, requestState: first.requestState });
+    expect(done.content).toEqual([{ type: 'text', text: 'confirmed 5' }]);
+    await expect(call({ name: 'up.confirm', arguments: { n: 5 }, inputResponses: yes, requestState: first.requestState })).rejects.toThrow(
+      /already used|-32602/
+    );
+  });
+
+  it('an answer under a key that was not asked is ignored: the question is asked again, the upstream call still waits', async () => {
+    const first = await call({ name: 'up.confirm', arguments: { n: 6 } });
+    const stray = await call({
+      name: 'up.confirm',
+      arguments: { n: 6 },
+      inputResponses: { other: { action: 'accept', content: { ok: true } } },
+      requestState: first.requestState
+    });
+    expect(stray.resultType).toBe('input_required');
+    const done = await call({ name: 'up.confirm', arguments: { n: 6 }, inputResponses: yes, requestState: stray.requestState });
+    expect(done.content).toEqual([{ type: 'text', text: 'confirmed 6' }]);
+    expect(gateway.waitingQuestions).toBe(0);
+  });
+});
