@@ -373,3 +373,24 @@ describe('answers reach the upstream only for questions that were asked (a 2026-
     expect(gateway.waitingQuestions).toBe(0);
   });
 });
+
+@ToolProvider()
+class ClashingTools {
+  @Action('count', { description: 'The front app’s own count' })
+  count() {
+    return 0;
+  }
+}
+
+it('a proxied name that clashes with one of the app’s own is refused at startup, naming both sides', async () => {
+  const upstream = await httpUpstream();
+  const gateway = await proxy(upstream.target, { logger: () => undefined });
+  try {
+    expect(() => FusionApp.create({ tools: [ClashingTools], gateways: [gateway] })).toThrow(
+      /Duplicate tool name "count" on ClashingTools\.count and gateway \(http:\/\/127\.0\.0\.1:\d+\/mcp\): give the gateway a namespace/
+    );
+  } finally {
+    await gateway.close();
+    await upstream.close();
+  }
+});
