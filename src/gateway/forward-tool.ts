@@ -19,7 +19,7 @@ interface ForwardState {
 export interface ForwardingGateway {
   readonly parked: ParkedCalls;
   /** Starts the call upstream (connecting, or reconnecting, first). */
-  start(frontName: string, args: Record<string, unknown>): Promise<UpstreamCall>;
+  start(frontName: string, args: Record<string, unknown>, sessionId?: string): Promise<UpstreamCall>;
 }
 
 /**
@@ -44,7 +44,7 @@ export async function* forwardCall(
     call = gateway.parked.take(state.gw);
     call.answer(answerOf(call.pending?.params));
   } else {
-    call = await gateway.start(ctx.tool.name, args);
+    call = await gateway.start(ctx.tool.name, args, ctx.sessionId);
   }
   call.attach(signal);
   let parked = false;

@@ -2,16 +2,16 @@ import type { GetPromptResult, ReadResourceResult, Resource } from '@modelcontex
 import { ConfigurationError } from '../errors';
 import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../metadata/member-source';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
-import type { CallContext } from '../types/context';
-import type { Constructor } from '../types/core';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
-import { forwardCall } from './forward-tool';
 import { NAMESPACE_PATTERN, namespacedUri, upstreamUri } from './namespace';
 import { proxiedSurface, type ProxiedSurface } from './proxied-surface';
 import { ParkedCalls } from './parked-calls';
 import { proxiedTools, type ProxiedTools } from './proxied-tools';
 import type { UpstreamCall } from './upstream-call';
 import type { ProxyOptions } from './proxy-options';
+import { membersOf } from './gateway-members';
+import { allPages } from './pages';
+import { SessionConnections } from './session-connections';
 import { UpstreamConnection } from './upstream-connection';
 import { describeTarget, resolveTarget, type ResolvedTarget, type UpstreamTarget } from './upstream-target';
 
@@ -72,6 +72,19 @@ export class ProxiedServer implements Gateway, MemberSource {
     this.parked = new ParkedCalls(options.questionTimeoutMs ?? 600_000);
     this.log = options.logger ?? ((message) => process.stderr.write(`[mcpfusion gateway] ${message}\n`));
     registerMemberSource(this, this);
+    this.sessions = new SessionConnections(
+      ({ closed }) =>
+        UpstreamConnection.open(this.target, this.options.era ?? '2025', {
+          log: this.log,
+          resourceUpdated: (uri) => {
+            for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+          },
+          // The shared connection lists, and hears of list changes, for all.
+          toolsChanged: () => undefined,
+          closed
+        }),
+      this.options.sessionIdleMs ?? 600_000
+    );
   }
 
   /** Upstream calls waiting now for a front client's answer. */
@@ -149,16 +162,16 @@ export class ProxiedServer implements Gateway, MemberSource {
   }
 
   /** Starts a proxied call upstream (see `forwardCall`). */
-  async start(frontName: string, args: Record<string, unknown>): Promise<UpstreamCall> {
+  async start(frontName: string, args: Record<string, unknown>, sessionId?: string): Promise<UpstreamCall> {
     const name = this.listing.upstreamOf.get(frontName) ?? frontName;
-    const connection = await this.connection();
+    const connection = await this.connectionFor(sessionId);
     return connection.start(name, args);
   }
 
   /** Reads an upstream resource (`uri` under the namespace); the contents' URIs are namespaced back. */
-  async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+  async readResource(uri: string, signal: AbortSignal, sessionId?: string): Promise<ReadResourceResult> {
     const upstream = upstreamUri(this.options.namespace, uri) ?? uri;
-    const connection = await this.connection();
+    const connection = await this.connectionFor(sessionId);
     const result = await connection.request((client) => client.readResource({ uri: upstream }, { signal }));
     // Subscribed once it is read (awaited, the first time only): its updates then reach the front clients that subscribed to it.
     if (connection.capabilities.subscribe && !this.subscribed.has(upstream)) {
@@ -182,9 +195,9 @@ export class ProxiedServer implements Gateway, MemberSource {
   }
 
   /** Renders an upstream prompt (its front name) with `args`. */
-  async renderPrompt(frontName: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+  async renderPrompt(frontName: string, args: Record<string, string>, signal: AbortSignal, sessionId?: string): Promise<GetPromptResult> {
     const name = this.surface.promptOf.get(frontName) ?? frontName;
-    const connection = await this.connection();
+    const connection = await this.connectionFor(sessionId);
     return connection.request((client) => client.getPrompt({ name, arguments: args }, { signal }));
   }
 
@@ -213,8 +226,31 @@ export class ProxiedServer implements Gateway, MemberSource {
     this.parked.cancelAll(new Error('The gateway closed.'));
     const current = this.current;
     this.current = undefined;
-    await current?.then((connection) => connection.close()).catch(() => undefined);
+    await Promise.allSettled([current?.then((connection) => connection.close()), this.sessions.closeAll()]);
   }
+
+  /** Front sessions with an upstream session of their own now. */
+  get upstreamSessions(): number {
+    return this.sessions.size;
+  }
+
+  /** The connection a front request goes through: its session's own (see `ProxyOptions.sessions`), else the shared one. */
+  private connectionFor(sessionId: string | undefined): Promise<UpstreamConnection> {
+    if (this.closed) return Promise.reject(new ConfigurationError(`${this.label} is closed.`));
+    const own = sessionId && this.perSession ? this.sessions.open(sessionId) : undefined;
+    return own ?? this.connection();
+  }
+
+  /** Whether front sessions get upstream sessions of their own (see `ProxyOptions.sessions`). */
+  private get perSession(): boolean {
+    const { sessions, era } = this.options;
+    return (
+      (sessions ?? (this.target.kind === 'http' && (era ?? '2025') === '2025' ? 'per-front-session' : 'shared')) === 'per-front-session'
+    );
+  }
+
+  /** Front sessions' own upstream connections (see `ProxyOptions.sessions`). */
+  private readonly sessions: SessionConnections;
 
   /** The open connection, or a new one (after the upstream died); a failure to connect is the caller's error, and the next try connects again. */
   private connection(): Promise<UpstreamConnection> {
@@ -243,43 +279,6 @@ export class ProxiedServer implements Gateway, MemberSource {
 
   /** What every proxied tool's descriptor names as its class: one per gateway, its method forwarding to this gateway. */
   private readonly members = membersOf(this);
-}
-
-/** The class behind a gateway's members (the chain resolves it per call): `forward` is the tools' interactive generator. */
-function membersOf(gateway: ProxiedServer): Constructor {
-  return class GatewayMembers {
-    forward(args: Record<string, unknown>, ctx: CallContext, signal: AbortSignal) {
-      return forwardCall(gateway, args, ctx, signal);
-    }
-
-    readResource(variables: Record<string, string>, _ctx: CallContext, signal: AbortSignal) {
-      // The catch-all route's one variable is the URI after the namespace; a listed template's read goes the same way.
-      return gateway.readResource(namespacedUri(gateway.namespace, variables.uri ?? ''), signal);
-    }
-
-    listResources() {
-      return gateway.listResources();
-    }
-
-    renderPrompt(args: Record<string, string>, ctx: CallContext, signal: AbortSignal) {
-      return gateway.renderPrompt(ctx.tool.name, args, signal);
-    }
-  };
-}
-
-/** Every item of a paginated listing. */
-async function allPages<P extends { nextCursor?: string }, T>(
-  list: (params: { cursor: string } | undefined) => Promise<P>,
-  items: (page: P) => readonly T[]
-): Promise<T[]> {
-  const all: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await list(cursor ? { cursor } : undefined);
-    all.push(...items(page));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return all;
 }
 
 /** What the resources and prompts list (whether a relisting changed anything). */

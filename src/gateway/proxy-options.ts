@@ -20,6 +20,17 @@ export interface ProxyOptions {
   timeoutMs?: number;
   /** How long an upstream call waits for the user's answer to its question before it is cancelled. Default 600,000 ms. */
   questionTimeoutMs?: number;
+  /**
+   * Upstream sessions: `'per-front-session'` gives each 2025-era front session an upstream
+   * connection (an upstream session) of its own, closed after `sessionIdleMs` of idleness;
+   * `'shared'` serves every front client through one. Default: per front session for an HTTP
+   * upstream spoken to in the 2025 era (stateful), shared otherwise (a 2026-07-28 upstream is
+   * stateless; a stdio upstream would be spawned once per front session). Front clients without
+   * a session (2026-07-28, stdio) always use the shared one.
+   */
+  sessions?: 'per-front-session' | 'shared';
+  /** How long a front session's upstream connection stays open with nothing in flight. Default 600,000 ms. */
+  sessionIdleMs?: number;
   /** Diagnostics; default: stderr, prefixed `[mcpfusion gateway]` (never stdout). */
   logger?: (message: string) => void;
 }

@@ -97,6 +97,11 @@ export class UpstreamConnection {
     return connection;
   }
 
+  /** Whether calls are in flight on it (waiting for an answer included). */
+  get busy(): boolean {
+    return this.running.size > 0;
+  }
+
   /** Whether the connection is still open. */
   get open(): boolean {
     return this.closedBy === undefined;

@@ -25,6 +25,7 @@ class FrameworkContext {
   readonly #aborter: CallAbort;
   readonly #scope: CallScope;
   readonly requestId: CallRequest['requestId'];
+  readonly sessionId: CallRequest['sessionId'];
   readonly clientCapabilities: CallRequest['clientCapabilities'];
   readonly closeStream: CallRequest['closeStream'];
   readonly auth: CallContext['auth'];
@@ -42,6 +43,7 @@ class FrameworkContext {
     this.#aborter = aborter;
     this.#scope = scope;
     this.requestId = request.requestId;
+    this.sessionId = request.sessionId;
     this.clientCapabilities = request.clientCapabilities;
     this.closeStream = request.closeStream;
     this.auth = request.authInfo ? callerAuthOf(request.authInfo) : undefined;

@@ -394,3 +394,31 @@ it('a proxied name that clashes with one of the app’s own is refused at startu
     await upstream.close();
   }
 });
+
+describe('upstream sessions: one per front session where the upstream is stateful', () => {
+  it.each([
+    { era: '2025' as const, expected: 'each 2025-era front session its own upstream session; sessionless clients share one' },
+    { era: '2026' as const, expected: 'no upstream sessions at all (2026-07-28 is stateless)' }
+  ])('HTTP upstream in the $era era: $expected', async ({ era }) => {
+    const upstream = await httpUpstream();
+    const gateway = await proxy(upstream.target, { namespace: 'up', era, logger: () => undefined });
+    const app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
+    const fronts = [await connectFront(app, 'legacy'), await connectFront(app, 'legacy'), await connectFront(app, 'modern')];
+    try {
+      const whoami = async (front: Front) => textOf(await front.client.callTool({ name: 'up.whoami', arguments: {} }));
+      const [a1, a2, b, c] = [await whoami(fronts[0]), await whoami(fronts[0]), await whoami(fronts[1]), await whoami(fronts[2])];
+      if (era === '2026') {
+        expect([a1, a2, b, c]).toEqual(['none', 'none', 'none', 'none']);
+        expect((gateway as unknown as { upstreamSessions: number }).upstreamSessions).toBe(0);
+      } else {
+        expect(a2).toBe(a1);
+        expect(new Set([a1, b, c]).size).toBe(3);
+        expect((gateway as unknown as { upstreamSessions: number }).upstreamSessions).toBe(2);
+      }
+    } finally {
+      for (const front of fronts) await front.close();
+      await app.close();
+      await upstream.close();
+    }
+  });
+});
