@@ -2,6 +2,7 @@ import type { CallToolResult, ElicitRequestParams, ElicitResult } from '@modelco
 import { inputStatus, readInput, readRequestState } from '../interactive/input-scope';
 import { createInputRound, type InputRound } from '../interactive/require-input';
 import type { FormSchema } from '../interactive/answer-validator';
+import { liveRequestSignalOf } from '../pipeline/call-context-factory';
 import { progress, type ProgressUpdate } from '../pipeline/progress';
 import type { CallContext } from '../types/context';
 import type { ParkedCalls } from './parked-calls';
@@ -63,7 +64,7 @@ export async function* forwardCall(
             call.answer({ action: 'cancel' });
             break;
           }
-          const id = gateway.parked.park(call);
+          const id = gateway.parked.park(call, liveRequestSignalOf(ctx));
           parked = true;
           return questionRound(event.question.params, id);
         }

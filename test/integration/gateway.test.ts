@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { Action, FusionApp, ToolProvider, proxy, type Gateway, type UpstreamTarget } from '../../src';
 import { GatewayUpstreamTools } from '../fixtures/gateway-upstream-tools';
+import { until } from '../helpers/wire-log';
 
 /**
  * The gateway across the matrix: an upstream over HTTP (in-process, on 127.0.0.1) or stdio (a
@@ -38,7 +39,7 @@ interface Front {
   readonly client: Client;
   readonly seen: Seen[];
   readonly asked: Array<{ message: string; id: unknown }>;
-  answer: (params: ElicitRequestParams) => ElicitResult;
+  answer: (params: ElicitRequestParams) => ElicitResult | Promise<ElicitResult>;
   close(): Promise<void>;
 }
 
@@ -193,6 +194,23 @@ describe.each([
       });
       expect(ids.completion.values).toEqual(['1', '10']);
     });
+
+    if (frontEra === 'legacy')
+      it('cancelling the front call while its question is out (a live elicitation) cancels the waiting upstream call at once', async () => {
+        const controller = new AbortController();
+        let asked!: () => void;
+        const questionOut = new Promise<void>((resolve) => (asked = resolve));
+        front.answer = () => {
+          asked();
+          return new Promise<ElicitResult>(() => undefined);
+        };
+        const called = front.client.callTool({ name: 'up.confirm', arguments: { n: 8 } }, { signal: controller.signal });
+        await questionOut;
+        expect(gateway.waitingQuestions).toBe(1);
+        controller.abort();
+        await expect(called).rejects.toThrow();
+        await until(() => gateway.waitingQuestions === 0, 'the parked upstream call to be cancelled');
+      });
 
     it('cancels the upstream call when the front call is cancelled, and the upstream lock is free at once', async () => {
       const controller = new AbortController();
