@@ -61,7 +61,15 @@ describe('mcpfusion serve, as read from the command line', () => {
     });
   });
 
+  it('passes --header to an HTTP upstream', () => {
+    expect(parseServe(['--url', 'http://x/mcp', '--header', 'Authorization: Bearer t'])).toMatchObject({
+      target: { url: new URL('http://x/mcp'), headers: { Authorization: 'Bearer t' } }
+    });
+  });
+
   it.each([
+    [['--stdio', 'node a.js', '--header', 'A: b'], '--header goes with --url (a stdio upstream has no HTTP headers)'],
+    [['--url', 'http://x/mcp', '--header', 'nocolon'], `--header must be 'Name: value' (got "nocolon")`],
     [[], "serve needs an upstream: --stdio '<command line>' or --url <url>"],
     [['--url', 'nope'], '--url: "nope" is not a URL (http://127.0.0.1:3000/mcp)'],
     [['--url', 'http://x/mcp', '--port', '70000'], '--port: "70000" is not a port number (0–65535)'],
