@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { BenchProbe, bareSdkServer, benchApp, connectInMemory } from './contenders';
 import { httpRows } from './http';
 import { telemetryRows } from './telemetry';
+import { gatewayRows } from './gateway';
 import { keyedLockRows } from './keyed-lock';
 import { sampleFleetRows } from './sample-fleet';
 import { connectRedis, RedisContinuationStore, RedisMutationLock } from '../src/redis';
@@ -159,6 +160,8 @@ async function main(): Promise<void> {
     ...(await overhead()),
     '',
     ...(await telemetryRows(ROUNDS, PER_ROUND)),
+    '',
+    ...(await gatewayRows(ROUNDS, Number(process.env.BENCH_GATEWAY_CALLS ?? 200))),
     '',
     ...(await cancelToRelease()),
     ...(await massCancel()),

@@ -25,9 +25,8 @@ export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-op
 export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
 
 // Another MCP server behind the app: its tools served through the app's chain, across both eras.
-export { Gateway, proxy } from './gateway';
-export type { ProxyOptions, UpstreamEra, UpstreamTarget } from './gateway';
-export type { MemberSource, MemberSourceListener } from './metadata/member-source';
+export { proxy } from './gateway';
+export type { Gateway, ProxyOptions, UpstreamEra, UpstreamTarget } from './gateway';
 
 // Declaring tools, resources and prompts.
 export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';

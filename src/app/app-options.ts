@@ -7,7 +7,7 @@ import type { CallQueue, CallQueueOptions } from '../concurrency/call-queue';
 import type { MutationLock } from '../concurrency/fifo-mutex';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import type { Constructor } from '../types/core';
-import type { MemberSource } from '../metadata/member-source';
+import type { Gateway } from '../metadata/member-source';
 import type { ProviderSpec } from '../types/provider';
 import type { ReservedContextField, RequestExtra } from '../types/context';
 import type { Middleware } from '../types/middleware';
@@ -48,7 +48,7 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
    * const app = FusionApp.create({ tools: [], gateways: [desk] });
    * ```
    */
-  gateways?: readonly MemberSource[];
+  gateways?: readonly Gateway[];
   /**
    * Views (MCP Apps): HTML documents a host renders beside the tools that name them
    * (`@Action(name, { view: 'ui://…' })`), each declared with `view({ uri, name, html, … })` and

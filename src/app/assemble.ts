@@ -11,7 +11,7 @@ import { needsCallScope } from '../di/injection-check';
 import { FUSION_APP } from '../di/tokens';
 import type { DirectTarget } from '../direct/direct-target';
 import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
-import { withSources } from '../metadata/member-source';
+import { memberSourceOf, withSources } from '../metadata/member-source';
 import { buildRegistry, type Registry } from '../metadata/registry-builder';
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import { ErrorBoundary, jsonRpcErrorObject } from '../pipeline/error-boundary';
@@ -98,7 +98,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
       own,
       mounts.map((m) => ({ namespace: m.namespace, registry: namespacedRegistry(m, buildRegistry(mountedTools(m), viewUris)) }))
     );
-  const sources = options.gateways ?? [];
+  const sources = (options.gateways ?? []).map(memberSourceOf);
   // Gateways' members join what the app's own classes and its mounts make, on every rebuild too.
   const extend = (own: Registry): Registry => withSources(withMounts(own), sources);
   const registry = extend(buildRegistry(options.tools, viewUris));

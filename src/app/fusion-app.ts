@@ -12,6 +12,7 @@ import { callDirect } from '../direct/direct-call';
 import type { FusionAppOptions, ListenOptions } from './app-options';
 import { assembleApp, type AppParts } from './assemble';
 import { listenOn, ProcessSignals, type Closable, type Listening } from './listen';
+import { memberSourceOf } from '../metadata/member-source';
 
 /**
  * An MCP server application: the composition root. `create` wires its parts once (see
@@ -60,14 +61,14 @@ export class FusionApp {
       );
     }
     // A gateway's members change with its upstream: the listings are rebuilt and clients told, as for `addTools`.
-    this.unsubscribe = (options.gateways ?? []).map((source) =>
-      source.subscribe({
+    this.unsubscribe = (options.gateways ?? []).map((gateway) =>
+      memberSourceOf(gateway).subscribe({
         listChanged: () => {
           if (this.closing) return;
           try {
             this.replaceTools([...this.parts.toolClasses.classes]);
           } catch (error) {
-            this.log(`${source.label}: its new members were refused, the previous ones stay: ${(error as Error).message}`);
+            this.log(`${gateway.label}: its new members were refused, the previous ones stay: ${(error as Error).message}`);
           }
         },
         resourceUpdated: (uri) => {
@@ -290,7 +291,7 @@ export class FusionApp {
       await Promise.allSettled([...this.listeners, ...this.httpHandlers].map((listener) => listener.close()));
       await this.parts.extensions.stop();
       for (const unsubscribe of this.unsubscribe) unsubscribe();
-      await Promise.allSettled((this.options.gateways ?? []).map((source) => source.close()));
+      await Promise.allSettled((this.options.gateways ?? []).map((gateway) => gateway.close()));
       await this.options.onClose?.();
     })();
     return this.closing;

@@ -5,14 +5,14 @@ import { note, type Terminal } from './terminal';
 /** `mcpfusion serve …`, as read from the command line. */
 export interface ServeCommand {
   readonly command: 'serve';
-  readonly target: { readonly url: URL } | { readonly command: string; readonly args: string[] };
+  readonly target: { readonly url: URL; readonly headers?: Record<string, string> } | { readonly command: string; readonly args: string[] };
   readonly port: number;
   readonly namespace?: string;
   readonly era?: '2025' | '2026' | 'auto';
 }
 
 /** The usage lines of `serve` (part of `mcpfusion --help`). */
-export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <url> [--port N] [--namespace ns] [--upstream-era 2025|2026|auto]
+export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <url> [--header 'Name: value' …] [--port N] [--namespace ns] [--upstream-era 2025|2026|auto]
                          serve that server at http://127.0.0.1:N/mcp (default 3000) for clients of both eras`;
 
 /** Reads `serve`'s arguments (after the word `serve`). */
@@ -21,6 +21,7 @@ export function parseServe(argv: readonly string[]): ServeCommand {
   let port = 3000;
   let namespace: string | undefined;
   let era: ServeCommand['era'];
+  const headers: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = (): string => {
@@ -49,6 +50,13 @@ export function parseServe(argv: readonly string[]): ServeCommand {
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port: "${text}" is not a port number (0–65535)`);
         break;
       }
+      case '--header': {
+        const text = value();
+        const colon = text.indexOf(':');
+        if (colon <= 0) throw new CliError(`--header must be 'Name: value' (got "${text}")`);
+        headers[text.slice(0, colon).trim()] = text.slice(colon + 1).trim();
+        break;
+      }
       case '--namespace':
         namespace = value();
         break;
@@ -64,6 +72,10 @@ export function parseServe(argv: readonly string[]): ServeCommand {
     }
   }
   if (!target) throw new CliError("serve needs an upstream: --stdio '<command line>' or --url <url>");
+  if (Object.keys(headers).length > 0) {
+    if (!('url' in target)) throw new CliError('--header goes with --url (a stdio upstream has no HTTP headers)');
+    target = { ...target, headers };
+  }
   return { command: 'serve', target, port, ...(namespace !== undefined ? { namespace } : {}), ...(era ? { era } : {}) };
 }
 

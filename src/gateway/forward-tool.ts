@@ -2,6 +2,7 @@ import type { CallToolResult, ElicitRequestParams, ElicitResult } from '@modelco
 import { inputStatus, readInput, readRequestState } from '../interactive/input-scope';
 import { createInputRound, type InputRound } from '../interactive/require-input';
 import type { FormSchema } from '../interactive/answer-validator';
+import { liveRequestSignalOf } from '../pipeline/call-context-factory';
 import { progress, type ProgressUpdate } from '../pipeline/progress';
 import type { CallContext } from '../types/context';
 import type { ParkedCalls } from './parked-calls';
@@ -19,7 +20,7 @@ interface ForwardState {
 export interface ForwardingGateway {
   readonly parked: ParkedCalls;
   /** Starts the call upstream (connecting, or reconnecting, first). */
-  start(frontName: string, args: Record<string, unknown>): Promise<UpstreamCall>;
+  start(frontName: string, args: Record<string, unknown>, sessionId?: string): Promise<UpstreamCall>;
 }
 
 /**
@@ -44,7 +45,7 @@ export async function* forwardCall(
     call = gateway.parked.take(state.gw);
     call.answer(answerOf(call.pending?.params));
   } else {
-    call = await gateway.start(ctx.tool.name, args);
+    call = await gateway.start(ctx.tool.name, args, ctx.sessionId);
   }
   call.attach(signal);
   let parked = false;
@@ -58,7 +59,12 @@ export async function* forwardCall(
           break;
         }
         case 'question': {
-          const id = gateway.parked.park(call);
+          // A front client that cannot be asked this kind of question: the upstream is told at once (cancel), and goes on.
+          if (!canAsk(ctx, event.question.params)) {
+            call.answer({ action: 'cancel' });
+            break;
+          }
+          const id = gateway.parked.park(call, liveRequestSignalOf(ctx));
           parked = true;
           return questionRound(event.question.params, id);
         }
@@ -73,6 +79,14 @@ export async function* forwardCall(
     // A round that ends without an outcome or a question (aborted, or its generator closed) ends the upstream call too.
     if (!parked && !call.finished) call.cancel(new Error('The call was cancelled by its client.'));
   }
+}
+
+/** Whether the front client declared the elicitation mode the question needs (`{}` means form, in 2025-11-25). */
+function canAsk(ctx: CallContext, params: ElicitRequestParams): boolean {
+  const declared = ctx.clientCapabilities?.elicitation as { form?: object; url?: object } | undefined;
+  if (!declared) return false;
+  if (params.mode === 'url') return declared.url !== undefined;
+  return declared.form !== undefined || Object.keys(declared).length === 0;
 }
 
 /** The front round that asks an upstream question: the same form (or URL), answered under {@link QUESTION_KEY}. */

@@ -1,45 +1,23 @@
-import type { GetPromptResult, ReadResourceResult, Resource, Tool } from '@modelcontextprotocol/client';
+import type { GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
 import { ConfigurationError } from '../errors';
-import type { MemberSource, MemberSourceListener } from '../metadata/member-source';
+import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../metadata/member-source';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
-import type { CallContext } from '../types/context';
-import type { Constructor } from '../types/core';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
-import { forwardCall } from './forward-tool';
 import { NAMESPACE_PATTERN, namespacedUri, upstreamUri } from './namespace';
 import { proxiedSurface, type ProxiedSurface } from './proxied-surface';
 import { ParkedCalls } from './parked-calls';
 import { proxiedTools, type ProxiedTools } from './proxied-tools';
 import type { UpstreamCall } from './upstream-call';
-import { UpstreamConnection, type UpstreamEra } from './upstream-connection';
+import type { ProxyOptions } from './proxy-options';
+import { membersOf } from './gateway-members';
+import { allPages } from './pages';
+import { SessionConnections } from './session-connections';
+import { UpstreamConnection } from './upstream-connection';
 import { describeTarget, resolveTarget, type ResolvedTarget, type UpstreamTarget } from './upstream-target';
-
-/** Options of {@link proxy}. */
-export interface ProxyOptions {
-  /** Serve the upstream's tools as `<namespace>.<name>` (a letter, then letters, digits, `_`, `-`). Default: their own names. */
-  namespace?: string;
-  /**
-   * The era the gateway speaks to the upstream: `'2025'` (default: `initialize`, one session, a
-   * live channel for its questions), `'2026'` (2026-07-28: stateless, questions come back as
-   * `input_required`), or `'auto'` (2026-07-28 where the upstream speaks it).
-   */
-  era?: UpstreamEra;
-  /**
-   * OAuth scopes a front caller needs for the proxied tools (the same for all, or per upstream
-   * tool). Default: none. Checked by this app's chain, as for its own tools.
-   */
-  scopes?: readonly string[] | ((tool: Tool) => readonly string[]);
-  /** Ends a proxied call (and cancels it upstream) after this many milliseconds. Default: none. */
-  timeoutMs?: number;
-  /** How long an upstream call waits for the user's answer to its question before it is cancelled. Default 600,000 ms. */
-  questionTimeoutMs?: number;
-  /** Diagnostics; default: stderr, prefixed `[mcpfusion gateway]` (never stdout). */
-  logger?: (message: string) => void;
-}
 
 /**
  * Puts another MCP server behind an app: connects to it (an http(s) URL, or a command spawned
- * over stdio), lists its tools, and returns the {@link Gateway} to give the app
+ * over stdio), lists what it serves, and returns the `Gateway` to give the app
  * (`FusionApp.create({ tools, gateways: [gateway] })`). Each upstream tool is served as a tool
  * of the app, through the app's chain (scopes, queue, timeouts, middleware, telemetry), with
  * its schemas, title and annotations as listed upstream. Across the gateway, progress is
@@ -55,7 +33,7 @@ export interface ProxyOptions {
  * ```
  */
 export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}): Promise<Gateway> {
-  const gateway = new Gateway(resolveTarget(target), options);
+  const gateway = new ProxiedServer(resolveTarget(target), options);
   await gateway.refresh();
   return gateway;
 }
@@ -66,7 +44,7 @@ export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}):
  * when the upstream says its tools changed, or on reconnecting), and the calls parked on an
  * upstream question. The app it is given to closes it.
  */
-export class Gateway implements MemberSource {
+export class ProxiedServer implements Gateway, MemberSource {
   /** How messages name it: `gateway desk (node main.js --stdio)`. */
   readonly label: string;
   /** Calls waiting for the user's answer to an upstream question. */
@@ -93,6 +71,25 @@ export class Gateway implements MemberSource {
     this.label = `gateway ${options.namespace ? `${options.namespace} ` : ''}(${describeTarget(target)})`;
     this.parked = new ParkedCalls(options.questionTimeoutMs ?? 600_000);
     this.log = options.logger ?? ((message) => process.stderr.write(`[mcpfusion gateway] ${message}\n`));
+    registerMemberSource(this, this);
+    this.sessions = new SessionConnections(
+      ({ closed }) =>
+        UpstreamConnection.open(this.target, this.options.era ?? '2025', {
+          log: this.log,
+          resourceUpdated: (uri) => {
+            for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+          },
+          // The shared connection lists, and hears of list changes, for all.
+          toolsChanged: () => undefined,
+          closed
+        }),
+      this.options.sessionIdleMs ?? 600_000
+    );
+  }
+
+  /** Upstream calls waiting now for a front client's answer. */
+  get waitingQuestions(): number {
+    return this.parked.size;
   }
 
   /** The namespace its members are served under (undefined: their own names). */
@@ -165,16 +162,16 @@ export class Gateway implements MemberSource {
   }
 
   /** Starts a proxied call upstream (see `forwardCall`). */
-  async start(frontName: string, args: Record<string, unknown>): Promise<UpstreamCall> {
+  async start(frontName: string, args: Record<string, unknown>, sessionId?: string): Promise<UpstreamCall> {
     const name = this.listing.upstreamOf.get(frontName) ?? frontName;
-    const connection = await this.connection();
+    const connection = await this.connectionFor(sessionId);
     return connection.start(name, args);
   }
 
   /** Reads an upstream resource (`uri` under the namespace); the contents' URIs are namespaced back. */
-  async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+  async readResource(uri: string, signal: AbortSignal, sessionId?: string): Promise<ReadResourceResult> {
     const upstream = upstreamUri(this.options.namespace, uri) ?? uri;
-    const connection = await this.connection();
+    const connection = await this.connectionFor(sessionId);
     const result = await connection.request((client) => client.readResource({ uri: upstream }, { signal }));
     // Subscribed once it is read (awaited, the first time only): its updates then reach the front clients that subscribed to it.
     if (connection.capabilities.subscribe && !this.subscribed.has(upstream)) {
@@ -198,9 +195,9 @@ export class Gateway implements MemberSource {
   }
 
   /** Renders an upstream prompt (its front name) with `args`. */
-  async renderPrompt(frontName: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+  async renderPrompt(frontName: string, args: Record<string, string>, signal: AbortSignal, sessionId?: string): Promise<GetPromptResult> {
     const name = this.surface.promptOf.get(frontName) ?? frontName;
-    const connection = await this.connection();
+    const connection = await this.connectionFor(sessionId);
     return connection.request((client) => client.getPrompt({ name, arguments: args }, { signal }));
   }
 
@@ -229,8 +226,31 @@ export class Gateway implements MemberSource {
     this.parked.cancelAll(new Error('The gateway closed.'));
     const current = this.current;
     this.current = undefined;
-    await current?.then((connection) => connection.close()).catch(() => undefined);
+    await Promise.allSettled([current?.then((connection) => connection.close()), this.sessions.closeAll()]);
   }
+
+  /** Front sessions with an upstream session of their own now. */
+  get upstreamSessions(): number {
+    return this.sessions.size;
+  }
+
+  /** The connection a front request goes through: its session's own (see `ProxyOptions.sessions`), else the shared one. */
+  private connectionFor(sessionId: string | undefined): Promise<UpstreamConnection> {
+    if (this.closed) return Promise.reject(new ConfigurationError(`${this.label} is closed.`));
+    const own = sessionId && this.perSession ? this.sessions.open(sessionId) : undefined;
+    return own ?? this.connection();
+  }
+
+  /** Whether front sessions get upstream sessions of their own (see `ProxyOptions.sessions`). */
+  private get perSession(): boolean {
+    const { sessions, era } = this.options;
+    return (
+      (sessions ?? (this.target.kind === 'http' && (era ?? '2025') === '2025' ? 'per-front-session' : 'shared')) === 'per-front-session'
+    );
+  }
+
+  /** Front sessions' own upstream connections (see `ProxyOptions.sessions`). */
+  private readonly sessions: SessionConnections;
 
   /** The open connection, or a new one (after the upstream died); a failure to connect is the caller's error, and the next try connects again. */
   private connection(): Promise<UpstreamConnection> {
@@ -259,43 +279,6 @@ export class Gateway implements MemberSource {
 
   /** What every proxied tool's descriptor names as its class: one per gateway, its method forwarding to this gateway. */
   private readonly members = membersOf(this);
-}
-
-/** The class behind a gateway's members (the chain resolves it per call): `forward` is the tools' interactive generator. */
-function membersOf(gateway: Gateway): Constructor {
-  return class GatewayMembers {
-    forward(args: Record<string, unknown>, ctx: CallContext, signal: AbortSignal) {
-      return forwardCall(gateway, args, ctx, signal);
-    }
-
-    readResource(variables: Record<string, string>, _ctx: CallContext, signal: AbortSignal) {
-      // The catch-all route's one variable is the URI after the namespace; a listed template's read goes the same way.
-      return gateway.readResource(namespacedUri(gateway.namespace, variables.uri ?? ''), signal);
-    }
-
-    listResources() {
-      return gateway.listResources();
-    }
-
-    renderPrompt(args: Record<string, string>, ctx: CallContext, signal: AbortSignal) {
-      return gateway.renderPrompt(ctx.tool.name, args, signal);
-    }
-  };
-}
-
-/** Every item of a paginated listing. */
-async function allPages<P extends { nextCursor?: string }, T>(
-  list: (params: { cursor: string } | undefined) => Promise<P>,
-  items: (page: P) => readonly T[]
-): Promise<T[]> {
-  const all: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await list(cursor ? { cursor } : undefined);
-    all.push(...items(page));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return all;
 }
 
 /** What the resources and prompts list (whether a relisting changed anything). */

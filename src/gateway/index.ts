@@ -1,5 +1,6 @@
 /** The gateway: another MCP server behind an app (see `proxy`). */
-export { Gateway, proxy } from './gateway';
-export type { ProxyOptions } from './gateway';
+export { proxy } from './gateway';
+export type { Gateway } from '../metadata/member-source';
+export type { ProxyOptions } from './proxy-options';
 export type { UpstreamEra } from './upstream-connection';
 export type { UpstreamTarget } from './upstream-target';

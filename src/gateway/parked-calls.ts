@@ -10,7 +10,7 @@ import type { UpstreamCall } from './upstream-call';
  * back for is cancelled upstream after `timeoutMs`.
  */
 export class ParkedCalls {
-  private readonly calls = new Map<string, { call: UpstreamCall; timer: ReturnType<typeof setTimeout> }>();
+  private readonly calls = new Map<string, { call: UpstreamCall; timer: ReturnType<typeof setTimeout>; unfollow?: () => void }>();
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -19,15 +19,32 @@ export class ParkedCalls {
     return this.calls.size;
   }
 
-  /** Parks a call; returns the id its next round names. */
-  park(call: UpstreamCall): string {
+  /**
+   * Parks a call; returns the id its next round names. `request` (a 2025-era live request, which
+   * spans the rounds of the question) cancels the call upstream at once when it is aborted.
+   */
+  park(call: UpstreamCall, request?: AbortSignal): string {
     const id = randomBytes(16).toString('base64url');
-    const timer = setTimeout(() => {
+    const end = (reason: string) => {
+      const entry = this.calls.get(id);
+      if (!entry) return;
       this.calls.delete(id);
-      call.cancel(new Error('Nobody answered the upstream question in time.'));
-    }, this.timeoutMs);
+      clearTimeout(entry.timer);
+      entry.unfollow?.();
+      call.cancel(new Error(reason));
+    };
+    const timer = setTimeout(() => end('Nobody answered the upstream question in time.'), this.timeoutMs);
     timer.unref?.();
-    this.calls.set(id, { call, timer });
+    const entry: { call: UpstreamCall; timer: ReturnType<typeof setTimeout>; unfollow?: () => void } = { call, timer };
+    this.calls.set(id, entry);
+    if (request) {
+      const onAbort = () => end('The call was cancelled by its client while its question was out.');
+      if (request.aborted) onAbort();
+      else {
+        request.addEventListener('abort', onAbort, { once: true });
+        entry.unfollow = () => request.removeEventListener('abort', onAbort);
+      }
+    }
     return id;
   }
 
@@ -41,6 +58,7 @@ export class ParkedCalls {
     }
     this.calls.delete(id);
     clearTimeout(entry.timer);
+    entry.unfollow?.();
     if (entry.call.finished) {
       throw new ToolError('The upstream call this answer belongs to has ended (its server closed or cancelled it): call the tool again.');
     }
@@ -49,8 +67,9 @@ export class ParkedCalls {
 
   /** Cancels every parked call (the gateway closes, or its upstream died). */
   cancelAll(reason: Error): void {
-    for (const { call, timer } of this.calls.values()) {
+    for (const { call, timer, unfollow } of this.calls.values()) {
       clearTimeout(timer);
+      unfollow?.();
       call.cancel(reason);
     }
     this.calls.clear();

@@ -5,7 +5,7 @@ import { compileSchemaCheck } from '../schema/schema-check';
 import type { Constructor, JsonSchema } from '../types/core';
 import type { Presenter } from '../types/presenter';
 import { namespacedName } from './namespace';
-import type { ProxyOptions } from './gateway';
+import type { ProxyOptions } from './proxy-options';
 
 /** A gateway's listing: the descriptors the app compiles, and the upstream name behind each front name. */
 export interface ProxiedTools {

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { context, propagation } from '@opentelemetry/api';
 import {
   Client,
   StreamableHTTPClientTransport,
@@ -96,6 +97,11 @@ export class UpstreamConnection {
     return connection;
   }
 
+  /** Whether calls are in flight on it (waiting for an answer included). */
+  get busy(): boolean {
+    return this.running.size > 0;
+  }
+
   /** Whether the connection is still open. */
   get open(): boolean {
     return this.closedBy === undefined;
@@ -164,14 +170,14 @@ export class UpstreamConnection {
     if (this.closedBy) throw this.unavailable(this.closedBy);
     const token = `gw-${++this.nextToken}`;
     const call = new UpstreamCall(name, token);
+    // The proxied call's trace context travels upstream (SEP-414: `traceparent` in `_meta`), where a registered propagator has one.
+    const meta: Record<string, unknown> = { progressToken: token };
+    propagation.inject(context.active(), meta);
     this.running.add(call);
     this.byToken.set(token, call);
     callStorage
       .run(call, () =>
-        this.client.callTool(
-          { name, arguments: args, _meta: { progressToken: token } },
-          { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS }
-        )
+        this.client.callTool({ name, arguments: args, _meta: meta }, { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS })
       )
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),

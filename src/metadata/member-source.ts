@@ -4,6 +4,38 @@ import type { PromptDescriptor, ResourceTemplateDescriptor } from './surface-des
 import type { ToolDescriptor } from './tool-descriptor';
 
 /**
+ * Another MCP server put behind an app, as `proxy()` (from `@mcpfusion/core`) returns it: give it
+ * to `FusionApp.create({ gateways: [gateway] })`, which serves its members and closes it.
+ */
+export interface Gateway {
+  /** How messages name it: `gateway desk (node main.js --stdio)`. */
+  readonly label: string;
+  /** The namespace its members are served under (undefined: their own names). */
+  readonly namespace: string | undefined;
+  /** Upstream calls waiting now for a front client's answer to their question. */
+  readonly waitingQuestions: number;
+  /** Closes the upstream connection (a spawned server is stopped) and cancels the calls waiting on it. Idempotent. */
+  close(): Promise<void>;
+}
+
+const SOURCES = new WeakMap<Gateway, MemberSource>();
+
+/** Records what a gateway serves (the gateway's constructor calls it). */
+export function registerMemberSource(gateway: Gateway, source: MemberSource): void {
+  SOURCES.set(gateway, source);
+}
+
+/** The members a gateway serves; a value that is not a gateway made by `proxy()` is a ConfigurationError. */
+export function memberSourceOf(gateway: Gateway): MemberSource {
+  const source = SOURCES.get(gateway);
+  if (!source)
+    throw new ConfigurationError(
+      `gateways contains ${String(gateway)}, which proxy() did not make: pass what \`await proxy(target)\` returns.`
+    );
+  return source;
+}
+
+/**
  * Members an app serves that are not methods of its tool classes: a gateway's proxied tools
  * (see `src/gateway/`). The app merges them into its registry at startup and again whenever the
  * source says they changed (`onChange`), refusing a name that clashes with another member; it

@@ -10,6 +10,19 @@ import type { LogChannel } from './call-log';
 
 const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 
+/** The request-level signal of a 2025-era call, by its context (see {@link liveRequestSignalOf}). */
+const LIVE_REQUEST_SIGNALS = new WeakMap<object, AbortSignal>();
+
+/**
+ * The signal of the request a 2025-era call runs in, which outlives the call itself: on a live
+ * channel the rounds of a question are re-entries within one request, so its abort is the
+ * client's cancellation while a question is out (the gateway cancels its parked upstream call
+ * then). Undefined on 2026-07-28 (each round is a request of its own) and in the harness.
+ */
+export function liveRequestSignalOf(ctx: CallContext): AbortSignal | undefined {
+  return LIVE_REQUEST_SIGNALS.get(ctx);
+}
+
 /** The raw arguments of a request (`{}` when it carried none). */
 export function argumentsOf(request: CallRequest): Readonly<Record<string, unknown>> {
   return request.arguments ?? EMPTY_ARGS;
@@ -25,6 +38,7 @@ class FrameworkContext {
   readonly #aborter: CallAbort;
   readonly #scope: CallScope;
   readonly requestId: CallRequest['requestId'];
+  readonly sessionId: CallRequest['sessionId'];
   readonly clientCapabilities: CallRequest['clientCapabilities'];
   readonly closeStream: CallRequest['closeStream'];
   readonly auth: CallContext['auth'];
@@ -42,6 +56,7 @@ class FrameworkContext {
     this.#aborter = aborter;
     this.#scope = scope;
     this.requestId = request.requestId;
+    this.sessionId = request.sessionId;
     this.clientCapabilities = request.clientCapabilities;
     this.closeStream = request.closeStream;
     this.auth = request.authInfo ? callerAuthOf(request.authInfo) : undefined;
@@ -70,6 +85,7 @@ export function createCallContext(
   progress: (percent: number, message?: string) => void
 ): CallContext {
   const ctx = new FrameworkContext(request, args, tool, aborter, log, scope, progress) as unknown as CallContext;
+  if (tool.interactive && request.era === 'legacy' && request.signal) LIVE_REQUEST_SIGNALS.set(ctx, request.signal);
   scope.ctx = ctx;
   return ctx;
 }

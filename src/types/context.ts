@@ -71,6 +71,8 @@ export interface CallContextBase {
   readonly args: Readonly<Record<string, unknown>>;
   /** The JSON-RPC id of the request (absent for calls made through the test harness). */
   readonly requestId?: string | number;
+  /** The 2025-era session the request came in (`Mcp-Session-Id`); absent on 2026-07-28, stdio and the harness. */
+  readonly sessionId?: string;
   /** Reports progress from any handler (generators can `yield progress(...)` instead). */
   progress(percent: number, message?: string): void;
   /** Sends log messages to the client (`notifications/message`), subject to its level. */

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { Action, FusionApp, ToolProvider, proxy, type Gateway, type UpstreamTarget } from '../../src';
 import { GatewayUpstreamTools } from '../fixtures/gateway-upstream-tools';
+import { until } from '../helpers/wire-log';
 
 /**
  * The gateway across the matrix: an upstream over HTTP (in-process, on 127.0.0.1) or stdio (a
@@ -38,15 +39,18 @@ interface Front {
   readonly client: Client;
   readonly seen: Seen[];
   readonly asked: Array<{ message: string; id: unknown }>;
-  answer: (params: ElicitRequestParams) => ElicitResult;
+  answer: (params: ElicitRequestParams) => ElicitResult | Promise<ElicitResult>;
   close(): Promise<void>;
 }
 
-async function connectFront(app: FusionApp, era: 'modern' | 'legacy'): Promise<Front> {
+async function connectFront(app: FusionApp, era: 'modern' | 'legacy', asks = true): Promise<Front> {
   const handler = app.createHttpHandler();
   const client = new Client(
     { name: 'front', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } }
+    {
+      capabilities: asks ? { elicitation: { form: {} } } : {},
+      versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' }
+    }
   );
   const front: Front = {
     client,
@@ -58,10 +62,11 @@ async function connectFront(app: FusionApp, era: 'modern' | 'legacy'): Promise<F
       await handler.close();
     }
   };
-  client.setRequestHandler('elicitation/create', (request, ctx) => {
-    front.asked.push({ message: request.params.message, id: ctx.mcpReq.id });
-    return Promise.resolve(front.answer(request.params));
-  });
+  if (asks)
+    client.setRequestHandler('elicitation/create', (request, ctx) => {
+      front.asked.push({ message: request.params.message, id: ctx.mcpReq.id });
+      return Promise.resolve(front.answer(request.params));
+    });
   const transport: Transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
     fetch: (url, init) => handler.fetch(new Request(url, init))
   });
@@ -143,6 +148,18 @@ describe.each([
       expect(textOf(result)).toBe('Declined upstream');
     });
 
+    it('tells the upstream at once (cancel) when the front client cannot be asked, and nothing waits', async () => {
+      const mute = await connectFront(app, frontEra, false);
+      try {
+        const result = await mute.client.callTool({ name: 'up.confirm', arguments: { n: 3 } });
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toBe('Declined upstream');
+        expect(gateway.waitingQuestions).toBe(0);
+      } finally {
+        await mute.close();
+      }
+    });
+
     it('validates the answer against the upstream form before it goes anywhere (asked again)', async () => {
       let answers = 0;
       front.answer = () => (++answers === 1 ? { action: 'accept', content: { ok: 'yes' } } : { action: 'accept', content: { ok: true } });
@@ -178,6 +195,23 @@ describe.each([
       expect(ids.completion.values).toEqual(['1', '10']);
     });
 
+    if (frontEra === 'legacy')
+      it('cancelling the front call while its question is out (a live elicitation) cancels the waiting upstream call at once', async () => {
+        const controller = new AbortController();
+        let asked!: () => void;
+        const questionOut = new Promise<void>((resolve) => (asked = resolve));
+        front.answer = () => {
+          asked();
+          return new Promise<ElicitResult>(() => undefined);
+        };
+        const called = front.client.callTool({ name: 'up.confirm', arguments: { n: 8 } }, { signal: controller.signal });
+        await questionOut;
+        expect(gateway.waitingQuestions).toBe(1);
+        controller.abort();
+        await expect(called).rejects.toThrow();
+        await until(() => gateway.waitingQuestions === 0, 'the parked upstream call to be cancelled');
+      });
+
     it('cancels the upstream call when the front call is cancelled, and the upstream lock is free at once', async () => {
       const controller = new AbortController();
       const held = front.client.callTool(
@@ -188,7 +222,7 @@ describe.each([
       // Had the hold gone on upstream, this mutation would wait for its lock past the test's timeout.
       const touched = await front.client.callTool({ name: 'up.touch', arguments: {} });
       expect(textOf(touched)).toBe('touched');
-      expect(gateway.parked.size).toBe(0);
+      expect(gateway.waitingQuestions).toBe(0);
     });
   });
 
@@ -276,6 +310,133 @@ describe.each(['2025', '2026'] as const)('changes upstream (HTTP, %s era) reach 
       expect(await updated).toBe('up+gw://notes/1');
     } finally {
       await front.close();
+    }
+  });
+});
+
+describe('answers reach the upstream only for questions that were asked (a 2026-07-28 front client driving its rounds by hand)', () => {
+  let upstream: Upstream;
+  let gateway: Gateway;
+  let app: FusionApp;
+  let client: Client;
+  let close: () => Promise<void>;
+  const call = (params: Record<string, unknown>) =>
+    client.callTool(params as { name: string; arguments: Record<string, unknown> }, { allowInputRequired: true } as never) as Promise<
+      Record<string, unknown>
+    >;
+  const yes = { 'upstream-question': { action: 'accept', content: { ok: true } } };
+
+  beforeAll(async () => {
+    upstream = await httpUpstream();
+    gateway = await proxy(upstream.target, { namespace: 'up', logger: () => undefined });
+    app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
+    const handler = app.createHttpHandler();
+    client = new Client(
+      { name: 'manual', version: '1' },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        inputRequired: { autoFulfill: false }
+      }
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) })
+    );
+    close = async () => {
+      await client.close();
+      await handler.close();
+    };
+  });
+  afterAll(async () => {
+    await close?.();
+    await app?.close();
+    await upstream?.close();
+  });
+
+  it('answers sent with the first call (nothing asked yet) are ignored: the question is asked', async () => {
+    const first = await call({ name: 'up.confirm', arguments: { n: 4 }, inputResponses: yes });
+    expect(first.resultType).toBe('input_required');
+    expect(first.inputRequests).toEqual({
+      'upstream-question': expect.objectContaining({
+        method: 'elicitation/create',
+        params: expect.objectContaining({ message: 'Proceed with 4?' })
+      })
+    });
+    // The honest round finishes the waiting upstream call.
+    const done = await call({ name: 'up.confirm', arguments: { n: 4 }, inputResponses: yes, requestState: first.requestState });
+    expect(done.content).toEqual([{ type: 'text', text: 'confirmed 4' }]);
+    expect(gateway.waitingQuestions).toBe(0);
+  });
+
+  it('a replayed answer is refused (-32602) and reaches nothing upstream', async () => {
+    const first = await call({ name: 'up.confirm', arguments: { n: 5 } });
+    const done = await call({ name: 'up.confirm', arguments: { n: 5 }, inputResponses: yes, requestState: first.requestState });
+    expect(done.content).toEqual([{ type: 'text', text: 'confirmed 5' }]);
+    await expect(call({ name: 'up.confirm', arguments: { n: 5 }, inputResponses: yes, requestState: first.requestState })).rejects.toThrow(
+      /already used|-32602/
+    );
+  });
+
+  it('an answer under a key that was not asked is ignored: the question is asked again, the upstream call still waits', async () => {
+    const first = await call({ name: 'up.confirm', arguments: { n: 6 } });
+    const stray = await call({
+      name: 'up.confirm',
+      arguments: { n: 6 },
+      inputResponses: { other: { action: 'accept', content: { ok: true } } },
+      requestState: first.requestState
+    });
+    expect(stray.resultType).toBe('input_required');
+    const done = await call({ name: 'up.confirm', arguments: { n: 6 }, inputResponses: yes, requestState: stray.requestState });
+    expect(done.content).toEqual([{ type: 'text', text: 'confirmed 6' }]);
+    expect(gateway.waitingQuestions).toBe(0);
+  });
+});
+
+@ToolProvider()
+class ClashingTools {
+  @Action('count', { description: 'The front app’s own count' })
+  count() {
+    return 0;
+  }
+}
+
+it('a proxied name that clashes with one of the app’s own is refused at startup, naming both sides', async () => {
+  const upstream = await httpUpstream();
+  const gateway = await proxy(upstream.target, { logger: () => undefined });
+  try {
+    expect(() => FusionApp.create({ tools: [ClashingTools], gateways: [gateway] })).toThrow(
+      /Duplicate tool name "count" on ClashingTools\.count and gateway \(http:\/\/127\.0\.0\.1:\d+\/mcp\): give the gateway a namespace/
+    );
+  } finally {
+    await gateway.close();
+    await upstream.close();
+  }
+});
+
+describe('upstream sessions: one per front session where the upstream is stateful', () => {
+  it.each([
+    { era: '2025' as const, expected: 'each 2025-era front session its own upstream session; sessionless clients share one' },
+    { era: '2026' as const, expected: 'no upstream sessions at all (2026-07-28 is stateless)' }
+  ])('HTTP upstream in the $era era: $expected', async ({ era }) => {
+    const upstream = await httpUpstream();
+    const gateway = await proxy(upstream.target, { namespace: 'up', era, logger: () => undefined });
+    const app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
+    const fronts = [await connectFront(app, 'legacy'), await connectFront(app, 'legacy'), await connectFront(app, 'modern')];
+    try {
+      const whoami = async (front: Front) => textOf(await front.client.callTool({ name: 'up.whoami', arguments: {} }));
+      const [a1, a2, b, c] = [await whoami(fronts[0]), await whoami(fronts[0]), await whoami(fronts[1]), await whoami(fronts[2])];
+      if (era === '2026') {
+        expect([a1, a2, b, c]).toEqual(['none', 'none', 'none', 'none']);
+        expect((gateway as unknown as { upstreamSessions: number }).upstreamSessions).toBe(0);
+      } else {
+        expect(a2).toBe(a1);
+        expect(new Set([a1, b, c]).size).toBe(3);
+        expect((gateway as unknown as { upstreamSessions: number }).upstreamSessions).toBe(2);
+      }
+    } finally {
+      for (const front of fronts) await front.close();
+      await app.close();
+      await upstream.close();
     }
   });
 });

@@ -12,6 +12,7 @@ export const RESERVED_CONTEXT_FIELDS: ReadonlySet<string> = new Set([
   'tool',
   'args',
   'requestId',
+  'sessionId',
   'progress',
   'log',
   'clientCapabilities',

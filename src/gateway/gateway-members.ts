@@ -1,0 +1,35 @@
+import type { GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
+import type { CallContext } from '../types/context';
+import type { Constructor } from '../types/core';
+import { forwardCall, type ForwardingGateway } from './forward-tool';
+import { namespacedUri } from './namespace';
+
+/** What a gateway's members call on their gateway. */
+export interface MembersHost extends ForwardingGateway {
+  readonly namespace: string | undefined;
+  readResource(uri: string, signal: AbortSignal, sessionId?: string): Promise<ReadResourceResult>;
+  listResources(): Promise<Resource[]>;
+  renderPrompt(frontName: string, args: Record<string, string>, signal: AbortSignal, sessionId?: string): Promise<GetPromptResult>;
+}
+
+/** The class behind a gateway's members (the chain resolves it per call): `forward` is the tools' interactive generator. */
+export function membersOf(gateway: MembersHost): Constructor {
+  return class GatewayMembers {
+    forward(args: Record<string, unknown>, ctx: CallContext, signal: AbortSignal) {
+      return forwardCall(gateway, args, ctx, signal);
+    }
+
+    readResource(variables: Record<string, string>, ctx: CallContext, signal: AbortSignal) {
+      // The catch-all route's one variable is the URI after the namespace; a listed template's read goes the same way.
+      return gateway.readResource(namespacedUri(gateway.namespace, variables.uri ?? ''), signal, ctx.sessionId);
+    }
+
+    listResources() {
+      return gateway.listResources();
+    }
+
+    renderPrompt(args: Record<string, string>, ctx: CallContext, signal: AbortSignal) {
+      return gateway.renderPrompt(ctx.tool.name, args, signal, ctx.sessionId);
+    }
+  };
+}

@@ -1,0 +1,36 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import type { UpstreamEra } from './upstream-connection';
+
+/** Options of {@link proxy}. */
+export interface ProxyOptions {
+  /** Serve the upstream's tools as `<namespace>.<name>` (a letter, then letters, digits, `_`, `-`). Default: their own names. */
+  namespace?: string;
+  /**
+   * The era the gateway speaks to the upstream: `'2025'` (default: `initialize`, one session, a
+   * live channel for its questions), `'2026'` (2026-07-28: stateless, questions come back as
+   * `input_required`), or `'auto'` (2026-07-28 where the upstream speaks it).
+   */
+  era?: UpstreamEra;
+  /**
+   * OAuth scopes a front caller needs for the proxied tools (the same for all, or per upstream
+   * tool). Default: none. Checked by this app's chain, as for its own tools.
+   */
+  scopes?: readonly string[] | ((tool: Tool) => readonly string[]);
+  /** Ends a proxied call (and cancels it upstream) after this many milliseconds. Default: none. */
+  timeoutMs?: number;
+  /** How long an upstream call waits for the user's answer to its question before it is cancelled. Default 600,000 ms. */
+  questionTimeoutMs?: number;
+  /**
+   * Upstream sessions: `'per-front-session'` gives each 2025-era front session an upstream
+   * connection (an upstream session) of its own, closed after `sessionIdleMs` of idleness;
+   * `'shared'` serves every front client through one. Default: per front session for an HTTP
+   * upstream spoken to in the 2025 era (stateful), shared otherwise (a 2026-07-28 upstream is
+   * stateless; a stdio upstream would be spawned once per front session). Front clients without
+   * a session (2026-07-28, stdio) always use the shared one.
+   */
+  sessions?: 'per-front-session' | 'shared';
+  /** How long a front session's upstream connection stays open with nothing in flight. Default 600,000 ms. */
+  sessionIdleMs?: number;
+  /** Diagnostics; default: stderr, prefixed `[mcpfusion gateway]` (never stdout). */
+  logger?: (message: string) => void;
+}
