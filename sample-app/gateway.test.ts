@@ -96,7 +96,7 @@ describe('mcpfusion serve --stdio <sample app> --namespace desk', () => {
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ id, status: 'refunded' });
       expect(asked).toHaveLength(1);
-      expect(asked[0].message).toMatch(/^Refund \$[\d,.]+ to .+\?$/);
+      expect(asked[0].message).toMatch(/^Refund €[\d,.]+ to .+\?$/);
       // 2026: the question came embedded in an input_required result, under the gateway's key; 2025: a live request (a JSON-RPC id).
       if (era === '2026') expect(asked[0].id).toBe('upstream-question');
       else expect(typeof asked[0].id).toBe('number');

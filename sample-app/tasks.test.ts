@@ -73,7 +73,7 @@ eachDatabase('the billing desk as a tasks server', (database) => {
     expect(created.resultType).toBe('task');
     const asking = await until(created.taskId, (view) => view.status === 'input_required');
     const [key] = Object.keys(asking.inputRequests as object);
-    expect((asking.inputRequests as Record<string, { params: { message: string } }>)[key].params.message).toMatch(/^Refund \$/);
+    expect((asking.inputRequests as Record<string, { params: { message: string } }>)[key].params.message).toMatch(/^Refund €/);
     expect(await status()).not.toBe('refunded');
     expect(
       (

@@ -124,6 +124,9 @@ describe('docs/deploy.md: every production setting in one table', () => {
     const notSettings = new Set([
       'tools',
       'views',
+      'mounts',
+      'extensions',
+      'gateways',
       'providers',
       'middleware',
       'presenter',

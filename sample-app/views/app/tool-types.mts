@@ -10,7 +10,7 @@ export type AccountConnectInput = {
 /** account.connect lists no outputSchema: its results carry content only. */
 export type AccountConnectOutput = unknown;
 
-/** The input of billing.adjust: Credit part of an invoice. Asks the user for the reason (discount, billing error, goodwill), then the amount in dollars (at most the invoice total), and records one adjustment. */
+/** The input of billing.adjust: Credit part of an invoice. Asks the user for the reason (discount, billing error, goodwill), then the amount in the invoice currency (at most the invoice total), and records one adjustment. */
 export type BillingAdjustInput = {
   /** The id of the invoice to adjust (from billing.list). A refunded invoice cannot be adjusted. */
   id: number;
@@ -138,8 +138,6 @@ export type ReportGenerateOutput = {
     /** billedCents minus refundedCents. */
     netCents: number;
   };
-  /** Net per month as a text bar chart. */
-  chart: string;
 };
 
 /** The input of reports.rebuild: Recompute the monthly_aggregates table from all invoices, month by month, in one transaction (all or nothing). Reports progress; cancelling leaves the previous table as it was. */

@@ -4,9 +4,11 @@ import { choicesOf, parseValue, typesOf } from '../schema-values';
 import { paint, type Terminal } from '../terminal';
 import { fieldHint, multiSelectChoices, validateChoices, validateFieldText, type FormSchema } from './form-answers';
 import { askYesNo, isYesNo } from './ask-yes-no';
+import type { Reply } from './reply';
+
+export type { Reply } from './reply';
 
 /** The user's reply to a question, as an elicitation result carries it. */
-export type Reply = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
 
 /** Prompts read the terminal's stdin and draw on its stderr (stdout carries the result). */
 function context(terminal: Terminal): { input: NodeJS.ReadableStream; output: NodeJS.WritableStream } {

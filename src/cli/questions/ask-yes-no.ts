@@ -1,7 +1,7 @@
 import { confirm } from '@inquirer/prompts';
 import type { PropertySchema } from '../schema-values';
 import type { Terminal } from '../terminal';
-import type { Reply } from './ask-form';
+import type { Reply } from './reply';
 
 const ESC = '\u001b';
 const CTRL_D = '\u0004';

@@ -101,3 +101,21 @@ export class ExportRequest {
 export async function writeMonth(year: number, month: number): Promise<void> {
   await Promise.resolve(`${year}-${month}`);
 }
+
+/** A ledger's tools (the composition guide mounts them under a namespace). */
+@ToolProvider()
+export class LedgerTools {
+  @Action('ledger.balance', { description: 'The ledger balance, in cents.' })
+  balance(): number {
+    return 0;
+  }
+}
+
+/** A report's tools (the composition guide's app of its own). */
+@ToolProvider()
+export class ReportTools {
+  @Action('report.summary', { description: 'A one-line summary of the books.' })
+  summary(): string {
+    return 'all quiet';
+  }
+}
