@@ -152,8 +152,14 @@ async function bareAbortDispatch(count: number): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  // One section alone, while working on it: BENCH_ONLY=mass-cancel.
-  if (process.env.BENCH_ONLY === 'mass-cancel') return void process.stdout.write((await massCancel()).join('\n') + '\n');
+  // One section alone, while working on it: BENCH_ONLY=mass-cancel, overhead or gateway.
+  const only: Record<string, () => Promise<string[]>> = {
+    'mass-cancel': massCancel,
+    overhead,
+    gateway: () => gatewayRows(ROUNDS, Number(process.env.BENCH_GATEWAY_CALLS ?? 200))
+  };
+  const section = process.env.BENCH_ONLY ? only[process.env.BENCH_ONLY] : undefined;
+  if (section) return void process.stdout.write((await section()).join('\n') + '\n');
   const out = [
     `@mcpfusion/core benchmark: node ${process.version}, ${ROUNDS} rounds x ${PER_ROUND} calls per contender, interleaved; ratio = median over rounds of the round medians' ratio`,
     '',
