@@ -67,5 +67,10 @@ export interface ToolDescriptor {
    * `inputSchema` is listed as given and checks the raw arguments (no input class), and its
    * `outputSchema`, when present, is listed and held to as given.
    */
-  readonly schemas?: { readonly input: JsonSchema; readonly output?: JsonSchema };
+  readonly schemas?: {
+    /** The tool's `inputSchema`, listed as given; the raw arguments are checked against it. */
+    readonly input: JsonSchema;
+    /** The tool's `outputSchema`, listed and held to as given (absent: the tool lists none). */
+    readonly output?: JsonSchema;
+  };
 }
