@@ -168,7 +168,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     router,
     tasks,
     runTaskRound,
-    direct: { run: (tool, request) => engine.run(tool, request), tasks } satisfies DirectTarget,
+    direct: { run: (tool, request, then) => engine.run(tool, request, then), tasks } satisfies DirectTarget,
     namePrincipal,
     gate,
     serverFactory,

@@ -1,6 +1,7 @@
 import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { CallAbort } from '../concurrency/call-abort';
-import type { Release } from '../concurrency/slot-gate';
+import type { Admission } from '../concurrency/engine-slots';
+import { GateWaiter, type Release } from '../concurrency/slot-gate';
 import { AppClosedError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
 import { withInputScope } from '../interactive/input-scope';
@@ -37,8 +38,12 @@ export class CallEngine {
     return this.inFlight.size;
   }
 
-  /** Runs a request through its member's chain; resolves with the answer, or rejects with the JSON-RPC error the boundary made. */
-  run(member: CompiledMember, request: CallRequest): Promise<unknown> {
+  /**
+   * Runs a request through its member's chain; resolves with the answer, or rejects with the
+   * JSON-RPC error the boundary made. `then` (a caller that reads the answer, like `app.callTool`
+   * following its input rounds) is applied to the answer in the reaction that finishes the call.
+   */
+  run(member: CompiledMember, request: CallRequest, then: Then = same): Promise<unknown> {
     let state: CallState;
     let early: Promise<unknown> | undefined;
     try {
@@ -47,11 +52,14 @@ export class CallEngine {
       if (member.mayBecomeTask) early = new Promise((resolve) => (answer = resolve));
       state = this.start(member, request, answer);
     } catch (error) {
-      return Promise.resolve().then(() => this.failedToStart(member, request, error));
+      return Promise.resolve().then(() => then(this.failedToStart(member, request, error)));
     }
-    const done = this.outcomeOf(state);
+    // An answer that may come early (a task) or be followed by a second run (answers sent up front) is read last.
+    const late = early !== undefined || member.answersUpFront;
+    const done = this.outcomeOf(state, late ? same : then);
+    if (!late) return done;
     const answered = member.answersUpFront ? done.then((value) => this.answersUpFront(member, request, value)) : done;
-    return early ? Promise.race([answered, early]) : answered;
+    return (early ? Promise.race([answered, early]) : answered).then(then);
   }
 
   /**
@@ -60,40 +68,47 @@ export class CallEngine {
    * waits for its queue slot first: a call waiting in line has made nothing of its chain yet, and
    * a cancelled one ends in that one reaction (the queue step holds the slot it was admitted with).
    */
-  private outcomeOf(state: CallState): Promise<unknown> {
+  private outcomeOf(state: CallState, then: Then): Promise<unknown> {
     // A request whose stage waits are timed waits in its queue step, which measures it.
     const admit = state.trace?.timing ? undefined : state.member.admit;
     if (admit) {
-      let slot: Release | Promise<Release>;
-      try {
-        slot = admit(state.aborter);
-      } catch (error) {
-        slot = Promise.reject(error);
-      }
-      if (typeof slot !== 'function') {
-        return slot.then(
-          (release) => {
-            state.admitted(release);
-            return this.mapped(state, this.chain(state));
-          },
-          (error: unknown) => this.failed(state, error)
-        );
-      }
-      state.admitted(slot);
+      const release = admit.now();
+      if (!release) return this.queued(state, admit, then);
+      state.admitted(release);
     }
-    return this.mapped(state, this.chain(state));
+    return this.mapped(state, this.chain(state), then);
+  }
+
+  /**
+   * A call that waits in line for its slot: its waiter settles the call's promise itself, so a
+   * cancelled one ends in the abort's own dispatch (no promise of the slot, no reaction between).
+   */
+  private queued(state: CallState, admit: Admission, then: Then): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const waiter = new QueuedCall(this, state, then, resolve, reject);
+      try {
+        admit.wait(waiter, state.aborter);
+      } catch (error) {
+        waiter.refused(error);
+      }
+    });
+  }
+
+  /** A queued call granted its slot: its chain runs (on the next microtask, not inside the release that granted it). */
+  enterAdmitted(state: CallState, then: Then, resolve: (value: unknown) => void, reject: (error: unknown) => void): void {
+    this.mapped(state, this.chain(state), then).then(resolve, reject);
   }
 
   /** What the chain settles with, mapped by the error boundary (`member.outcome`), and the call finished. */
-  private mapped(state: CallState, chain: Promise<unknown>): Promise<unknown> {
+  private mapped(state: CallState, chain: Promise<unknown>, then: Then): Promise<unknown> {
     return chain.then(
-      (value) => this.finish(state, state.member.outcome.answer(state, value)),
-      (error: unknown) => this.failed(state, error)
+      (value) => then(this.finish(state, state.member.outcome.answer(state, value))),
+      (error: unknown) => then(this.failed(state, error))
     );
   }
 
   /** A failure, mapped by the error boundary; a JSON-RPC error ends the call without an answer and is what the request gets. */
-  private failed(state: CallState, error: unknown): unknown {
+  failed(state: CallState, error: unknown): unknown {
     let answer: unknown;
     try {
       answer = state.member.outcome.failure(state, error);
@@ -191,4 +206,40 @@ function answersSentUpFront(request: CallRequest, result: InputRequiredResult): 
     const answer = ownValue(request.inputResponses, key);
     return answer !== undefined && answer !== null;
   });
+}
+
+/** What a caller makes of a call's answer (see {@link CallEngine.run}). */
+export type Then = (answer: unknown) => unknown;
+
+const same: Then = (answer) => answer;
+
+/**
+ * A call waiting in the queue before its chain (see `Admission`): granted its slot, its chain runs
+ * on the next microtask; refused (aborted in line, or the queue is full), it ends at once, mapped
+ * by the error boundary, and settles the call's promise from here.
+ */
+class QueuedCall extends GateWaiter {
+  constructor(
+    private readonly engine: CallEngine,
+    private readonly state: CallState,
+    private readonly then: Then,
+    private readonly resolve: (value: unknown) => void,
+    private readonly reject: (error: unknown) => void
+  ) {
+    super(state.aborter);
+  }
+
+  protected granted(release: Release): void {
+    this.state.admitted(release);
+    queueMicrotask(() => this.engine.enterAdmitted(this.state, this.then, this.resolve, this.reject));
+  }
+
+  refused(error: unknown): void {
+    // Called from the abort's dispatch: nothing may throw back into it.
+    try {
+      this.resolve(this.then(this.engine.failed(this.state, error)));
+    } catch (protocolError) {
+      this.reject(protocolError);
+    }
+  }
 }

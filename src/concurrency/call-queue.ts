@@ -2,7 +2,7 @@ import { intProblem } from '../config/option-checks';
 import { ServerBusyError } from '../errors';
 import { abortError } from './abort';
 import type { CallAbort } from './call-abort';
-import { TAKE } from './engine-slots';
+import { ADMIT, TAKE, type Admission } from './engine-slots';
 import { SlotGate, type Release } from './slot-gate';
 
 /**
@@ -51,12 +51,22 @@ export class InProcessCallQueue implements CallQueue {
   /** Calls that may wait for a slot (the `maxQueue` option, default 1024). */
   readonly maxQueue: number;
   private readonly gate: SlotGate;
+  /** @internal The engine's admission (see `engine-slots.ts`). */
+  readonly [ADMIT]: Admission;
 
   /** Throws a `RangeError` when a limit is not a whole number, or `maxActive` is below 1 or `maxQueue` below 0. */
   constructor(options: CallQueueOptions = {}) {
     this.maxActive = limit(options.maxActive, 1, 64, 'maxActive');
     this.maxQueue = limit(options.maxQueue, 0, 1024, 'maxQueue');
-    this.gate = new SlotGate(this.maxActive);
+    const gate = (this.gate = new SlotGate(this.maxActive));
+    this[ADMIT] = {
+      now: () => gate.tryAcquire(),
+      wait: (waiter, call) => {
+        if (call.aborted) throw call.error();
+        if (gate.waiting >= this.maxQueue) throw new ServerBusyError(gate.waiting);
+        gate.enqueue(waiter);
+      }
+    };
   }
 
   get active(): number {

@@ -1,4 +1,5 @@
 import type { CallAbort } from './call-abort';
+import type { GateWaiter, Release } from './slot-gate';
 
 /**
  * The engine's own way into a queue or a lock: the framework's queue and locks (in process and on
@@ -30,4 +31,24 @@ export interface EngineSlots<R> {
 /** A keyed lock of the framework's own: it holds keys for a call as the engine asks. */
 export interface EngineKeys<R> {
   [TAKE_KEYS](keys: readonly string[], call: CallAbort): R | Promise<R>;
+}
+
+/** The in-process queue's admission of a call before its chain (see {@link Admission}). */
+export const ADMIT: unique symbol = Symbol('mcpfusion.admit');
+
+/**
+ * How the engine admits a call before it enters its chain: a free slot at once (nothing made for
+ * it), else the call's own waiter put in line, which is granted the slot or refused once the call
+ * is aborted (no promise of the slot, no reaction between the abort and the call's end).
+ */
+export interface Admission {
+  /** A free slot now, if there is one. */
+  now(): Release | undefined;
+  /** Puts `waiter` in line for `call`; throws when it cannot wait (a full queue, an aborted call). */
+  wait(waiter: GateWaiter, call: CallAbort): void;
+}
+
+/** A queue of the framework's own that admits calls as the engine asks. */
+export interface EngineAdmission {
+  readonly [ADMIT]: Admission;
 }

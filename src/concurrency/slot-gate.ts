@@ -11,6 +11,43 @@ interface Grantee {
 }
 
 /**
+ * One call waiting in line for a slot: granted it ({@link granted}), or its call was aborted
+ * first ({@link refused}: it has left the line already), whichever comes first. A subclass is the
+ * whole wait: one object, no closures, no promise of its own (the engine's queued call settles
+ * the call's own promise from here).
+ */
+export abstract class GateWaiter implements AbortListener, Grantee {
+  /** Where it stands in line (set by {@link SlotGate.enqueue}). */
+  node: WaiterNode<Grantee> | undefined;
+  private list: WaiterList<Grantee> | undefined;
+
+  constructor(protected readonly call: CallAbort) {}
+
+  /** Its turn came: it holds `release` now (and must give it back once). */
+  protected abstract granted(release: Release): void;
+
+  /** It will not be granted: its call was aborted, or the queue refused it. */
+  abstract refused(error: unknown): void;
+
+  /** @internal The gate's side: it stands at `node` of `list`. */
+  enter(list: WaiterList<Grantee>): void {
+    this.list = list;
+    this.node = list.push(this);
+    this.call.onAbort(this);
+  }
+
+  grant(release: Release): void {
+    this.call.offAbort(this);
+    this.granted(release);
+  }
+
+  onCallAbort(error: Error): void {
+    if (this.node) this.list?.remove(this.node);
+    this.refused(error);
+  }
+}
+
+/**
  * `capacity` slots and a FIFO of waiters: the one mechanism behind the call queue
  * (capacity = maxActive) and the mutation mutex (capacity = 1). A released slot
  * passes straight to the oldest waiter; an aborted waiter unlinks itself in O(1).
@@ -42,11 +79,15 @@ export class SlotGate {
    */
   waitFor(call: CallAbort): Promise<Release> {
     if (call.aborted) return Promise.reject(call.error());
-    return new Promise<Release>((resolve, reject) => {
-      const waiter = new CallWaiter(call, this.waiters, resolve, reject);
-      waiter.node = this.waiters.push(waiter);
-      call.onAbort(waiter);
-    });
+    return new Promise<Release>((resolve, reject) => this.enqueue(new PromiseWaiter(call, resolve, reject)));
+  }
+
+  /**
+   * Puts `waiter` in line (its call not aborted: the caller checked): it is granted a slot when
+   * its turn comes, or refused once its call is aborted.
+   */
+  enqueue(waiter: GateWaiter): void {
+    waiter.enter(this.waiters);
   }
 
   /**
@@ -71,24 +112,21 @@ export class SlotGate {
   }
 }
 
-/** One call waiting for a slot: granted a slot, or aborted (and unlinked), whichever is first. One object, no closures. */
-class CallWaiter implements AbortListener, Grantee {
-  node: WaiterNode<Grantee> | undefined;
-
+/** A wait that settles a promise of the slot (`waitFor`). */
+class PromiseWaiter extends GateWaiter {
   constructor(
-    private readonly call: CallAbort,
-    private readonly list: WaiterList<Grantee>,
+    call: CallAbort,
     private readonly resolve: (release: Release) => void,
-    private readonly reject: (error: Error) => void
-  ) {}
+    private readonly reject: (error: unknown) => void
+  ) {
+    super(call);
+  }
 
-  grant(release: Release): void {
-    this.call.offAbort(this);
+  protected granted(release: Release): void {
     this.resolve(release);
   }
 
-  onCallAbort(error: Error): void {
-    if (this.node) this.list.remove(this.node);
+  refused(error: unknown): void {
     this.reject(error);
   }
 }

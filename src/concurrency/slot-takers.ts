@@ -1,6 +1,16 @@
 import type { CallQueue } from './call-queue';
 import type { Release } from './slot-gate';
-import { TAKE, TAKE_KEYS, type EngineKeys, type EngineSlots, type Take, type TakeKeys } from './engine-slots';
+import {
+  ADMIT,
+  TAKE,
+  TAKE_KEYS,
+  type Admission,
+  type EngineAdmission,
+  type EngineKeys,
+  type EngineSlots,
+  type Take,
+  type TakeKeys
+} from './engine-slots';
 import type { LockRelease, MutationLock } from './fifo-mutex';
 
 /**
@@ -12,6 +22,24 @@ import type { LockRelease, MutationLock } from './fifo-mutex';
 export function queueTake(queue: CallQueue): Take<Release> {
   if (hasTake<Release>(queue)) return (call) => queue[TAKE](call);
   return (call) => queue.acquire(call.signal);
+}
+
+/**
+ * How the engine admits a call before its chain (see `Admission`): the in-process queue's own,
+ * else the queue's take, whose slot (or refusal) is handed to the call's waiter when it comes.
+ */
+export function queueAdmission(queue: CallQueue): Admission {
+  const own = (queue as Partial<EngineAdmission>)[ADMIT];
+  if (own) return own;
+  const take = queueTake(queue);
+  return {
+    now: () => undefined,
+    wait: (waiter, call) => {
+      const slot = take(call);
+      if (typeof slot === 'function') waiter.grant(slot);
+      else slot.then((release) => waiter.grant(release), (error: unknown) => waiter.refused(error));
+    }
+  };
 }
 
 /** The app-wide take of a mutation lock (see {@link queueTake}). */

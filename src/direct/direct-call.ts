@@ -26,10 +26,11 @@ export function callDirect(
   options: DirectCallOptions
 ): Promise<CallToolResult> {
   if (options.asTask) return driveTask(target, tool, args, options);
-  // The rounds are set up only when the tool asks: a call answered at once (or waiting in the
-  // server's queue) holds one `then`, and nothing else of this function.
-  const first = target.run(tool, roundRequest(tool, args, options, undefined, undefined)) as Promise<CallToolResult | AskedInput>;
-  return first.then((result) => (asksForInput(result) ? laterRounds(target, tool, args, options, result) : result));
+  // The rounds are set up only when the tool asks: the first answer is read as the call ends
+  // (no reaction of its own), and a call answered at once holds nothing else of this function.
+  return target.run(tool, roundRequest(tool, args, options, undefined, undefined), (result) =>
+    asksForInput(result) ? laterRounds(target, tool, args, options, result as AskedInput) : result
+  ) as Promise<CallToolResult>;
 }
 
 /** The rounds after a first answer that asks for input (`wire/input-rounds.ts`, the one loop). */

@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { CallAbort } from '../concurrency/call-abort';
+import type { Admission } from '../concurrency/engine-slots';
 import type { Release } from '../concurrency/slot-gate';
 import type { ContinuationPosition } from '../interactive/continuation';
 import type { RoundClaim } from '../interactive/round-claim';
@@ -259,5 +260,5 @@ export interface CompiledMember {
   /** The error boundary's mapping of what `run` settles with (the engine applies it as the call ends). */
   readonly outcome: OutcomeMapping;
   /** The queue's take, run before the chain where nothing outside the queue works before it (see `CompiledChain.admit`). */
-  readonly admit: ((call: CallAbort) => Release | Promise<Release>) | undefined;
+  readonly admit: Admission | undefined;
 }

@@ -9,9 +9,8 @@ import type { TaskEscalation } from '../types/tasks';
 import type { CallState } from './call-state';
 import type { MemberSpec } from './member-spec';
 import { compose } from './compose';
-import { queueTake } from '../concurrency/slot-takers';
-import type { Take } from '../concurrency/engine-slots';
-import type { Release } from '../concurrency/slot-gate';
+import { queueAdmission } from '../concurrency/slot-takers';
+import type { Admission } from '../concurrency/engine-slots';
 import type { ErrorBoundary } from './error-boundary';
 import { askStep } from './steps/ask.step';
 import { capabilityCheckStep } from './steps/capability-check.step';
@@ -77,7 +76,7 @@ export interface CompiledChain {
    * so that a call waiting for its slot has made nothing of its chain yet (the queue step then
    * holds the slot it was admitted with). Absent otherwise: the queue step takes the slot.
    */
-  readonly admit: Take<Release> | undefined;
+  readonly admit: Admission | undefined;
 }
 
 /**
@@ -143,6 +142,6 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): CompiledCh
       true
     ),
     outcome: boundary,
-    admit: admitFirst ? queueTake(queue) : undefined
+    admit: admitFirst ? queueAdmission(queue) : undefined
   };
 }
