@@ -7,6 +7,9 @@ export interface AbortListener {
   onCallAbort(error: Error): void;
 }
 
+/** The options of every subscription (one object, not one per call). */
+const ONCE: AddEventListenerOptions = Object.freeze({ once: true });
+
 /** Calls started in this turn of the event loop that have not subscribed to their request's signal yet. */
 let unsubscribed: CallAbort[] = [];
 let subscribing = false;
@@ -94,7 +97,7 @@ export class CallAbort {
     // A function, not this object: Node wraps an object listener in an async function, whose promise
     // it then allocates and watches on every dispatch (about three times the rest of a cancellation).
     this.listener ??= () => this.upstreamAborted();
-    upstream.addEventListener('abort', this.listener, { once: true });
+    upstream.addEventListener('abort', this.listener, ONCE);
   }
 
   /** The call's `AbortSignal` (made on first read). */
