@@ -101,6 +101,16 @@ export class CallState {
     return this.taskHandle;
   }
 
+  /** The request's JSON-RPC id, as the server's log names the call (a `CallIdentity`). */
+  get requestId(): string | number | undefined {
+    return this.request.requestId;
+  }
+
+  /** The task the call runs as, as the server's log names it (a `CallIdentity`). */
+  get taskId(): string | undefined {
+    return this.taskHandle?.taskId;
+  }
+
   /** Where the call's progress goes now. */
   get progress(): ProgressChannel | undefined {
     return this.progressChannel;

@@ -24,7 +24,8 @@ export function errorBoundaryStep(boundary: ErrorBoundary, kind: CallKind): Erro
   const answer = (state: CallState, value: unknown): unknown => (state.mode === 'task' ? boundary.taskResult(value) : value);
   const failure = (state: CallState, error: unknown): unknown => {
     state.trace?.failed(error, state.mode);
-    return boundary.fail(kind, state.subject, state.mode, error, { requestId: state.request.requestId, taskId: state.task?.taskId });
+    // The state names the call itself (its `requestId` and `taskId`), read only if a line is logged.
+    return boundary.fail(kind, state.subject, state.mode, error, state);
   };
   return Object.freeze({
     name: 'error-boundary',
