@@ -37,7 +37,11 @@ export function queueAdmission(queue: CallQueue): Admission {
     wait: (waiter, call) => {
       const slot = take(call);
       if (typeof slot === 'function') waiter.grant(slot);
-      else slot.then((release) => waiter.grant(release), (error: unknown) => waiter.refused(error));
+      else
+        slot.then(
+          (release) => waiter.grant(release),
+          (error: unknown) => waiter.refused(error)
+        );
     }
   };
 }

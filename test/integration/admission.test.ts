@@ -6,8 +6,9 @@
  * cancelled waiter answers as before, and a member with work before the queue (a timeout) or a
  * request whose stage waits are timed takes its slot in the queue step as before.
  */
-import { Action, FusionApp, Input, ToolProvider, type CallQueue } from '../../src';
-import { IsInt } from 'class-validator';
+import { Action, FusionApp, Input, Prompt, ToolProvider, type CallQueue } from '../../src';
+import { connectTestClient } from '../../src/testing';
+import { IsInt, IsString } from 'class-validator';
 
 class Job {
   @IsInt()
@@ -19,6 +20,11 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
   const promise = new Promise<void>((done) => (resolve = done));
   return { promise, resolve };
+}
+
+class Brief {
+  @IsString()
+  job!: string;
 }
 
 const gates = { entered: deferred(), release: deferred() };
@@ -34,6 +40,12 @@ class Jobs {
       await gates.release.promise;
     }
     return `job ${input.n} done`;
+  }
+
+  @Prompt('jobs.brief', { description: 'A prompt: its failures are JSON-RPC errors, never results.' })
+  brief(@Input() input: Brief): string {
+    runs.push(Number(input.job));
+    return `Brief for job ${input.job}`;
   }
 
   @Action('jobs.timed', { description: 'Like run, with a timeout (work before the queue: its timer).', timeoutMs: 60_000 })
@@ -112,6 +124,28 @@ describe('admission before the chain', () => {
     gates.release.resolve();
     await first;
     expect(runs).toEqual([0]);
+    await app.close();
+  });
+
+  it('ends a prompt cancelled in line with a JSON-RPC error, from the abort itself, and keeps serving', async () => {
+    // A prompt has no error result: its failure is thrown, in the abort's own dispatch, and must become the request's error.
+    const app = appOf();
+    const test = await connectTestClient(app, { era: 'legacy-memory' });
+    const first = app.callTool('jobs.run', { n: 0 });
+    await gates.entered.promise;
+    const controller = new AbortController();
+    const waiting = test.client.getPrompt({ name: 'jobs.brief', arguments: { job: '1' } }, { signal: controller.signal });
+    // The prompt is in line once the app counts it (the queued call holds no slot yet).
+    while (app.activeCalls < 2) await new Promise((resolve) => setImmediate(resolve));
+    controller.abort('the client gave up');
+    await expect(waiting).rejects.toThrow();
+    gates.release.resolve();
+    await first;
+    await expect(test.client.getPrompt({ name: 'jobs.brief', arguments: { job: '2' } })).resolves.toMatchObject({
+      messages: [{ content: { type: 'text', text: 'Brief for job 2' } }]
+    });
+    expect(runs).toEqual([0, 2]);
+    await test.close();
     await app.close();
   });
 });
