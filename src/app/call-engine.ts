@@ -44,6 +44,23 @@ export class CallEngine {
    * following its input rounds) is applied to the answer in the reaction that finishes the call.
    */
   run(member: CompiledMember, request: CallRequest, then: Then = same): Promise<unknown> {
+    // No closure here (a closure's variables would be allocated on every call, made or not): what needs one has its own method.
+    if (member.mayBecomeTask || member.answersUpFront) return this.runAnsweringLate(member, request, then);
+    let state: CallState;
+    try {
+      if (this.closed) throw new AppClosedError();
+      state = this.start(member, request, undefined);
+    } catch (error) {
+      return this.refusedToStart(member, request, error, then);
+    }
+    return this.outcomeOf(state, then);
+  }
+
+  /**
+   * A member whose answer may come before its chain ends (it may become a task) or be followed by
+   * a second run (answers sent up front): the answer is read last.
+   */
+  private runAnsweringLate(member: CompiledMember, request: CallRequest, then: Then): Promise<unknown> {
     let state: CallState;
     let early: Promise<unknown> | undefined;
     try {
@@ -52,14 +69,16 @@ export class CallEngine {
       if (member.mayBecomeTask) early = new Promise((resolve) => (answer = resolve));
       state = this.start(member, request, answer);
     } catch (error) {
-      return Promise.resolve().then(() => then(this.failedToStart(member, request, error)));
+      return this.refusedToStart(member, request, error, then);
     }
-    // An answer that may come early (a task) or be followed by a second run (answers sent up front) is read last.
-    const late = early !== undefined || member.answersUpFront;
-    const done = this.outcomeOf(state, late ? same : then);
-    if (!late) return done;
+    const done = this.outcomeOf(state, same);
     const answered = member.answersUpFront ? done.then((value) => this.answersUpFront(member, request, value)) : done;
     return (early ? Promise.race([answered, early]) : answered).then(then);
+  }
+
+  /** A call refused before its chain could run (the app is closing), answered on a later microtask. */
+  private refusedToStart(member: CompiledMember, request: CallRequest, error: unknown, then: Then): Promise<unknown> {
+    return Promise.resolve().then(() => then(this.failedToStart(member, request, error)));
   }
 
   /**
@@ -84,14 +103,13 @@ export class CallEngine {
    * cancelled one ends in the abort's own dispatch (no promise of the slot, no reaction between).
    */
   private queued(state: CallState, admit: Admission, then: Then): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      const waiter = new QueuedCall(this, state, then, resolve, reject);
-      try {
-        admit.wait(waiter, state.aborter);
-      } catch (error) {
-        waiter.refused(error);
-      }
-    });
+    const waiter = new QueuedCall(this, state, then);
+    try {
+      admit.wait(waiter, state.aborter);
+    } catch (error) {
+      waiter.refused(error);
+    }
+    return waiter.answer;
   }
 
   /** A queued call granted its slot: its chain runs (on the next microtask, not inside the release that granted it). */
@@ -219,14 +237,21 @@ const same: Then = (answer) => answer;
  * by the error boundary, and settles the call's promise from here.
  */
 class QueuedCall extends GateWaiter {
+  /** The call's answer (what {@link CallEngine.run} returns). */
+  readonly answer: Promise<unknown>;
+  private resolve!: (value: unknown) => void;
+  private reject!: (error: unknown) => void;
+
   constructor(
     private readonly engine: CallEngine,
     private readonly state: CallState,
-    private readonly then: Then,
-    private readonly resolve: (value: unknown) => void,
-    private readonly reject: (error: unknown) => void
+    private readonly then: Then
   ) {
     super(state.aborter);
+    this.answer = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
   }
 
   protected granted(release: Release): void {

@@ -216,6 +216,11 @@ const noProgress = (): void => undefined;
  */
 function progressChannelOf(send: ProgressSend | undefined, trace: CallTrace | undefined): ProgressChannel | undefined {
   if (!trace?.recording) return send ? new ProgressChannel(send) : undefined;
+  return tracedProgress(send, trace);
+}
+
+/** A traced call's progress: the span's events, and the request's notifications when it carried a token. (Apart, so an untraced call allocates no closure scope.) */
+function tracedProgress(send: ProgressSend | undefined, trace: CallTrace): ProgressChannel {
   return new ProgressChannel((percent, message) => {
     trace.progress(percent, message);
     return send ? send(percent, message) : DELIVERED;
