@@ -34,10 +34,7 @@ export class ChangeRelay {
       // A mounted app's change of tool classes is a change of this app's lists too.
       this.unfollow.push(
         m.app.onToolsChanged(() =>
-          this.rebuild(
-            target,
-            (message) => `the app mounted under ${m.namespace} changed its tools, which this app refused: ${message}`
-          )
+          this.rebuild(target, (message) => `the app mounted under ${m.namespace} changed its tools, which this app refused: ${message}`)
         )
       );
       // Its resource updates reach this app's subscribers under the mount's namespace.
