@@ -2,13 +2,7 @@ import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FusionApp, proxy } from '../src';
 import { BenchProbe, benchApp } from './contenders';
-import { fmt, interleave, ratioOf, summarize, type RoundSamples } from './stats';
-
-function rowOf(samples: RoundSamples, label: string, name: string, base?: string): string {
-  const s = summarize(samples[name].flat());
-  const ratio = base ? `${fmt(ratioOf(samples, name, base), 2)}x` : '1.00x';
-  return `| ${label.padEnd(52)} | ${fmt(s.median).padStart(8)} | ${fmt(s.p99).padStart(8)} | ${fmt(s.callsPerSecond, 0).padStart(8)} | ${ratio.padStart(6)} |`;
-}
+import { interleave, rowOf } from './stats';
 
 async function connect(url: URL, era: '2025' | '2026'): Promise<Client> {
   const client = new Client(

@@ -8,17 +8,11 @@ import { sampleFleetRows } from './sample-fleet';
 import { connectRedis, RedisContinuationStore, RedisMutationLock } from '../src/redis';
 import { confirmApp } from './confirm-tools';
 import { startRedis } from '../test/helpers/redis-server';
-import { fmt, interleave, ratioOf, summarize, type RoundSamples } from './stats';
+import { fmt, interleave, rowOf, summarize, type RoundSamples } from './stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const PER_ROUND = Number(process.env.BENCH_CALLS ?? 1000);
 const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 15);
-
-function rowOf(samples: RoundSamples, label: string, name: string, base?: string): string {
-  const s = summarize(samples[name].flat());
-  const ratio = base ? `${fmt(ratioOf(samples, name, base), 2)}x` : '1.00x';
-  return `| ${label.padEnd(52)} | ${fmt(s.median).padStart(8)} | ${fmt(s.p99).padStart(8)} | ${fmt(s.callsPerSecond, 0).padStart(8)} | ${ratio.padStart(6)} |`;
-}
 
 async function overhead(): Promise<string[]> {
   const probe = new BenchProbe();
