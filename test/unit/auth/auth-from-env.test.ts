@@ -49,7 +49,8 @@ describe('authFromEnv', () => {
     try {
       const auth = authFromEnv({ MCP_AUTH_ISSUER: ISSUER, MCP_AUTH_AUDIENCE: AUDIENCE, MCP_AUTH_JWKS_URL: server.url.toString() });
       const info = await auth!.verifier.verifyAccessToken(await mintToken(key, { sub: 'clerk', scope: 'billing:read' }));
-      expect(info.clientId).toBe('clerk');
+      expect(info.scopes).toEqual(['billing:read']);
+      expect(server.hits).toBe(1);
     } finally {
       await server.close();
     }
