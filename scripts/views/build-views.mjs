@@ -5,8 +5,8 @@
 //   2. type-checks the views (strict, DOM) when the types changed or with --check (in `npm run compile`
 //      the project's tsc has just checked them against the committed types);
 //   3. bundles each view with the ext-apps browser bundle (esbuild, one IIFE, no imports left)
-//      and writes it with view.css and its body (<name>.html, the markup inside <body>) into one document
-//      with the head every view shares (documentOf): build/views/<name>.html.
+//      and writes it with view.css and its markup (<name>.html, what goes in the view's <main>) into one
+//      document with the head and frame every view shares (documentOf): build/views/<name>.html.
 // The documents load nothing at run time, so they work under the MCP Apps default CSP.
 //
 //   node scripts/views/build-views.mjs                 1, 2 if the types changed, 3 (what `npm run compile` runs)
@@ -25,7 +25,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SOURCES = join(ROOT, 'sample-app', 'views', 'app');
 const OUT = join(ROOT, 'build', 'views');
 const TYPES = join(SOURCES, 'tool-types.mts');
-/** Each view: its entry module and its body (`<name>.mts`, `<name>.html`), and its document's title. */
+/** Each view: its entry module and its markup (`<name>.mts`, `<name>.html`), and its document's title. */
 export const VIEWS = [
   { name: 'invoice-desk', title: 'Invoice desk' },
   { name: 'rebuild-panel', title: 'Rebuild of the monthly aggregates' }
@@ -89,8 +89,11 @@ function typeCheck() {
 
 const escapeHtml = (text) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
-/** A view's whole document: the head every view shares (charset, viewport, title, the inlined style), then its body and script. */
-function documentOf({ title, style, body, script }) {
+/**
+ * A view's whole document: the head every view shares (charset, viewport, title, the inlined style), then its
+ * markup in the frame every view has (`<main class="view">`), then its script.
+ */
+function documentOf({ title, style, markup, script }) {
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -101,7 +104,9 @@ function documentOf({ title, style, body, script }) {
     `    <style>\n${style}</style>`,
     '  </head>',
     '  <body>',
-    `${body}<script>\n${script}</script>`,
+    '    <main class="view">',
+    markup.replace(/^(?=.)/gm, '      ') + '    </main>',
+    `    <script>\n${script}</script>`,
     '  </body>',
     '</html>',
     ''
@@ -127,9 +132,10 @@ async function bundle() {
     const script = built.outputFiles[0].text;
     // Inlined into <script>: a closing tag inside would end it early (esbuild escapes them; checked anyway).
     if (/<\/script/i.test(script)) fail(`${name}: the bundle contains "</script"`);
-    const body = readFileSync(join(SOURCES, `${name}.html`), 'utf8');
-    if (/<(?:!doctype|html|head|body)\b/i.test(body)) fail(`${name}.html is the view's body only: its document and head are written here`);
-    const html = documentOf({ title, style, body, script });
+    const markup = readFileSync(join(SOURCES, `${name}.html`), 'utf8');
+    if (/<(?:!doctype|html|head|body|main)\b/i.test(markup))
+      fail(`${name}.html is what goes in the view's <main>: the document around it is written here`);
+    const html = documentOf({ title, style, markup, script });
     writeFileSync(join(OUT, `${name}.html`), html);
     say(`built build/views/${name}.html (${Math.round(html.length / 1024)} KiB)`);
   }
