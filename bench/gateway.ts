@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FusionApp, proxy } from '../src';
 import { BenchProbe, benchApp } from './contenders';
-import { interleave, rowOf } from './stats';
+import { interleave, rowOf, tableHead } from './stats';
 
 async function connect(url: URL, era: '2025' | '2026'): Promise<Client> {
   const client = new Client(
@@ -53,8 +53,7 @@ export async function gatewayRows(rounds: number, perRound: number): Promise<str
   await Promise.all(fronts.map((front) => front.close()));
   await upstream.close();
   return [
-    '| one gateway hop (HTTP on 127.0.0.1, sequential)      | median µs |  p99 µs |  calls/s |  ratio |',
-    '|------------------------------------------------------|----------|----------|----------|--------|',
+    ...tableHead('one gateway hop (HTTP on 127.0.0.1, sequential)'),
     rowOf(samples, '2025-era client → app', 'direct25'),
     rowOf(samples, '2025-era client → gateway → app (2025 upstream)', 'gateway25', 'direct25'),
     rowOf(samples, '2026-07-28 client → app', 'direct26'),

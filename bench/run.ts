@@ -8,7 +8,7 @@ import { sampleFleetRows } from './sample-fleet';
 import { connectRedis, RedisContinuationStore, RedisMutationLock } from '../src/redis';
 import { confirmApp } from './confirm-tools';
 import { startRedis } from '../test/helpers/redis-server';
-import { fmt, interleave, rowOf, summarize, type RoundSamples } from './stats';
+import { fmt, interleave, rowOf, summarize, tableHead, type RoundSamples } from './stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const PER_ROUND = Number(process.env.BENCH_CALLS ?? 1000);
@@ -33,8 +33,7 @@ async function overhead(): Promise<string[]> {
   await Promise.all([sdk.close(), fusion.close()]);
   await app.close();
   return [
-    '| scenario (in-memory 2025-era client, sequential)     | median µs |  p99 µs |  calls/s |  ratio |',
-    '|------------------------------------------------------|----------|----------|----------|--------|',
+    ...tableHead('scenario (in-memory 2025-era client, sequential)'),
     rowOf(samples, 'bare SDK v2 McpServer tool', 'sdk'),
     rowOf(samples, '@mcpfusion/core tool', 'fusion', 'sdk'),
     rowOf(samples, 'bare SDK, progress token + 10 notifications', 'sdkProgress'),
@@ -194,8 +193,7 @@ async function redisLock(): Promise<string[]> {
     await Promise.all([local.close(), fleet.close()]);
     return [
       '',
-      '| mutation, sequential (app.callTool)                  | median µs |  p99 µs |  calls/s |  ratio |',
-      '|------------------------------------------------------|----------|----------|----------|--------|',
+      ...tableHead('mutation, sequential (app.callTool)'),
       rowOf(samples, 'in-process FIFO lock', 'local'),
       rowOf(samples, 'RedisMutationLock (redis-server on 127.0.0.1)', 'redis', 'local')
     ];
@@ -232,8 +230,7 @@ async function confirmedRounds(): Promise<string[]> {
   const samples = await rows();
   const out = [
     '',
-    '| confirmed mutation, two rounds (app.callTool)        | median µs |  p99 µs |  calls/s |  ratio |',
-    '|------------------------------------------------------|----------|----------|----------|--------|',
+    ...tableHead('confirmed mutation, two rounds (app.callTool)'),
     rowOf(samples, 'singleUseState (state consumed)', 'single'),
     rowOf(samples, 'exactlyOnce (round claimed, outcome recorded)', 'once', 'single')
   ];

@@ -67,6 +67,15 @@ export function ratioOf(samples: RoundSamples, name: string, base: string): numb
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+/** The two header lines of a table of `rowOf` rows: `heading` over the labels, then the figures' columns. */
+export function tableHead(heading: string, ratioDigits = 2): string[] {
+  const ratioWidth = ratioDigits + 4;
+  return [
+    `| ${heading.padEnd(52)} | median µs |  p99 µs |  calls/s | ${'ratio'.padStart(ratioWidth)} |`,
+    `|${'-'.repeat(54)}|----------|----------|----------|${'-'.repeat(ratioWidth + 2)}|`
+  ];
+}
+
 /**
  * One row of a latency table: the contender's median and p99 (µs), its calls per second, and its
  * ratio to `base` (see `ratioOf`; 1 without a base) with `ratioDigits` decimals, the column one

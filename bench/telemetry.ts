@@ -3,7 +3,7 @@ import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OnDemandReader } from '../test/helpers/otel';
 import { BenchProbe, benchApp, connectInMemory } from './contenders';
-import { interleave, rowOf } from './stats';
+import { interleave, rowOf, tableHead } from './stats';
 
 /**
  * What telemetry costs a tool call through the SDK's server (in-memory 2025-era client,
@@ -38,8 +38,7 @@ export async function telemetryRows(rounds: number, perRound: number): Promise<s
   await Promise.all([off.close(), idle.close(), recorded.close()]);
   await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
   return [
-    '| telemetry (in-memory 2025-era client, sequential)    | median µs |  p99 µs |  calls/s |   ratio |',
-    '|------------------------------------------------------|----------|----------|----------|---------|',
+    ...tableHead('telemetry (in-memory 2025-era client, sequential)', 3),
     rowOf(samples, 'telemetry: false (no telemetry code path)', 'off', undefined, 3),
     rowOf(samples, 'telemetry on, no provider registered (default)', 'idle', 'off', 3),
     rowOf(samples, 'in-memory tracer + meter providers (every span)', 'recorded', 'off', 3)
