@@ -10,7 +10,8 @@
  * - Every specific error class, for `instanceof` (the root's `FusionError` and `ErrorCode` are
  *   enough to tell failures apart by `error.code`).
  * - The types of what the root's functions take and return that apps write inline or let TypeScript
- *   infer: `ListenOptions`, `Listening`, `ProviderSpec`, `Gateway`, `ProxyOptions`, `Mount`, `SkillsOptions`, …
+ *   infer: `ListenOptions`, `Listening`, `ProviderSpec`, `Gateway`, `Mount`, `SkillsOptions`, …
+ * - Writing an extension: `FusionExtension` and what its parts receive.
  *
  * Nothing here is needed to write tools; docs/api.md says why each name is here.
  *
@@ -23,7 +24,9 @@ export type { LockRelease, Release } from './concurrency';
 export type { KeyGrant } from './types/lock';
 export type { LockKeysFunction, SerializeOn } from './metadata/types';
 
-// Extensions: the shapes an extension's methods, resources, steps and start receive; the Skills extension's id.
+// Extensions: what an extension is (the `extensions` option), the shapes its methods, resources, steps and start
+// receive; the Skills extension's id.
+export type { FusionExtension } from './extensions/extension';
 export type { ExtensionHost, ExtensionMethod, ExtensionRequest, ExtensionResources, ExtensionSteps } from './extensions/extension';
 export { OFFICIAL_EXTENSION_IDS } from './extensions/extension-rules';
 export { SKILLS_EXTENSION } from './skills/skills-extension';
@@ -118,7 +121,7 @@ export { UI_EXTENSION, VIEW_MIME_TYPE } from './views/view';
 // `ctx.lock`, `jwtVerifier`, and the shapes inside the root's options.
 export type { ListenOptions, ProviderSpec } from './app/app-options';
 export type { Listening } from './app/listen';
-export type { Gateway, ProxyOptions, UpstreamEra, UpstreamTarget } from './gateway';
+export type { Gateway, UpstreamEra, UpstreamTarget } from './gateway';
 export type { SkillsOptions } from './skills/skills-extension';
 export type { Mount } from './compose/mount';
 export type { CallQueueOptions } from './concurrency';

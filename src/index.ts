@@ -26,6 +26,7 @@ export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fu
 
 // Another MCP server behind the app: its tools served through the app's chain, across both eras.
 export { proxy } from './gateway';
+export type { ProxyOptions } from './gateway';
 
 // Declaring tools, resources and prompts.
 export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';
@@ -48,8 +49,8 @@ export type { Constructor } from './types/core';
 
 // Views (MCP Apps): HTML documents a host renders beside the tools that name them.
 export { view } from './views/view';
-// Composition: extensions (the Skills extension is one), and mounting tool classes or apps under a namespace.
-export type { FusionExtension } from './extensions/extension';
+// Composition: the Skills extension (writing one of your own: `FusionExtension` in `/advanced`), and mounting tool
+// classes or apps under a namespace.
 export { skills } from './skills/skills-extension';
 export { mount } from './compose/mount';
 export type { ViewOptions } from './views/view';

@@ -25,7 +25,10 @@ import { jwtVerifier, type JSONWebKeySet } from './jwt-verifier';
  */
 export function authFromEnv(
   env: NodeJS.ProcessEnv = process.env,
-  options: { readonly resourceName?: string } = {}
+  options: {
+    /** The server's name for people, advertised as `resource_name` (`AuthOptions.resourceName`). */
+    readonly resourceName?: string;
+  } = {}
 ): AuthOptions | undefined {
   const issuer = env.MCP_AUTH_ISSUER?.trim();
   const audience = env.MCP_AUTH_AUDIENCE?.trim();

@@ -5,7 +5,7 @@
  */
 import 'reflect-metadata';
 import { IsInt, Min } from 'class-validator';
-import { Action, FusionApp, Input, Mutation, ToolProvider, mount, skills, type FusionExtension } from '@mcpfusion/core';
+import { Action, FusionApp, Input, Mutation, ToolProvider, mount, skills } from '@mcpfusion/core';
 import { InvalidParamsError } from '@mcpfusion/core/advanced';
 
 class Posting {
