@@ -14,7 +14,8 @@ module.exports = {
     '^@modelcontextprotocol/ext-tasks/(.*)$': '<rootDir>/node_modules/@modelcontextprotocol/ext-tasks/dist/$1/index.js',
     '^@mcpfusion/core$': '<rootDir>/src/index.ts',
     '^@mcpfusion/core/testing$': '<rootDir>/src/testing/index.ts',
-    '^@mcpfusion/core/redis$': '<rootDir>/src/redis/index.ts'
+    '^@mcpfusion/core/redis$': '<rootDir>/src/redis/index.ts',
+    '^@mcpfusion/core/advanced$': '<rootDir>/src/advanced.ts'
   },
   setupFiles: ['reflect-metadata', '<rootDir>/test/helpers/jest-env.ts'],
   testTimeout: 20000

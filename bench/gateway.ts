@@ -2,13 +2,7 @@ import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FusionApp, proxy } from '../src';
 import { BenchProbe, benchApp } from './contenders';
-import { fmt, interleave, ratioOf, summarize, type RoundSamples } from './stats';
-
-function rowOf(samples: RoundSamples, label: string, name: string, base?: string): string {
-  const s = summarize(samples[name].flat());
-  const ratio = base ? `${fmt(ratioOf(samples, name, base), 2)}x` : '1.00x';
-  return `| ${label.padEnd(52)} | ${fmt(s.median).padStart(8)} | ${fmt(s.p99).padStart(8)} | ${fmt(s.callsPerSecond, 0).padStart(8)} | ${ratio.padStart(6)} |`;
-}
+import { interleave, rowOf, tableHead } from './stats';
 
 async function connect(url: URL, era: '2025' | '2026'): Promise<Client> {
   const client = new Client(
@@ -59,8 +53,7 @@ export async function gatewayRows(rounds: number, perRound: number): Promise<str
   await Promise.all(fronts.map((front) => front.close()));
   await upstream.close();
   return [
-    '| one gateway hop (HTTP on 127.0.0.1, sequential)      | median µs |  p99 µs |  calls/s |  ratio |',
-    '|------------------------------------------------------|----------|----------|----------|--------|',
+    ...tableHead('one gateway hop (HTTP on 127.0.0.1, sequential)'),
     rowOf(samples, '2025-era client → app', 'direct25'),
     rowOf(samples, '2025-era client → gateway → app (2025 upstream)', 'gateway25', 'direct25'),
     rowOf(samples, '2026-07-28 client → app', 'direct26'),

@@ -8,17 +8,11 @@ import { sampleFleetRows } from './sample-fleet';
 import { connectRedis, RedisContinuationStore, RedisMutationLock } from '../src/redis';
 import { confirmApp } from './confirm-tools';
 import { startRedis } from '../test/helpers/redis-server';
-import { fmt, interleave, ratioOf, summarize, type RoundSamples } from './stats';
+import { fmt, interleave, rowOf, summarize, tableHead, type RoundSamples } from './stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const PER_ROUND = Number(process.env.BENCH_CALLS ?? 1000);
 const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 15);
-
-function rowOf(samples: RoundSamples, label: string, name: string, base?: string): string {
-  const s = summarize(samples[name].flat());
-  const ratio = base ? `${fmt(ratioOf(samples, name, base), 2)}x` : '1.00x';
-  return `| ${label.padEnd(52)} | ${fmt(s.median).padStart(8)} | ${fmt(s.p99).padStart(8)} | ${fmt(s.callsPerSecond, 0).padStart(8)} | ${ratio.padStart(6)} |`;
-}
 
 async function overhead(): Promise<string[]> {
   const probe = new BenchProbe();
@@ -39,8 +33,7 @@ async function overhead(): Promise<string[]> {
   await Promise.all([sdk.close(), fusion.close()]);
   await app.close();
   return [
-    '| scenario (in-memory 2025-era client, sequential)     | median µs |  p99 µs |  calls/s |  ratio |',
-    '|------------------------------------------------------|----------|----------|----------|--------|',
+    ...tableHead('scenario (in-memory 2025-era client, sequential)'),
     rowOf(samples, 'bare SDK v2 McpServer tool', 'sdk'),
     rowOf(samples, '@mcpfusion/core tool', 'fusion', 'sdk'),
     rowOf(samples, 'bare SDK, progress token + 10 notifications', 'sdkProgress'),
@@ -200,8 +193,7 @@ async function redisLock(): Promise<string[]> {
     await Promise.all([local.close(), fleet.close()]);
     return [
       '',
-      '| mutation, sequential (app.callTool)                  | median µs |  p99 µs |  calls/s |  ratio |',
-      '|------------------------------------------------------|----------|----------|----------|--------|',
+      ...tableHead('mutation, sequential (app.callTool)'),
       rowOf(samples, 'in-process FIFO lock', 'local'),
       rowOf(samples, 'RedisMutationLock (redis-server on 127.0.0.1)', 'redis', 'local')
     ];
@@ -238,8 +230,7 @@ async function confirmedRounds(): Promise<string[]> {
   const samples = await rows();
   const out = [
     '',
-    '| confirmed mutation, two rounds (app.callTool)        | median µs |  p99 µs |  calls/s |  ratio |',
-    '|------------------------------------------------------|----------|----------|----------|--------|',
+    ...tableHead('confirmed mutation, two rounds (app.callTool)'),
     rowOf(samples, 'singleUseState (state consumed)', 'single'),
     rowOf(samples, 'exactlyOnce (round claimed, outcome recorded)', 'once', 'single')
   ];

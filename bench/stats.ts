@@ -66,3 +66,23 @@ export function ratioOf(samples: RoundSamples, name: string, base: string): numb
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/** The two header lines of a table of `rowOf` rows: `heading` over the labels, then the figures' columns. */
+export function tableHead(heading: string, ratioDigits = 2): string[] {
+  const ratioWidth = ratioDigits + 4;
+  return [
+    `| ${heading.padEnd(52)} | median µs |  p99 µs |  calls/s | ${'ratio'.padStart(ratioWidth)} |`,
+    `|${'-'.repeat(54)}|----------|----------|----------|${'-'.repeat(ratioWidth + 2)}|`
+  ];
+}
+
+/**
+ * One row of a latency table: the contender's median and p99 (µs), its calls per second, and its
+ * ratio to `base` (see `ratioOf`; 1 without a base) with `ratioDigits` decimals, the column one
+ * wider for each digit beyond two.
+ */
+export function rowOf(samples: RoundSamples, label: string, name: string, base?: string, ratioDigits = 2): string {
+  const s = summarize(samples[name].flat());
+  const ratio = `${fmt(base ? ratioOf(samples, name, base) : 1, ratioDigits)}x`;
+  return `| ${label.padEnd(52)} | ${fmt(s.median).padStart(8)} | ${fmt(s.p99).padStart(8)} | ${fmt(s.callsPerSecond, 0).padStart(8)} | ${ratio.padStart(ratioDigits + 4)} |`;
+}

@@ -3,13 +3,7 @@ import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OnDemandReader } from '../test/helpers/otel';
 import { BenchProbe, benchApp, connectInMemory } from './contenders';
-import { fmt, interleave, ratioOf, summarize, type RoundSamples } from './stats';
-
-function rowOf(samples: RoundSamples, label: string, name: string, base?: string): string {
-  const s = summarize(samples[name].flat());
-  const ratio = base ? `${fmt(ratioOf(samples, name, base), 3)}x` : '1.000x';
-  return `| ${label.padEnd(52)} | ${fmt(s.median).padStart(8)} | ${fmt(s.p99).padStart(8)} | ${fmt(s.callsPerSecond, 0).padStart(8)} | ${ratio.padStart(7)} |`;
-}
+import { interleave, rowOf, tableHead } from './stats';
 
 /**
  * What telemetry costs a tool call through the SDK's server (in-memory 2025-era client,
@@ -44,11 +38,10 @@ export async function telemetryRows(rounds: number, perRound: number): Promise<s
   await Promise.all([off.close(), idle.close(), recorded.close()]);
   await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
   return [
-    '| telemetry (in-memory 2025-era client, sequential)    | median µs |  p99 µs |  calls/s |   ratio |',
-    '|------------------------------------------------------|----------|----------|----------|---------|',
-    rowOf(samples, 'telemetry: false (no telemetry code path)', 'off'),
-    rowOf(samples, 'telemetry on, no provider registered (default)', 'idle', 'off'),
-    rowOf(samples, 'in-memory tracer + meter providers (every span)', 'recorded', 'off')
+    ...tableHead('telemetry (in-memory 2025-era client, sequential)', 3),
+    rowOf(samples, 'telemetry: false (no telemetry code path)', 'off', undefined, 3),
+    rowOf(samples, 'telemetry on, no provider registered (default)', 'idle', 'off', 3),
+    rowOf(samples, 'in-memory tracer + meter providers (every span)', 'recorded', 'off', 3)
   ];
 }
 

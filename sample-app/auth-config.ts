@@ -1,50 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { jwtVerifier, type AuthOptions, type JSONWebKeySet } from '@mcpfusion/core';
+import type { AuthOptions } from '@mcpfusion/core';
+import { authFromEnv } from '@mcpfusion/core/advanced';
 
 /**
- * The billing desk as an OAuth 2.1 protected resource, configured from the environment:
- *
- *   MCP_AUTH_ISSUER      the authorization server's issuer (tokens' `iss`; advertised in the metadata)
- *   MCP_AUTH_AUDIENCE    this server's resource identifier (tokens' `aud`), e.g. https://billing.example.com/mcp
- *   MCP_AUTH_JWKS_FILE   a JSON file holding the issuer's public keys (a JWKS), or
- *   MCP_AUTH_JWKS_URL    where the issuer publishes them (fetched, cached, re-fetched on rotation)
- *   MCP_AUTH_RESOURCE    the public URL advertised as `resource` (default: the audience)
+ * The billing desk as an OAuth 2.1 protected resource, configured from the environment: the
+ * MCP_AUTH_* variables as the framework's `authFromEnv` reads them (MCP_AUTH_ISSUER,
+ * MCP_AUTH_AUDIENCE, MCP_AUTH_JWKS_FILE or MCP_AUTH_JWKS_URL, MCP_AUTH_RESOURCE), advertised as
+ * the "Billing desk".
  *
  * None set: undefined (the desk runs open, for local use on 127.0.0.1 only). Some but not all:
  * an error that says what is missing (a half-configured server must not start open).
  */
-export function authFromEnv(env: NodeJS.ProcessEnv = process.env): AuthOptions | undefined {
-  const issuer = env.MCP_AUTH_ISSUER?.trim();
-  const audience = env.MCP_AUTH_AUDIENCE?.trim();
-  const jwksFile = env.MCP_AUTH_JWKS_FILE?.trim();
-  const jwksUrl = env.MCP_AUTH_JWKS_URL?.trim();
-  if (!issuer && !audience && !jwksFile && !jwksUrl) return undefined;
-  const missing = [
-    !issuer && 'MCP_AUTH_ISSUER',
-    !audience && 'MCP_AUTH_AUDIENCE',
-    !jwksFile && !jwksUrl && 'MCP_AUTH_JWKS_FILE or MCP_AUTH_JWKS_URL'
-  ];
-  const named = missing.filter((name): name is string => typeof name === 'string');
-  if (named.length > 0)
-    throw new Error(`auth is half configured: set ${named.join(', ')} as well (or none of the MCP_AUTH_* variables to run open).`);
-  if (jwksFile && jwksUrl) throw new Error('set MCP_AUTH_JWKS_FILE or MCP_AUTH_JWKS_URL, not both.');
-  return {
-    verifier: jwtVerifier({ issuer: issuer!, audience: audience!, jwks: jwksUrl ?? readJwks(jwksFile!) }),
-    resource: env.MCP_AUTH_RESOURCE?.trim() || audience!,
-    authorizationServers: [issuer!],
-    resourceName: 'Billing desk'
-  };
-}
-
-function readJwks(path: string): JSONWebKeySet {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new Error(`MCP_AUTH_JWKS_FILE ${path} could not be read as JSON: ${(error as Error).message}`);
-  }
-  if (!parsed || typeof parsed !== 'object' || !Array.isArray((parsed as JSONWebKeySet).keys)) {
-    throw new Error(`MCP_AUTH_JWKS_FILE ${path} is not a JWKS (an object with a "keys" list).`);
-  }
-  return parsed as JSONWebKeySet;
+export function deskAuthFromEnv(env: NodeJS.ProcessEnv = process.env): AuthOptions | undefined {
+  return authFromEnv(env, { resourceName: 'Billing desk' });
 }

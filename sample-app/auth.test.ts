@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AUDIENCE, ISSUER, jwksOf, mintToken, signingKey, type SigningKey } from '../test/helpers/auth-fixtures';
 import { modernRequest, postRaw, responseOf, streamText } from '../test/helpers/raw-http';
-import { authFromEnv } from './auth-config';
+import { deskAuthFromEnv } from './auth-config';
 import { TEST_STATE_KEY, countWithStatus, type DatabaseEngine, eachDatabase, tempDb, useBillingApp, usePostgres } from './test-helpers';
 
 /** How main.js names the database it runs on when it starts listening. */
@@ -30,7 +30,7 @@ eachDatabase('the billing desk with MCP_AUTH_* set', (database) => {
   const desk = useBillingApp({
     database,
     get auth() {
-      return authFromEnv(env);
+      return deskAuthFromEnv(env);
     }
   });
   beforeEach(async () => {
@@ -158,18 +158,18 @@ eachDatabase('the billing desk with MCP_AUTH_* set', (database) => {
   });
 });
 
-describe('authFromEnv', () => {
+describe('deskAuthFromEnv (the MCP_AUTH_* variables, read by authFromEnv)', () => {
   // Parses environment variables only: no desk, no database, so it runs once.
   it('none of the variables: no auth (the desk runs open)', () => {
-    expect(authFromEnv({})).toBeUndefined();
+    expect(deskAuthFromEnv({})).toBeUndefined();
   });
 
   it('some but not all: an error naming what is missing (a half-configured desk must not start open)', () => {
-    expect(() => authFromEnv({ MCP_AUTH_ISSUER: ISSUER })).toThrow(
+    expect(() => deskAuthFromEnv({ MCP_AUTH_ISSUER: ISSUER })).toThrow(
       /set MCP_AUTH_AUDIENCE, MCP_AUTH_JWKS_FILE or MCP_AUTH_JWKS_URL as well/
     );
     expect(() =>
-      authFromEnv({ MCP_AUTH_ISSUER: ISSUER, MCP_AUTH_AUDIENCE: AUDIENCE, MCP_AUTH_JWKS_FILE: '/nonexistent/jwks.json' })
+      deskAuthFromEnv({ MCP_AUTH_ISSUER: ISSUER, MCP_AUTH_AUDIENCE: AUDIENCE, MCP_AUTH_JWKS_FILE: '/nonexistent/jwks.json' })
     ).toThrow(/could not be read/);
   });
 });

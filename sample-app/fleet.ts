@@ -1,4 +1,5 @@
-import type { FusionAppOptions, ListenOptions } from '@mcpfusion/core';
+import type { FusionAppOptions } from '@mcpfusion/core';
+import type { ListenOptions } from '@mcpfusion/core/advanced';
 import {
   RedisContinuationStore,
   RedisMutationLock,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createBillingApp } from './app';
-import { authFromEnv } from './auth-config';
+import { deskAuthFromEnv } from './auth-config';
 import type { SqlDatabase } from './db/sql-database';
 import { fleetFromEnv } from './fleet';
 import { telemetryFromEnv } from './telemetry';
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const stdio = process.argv.includes('--stdio');
   // First: the app takes the registered providers when it is created.
   const telemetry = await telemetryFromEnv();
-  const auth = stdio ? undefined : authFromEnv();
+  const auth = stdio ? undefined : deskAuthFromEnv();
   const database = await databaseFromEnv();
   let fleet: Awaited<ReturnType<typeof fleetFromEnv>>;
   try {

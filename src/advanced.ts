@@ -9,6 +9,9 @@
  *   the guards that tell an input round, a progress event or a `CallToolResult` apart.
  * - Every specific error class, for `instanceof` (the root's `FusionError` and `ErrorCode` are
  *   enough to tell failures apart by `error.code`).
+ * - The types of what the root's functions take and return that apps write inline or let TypeScript
+ *   infer: `ListenOptions`, `Listening`, `ProviderSpec`, `Gateway`, `Mount`, `SkillsOptions`, …
+ * - Writing an extension: `FusionExtension` and what its parts receive.
  *
  * Nothing here is needed to write tools; docs/api.md says why each name is here.
  *
@@ -21,13 +24,18 @@ export type { LockRelease, Release } from './concurrency';
 export type { KeyGrant } from './types/lock';
 export type { LockKeysFunction, SerializeOn } from './metadata/types';
 
-// Extensions: the shapes an extension's methods, resources, steps and start receive; the Skills extension's id.
+// Extensions: what an extension is (the `extensions` option), the shapes its methods, resources, steps and start
+// receive; the Skills extension's id.
+export type { FusionExtension } from './extensions/extension';
 export type { ExtensionHost, ExtensionMethod, ExtensionRequest, ExtensionResources, ExtensionSteps } from './extensions/extension';
 export { OFFICIAL_EXTENSION_IDS } from './extensions/extension-rules';
 export { SKILLS_EXTENSION } from './skills/skills-extension';
 // Composition: what an app gives to be mounted, and the naming rule of mount (and of a gateway's namespace).
 export type { MountableApp } from './compose/mount';
 export { namespacedName, namespacedUri, unnamespacedName, unnamespacedUri } from './compose/namespace';
+
+// Authorization from the MCP_AUTH_* environment variables (what `mcpfusion serve` and the sample app read).
+export { authFromEnv } from './auth/auth-from-env';
 
 // Tasks: what a custom `TaskStore` stores and applies.
 export { TASKS_EXTENSION } from './tasks/task-record';
@@ -108,7 +116,17 @@ export type { TelemetryOptions } from './telemetry/telemetry-options';
 // Views (MCP Apps): the media type of a view's document and the extension's identifier, for hosts and tests.
 export { UI_EXTENSION, VIEW_MIME_TYPE } from './views/view';
 
-// Shapes written inline in the root's options (kept out of the root, which stays at 80 names).
+// What the root's functions and options take or return, written inline or inferred by most apps (kept out of the
+// root, which stays at 80 names at most): `app.listen`, `providers`, `proxy`, `skills`, `mount`, `concurrency`,
+// `ctx.lock`, `jwtVerifier`, and the shapes inside the root's options.
+export type { ListenOptions, ProviderSpec } from './app/app-options';
+export type { Listening } from './app/listen';
+export type { Gateway, UpstreamEra, UpstreamTarget } from './gateway';
+export type { SkillsOptions } from './skills/skills-extension';
+export type { Mount } from './compose/mount';
+export type { CallQueueOptions } from './concurrency';
+export type { LockGrant } from './types/lock';
+export type { JSONWebKeySet } from './auth/jwt-verifier';
 export type { Icon } from './types/display';
 export type { ViewCsp } from './views/view';
 export type { CappedListOptions } from './presenters';

@@ -2,8 +2,9 @@
  * `@mcpfusion/core`: what an application writes or annotates. The decorators and `FusionApp`,
  * the call context and middleware and presenter types, the input API, `progress`, the errors an
  * application throws or catches, the stores it passes in, authorization, and the option types of
- * all of these. The building blocks for writing your own queue, lock or task store, the
- * introspection types and the specific error classes are in `@mcpfusion/core/advanced`; the test
+ * most of these. The building blocks for writing your own queue, lock or task store, the
+ * introspection types, the specific error classes and the types apps write inline or let
+ * TypeScript infer (`ListenOptions`, `Gateway`, `Mount`, …) are in `@mcpfusion/core/advanced`; the test
  * client is in `@mcpfusion/core/testing`; Redis coordination in `@mcpfusion/core/redis`.
  * docs/api.md says what each entry point holds and why; etc/*.api.md is the reviewed surface.
  *
@@ -19,14 +20,13 @@ assertLegacyDecorators(module);
 
 // The app: composition root, its options, `listen`, and the test entry point `app.callTool`.
 export { FusionApp } from './app/fusion-app';
-export type { Listening } from './app/listen';
 export type { DirectCallOptions } from './types/harness';
-export type { FusionAppOptions, ListenOptions, ProviderSpec } from './app/app-options';
+export type { FusionAppOptions } from './app/app-options';
 export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
 
 // Another MCP server behind the app: its tools served through the app's chain, across both eras.
 export { proxy } from './gateway';
-export type { Gateway, ProxyOptions, UpstreamEra, UpstreamTarget } from './gateway';
+export type { ProxyOptions } from './gateway';
 
 // Declaring tools, resources and prompts.
 export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';
@@ -49,12 +49,10 @@ export type { Constructor } from './types/core';
 
 // Views (MCP Apps): HTML documents a host renders beside the tools that name them.
 export { view } from './views/view';
-// Composition: extensions (the Skills extension is one), and mounting tool classes or apps under a namespace.
-export type { FusionExtension } from './extensions/extension';
+// Composition: the Skills extension (writing one of your own: `FusionExtension` in `/advanced`), and mounting tool
+// classes or apps under a namespace.
 export { skills } from './skills/skills-extension';
-export type { SkillsOptions } from './skills/skills-extension';
 export { mount } from './compose/mount';
-export type { Mount } from './compose/mount';
 export type { ViewOptions } from './views/view';
 export { rendersViews } from './views/renders-views';
 
@@ -93,14 +91,13 @@ export { SqliteTaskStore } from './tasks/sqlite-task-store';
 export type { TaskSettings } from './tasks/app-tasks';
 export { SignedContinuationStore } from './interactive/continuation-store';
 export type { ContinuationStore } from './interactive/continuation-store';
-export type { CallQueue, CallQueueOptions, MutationLock } from './concurrency';
-export type { LockGrant } from './types/lock';
+export type { CallQueue, MutationLock } from './concurrency';
 
 // Authorization (the HTTP endpoint as an OAuth 2.1 resource server).
 export type { AuthOptions } from './auth/http-auth';
 export type { CallerAuth } from './types/context';
 export { jwtVerifier } from './auth/jwt-verifier';
-export type { JSONWebKeySet, JwtVerifierOptions } from './auth/jwt-verifier';
+export type { JwtVerifierOptions } from './auth/jwt-verifier';
 /**
  * The error a token verifier throws to refuse a token (re-exported from the MCP SDK): with
  * `OAuthErrorCode.InvalidToken` the endpoint answers 401 with a `WWW-Authenticate` challenge.

@@ -5,7 +5,8 @@
 //   2. type-checks the views (strict, DOM) when the types changed or with --check (in `npm run compile`
 //      the project's tsc has just checked them against the committed types);
 //   3. bundles each view with the ext-apps browser bundle (esbuild, one IIFE, no imports left)
-//      and inlines the script and view.css into its template: build/views/<name>.html.
+//      and writes it with view.css and its markup (<name>.html, what goes in the view's <main>) into one
+//      document with the head and frame every view shares (documentOf): build/views/<name>.html.
 // The documents load nothing at run time, so they work under the MCP Apps default CSP.
 //
 //   node scripts/views/build-views.mjs                 1, 2 if the types changed, 3 (what `npm run compile` runs)
@@ -24,8 +25,11 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SOURCES = join(ROOT, 'sample-app', 'views', 'app');
 const OUT = join(ROOT, 'build', 'views');
 const TYPES = join(SOURCES, 'tool-types.mts');
-/** Each view: its entry module and its template (same stem). */
-export const VIEWS = ['invoice-desk', 'rebuild-panel'];
+/** Each view: its entry module and its markup (`<name>.mts`, `<name>.html`), and its document's title. */
+export const VIEWS = [
+  { name: 'invoice-desk', title: 'Invoice desk' },
+  { name: 'rebuild-panel', title: 'Rebuild of the monthly aggregates' }
+];
 
 const require = createRequire(import.meta.url);
 const say = (line) => process.stderr.write(`[views] ${line}\n`);
@@ -62,7 +66,7 @@ function writeToolTypes() {
 function typeCheck() {
   const ts = require('typescript');
   const program = ts.createProgram(
-    VIEWS.map((name) => join(SOURCES, `${name}.mts`)),
+    VIEWS.map(({ name }) => join(SOURCES, `${name}.mts`)),
     {
       strict: true,
       noEmit: true,
@@ -83,11 +87,37 @@ function typeCheck() {
   }
 }
 
+const escapeHtml = (text) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/**
+ * A view's whole document: the head every view shares (charset, viewport, title, the inlined style), then its
+ * markup in the frame every view has (`<main class="view">`), then its script.
+ */
+function documentOf({ title, style, markup, script }) {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '  <head>',
+    '    <meta charset="utf-8" />',
+    '    <meta name="viewport" content="width=device-width, initial-scale=1" />',
+    `    <title>${escapeHtml(title)}</title>`,
+    `    <style>\n${style}</style>`,
+    '  </head>',
+    '  <body>',
+    '    <main class="view">',
+    markup.replace(/^(?=.)/gm, '      ') + '    </main>',
+    `    <script>\n${script}</script>`,
+    '  </body>',
+    '</html>',
+    ''
+  ].join('\n');
+}
+
 async function bundle() {
   const esbuild = require('esbuild');
   const style = readFileSync(join(SOURCES, 'view.css'), 'utf8');
   mkdirSync(OUT, { recursive: true });
-  for (const name of VIEWS) {
+  for (const { name, title } of VIEWS) {
     const built = await esbuild.build({
       entryPoints: [join(SOURCES, `${name}.mts`)],
       bundle: true,
@@ -102,13 +132,10 @@ async function bundle() {
     const script = built.outputFiles[0].text;
     // Inlined into <script>: a closing tag inside would end it early (esbuild escapes them; checked anyway).
     if (/<\/script/i.test(script)) fail(`${name}: the bundle contains "</script"`);
-    const template = readFileSync(join(SOURCES, `${name}.html`), 'utf8');
-    if (!template.includes('<!-- view:style -->') || !template.includes('<!-- view:script -->')) {
-      fail(`${name}.html lacks the <!-- view:style --> or <!-- view:script --> marker`);
-    }
-    const html = template
-      .replace('<!-- view:style -->', () => `<style>\n${style}</style>`)
-      .replace('<!-- view:script -->', () => `<script>\n${script}</script>`);
+    const markup = readFileSync(join(SOURCES, `${name}.html`), 'utf8');
+    if (/<(?:!doctype|html|head|body|main)\b/i.test(markup))
+      fail(`${name}.html is what goes in the view's <main>: the document around it is written here`);
+    const html = documentOf({ title, style, markup, script });
     writeFileSync(join(OUT, `${name}.html`), html);
     say(`built build/views/${name}.html (${Math.round(html.length / 1024)} KiB)`);
   }

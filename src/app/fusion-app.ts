@@ -6,13 +6,12 @@ import type { CompiledMember } from '../pipeline/compiled-member';
 import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import type { CallKind, Constructor } from '../types/core';
 import type { Mount } from '../compose/mount';
-import { namespacedUri } from '../compose/namespace';
 import type { DirectCallOptions } from '../types/harness';
 import { callDirect } from '../direct/direct-call';
 import type { FusionAppOptions, ListenOptions } from './app-options';
 import { assembleApp, type AppParts } from './assemble';
+import { ChangeRelay } from './change-relay';
 import { listenOn, ProcessSignals, type Closable, type Listening } from './listen';
-import { memberSourceOf } from '../metadata/member-source';
 
 /**
  * An MCP server application: the composition root. `create` wires its parts once (see
@@ -36,46 +35,18 @@ export class FusionApp {
   private readonly listeners: Closable[] = [];
   private readonly signals = new ProcessSignals();
   private closing: Promise<void> | undefined;
-  /** Who hears of this app's tool class changes (the apps it is mounted into). */
-  private readonly toolListeners = new Set<() => void>();
-  /** Who hears of this app's resource updates (the apps it is mounted into). */
-  private readonly resourceListeners = new Set<(uri: string) => void>();
-  /** Unsubscribes from the apps mounted into this one. */
-  private readonly unfollow: (() => void)[] = [];
-  /** Ends the subscriptions to the gateways' changes. */
-  private readonly unsubscribe: ReadonlyArray<() => void>;
+  /** Follows the apps mounted into this one and the gateways; tells the apps this one is mounted into. */
+  private readonly relay: ChangeRelay;
 
   private constructor(private readonly options: FusionAppOptions<object>) {
     this.parts = assembleApp(options, this, (m) => this.log(m));
     this.container = this.parts.container;
     this.serverFactory = this.parts.serverFactory;
-    // A mounted app's change of tool classes is a change of this app's lists too.
-    for (const m of options.mounts ?? []) {
-      if (!m.app) continue;
-      this.unfollow.push(m.app.onToolsChanged(() => this.followMounted(m.namespace)));
-      // Its resource updates reach this app's subscribers under the mount's namespace.
-      this.unfollow.push(
-        m.app.onResourceUpdated((uri) => {
-          if (!this.closing) this.parts.notifier.resourceUpdated(namespacedUri(m.namespace, uri));
-        })
-      );
-    }
-    // A gateway's members change with its upstream: the listings are rebuilt and clients told, as for `addTools`.
-    this.unsubscribe = (options.gateways ?? []).map((gateway) =>
-      memberSourceOf(gateway).subscribe({
-        listChanged: () => {
-          if (this.closing) return;
-          try {
-            this.replaceTools([...this.parts.toolClasses.classes]);
-          } catch (error) {
-            this.log(`${gateway.label}: its new members were refused, the previous ones stay: ${(error as Error).message}`);
-          }
-        },
-        resourceUpdated: (uri) => {
-          if (!this.closing) this.parts.notifier.resourceUpdated(uri);
-        }
-      })
-    );
+    this.relay = new ChangeRelay(options.mounts ?? [], options.gateways ?? [], {
+      rebuild: () => this.replaceTools([...this.parts.toolClasses.classes]),
+      resourceUpdated: (uri) => this.parts.notifier.resourceUpdated(uri),
+      log: (m) => this.log(m)
+    });
   }
 
   /**
@@ -95,26 +66,12 @@ export class FusionApp {
 
   /** Calls `listener` after each change of this app's tool classes (how an app it is mounted into follows it). */
   onToolsChanged(listener: () => void): () => void {
-    this.toolListeners.add(listener);
-    return () => this.toolListeners.delete(listener);
+    return this.relay.onToolsChanged(listener);
   }
 
   /** Calls `listener` with each URI this app is told changed (how an app it is mounted into forwards the update). */
   onResourceUpdated(listener: (uri: string) => void): () => void {
-    this.resourceListeners.add(listener);
-    return () => this.resourceListeners.delete(listener);
-  }
-
-  /** Rebuilds with a mounted app's classes as they are now; a change this app cannot take (a clash) is logged, the app unchanged. */
-  private followMounted(namespace: string): void {
-    if (this.closing) return;
-    try {
-      this.replaceTools([...this.parts.toolClasses.classes]);
-    } catch (error) {
-      this.log(
-        `the app mounted under ${namespace} changed its tools, which this app refused: ${error instanceof Error ? error.message : String(error)}`
-      );
-    }
+    return this.relay.onResourceUpdated(listener);
   }
 
   /** The validated tool descriptors. */
@@ -180,7 +137,7 @@ export class FusionApp {
   private replaceTools(classes: Constructor[]): void {
     const changed = this.parts.toolClasses.replace(classes);
     for (const surface of ['tools', 'resources', 'prompts'] as const) if (changed[surface]) this.parts.notifier.listChanged(surface);
-    for (const listener of this.toolListeners) listener();
+    this.relay.announceToolsChanged();
   }
 
   /**
@@ -190,7 +147,7 @@ export class FusionApp {
   notifyResourceUpdated(uri: string): void {
     this.assertOpen();
     this.parts.notifier.resourceUpdated(uri);
-    for (const listener of this.resourceListeners) listener(uri);
+    this.relay.announceResourceUpdated(uri);
   }
 
   /** The `tools/list` entries. */
@@ -284,13 +241,12 @@ export class FusionApp {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.signals.remove();
-      for (const unfollow of this.unfollow) unfollow();
+      this.relay.close();
       this.parts.tasks?.close();
       this.parts.notifier.close();
       this.parts.engine.close();
       await Promise.allSettled([...this.listeners, ...this.httpHandlers].map((listener) => listener.close()));
       await this.parts.extensions.stop();
-      for (const unsubscribe of this.unsubscribe) unsubscribe();
       await Promise.allSettled((this.options.gateways ?? []).map((gateway) => gateway.close()));
       await this.options.onClose?.();
     })();

@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
-import { ConfigurationError, FusionApp, type FusionExtension } from '../../src';
+import { ConfigurationError, FusionApp } from '../../src';
+import type { FusionExtension } from '../../src/advanced';
 import { InvalidParamsError } from '../../src/advanced';
 import { connectTestClient } from '../../src/testing';
 import { DeskTools, Probe } from '../fixtures/desk-tools';

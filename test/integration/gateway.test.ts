@@ -6,7 +6,8 @@ import {
   type JSONRPCMessage,
   type Transport
 } from '@modelcontextprotocol/client';
-import { Action, FusionApp, ToolProvider, proxy, type Gateway, type UpstreamTarget } from '../../src';
+import { Action, FusionApp, ToolProvider, proxy } from '../../src';
+import type { Gateway, UpstreamTarget } from '../../src/advanced';
 import { GatewayUpstreamTools } from '../fixtures/gateway-upstream-tools';
 import { until } from '../helpers/wire-log';
 
@@ -182,11 +183,11 @@ describe.each([
       await expect(front.client.readResource({ uri: 'up+gw://nothing' })).rejects.toThrow(/gw:\/\/nothing/);
       const { prompts } = await front.client.listPrompts();
       expect(prompts).toEqual([
-        expect.objectContaining({ name: 'up.greet', arguments: [expect.objectContaining({ name: 'who', required: true })] })
+        expect.objectContaining({ name: 'up.greet', arguments: [expect.objectContaining({ name: 'name', required: true })] })
       ]);
-      const rendered = await front.client.getPrompt({ name: 'up.greet', arguments: { who: 'Ada' } });
+      const rendered = await front.client.getPrompt({ name: 'up.greet', arguments: { name: 'Ada' } });
       expect(rendered.messages[0].content).toEqual({ type: 'text', text: 'Hello Ada' });
-      const names = await front.client.complete({ ref: { type: 'ref/prompt', name: 'up.greet' }, argument: { name: 'who', value: 'A' } });
+      const names = await front.client.complete({ ref: { type: 'ref/prompt', name: 'up.greet' }, argument: { name: 'name', value: 'A' } });
       expect(names.completion.values).toEqual(['Ada', 'Alan']);
       const ids = await front.client.complete({
         ref: { type: 'ref/resource', uri: 'up+gw://notes/{id}' },

@@ -78,7 +78,7 @@ export async function openView(name: string, listen: (app: App) => void): Promis
   return app;
 }
 
-/** `document.querySelector` that fails loudly when the template lacks the element. */
+/** `document.querySelector` that fails loudly when the view's markup (`<name>.html`) lacks the element. */
 export function element<T extends Element>(selector: string): T {
   const found = document.querySelector<T>(selector);
   if (!found) throw new Error(`the view's document has no ${selector}`);

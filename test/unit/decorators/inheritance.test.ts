@@ -16,9 +16,9 @@ import {
   readInput,
   requireInput,
   type MiddlewareFn,
-  type Presenter,
-  type ProviderSpec
+  type Presenter
 } from '../../../src';
+import type { ProviderSpec } from '../../../src/advanced';
 import { connectTestClient } from '../../../src/testing';
 
 class Query {
