@@ -10,10 +10,10 @@ import { namespacedName, namespacedUri, namespaceProblem } from './namespace';
  * What is mounted under a namespace (`FusionApp.create({ mounts: [...] })`): tool classes with
  * their own middleware, default presenter and providers, served by the parent app under the
  * naming rule of `namespace.ts` (tools and prompts `<namespace>.<name>`, resources and templates
- * `<scheme>://<namespace>/<rest>`).
+ * `<namespace>+<scheme>:<rest>`).
  */
 export interface Mount {
-  /** The namespace: 1–64 of `A–Z a–z 0–9 _ -`. */
+  /** The namespace: a lowercase letter, then up to 63 lowercase letters, digits or `-` (it heads URI schemes). */
   readonly namespace: string;
   /** The mounted tool classes (their tools, resources, templates, prompts and completers). */
   readonly tools: readonly Constructor[];
@@ -48,7 +48,7 @@ export interface MountableApp {
  * @example
  * ```ts
  * const app = FusionApp.create({ tools: [ReportTools], mounts: [mount('desk', { tools: [BillingTools] })] });
- * // tools/list: report.generate, desk.billing.refund, …; resources: billing://desk/invoices/{id}
+ * // tools/list: report.generate, desk.billing.refund, …; resources: desk+billing://invoices/{id}
  * ```
  */
 export function mount(namespace: string, source: MountableApp | Omit<Mount, 'namespace' | 'app'>): Mount {
