@@ -43,6 +43,7 @@ import { describeViews } from '../views/view-descriptor';
 import { viewsExtension } from '../views/views-extension';
 import { tasksExtension } from './tasks-extension';
 import { ExtensionSet, middlewareAround } from './extension-set';
+import { compileExtensionResources } from './extension-resources';
 import type { FusionExtension } from '../extensions/extension';
 import { checkMounts, mergeRegistries, mountedTools, namespacedRegistry } from '../compose/mount';
 
@@ -146,12 +147,25 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     log,
     resourcesChanged: () => notifier.listChanged('resources')
   });
-  const router = new MemberRouter(engine, boundary, catalogs, options.auth?.listing === 'allowed', extensions, endpoints);
+  const allExtensions = [...builtIn, ...(options.extensions ?? [])];
+  const extensionResources = compileExtensionResources(allExtensions, extensions, deps);
+  const router = new MemberRouter(
+    engine,
+    boundary,
+    catalogs,
+    options.auth?.listing === 'allowed',
+    extensions,
+    extensionResources,
+    endpoints
+  );
   const serverFactory = createServerFactory(
     { app: router, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
     { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
   );
-  const declared = [...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts].flatMap((m) => m.scopes);
+  const declared = [
+    ...[...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts].flatMap((m) => m.scopes),
+    ...[...extensionResources.values()].flatMap((m) => m.info.scopes)
+  ];
   const gate = options.auth
     ? createHttpAuthGate(
         options.auth,

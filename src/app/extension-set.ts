@@ -38,6 +38,10 @@ export class ExtensionSet {
           `extension ${extension.id}: settings must be a plain JSON object (what capabilities.extensions["${extension.id}"] advertises)`
         );
       }
+      const scopes = extension.resources?.scopes;
+      if (scopes !== undefined && (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || scope === ''))) {
+        problems.push(`extension ${extension.id}: resources.scopes must be an array of scope names`);
+      }
       for (const [method, run] of Object.entries(extension.methods ?? {})) {
         const methodProblem = extensionMethodProblem(extension.id, method);
         const owner = this.methods.get(method);
@@ -111,14 +115,14 @@ export class ExtensionSet {
     return this.extensions.find((e) => e.resources?.owns(uri) === true);
   }
 
-  /** Reads a resource an extension serves (see {@link resourceOwner}); failures thrown as the boundary maps them. */
-  async readResource(owner: FusionExtension, uri: string, served: ServedRequest): Promise<ReadResourceResult> {
-    try {
-      await this.start();
-      return await owner.resources!.read(uri, this.requestOf(owner, 'resources/read', { uri }, served));
-    } catch (error) {
-      throw this.boundary.protocolError(error, 'resource', uri);
-    }
+  /**
+   * Reads a resource an extension serves (see {@link resourceOwner}), the extension started
+   * first: the terminal of the extension's resource chain (`extension-resources.ts`), whose
+   * boundary maps what it throws.
+   */
+  async readOwnResource(owner: FusionExtension, uri: string, served: ServedRequest): Promise<ReadResourceResult> {
+    await this.start();
+    return owner.resources!.read(uri, this.requestOf(owner, 'resources/read', { uri }, served));
   }
 
   /** What the extensions add to `resources/list`. */

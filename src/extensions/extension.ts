@@ -37,7 +37,8 @@ export type ExtensionMethod = (request: ExtensionRequest) => Record<string, unkn
 
 /**
  * Resources an extension serves beside the app's own (skill files, say): `resources/read` of a
- * URI it `owns` reaches `read`, after the app's own resources and templates have not matched.
+ * URI it `owns` reaches `read`, after the app's own resources and templates have not matched,
+ * through a chain compiled for the extension like any resource's (see {@link ExtensionResources.scopes}).
  */
 export interface ExtensionResources {
   /** Whether the URI is one of this extension's (it then answers for it, found or not). */
@@ -46,6 +47,12 @@ export interface ExtensionResources {
   read(uri: string, request: ExtensionRequest): ReadResourceResult | Promise<ReadResourceResult>;
   /** What `resources/list` shows of them (a small set, not paged). Absent: nothing is listed. */
   list?(): readonly Resource[];
+  /**
+   * The OAuth scopes a read of any of them needs (with `auth`), checked like a resource's
+   * `scopes`. Default: none. A read runs through a chain like any resource's: queue slot, scope
+   * check, the extensions' `steps` and the app's middleware, timeouts, telemetry.
+   */
+  readonly scopes?: readonly string[];
 }
 
 /**
