@@ -185,7 +185,7 @@ export class CallState {
   }
 
   private make(): { ctx: CallContext; scope: CallScope } {
-    const scope = new CallScope(this.root, this.aborter);
+    const scope = new CallScope(this.member.container ?? this.root, this.aborter);
     // A member that may become a task reads its progress channel when it reports (the task-escalation step replaces it).
     const channel = this.progress;
     const progress = this.member.mayBecomeTask
@@ -260,4 +260,6 @@ export interface CompiledMember {
   readonly outcome: OutcomeMapping;
   /** The queue's take, run before the chain where nothing outside the queue works before it (see `CompiledChain.admit`). */
   readonly admit: ((call: CallAbort) => Release | Promise<Release>) | undefined;
+  /** Where its classes are resolved when not from the app's container (a mounted member's mount container). */
+  readonly container?: DependencyContainer;
 }
