@@ -7,8 +7,11 @@ import type { TaskEndpoints } from '../transports/served-app';
  * advertises `{}` and serves `tasks/get`, `tasks/update` and `tasks/cancel` through the app's
  * task endpoints, which read the client's opt-in per request themselves (a task needs a
  * 2026-07-28 request that declares the extension: -32021 otherwise). What stays outside the
- * API: the task-escalation step of a task-capable tool's chain (a mode of the call, decided at
- * startup) and task listens, which the HTTP routing hands to the same endpoints.
+ * API (docs/composition.md says why): the task-escalation step of a task-capable tool's chain
+ * (it answers the request early, makes the call the task's run and moves its progress: the
+ * call's own life, which extension `steps`, plain middleware, cannot touch), and task listens,
+ * which the HTTP routing (`transports/http/task-listen-request.ts`) hands to the same endpoints
+ * because extensions have no way yet to contribute a source to `subscriptions/listen`.
  */
 export function tasksExtension(endpoints: TaskEndpoints): FusionExtension {
   const served = (request: unknown) => (request as FrameworkExtensionRequest).served;
