@@ -22,7 +22,15 @@ export type { KeyGrant } from './types/lock';
 export type { LockKeysFunction, SerializeOn } from './metadata/types';
 
 // Extensions: the shapes an extension's methods, resources, steps and start receive; the Skills extension's id.
-export type { ExtensionHost, ExtensionMethod, ExtensionRequest, ExtensionResources, ExtensionSteps } from './extensions/extension';
+export type {
+  ExtensionHost,
+  ExtensionListenRequest,
+  ExtensionListens,
+  ExtensionMethod,
+  ExtensionRequest,
+  ExtensionResources,
+  ExtensionSteps
+} from './extensions/extension';
 export { OFFICIAL_EXTENSION_IDS } from './extensions/extension-rules';
 export { SKILLS_EXTENSION } from './skills/skills-extension';
 // Composition: what an app gives to be mounted, and the naming rule of mount (and of a gateway's namespace).

@@ -245,7 +245,7 @@ export class FusionApp {
         }
       },
       this.parts.gate,
-      this.parts.router.tasks,
+      this.parts.router.listens,
       // 2025-era sessions are bound to the caller as `principalOf` names it, from what the HTTP request knows.
       (authInfo, httpRequest) => namePrincipal({ authInfo, httpRequest, era: 'legacy' })
     );

@@ -19,6 +19,7 @@ import type { ExtensionSet } from './extension-set';
 import type { CallKind } from '../types/core';
 import type { CallRequest, ServedRequest } from '../types/request';
 import type { CallEngine } from './call-engine';
+import type { ListenRouter } from '../transports/http/task-listen-request';
 import type { CompiledMember } from '../pipeline/compiled-member';
 
 /** The catalogs the router reads, replaced as a whole when the tool classes change at run time. */
@@ -51,10 +52,13 @@ export class MemberRouter implements ServedApp {
   ) {
     this.extensions = extensionSet.capabilities;
     this.extensionMethods = extensionSet.methodNames;
+    this.listens = extensionSet.hasListens ? extensionSet : undefined;
   }
 
   readonly extensions: Readonly<Record<string, object>> | undefined;
   readonly extensionMethods: readonly string[];
+  /** What answers the listens the app's extensions serve (task status among them), when any does. */
+  readonly listens: ListenRouter | undefined;
 
   callExtension(method: string, params: unknown, request: ServedRequest): Promise<Record<string, unknown>> {
     return this.extensionSet.call(method, params, request);

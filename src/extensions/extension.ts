@@ -67,6 +67,27 @@ export interface ExtensionSteps {
   readonly inner?: readonly Middleware[];
 }
 
+/** A `subscriptions/listen` an extension answers: the request, with the listen's JSON-RPC id (its stream's messages name it). */
+export interface ExtensionListenRequest extends ExtensionRequest {
+  /** The listen request's id. */
+  readonly id: string | number;
+}
+
+/**
+ * Listens an extension answers (on HTTP, 2026-07-28): a `subscriptions/listen` whose params it
+ * `accepts` (what its `notifications` name, say) is answered by its `open`, not by the core
+ * listen router. The tasks extension's task-status listens are served this way.
+ */
+export interface ExtensionListens {
+  /** Whether the listen's params (untrusted) are this extension's to answer. */
+  accepts(params: Readonly<Record<string, unknown>>): boolean;
+  /**
+   * The listen's HTTP response: its stream of JSON-RPC messages (server-sent events), ended when
+   * `request.signal` aborts (the client closed it). A thrown `FusionError` is the listen's JSON-RPC error.
+   */
+  open(request: ExtensionListenRequest): Promise<Response>;
+}
+
 /** What an extension's `start` is given. */
 export interface ExtensionHost {
   /** Where the framework's diagnostics go (the app's `logger`). */
@@ -109,6 +130,8 @@ export interface FusionExtension {
   readonly steps?: ExtensionSteps;
   /** Resources it serves beside the app's own. */
   readonly resources?: ExtensionResources;
+  /** Listens (`subscriptions/listen`) it answers. */
+  readonly listens?: ExtensionListens;
   /**
    * Runs once before the extension serves anything: awaited by `listen()`, and by the first
    * request that reaches the extension otherwise. A failure is that request's error (and
