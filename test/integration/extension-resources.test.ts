@@ -1,9 +1,11 @@
 import { join } from 'node:path';
-import { FusionApp, skills, type FusionExtension } from '../../src';
+import { FusionApp, jwtVerifier, skills, type FusionExtension } from '../../src';
 import { InProcessCallQueue } from '../../src/advanced';
 import { connectTestClient } from '../../src/testing';
 import { DeskTools, Probe } from '../fixtures/desk-tools';
 import { until } from '../helpers/wire-log';
+import { AUDIENCE, ISSUER, jwksOf, mintToken, signingKey } from '../helpers/auth-fixtures';
+import { modernRequest, postRaw } from '../helpers/raw-http';
 
 const SAMPLE_SKILLS = join(__dirname, '..', '..', 'sample-app', 'skills');
 
@@ -89,5 +91,40 @@ describe('resources an extension serves run through a chain like any resource', 
     const { extension } = notesExtension();
     const bad = { ...extension, resources: { ...extension.resources!, scopes: ['notes:read', ''] } };
     expect(() => FusionApp.create({ tools: [], extensions: [bad] })).toThrow(/resources\.scopes must be an array of scope names/);
+  });
+
+  it('modern, HTTP with auth: a read of an extension resource needs its resources.scopes (403 naming them), like any resource', async () => {
+    const key = await signingKey('ext-resources');
+    const notes = notesExtension();
+    notes.release();
+    const app = FusionApp.create({
+      tools: [DeskTools],
+      providers: [{ provide: Probe, useValue: new Probe() }],
+      extensions: [{ ...notes.extension, resources: { ...notes.extension.resources!, scopes: ['notes:read'] } }],
+      auth: {
+        verifier: jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks: jwksOf(key) }),
+        resource: AUDIENCE,
+        authorizationServers: [ISSUER]
+      }
+    });
+    const { url } = (await app.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL };
+    try {
+      const read = modernRequest('resources/read', { uri: 'notes://1' });
+      const refused = await postRaw(url, read.body, {
+        ...read.headers,
+        authorization: `Bearer ${await mintToken(key, { sub: 'a', scope: 'other' })}`
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('www-authenticate')).toContain('scope="notes:read"');
+      expect(notes.entered).toEqual([]);
+      const allowed = await postRaw(url, read.body, {
+        ...read.headers,
+        authorization: `Bearer ${await mintToken(key, { sub: 'a', scope: 'notes:read' })}`
+      });
+      expect(allowed.status).toBe(200);
+      expect(notes.entered).toEqual(['notes://1']);
+    } finally {
+      await app.close();
+    }
   });
 });
