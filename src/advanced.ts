@@ -24,10 +24,18 @@ export type { LockRelease, Release } from './concurrency';
 export type { KeyGrant } from './types/lock';
 export type { LockKeysFunction, SerializeOn } from './metadata/types';
 
-// Extensions: what an extension is (the `extensions` option), the shapes its methods, resources, steps and start
-// receive; the Skills extension's id.
+// Extensions: what an extension is (the `extensions` option), the shapes its methods, resources, listens, steps and
+// start receive; the Skills extension's id.
 export type { FusionExtension } from './extensions/extension';
-export type { ExtensionHost, ExtensionMethod, ExtensionRequest, ExtensionResources, ExtensionSteps } from './extensions/extension';
+export type {
+  ExtensionHost,
+  ExtensionListenRequest,
+  ExtensionListens,
+  ExtensionMethod,
+  ExtensionRequest,
+  ExtensionResources,
+  ExtensionSteps
+} from './extensions/extension';
 export { OFFICIAL_EXTENSION_IDS } from './extensions/extension-rules';
 export { SKILLS_EXTENSION } from './skills/skills-extension';
 // Composition: what an app gives to be mounted, and the naming rule of mount (and of a gateway's namespace).

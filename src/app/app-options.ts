@@ -65,7 +65,7 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
   extensions?: readonly FusionExtension[];
   /**
    * Tool classes (or another app's, `mount('desk', otherApp)`) served under a namespace: tools
-   * and prompts as `<namespace>.<name>`, resources and templates as `<scheme>://<namespace>/<rest>`
+   * and prompts as `<namespace>.<name>`, resources and templates as `<namespace>+<scheme>:<rest>`
    * (see {@link mount}). A name or URI clash is refused at startup, naming both sides.
    */
   mounts?: readonly Mount[];

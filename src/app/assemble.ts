@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
-import { ConfigurationError } from '../errors';
 import { createHttpAuthGate, type HttpAuthGate } from '../auth/http-auth';
 import { principalNamer, type NamePrincipal } from '../auth/principal';
 import { InProcessCallQueue } from '../concurrency/call-queue';
@@ -43,8 +42,11 @@ import { describeViews } from '../views/view-descriptor';
 import { viewsExtension } from '../views/views-extension';
 import { tasksExtension } from './tasks-extension';
 import { ExtensionSet, middlewareAround } from './extension-set';
+import { compileExtensionResources } from './extension-resources';
 import type { FusionExtension } from '../extensions/extension';
-import { checkMounts, mergeRegistries, mountedTools, namespacedRegistry } from '../compose/mount';
+import { checkMounts, mergeRegistries, mountedTools, namespacedRegistry, type Mount } from '../compose/mount';
+import type { MemberHome } from '../pipeline/member-spec';
+import type { Constructor } from '../types/core';
 
 /** The parts of an app, wired once by {@link assembleApp}. */
 export interface AppParts {
@@ -83,7 +85,8 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   for (const provider of options.providers ?? []) registerProvider(container, provider);
   const mounts = options.mounts ?? [];
   checkMounts(mounts);
-  registerMountProviders(container, mounts);
+  // Each mount lives in a child container of the app's, with its own providers and contextFactory (see compose/mount.ts).
+  const homes = new Map(mounts.map((m) => [m, mountHome(container, m, options)]));
   container.register(FUSION_APP, { useValue: app });
   const boundary = new ErrorBoundary(options.maskErrors === true, log);
   const namePrincipal = principalNamer(options.principalOf);
@@ -96,7 +99,10 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const withMounts = (own: Registry): Registry =>
     mergeRegistries(
       own,
-      mounts.map((m) => ({ namespace: m.namespace, registry: namespacedRegistry(m, buildRegistry(mountedTools(m), viewUris)) }))
+      mounts.map((m) => ({
+        namespace: m.namespace,
+        registry: namespacedRegistry(m, buildRegistry(mountedTools(m), viewUris), homes.get(m))
+      }))
     );
   const sources = (options.gateways ?? []).map(memberSourceOf);
   // Gateways' members join what the app's own classes and its mounts make, on every rebuild too.
@@ -146,12 +152,25 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     log,
     resourcesChanged: () => notifier.listChanged('resources')
   });
-  const router = new MemberRouter(engine, boundary, catalogs, options.auth?.listing === 'allowed', extensions, endpoints);
+  const allExtensions = [...builtIn, ...(options.extensions ?? [])];
+  const extensionResources = compileExtensionResources(allExtensions, extensions, deps);
+  const router = new MemberRouter(
+    engine,
+    boundary,
+    catalogs,
+    options.auth?.listing === 'allowed',
+    extensions,
+    extensionResources,
+    endpoints
+  );
   const serverFactory = createServerFactory(
     { app: router, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
     { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
   );
-  const declared = [...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts].flatMap((m) => m.scopes);
+  const declared = [
+    ...[...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts].flatMap((m) => m.scopes),
+    ...[...extensionResources.values()].flatMap((m) => m.info.scopes)
+  ];
   const gate = options.auth
     ? createHttpAuthGate(
         options.auth,
@@ -178,20 +197,19 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   });
 }
 
-/** Registers what the mounts provide; a token the app (or another mount) registers already is refused, naming it. */
-function registerMountProviders(container: DependencyContainer, mounts: NonNullable<FusionAppOptions<object>['mounts']>): void {
-  for (const m of mounts) {
-    for (const provider of m.providers ?? []) {
-      const token = typeof provider === 'function' ? provider : provider.provide;
-      if (container.isRegistered(token)) {
-        const name = typeof token === 'function' ? token.name : String(token);
-        throw new ConfigurationError(
-          `mount ${m.namespace}: provider ${name} is registered by the app already: provide it once, in the app's providers`
-        );
-      }
-      registerProvider(container, provider);
-    }
-  }
+/** A mount's home: a child container of the app's with the mount's providers, and its contextFactory. */
+function mountHome(container: DependencyContainer, m: Mount, options: FusionAppOptions<object>): MemberHome {
+  const child = container.createChildContainer();
+  const providers = m.providers ?? [];
+  for (const provider of providers) registerProvider(child, provider);
+  const opaque = opaqueTokens({ ...options, providers: [...(options.providers ?? []), ...providers] });
+  return Object.freeze({
+    namespace: m.namespace,
+    container: child,
+    providers,
+    ...(m.contextFactory ? { contextFactory: m.contextFactory as ContextFactory } : {}),
+    needsCallScope: (classes: readonly Constructor[]) => needsCallScope(child, classes, opaque)
+  });
 }
 
 /** Whether the app runs tasks: a tool declares `task`, or the app has `tasks` settings. */

@@ -1,4 +1,5 @@
-import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
+import type { AuthInfo, ClientCapabilities, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
+import type { ListenRouter, ParsedListen } from '../transports/http/task-listen-request';
 import { ConfigurationError, MissingCapabilityError } from '../errors';
 import type { ErrorBoundary } from '../pipeline/error-boundary';
 import type { Middleware } from '../types/middleware';
@@ -13,7 +14,7 @@ import { extensionIdProblem, extensionMethodProblem } from '../extensions/extens
  * first, failures mapped by the app's error boundary), their resources read, their middleware
  * placed, their start and stop run once each.
  */
-export class ExtensionSet {
+export class ExtensionSet implements ListenRouter {
   private readonly methods = new Map<string, { extension: FusionExtension; run: ExtensionMethod }>();
   private starting: Promise<void> | undefined;
   private stopped = false;
@@ -37,6 +38,10 @@ export class ExtensionSet {
         problems.push(
           `extension ${extension.id}: settings must be a plain JSON object (what capabilities.extensions["${extension.id}"] advertises)`
         );
+      }
+      const scopes = extension.resources?.scopes;
+      if (scopes !== undefined && (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || scope === ''))) {
+        problems.push(`extension ${extension.id}: resources.scopes must be an array of scope names`);
       }
       for (const [method, run] of Object.entries(extension.methods ?? {})) {
         const methodProblem = extensionMethodProblem(extension.id, method);
@@ -89,14 +94,7 @@ export class ExtensionSet {
     try {
       if (!entry) throw new ConfigurationError(`No extension serves ${method}`);
       const request = this.requestOf(entry.extension, method, params, served);
-      if (entry.extension.requiresOptIn && request.clientSettings === undefined) {
-        const id = entry.extension.id;
-        throw new MissingCapabilityError(
-          id,
-          { extensions: { [id]: {} } },
-          `${method} needs the ${id} extension: declare it in the client capabilities.`
-        );
-      }
+      this.checkOptIn(entry.extension, method, request.clientSettings);
       await this.start();
       const result = await entry.run(request);
       // Every 2026-07-28 result names its type; an extension's own (a task's "task") is kept.
@@ -111,14 +109,59 @@ export class ExtensionSet {
     return this.extensions.find((e) => e.resources?.owns(uri) === true);
   }
 
-  /** Reads a resource an extension serves (see {@link resourceOwner}); failures thrown as the boundary maps them. */
-  async readResource(owner: FusionExtension, uri: string, served: ServedRequest): Promise<ReadResourceResult> {
+  /**
+   * Reads a resource an extension serves (see {@link resourceOwner}), the extension started
+   * first: the terminal of the extension's resource chain (`extension-resources.ts`), whose
+   * boundary maps what it throws.
+   */
+  async readOwnResource(owner: FusionExtension, uri: string, served: ServedRequest): Promise<ReadResourceResult> {
+    await this.start();
+    return owner.resources!.read(uri, this.requestOf(owner, 'resources/read', { uri }, served));
+  }
+
+  /** Whether any extension answers listens (then the HTTP routing asks this set: see {@link accepts}). */
+  get hasListens(): boolean {
+    return this.extensions.some((e) => e.listens !== undefined);
+  }
+
+  /** Whether an extension answers this `subscriptions/listen` (the first whose `accepts` says so). */
+  accepts(listen: ParsedListen): boolean {
+    return this.listenOwner(listen.params) !== undefined;
+  }
+
+  /** Opens a listen an extension answers (started first, opt-in checked); failures thrown as the boundary maps them. */
+  async open(listen: ParsedListen, authInfo: AuthInfo | undefined, signal: AbortSignal): Promise<Response> {
+    const served: ServedRequest = {
+      era: 'modern',
+      authInfo,
+      clientCapabilities: isPlainJsonObject(listen.capabilities) ? (listen.capabilities as ClientCapabilities) : undefined,
+      signal
+    };
+    const owner = this.listenOwner(listen.params);
     try {
+      if (!owner) throw new ConfigurationError('No extension answers this subscriptions/listen');
+      const request = { ...this.requestOf(owner, 'subscriptions/listen', listen.params, served), id: listen.id };
+      this.checkOptIn(owner, 'subscriptions/listen', request.clientSettings);
       await this.start();
-      return await owner.resources!.read(uri, this.requestOf(owner, 'resources/read', { uri }, served));
+      return await owner.listens!.open(request);
     } catch (error) {
-      throw this.boundary.protocolError(error, 'resource', uri);
+      throw this.boundary.protocolError(error, 'tool', 'subscriptions/listen');
     }
+  }
+
+  private listenOwner(params: Readonly<Record<string, unknown>>): FusionExtension | undefined {
+    return this.extensions.find((e) => e.listens?.accepts(params) === true);
+  }
+
+  /** A request of an extension that requires opt-in, from a client that did not declare it: -32021. */
+  private checkOptIn(extension: FusionExtension, method: string, clientSettings: unknown): void {
+    if (!extension.requiresOptIn || clientSettings !== undefined) return;
+    const id = extension.id;
+    throw new MissingCapabilityError(
+      id,
+      { extensions: { [id]: {} } },
+      `${method} needs the ${id} extension: declare it in the client capabilities.`
+    );
   }
 
   /** What the extensions add to `resources/list`. */

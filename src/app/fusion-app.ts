@@ -58,10 +58,10 @@ export class FusionApp {
     return new FusionApp(options as FusionAppOptions<object>);
   }
 
-  /** What `mount(namespace, app)` takes of this app: its tool classes now, middleware, default presenter and providers. */
+  /** What `mount(namespace, app)` takes of this app: its tool classes now, middleware, default presenter, providers and contextFactory. */
   get mountable(): Omit<Mount, 'namespace' | 'app'> {
-    const { middleware, presenter, providers } = this.options;
-    return { tools: this.parts.toolClasses.classes, middleware, presenter, providers };
+    const { middleware, presenter, providers, contextFactory } = this.options;
+    return { tools: this.parts.toolClasses.classes, middleware, presenter, providers, contextFactory };
   }
 
   /** Calls `listener` after each change of this app's tool classes (how an app it is mounted into follows it). */
@@ -202,7 +202,7 @@ export class FusionApp {
         }
       },
       this.parts.gate,
-      this.parts.router.tasks,
+      this.parts.router.listens,
       // 2025-era sessions are bound to the caller as `principalOf` names it, from what the HTTP request knows.
       (authInfo, httpRequest) => namePrincipal({ authInfo, httpRequest, era: 'legacy' })
     );

@@ -19,6 +19,8 @@ import type { ExtensionSet } from './extension-set';
 import type { CallKind } from '../types/core';
 import type { CallRequest, ServedRequest } from '../types/request';
 import type { CallEngine } from './call-engine';
+import type { ListenRouter } from '../transports/http/task-listen-request';
+import type { CompiledMember } from '../pipeline/compiled-member';
 
 /** The catalogs the router reads, replaced as a whole when the tool classes change at run time. */
 export interface Catalogs {
@@ -43,15 +45,20 @@ export class MemberRouter implements ServedApp {
     private readonly filterLists = false,
     /** The app's extensions (the framework's own, tasks and views, among them). */
     private readonly extensionSet: ExtensionSet,
+    /** The chain of each extension's resources, by extension id (see `extension-resources.ts`). */
+    private readonly extensionResources: ReadonlyMap<string, CompiledMember>,
     /** The tasks extension's endpoints, when the app has task-capable tools (task listens are routed to them). */
     readonly tasks?: TaskEndpoints
   ) {
     this.extensions = extensionSet.capabilities;
     this.extensionMethods = extensionSet.methodNames;
+    this.listens = extensionSet.hasListens ? extensionSet : undefined;
   }
 
   readonly extensions: Readonly<Record<string, object>> | undefined;
   readonly extensionMethods: readonly string[];
+  /** What answers the listens the app's extensions serve (task status among them), when any does. */
+  readonly listens: ListenRouter | undefined;
 
   callExtension(method: string, params: unknown, request: ServedRequest): Promise<Record<string, unknown>> {
     return this.extensionSet.call(method, params, request);
@@ -98,9 +105,9 @@ export class MemberRouter implements ServedApp {
     try {
       target = this.catalogs().resources.resolve(request.subject);
     } catch (error) {
-      // Not one of the app's own: an extension's (a skill file), or unknown.
-      const owner = this.extensionSet.resourceOwner(request.subject);
-      if (owner) return this.extensionSet.readResource(owner, request.subject, request);
+      // Not one of the app's own: an extension's (a skill file), read through the extension's chain, or unknown.
+      const member = this.extensionMember(request.subject);
+      if (member) return this.engine.run(member, request) as Promise<ReadResourceResult>;
       return this.refuse('resource', request.subject, error);
     }
     // The variables of a template are known only once the URI is resolved, here.
@@ -145,7 +152,8 @@ export class MemberRouter implements ServedApp {
         try {
           return resources.resolve(target.uri).member.info.scopes;
         } catch {
-          return undefined; // unknown: answered -32602 by the handler
+          // An extension's resource, or unknown (answered -32602 by the handler).
+          return this.extensionMember(target.uri)?.info.scopes;
         }
       case 'completion':
         return (target.of === 'prompt' ? prompts.get(target.name) : resources.member(target.name))?.info.scopes;
@@ -162,6 +170,12 @@ export class MemberRouter implements ServedApp {
       resources: resources.fixedListing(shown).length > 0 || resources.listTemplates(shown).length > 0,
       prompts: prompts.listingFor(shown).length > 0
     };
+  }
+
+  /** The chain of the extension that serves `uri`, when one does. */
+  private extensionMember(uri: string): CompiledMember | undefined {
+    const owner = this.extensionSet.resourceOwner(uri);
+    return owner ? this.extensionResources.get(owner.id) : undefined;
   }
 
   /** What lists show this caller: undefined (everything) unless lists are filtered and the caller has a token. */

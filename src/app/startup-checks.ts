@@ -6,6 +6,9 @@ import type { Registry } from '../metadata/registry-builder';
 import { isMiddlewareClass } from '../pipeline/middleware';
 import type { Constructor } from '../types/core';
 import type { FusionAppOptions } from './app-options';
+import { homeOf } from '../compose/member-home';
+import type { MemberHome } from '../pipeline/member-spec';
+import type { ProviderSpec } from '../types/provider';
 
 /** The checks an app makes of its parts at startup (and again when its providers change): each misuse is a ConfigurationError naming the fix. */
 
@@ -55,25 +58,50 @@ export function assertSingleUseSupported(registry: Registry, store: Continuation
  * and not on every call.
  */
 export function assertInjectable(container: DependencyContainer, registry: Registry, options: FusionAppOptions<object>): void {
-  const classes = new Set<Constructor>();
   const members = [...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts];
-  for (const member of members) classes.add(member.target);
-  const presenters = [options.presenter, ...registry.tools.map((t) => t.presenter)];
-  for (const presenter of presenters) if (typeof presenter === 'function') classes.add(presenter as Constructor);
-  const middleware = [...(options.middleware ?? []), ...members.flatMap((m) => m.middleware)];
-  for (const m of middleware) if (isMiddlewareClass(m)) classes.add(m);
-  for (const provider of options.providers ?? []) {
-    if (typeof provider === 'function') classes.add(provider);
-    else if ('useClass' in provider) classes.add(provider.useClass);
+  // The app's own members are resolved from its container; a mounted member from its mount's (see compose/member-home.ts).
+  const own = members.filter((m) => homeOf(m) === undefined);
+  const homes = new Map<MemberHome, typeof members>();
+  for (const member of members) {
+    const home = homeOf(member);
+    if (home) homes.set(home, [...(homes.get(home) ?? []), member]);
   }
-  // Classes the app's container builds once: they must not inject what exists per call.
-  const singletons = new Map<unknown, Constructor>();
-  for (const provider of options.providers ?? []) {
-    if (typeof provider === 'function') singletons.set(provider, provider);
-    else if ('useClass' in provider && provider.singleton !== false) singletons.set(provider.provide, provider.useClass);
-  }
-  const problems = [...duplicateCopies(), ...checkInjection(container, classes, singletons)];
+  const problems = [
+    ...duplicateCopies(),
+    ...injectionProblems(container, own, options.providers ?? [], { presenter: options.presenter, middleware: options.middleware ?? [] }),
+    ...[...homes].flatMap(([home, mounted]) =>
+      injectionProblems(home.container, mounted, home.providers, { middleware: [] }).map((problem) => `mount ${home.namespace}: ${problem}`)
+    )
+  ];
   if (problems.length > 0) {
     throw new ConfigurationError(`Cannot start: ${problems.length} problem(s) with dependency injection:\n- ${problems.join('\n- ')}`);
   }
+}
+
+/** What keeps the classes of `members` (and of the app-wide presenter and middleware given) from being built by `container`. */
+function injectionProblems(
+  container: DependencyContainer,
+  members: readonly (
+    Registry['tools'][number] | Registry['resources'][number] | Registry['templates'][number] | Registry['prompts'][number]
+  )[],
+  providers: readonly ProviderSpec[],
+  appWide: { readonly presenter?: unknown; readonly middleware: readonly unknown[] }
+): string[] {
+  const classes = new Set<Constructor>();
+  for (const member of members) classes.add(member.target);
+  const presenters = [appWide.presenter, ...members.map((m) => ('presenter' in m ? m.presenter : undefined))];
+  for (const presenter of presenters) if (typeof presenter === 'function') classes.add(presenter as Constructor);
+  const middleware = [...appWide.middleware, ...members.flatMap((m) => m.middleware)];
+  for (const m of middleware) if (isMiddlewareClass(m)) classes.add(m);
+  for (const provider of providers) {
+    if (typeof provider === 'function') classes.add(provider);
+    else if ('useClass' in provider) classes.add(provider.useClass);
+  }
+  // Classes the container builds once: they must not inject what exists per call.
+  const singletons = new Map<unknown, Constructor>();
+  for (const provider of providers) {
+    if (typeof provider === 'function') singletons.set(provider, provider);
+    else if ('useClass' in provider && provider.singleton !== false) singletons.set(provider.provide, provider.useClass);
+  }
+  return checkInjection(container, classes, singletons);
 }

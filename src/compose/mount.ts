@@ -3,6 +3,9 @@ import { ConfigurationError } from '../errors';
 import type { Registry } from '../metadata/registry-builder';
 import type { Constructor } from '../types/core';
 import type { Middleware } from '../types/middleware';
+import type { RequestExtra } from '../types/context';
+import type { MemberHome } from '../pipeline/member-spec';
+import { withHome } from './member-home';
 import type { PresenterRef } from '../types/presenter';
 import { namespacedName, namespacedUri, namespaceProblem } from './namespace';
 
@@ -10,10 +13,10 @@ import { namespacedName, namespacedUri, namespaceProblem } from './namespace';
  * What is mounted under a namespace (`FusionApp.create({ mounts: [...] })`): tool classes with
  * their own middleware, default presenter and providers, served by the parent app under the
  * naming rule of `namespace.ts` (tools and prompts `<namespace>.<name>`, resources and templates
- * `<scheme>://<namespace>/<rest>`).
+ * `<namespace>+<scheme>:<rest>`).
  */
 export interface Mount {
-  /** The namespace: 1–64 of `A–Z a–z 0–9 _ -`. */
+  /** The namespace: a lowercase letter, then up to 63 lowercase letters, digits or `-` (it heads URI schemes). */
   readonly namespace: string;
   /** The mounted tool classes (their tools, resources, templates, prompts and completers). */
   readonly tools: readonly Constructor[];
@@ -21,8 +24,14 @@ export interface Mount {
   readonly middleware?: readonly Middleware[];
   /** The presenter of mounted tools that name none. Default: the parent's. */
   readonly presenter?: PresenterRef;
-  /** Services the mounted classes need, registered in the parent's container (a token the parent registers too is refused). */
+  /**
+   * Services the mounted classes need, registered in the mount's own container: a child of the
+   * parent's, so the mounted classes also resolve what the parent provides, and a token the mount
+   * provides is its own (two mounts may provide the same class with different settings).
+   */
   readonly providers?: readonly ProviderSpec[];
+  /** Makes the per-call context of the mounted members (a mounted app's own `contextFactory`). Default: the parent's. */
+  readonly contextFactory?: (extra: RequestExtra) => object | undefined | Promise<object | undefined>;
   /** The app mounted, when an app is: its tool classes are read again whenever they change (its list changes merged). */
   readonly app?: MountableApp;
 }
@@ -48,7 +57,7 @@ export interface MountableApp {
  * @example
  * ```ts
  * const app = FusionApp.create({ tools: [ReportTools], mounts: [mount('desk', { tools: [BillingTools] })] });
- * // tools/list: report.generate, desk.billing.refund, …; resources: billing://desk/invoices/{id}
+ * // tools/list: report.generate, desk.billing.refund, …; resources: desk+billing://invoices/{id}
  * ```
  */
 export function mount(namespace: string, source: MountableApp | Omit<Mount, 'namespace' | 'app'>): Mount {
@@ -75,23 +84,29 @@ export function checkMounts(mounts: readonly Mount[]): void {
   if (problems.length > 0) throw new ConfigurationError(`Invalid mounts:\n${problems.map((p) => `- ${p}`).join('\n')}`);
 }
 
-/** A mount's registry under its namespace: names and URIs rewritten, its middleware and presenter given to its members. */
-export function namespacedRegistry(m: Mount, own: Registry): Registry {
+/**
+ * A mount's registry under its namespace: names and URIs rewritten, its middleware and presenter
+ * given to its members, each recorded as living in `home` (the mount's container and contextFactory).
+ */
+export function namespacedRegistry(m: Mount, own: Registry, home?: MemberHome): Registry {
   const middleware = m.middleware ?? [];
   const around = <T extends { readonly middleware: readonly Middleware[] }>(d: T): T =>
     middleware.length > 0 ? { ...d, middleware: [...middleware, ...d.middleware] } : d;
   return {
     tools: own.tools.map((d) =>
-      Object.freeze({
-        ...around(d),
-        name: namespacedName(m.namespace, d.name),
-        ...(d.presenter || !m.presenter ? {} : { presenter: m.presenter })
-      })
+      withHome(
+        Object.freeze({
+          ...around(d),
+          name: namespacedName(m.namespace, d.name),
+          ...(d.presenter || !m.presenter ? {} : { presenter: m.presenter })
+        }),
+        home
+      )
     ),
-    prompts: own.prompts.map((d) => Object.freeze({ ...around(d), name: namespacedName(m.namespace, d.name) })),
-    resources: own.resources.map((d) => Object.freeze({ ...around(d), uri: namespacedUri(m.namespace, d.uri) })),
+    prompts: own.prompts.map((d) => withHome(Object.freeze({ ...around(d), name: namespacedName(m.namespace, d.name) }), home)),
+    resources: own.resources.map((d) => withHome(Object.freeze({ ...around(d), uri: namespacedUri(m.namespace, d.uri) }), home)),
     templates: own.templates.map((d) =>
-      Object.freeze({ ...around(d), uriTemplate: namespacedUri(m.namespace, d.uriTemplate), mountedUnder: m.namespace })
+      withHome(Object.freeze({ ...around(d), uriTemplate: namespacedUri(m.namespace, d.uriTemplate), mountedUnder: m.namespace }), home)
     )
   };
 }

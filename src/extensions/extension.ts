@@ -37,7 +37,8 @@ export type ExtensionMethod = (request: ExtensionRequest) => Record<string, unkn
 
 /**
  * Resources an extension serves beside the app's own (skill files, say): `resources/read` of a
- * URI it `owns` reaches `read`, after the app's own resources and templates have not matched.
+ * URI it `owns` reaches `read`, after the app's own resources and templates have not matched,
+ * through a chain compiled for the extension like any resource's (see {@link ExtensionResources.scopes}).
  */
 export interface ExtensionResources {
   /** Whether the URI is one of this extension's (it then answers for it, found or not). */
@@ -46,6 +47,12 @@ export interface ExtensionResources {
   read(uri: string, request: ExtensionRequest): ReadResourceResult | Promise<ReadResourceResult>;
   /** What `resources/list` shows of them (a small set, not paged). Absent: nothing is listed. */
   list?(): readonly Resource[];
+  /**
+   * The OAuth scopes a read of any of them needs (with `auth`), checked like a resource's
+   * `scopes`. Default: none. A read runs through a chain like any resource's: queue slot, scope
+   * check, the extensions' `steps` and the app's middleware, timeouts, telemetry.
+   */
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -58,6 +65,27 @@ export interface ExtensionSteps {
   readonly outer?: readonly Middleware[];
   /** Run after the app's `middleware`, before class and method middleware. */
   readonly inner?: readonly Middleware[];
+}
+
+/** A `subscriptions/listen` an extension answers: the request, with the listen's JSON-RPC id (its stream's messages name it). */
+export interface ExtensionListenRequest extends ExtensionRequest {
+  /** The listen request's id. */
+  readonly id: string | number;
+}
+
+/**
+ * Listens an extension answers (on HTTP, 2026-07-28): a `subscriptions/listen` whose params it
+ * `accepts` (what its `notifications` name, say) is answered by its `open`, not by the core
+ * listen router. The tasks extension's task-status listens are served this way.
+ */
+export interface ExtensionListens {
+  /** Whether the listen's params (untrusted) are this extension's to answer. */
+  accepts(params: Readonly<Record<string, unknown>>): boolean;
+  /**
+   * The listen's HTTP response: its stream of JSON-RPC messages (server-sent events), ended when
+   * `request.signal` aborts (the client closed it). A thrown `FusionError` is the listen's JSON-RPC error.
+   */
+  open(request: ExtensionListenRequest): Promise<Response>;
 }
 
 /** What an extension's `start` is given. */
@@ -102,6 +130,8 @@ export interface FusionExtension {
   readonly steps?: ExtensionSteps;
   /** Resources it serves beside the app's own. */
   readonly resources?: ExtensionResources;
+  /** Listens (`subscriptions/listen`) it answers. */
+  readonly listens?: ExtensionListens;
   /**
    * Runs once before the extension serves anything: awaited by `listen()`, and by the first
    * request that reaches the extension otherwise. A failure is that request's error (and

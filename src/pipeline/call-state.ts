@@ -196,7 +196,7 @@ export class CallState {
   }
 
   private make(): { ctx: CallContext; scope: CallScope } {
-    const scope = new CallScope(this.root, this.aborter);
+    const scope = new CallScope(this.member.container ?? this.root, this.aborter);
     // A member that may become a task reads its progress channel when it reports (the task-escalation step replaces it).
     const channel = this.progress;
     const progress = this.member.mayBecomeTask
@@ -276,4 +276,6 @@ export interface CompiledMember {
   readonly outcome: OutcomeMapping;
   /** The queue's take, run before the chain where nothing outside the queue works before it (see `CompiledChain.admit`). */
   readonly admit: Admission | undefined;
+  /** Where its classes are resolved when not from the app's container (a mounted member's mount container). */
+  readonly container?: DependencyContainer;
 }

@@ -10,8 +10,17 @@ import { isMiddlewareClass } from './middleware';
  * is built from the spec itself, with the two facts only this step knows (the merged
  * middleware, whether the classes inject per-call tokens).
  */
-export function compileMember(spec: MemberSpec, deps: ChainDependencies): CompiledMember {
-  const { info } = spec;
+export function compileMember(spec: MemberSpec, appDeps: ChainDependencies): CompiledMember {
+  const { info, home } = spec;
+  // A mounted member resolves from its mount's container and uses its mount's contextFactory (else the app's).
+  const deps: ChainDependencies = home
+    ? {
+        ...appDeps,
+        container: home.container,
+        contextFactory: home.contextFactory ?? appDeps.contextFactory,
+        needsCallScope: home.needsCallScope
+      }
+    : appDeps;
   const middleware = [...deps.globalMiddleware, ...spec.middleware];
   const classes: Constructor[] = [spec.target, ...middleware.filter(isMiddlewareClass)];
   if (spec.presenterClass) classes.push(spec.presenterClass);
@@ -28,6 +37,7 @@ export function compileMember(spec: MemberSpec, deps: ChainDependencies): Compil
     steps,
     run,
     outcome,
-    admit
+    admit,
+    ...(home ? { container: home.container } : {})
   });
 }

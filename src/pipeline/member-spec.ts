@@ -1,4 +1,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { DependencyContainer } from 'tsyringe';
+import type { ContextFactory } from '../types/context';
+import type { ProviderSpec } from '../types/provider';
 import type { LockKeysFunction } from '../metadata/types';
 import type { InputValidator } from '../schema/input-validator';
 import type { CallKind, Constructor, MemberKind, ToolInfo } from '../types/core';
@@ -38,6 +41,26 @@ export interface MemberSpec {
   readonly validate?: InputValidator;
   readonly present: NamedStep;
   readonly terminal: NamedStep;
+  /** Where it lives when it is a mounted member (its own container and contextFactory); absent: the app's. */
+  readonly home?: MemberHome;
+}
+
+/**
+ * Where a member lives when it is not the app's own (a mounted app's member, `compose/mount.ts`):
+ * the container its classes are resolved from (a child of the app's, holding the mount's
+ * providers), and the `contextFactory` its calls use (the mount's, else the app's).
+ */
+export interface MemberHome {
+  /** The mount's namespace (for messages). */
+  readonly namespace: string;
+  /** The mount's container: a child of the app's container, with the mount's providers registered in it. */
+  readonly container: DependencyContainer;
+  /** The providers registered in it (what the startup checks read). */
+  readonly providers: readonly ProviderSpec[];
+  /** The mount's own `contextFactory`, when it has one. */
+  readonly contextFactory?: ContextFactory;
+  /** Whether resolving these classes from its container reaches a per-call token (see `needsCallScope`). */
+  readonly needsCallScope: (classes: readonly Constructor[]) => boolean;
 }
 
 /** A member's facts as calls see them (`ctx.tool`), frozen: built once per member by the surface that compiles it. */

@@ -2,6 +2,7 @@ import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor }
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledMember } from '../pipeline/compiled-member';
 import { compileMember } from '../pipeline/compile-member';
+import { homeOf } from '../compose/member-home';
 import { memberInfo } from '../pipeline/member-spec';
 import { completeArgumentStep } from '../pipeline/steps/complete-argument.step';
 import type { NamedStep } from '../pipeline/steps/named-step';
@@ -47,7 +48,8 @@ export function compileSurfaceMember(descriptor: SurfaceDescriptor, spec: Surfac
       middleware: descriptor.middleware,
       validate: spec.validate,
       present: spec.present,
-      terminal: spec.terminal
+      terminal: spec.terminal,
+      home: homeOf(descriptor)
     },
     deps
   );

@@ -12,6 +12,7 @@ import {
   type Presenter
 } from '../../src';
 import { FifoMutex, namespacedName, namespacedUri, unnamespacedName, unnamespacedUri } from '../../src/advanced';
+import { namespaceProblem } from '../../src/compose/namespace';
 import { connectTestClient } from '../../src/testing';
 import { DeskTools, Probe } from '../fixtures/desk-tools';
 import { LateTools, Names, SurfaceTools } from '../fixtures/surface-tools';
@@ -84,16 +85,43 @@ function composedApp(seen: string[] = []) {
 }
 
 describe('the naming rule (compose/namespace.ts)', () => {
-  it('names tools and prompts <namespace>.<name> and puts the namespace first after the scheme, both ways', () => {
+  it('names tools and prompts <namespace>.<name> and prefixes the scheme with <namespace>+, both ways', () => {
     expect(namespacedName('desk', 'billing.refund')).toBe('desk.billing.refund');
     expect(unnamespacedName('desk', 'desk.billing.refund')).toBe('billing.refund');
     expect(unnamespacedName('desk', 'other.x')).toBeUndefined();
-    for (const uri of ['billing://invoices/{id}', 'demo://readme', 'urn:isbn:123', 'file:///etc/x', 'ui://desk/main', 'x://']) {
+    for (const uri of [
+      'billing://invoices/{id}',
+      'demo://readme',
+      'urn:isbn:123',
+      'file:///etc/x',
+      'ui://desk/main',
+      'x://',
+      'a://h/p?q=1#f'
+    ]) {
       expect(unnamespacedUri('desk', namespacedUri('desk', uri))).toBe(uri);
+      // Still a URI: its scheme carries the namespace, the rest is the member's own.
+      if (!uri.includes('{')) {
+        const [own, front] = [new URL(uri), new URL(namespacedUri('desk', uri))];
+        expect([front.protocol, front.host, front.pathname, front.search, front.hash]).toEqual([
+          `desk+${own.protocol}`,
+          own.host,
+          own.pathname,
+          own.search,
+          own.hash
+        ]);
+      }
     }
-    expect(namespacedUri('desk', 'billing://invoices/{id}')).toBe('billing://desk/invoices/{id}');
-    expect(namespacedUri('desk', 'urn:isbn:123')).toBe('urn:desk/isbn:123');
-    expect(unnamespacedUri('desk', 'billing://other/1')).toBeUndefined();
+    expect(namespacedUri('desk', 'billing://invoices/{id}')).toBe('desk+billing://invoices/{id}');
+    expect(namespacedUri('desk', 'urn:isbn:123')).toBe('desk+urn:isbn:123');
+    expect(unnamespacedUri('desk', 'other+billing://1')).toBeUndefined();
+    expect(unnamespacedUri('desk', 'billing://desk/1')).toBeUndefined();
+  });
+
+  it('accepts only namespaces that can head a URI scheme and are one segment of a tool name', () => {
+    for (const ok of ['desk', 'a', 'desk-2', 'v2', 'a'.repeat(64)]) expect(namespaceProblem(ok)).toBeUndefined();
+    for (const bad of ['', 'Desk', 'my_desk', 'a.b', 'a+b', '2desk', '-x', 'a/b', 'a'.repeat(65), 7, undefined]) {
+      expect(namespaceProblem(bad)).toMatch(/must be a lowercase letter, then up to 63 lowercase letters, digits or "-"/);
+    }
   });
 });
 
@@ -110,12 +138,12 @@ describe('mount through a real SDK client', () => {
       expect(seen).toEqual(['parent:ledger.balance', 'ledger:ledger.balance']);
       // Resources, templates (with their list method), prompts and completions under the namespace.
       const { resources } = await client.listResources();
-      expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['demo://docs/readme', 'demo://docs/items/1']));
+      expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['docs+demo://readme', 'docs+demo://items/1']));
       const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
-      expect(templates).toContain('demo://docs/items/{id}');
-      const readme = await client.readResource({ uri: 'demo://docs/readme' });
-      expect(readme.contents[0]).toMatchObject({ uri: 'demo://docs/readme', text: 'Hello from the readme.' });
-      const item = await client.readResource({ uri: 'demo://docs/items/2' });
+      expect(templates).toContain('docs+demo://items/{id}');
+      const readme = await client.readResource({ uri: 'docs+demo://readme' });
+      expect(readme.contents[0]).toMatchObject({ uri: 'docs+demo://readme', text: 'Hello from the readme.' });
+      const item = await client.readResource({ uri: 'docs+demo://items/2' });
       expect(JSON.parse((item.contents[0] as { text: string }).text)).toEqual({ id: '2', label: 'Item 2' });
       await expect(client.readResource({ uri: 'demo://readme' })).rejects.toMatchObject({
         code: era === 'modern' ? -32602 : expect.any(Number)
@@ -128,7 +156,7 @@ describe('mount through a real SDK client', () => {
       });
       expect(completion.completion.values).toEqual(['ada', 'alan']);
       const itemIds = await client.complete({
-        ref: { type: 'ref/resource', uri: 'demo://docs/items/{id}' },
+        ref: { type: 'ref/resource', uri: 'docs+demo://items/{id}' },
         argument: { name: 'id', value: '1' }
       });
       expect(itemIds.completion.values).toEqual(['1', '2', '10']);
@@ -184,10 +212,10 @@ describe('mount through a real SDK client', () => {
     const app = FusionApp.create({ tools: [], mounts: [mount('docs', docs)] });
     const { client, close } = await connectTestClient(app, { era: 'legacy-memory' });
     const log = recordWire(client);
-    await client.subscribeResource({ uri: 'demo://docs/readme' });
+    await client.subscribeResource({ uri: 'docs+demo://readme' });
     docs.notifyResourceUpdated('demo://readme');
     await until(() => log.some((m) => m.method === 'notifications/resources/updated'), 'resources/updated');
-    expect(log.filter((m) => m.method === 'notifications/resources/updated').map((m) => m.params)).toEqual([{ uri: 'demo://docs/readme' }]);
+    expect(log.filter((m) => m.method === 'notifications/resources/updated').map((m) => m.params)).toEqual([{ uri: 'docs+demo://readme' }]);
     await close();
     await app.close();
     await docs.close();
@@ -206,6 +234,9 @@ describe('mount through a real SDK client', () => {
       /tool ledger\.balance is both Clashing\.balance \(the app\) and LedgerTools\.balance \(mounted under ledger\)/
     );
     expect(() => FusionApp.create({ tools: [], mounts: [mount('a.b', { tools: [LedgerTools] })] })).toThrow(ConfigurationError);
+    expect(() => FusionApp.create({ tools: [], mounts: [mount('My_Desk', { tools: [LedgerTools] })] })).toThrow(
+      /mount: namespace "My_Desk" must be a lowercase letter/
+    );
     expect(() => FusionApp.create({ tools: [], mounts: [mount('x', { tools: [LedgerTools] }), mount('x', { tools: [] })] })).toThrow(
       /mounted twice/
     );

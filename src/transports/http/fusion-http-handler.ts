@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthGate } from '../../auth/http-auth';
-import type { TaskEndpoints } from '../served-app';
+import type { ListenRouter } from './task-listen-request';
 import { authenticationGuard } from './guards/authentication.guard';
 import { guardBody } from './guards/body.guard';
 import { hostOriginGuard } from './guards/host-origin.guard';
@@ -86,21 +86,21 @@ export interface FusionHttpHandler {
 
 /**
  * Builds the endpoint, its guards in the order above. `gate` is the app's auth (without one, the
- * `authInfo` an entry is given is trusted as is), `tasks` its task endpoints, and `principalOf`
+ * `authInfo` an entry is given is trusted as is), `listens` what answers its extensions' listens (task status among them), and `principalOf`
  * says whom a 2025-era session is bound to (default: `defaultPrincipalOf` of the token).
  */
 export function createFusionHttpHandler(
   factory: McpServerFactory,
   options: HttpHandlerOptions = {},
   gate?: HttpAuthGate,
-  tasks?: TaskEndpoints,
+  listens?: ListenRouter,
   principalOf?: SessionPrincipalOf
 ): FusionHttpHandler {
   const path = options.path ?? '/mcp';
   const onerror = options.onerror;
   const hostOrigin = hostOriginGuard(options);
   const authentication = gate ? authenticationGuard(gate) : undefined;
-  const routing = createRouting(factory, options, tasks, principalOf);
+  const routing = createRouting(factory, options, listens, principalOf);
   const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
   let closing: Promise<void> | undefined;
 

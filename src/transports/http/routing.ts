@@ -9,10 +9,9 @@ import {
   type ServerNotifier
 } from '@modelcontextprotocol/server';
 import { isPlainJsonObject } from '../../wire/own-properties';
-import type { TaskEndpoints } from '../served-app';
 import { SessionRegistry, type SessionOptions, type SessionPrincipalOf } from './session-registry';
 import { statelessJsonLegacy } from './stateless-json-legacy';
-import { listenForTasks, taskListenOf } from './task-listen-request';
+import { answerListen, listenOf, type ListenRouter } from './task-listen-request';
 
 /**
  * Routing: where a request that passed every guard is served. A task listen goes to the app's
@@ -41,7 +40,7 @@ export interface RoutingOptions {
 export function createRouting(
   factory: McpServerFactory,
   options: RoutingOptions,
-  tasks: TaskEndpoints | undefined,
+  listens: ListenRouter | undefined,
   principalOf: SessionPrincipalOf | undefined
 ): Routing {
   const { onerror } = options;
@@ -62,9 +61,9 @@ export function createRouting(
       return sessions?.size ?? 0;
     },
     async route(request, parsedBody, authInfo) {
-      // A listen for task status (the tasks extension) is served here: the SDK's listen router knows no task ids.
-      const listen = tasks ? taskListenOf(parsedBody) : undefined;
-      if (listen) return listenForTasks(listen, authInfo, tasks!, request.signal);
+      // A listen an extension answers (task status, the tasks extension's) is served here: the SDK's listen router knows only the core ones.
+      const listen = listens ? listenOf(parsedBody) : undefined;
+      if (listen && listens!.accepts(listen)) return answerListen(listen, authInfo, listens!, request.signal);
       if (!claimsModernEnvelope(parsedBody) && (onLegacySession(request) || (await isLegacyRequest(request, parsedBody)))) {
         return legacy(request, parsedBody, authInfo);
       }

@@ -1,7 +1,13 @@
-import { namespacedName, namespacedUri, upstreamName, upstreamUri } from '../../../src/gateway/namespace';
+import { NAMESPACE_PATTERN, namespacedName, namespacedUri, upstreamName, upstreamUri } from '../../../src/gateway/namespace';
+import {
+  NAMESPACE_PATTERN as COMPOSE_PATTERN,
+  namespacedName as composeName,
+  namespacedUri as composeUri,
+  unnamespacedUri
+} from '../../../src/compose/namespace';
 import { describeTarget, resolveTarget } from '../../../src/gateway/upstream-target';
 import { parseServe } from '../../../src/cli/serve-command';
-import { ConfigurationError } from '../../../src';
+import { ConfigurationError, proxy } from '../../../src';
 
 describe('the gateway names what it serves under a namespace', () => {
   it('tools and prompts: <namespace>.<name>, and back', () => {
@@ -24,6 +30,20 @@ describe('the gateway names what it serves under a namespace', () => {
 
   it('a URI outside the namespace is not the upstream’s', () => {
     expect(upstreamUri('desk', 'billing://invoices/3')).toBeUndefined();
+    expect(upstreamUri('desk', 'other+billing://invoices/3')).toBeUndefined();
+  });
+
+  it('is the composition rule (one module for mount and gateway)', () => {
+    expect(namespacedUri('desk', 'billing://invoices/3')).toBe(composeUri('desk', 'billing://invoices/3'));
+    expect(upstreamUri('desk', 'desk+billing://invoices/3')).toBe(unnamespacedUri('desk', 'desk+billing://invoices/3'));
+    expect(namespacedName('desk', 'billing.refund')).toBe(composeName('desk', 'billing.refund'));
+    expect(NAMESPACE_PATTERN).toBe(COMPOSE_PATTERN);
+  });
+
+  it('refuses a namespace that cannot head a URI scheme, at startup', async () => {
+    for (const namespace of ['Desk', 'my_desk', 'a.b']) {
+      await expect(proxy('http://127.0.0.1:1/mcp', { namespace })).rejects.toThrow(ConfigurationError);
+    }
   });
 });
 
