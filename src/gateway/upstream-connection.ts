@@ -2,9 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { context, propagation } from '@opentelemetry/api';
 import {
   Client,
+  LOG_LEVEL_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
   StreamableHTTPClientTransport,
-  type ElicitRequestParams,
-  type ElicitResult,
+  type LoggingLevel,
   type McpSubscription,
   type Tool,
   type Transport
@@ -12,7 +14,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ToolError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
-import { UpstreamCall } from './upstream-call';
+import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
 
 /** The protocol era a gateway speaks to its upstream: `'2025'` (initialize, a live channel), `'2026'` (2026-07-28), or `'auto'` (the SDK's negotiation). */
 export type UpstreamEra = '2025' | '2026' | 'auto';
@@ -60,6 +62,7 @@ export class UpstreamConnection {
   /** 2026-07-28: the URIs watched, and the listen stream that carries their updates. */
   private readonly watched = new Set<string>();
   private listening: McpSubscription | undefined;
+  private http: StreamableHTTPClientTransport | undefined;
 
   private constructor(
     private readonly client: Client,
@@ -72,7 +75,8 @@ export class UpstreamConnection {
     const client = new Client(
       { name: 'mcpfusion-gateway', version: '1.0.0' },
       {
-        capabilities: { elicitation: { form: {}, url: {} } },
+        // Every kind of request a server may make of its client: each is forwarded to the front client that made the call.
+        capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
         versionNegotiation: { mode: era === '2025' ? 'legacy' : era === '2026' ? { pin: '2026-07-28' } : 'auto' },
         listChanged: {
           tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() },
@@ -82,9 +86,12 @@ export class UpstreamConnection {
       }
     );
     const connection = new UpstreamConnection(client, target, events);
-    client.setRequestHandler('elicitation/create', (request) => connection.question(request.params));
+    client.setRequestHandler('elicitation/create', async (request) => answered(await connection.question({ method: 'elicitation/create', params: request.params })) as never);
+    client.setRequestHandler('sampling/createMessage', async (request) => answered(await connection.question({ method: 'sampling/createMessage', params: request.params })) as never);
+    client.setRequestHandler('roots/list', async () => answered(await connection.question({ method: 'roots/list' })) as never);
     client.setNotificationHandler('notifications/resources/updated', (notification) => events.resourceUpdated(notification.params.uri));
     const transport = connection.transport();
+    if (transport instanceof StreamableHTTPClientTransport) connection.http = transport;
     try {
       await client.connect(transport);
     } catch (error) {
@@ -172,6 +179,8 @@ export class UpstreamConnection {
     const call = new UpstreamCall(name, token);
     // The proxied call's trace context travels upstream (SEP-414: `traceparent` in `_meta`), where a registered propagator has one.
     const meta: Record<string, unknown> = { progressToken: token };
+    // A 2026-07-28 upstream logs to a request only when asked: every level is asked for, the front's own level filters what it gets.
+    if (this.client.getProtocolEra() === 'modern') meta[LOG_LEVEL_META_KEY] = 'debug';
     propagation.inject(context.active(), meta);
     this.running.add(call);
     this.byToken.set(token, call);
@@ -190,10 +199,19 @@ export class UpstreamConnection {
     return call;
   }
 
-  /** Closes the connection (a spawned upstream is stopped). */
+  /** The upstream's 2025-era session id, where it gave one (HTTP). */
+  get sessionId(): string | undefined {
+    return this.http?.sessionId;
+  }
+
+  /**
+   * Closes the connection (a spawned upstream is stopped). An upstream session is ended
+   * (`DELETE`), so that it does not count against the gateway's sessions upstream until it expires.
+   */
   async close(): Promise<void> {
     this.closedBy ??= new Error('the gateway closed');
     await this.listening?.close().catch(() => undefined);
+    await this.http?.terminateSession().catch(() => undefined);
     await this.client.close().catch(() => undefined);
   }
 
@@ -238,30 +256,65 @@ export class UpstreamConnection {
           return;
         }
       }
+      if ('method' in message && message.method === 'notifications/message' && message.params) {
+        const params = message.params as { level?: unknown; data?: unknown; logger?: unknown };
+        const call = this.callOfNotification();
+        if (call && typeof params.level === 'string') {
+          call.push({
+            kind: 'log',
+            level: params.level as LoggingLevel,
+            data: params.data,
+            ...(typeof params.logger === 'string' ? { logger: params.logger } : {})
+          });
+          return;
+        }
+      }
       receive?.(message, extra);
     };
   }
 
-  /** An upstream question: delivered to its call, answered when the user answers (or cancelled). */
-  private question(params: ElicitRequestParams): Promise<ElicitResult> {
+  /**
+   * The call a notification that names no request belongs to (a log message): over HTTP, the
+   * call whose response stream carried it; over stdio, the one call in flight (none when several
+   * are: the gateway does not guess).
+   */
+  private callOfNotification(): UpstreamCall | undefined {
+    const store = callStorage.getStore();
+    if (store !== undefined) return store ?? undefined;
+    if (this.target.kind !== 'stdio') return undefined;
+    const live = [...this.running].filter((call) => !call.finished);
+    return live.length === 1 ? live[0] : undefined;
+  }
+
+  /**
+   * An upstream request of the client (a question, a sampling request, a roots listing):
+   * delivered to its call, answered when the front client answers (or withdrawn).
+   */
+  private question(ask: UpstreamAsk): Promise<UpstreamAnswer> {
     const store = callStorage.getStore();
     const call = store === null ? undefined : (store ?? this.soleWaitingFree());
     if (!call) {
-      this.events.log(
-        `${describeTarget(this.target)} asked a question while ${this.running.size} calls were in flight: it cannot say which call asks, so the question was cancelled.`
+      const why =
+        store === null
+          ? 'it came during a request that is not a tool call'
+          : `${this.running.size} calls were in flight and it cannot say which call asks`;
+      this.events.log(`${describeTarget(this.target)} sent ${ask.method} while ${why}: it was refused.`);
+      return Promise.resolve(
+        ask.method === 'elicitation/create'
+          ? { result: { action: 'cancel' } }
+          : { refused: `The gateway forwards ${ask.method} only during a tool call it can attribute (${why}).` }
       );
-      return Promise.resolve({ action: 'cancel' });
     }
-    return new Promise<ElicitResult>((resolve) => {
+    return new Promise<UpstreamAnswer>((resolve) => {
       let answered = false;
       call.push({
         kind: 'question',
         question: {
-          params,
-          respond: (result) => {
+          ask,
+          respond: (answer) => {
             if (answered) return;
             answered = true;
-            resolve(result);
+            resolve(answer);
           }
         }
       });
@@ -288,6 +341,12 @@ export class UpstreamConnection {
       `The upstream MCP server ${describeTarget(this.target)} is unavailable: ${reason.message}. The gateway reconnects on the next call; call the tool again.`
     );
   }
+}
+
+/** The answer to an upstream request as its handler returns it: the front client's result, or a JSON-RPC error saying why not. */
+function answered(answer: UpstreamAnswer): Record<string, unknown> {
+  if ('refused' in answer) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, answer.refused);
+  return answer.result;
 }
 
 /** An upstream request that failed: a ToolError saying so, in the upstream's own words. */
