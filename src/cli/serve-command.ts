@@ -81,7 +81,8 @@ export function parseServe(argv: readonly string[]): ServeCommand {
         const text = value();
         const count = Number(text);
         if (!Number.isInteger(count) || count < 1) throw new CliError(`${flag}: "${text}" is not a positive integer`);
-        const key = flag === '--max-sessions' ? 'maxSessions' : flag === '--upstream-sessions' ? 'upstreamSessions' : 'maxSessionsPerCaller';
+        const key =
+          flag === '--max-sessions' ? 'maxSessions' : flag === '--upstream-sessions' ? 'upstreamSessions' : 'maxSessionsPerCaller';
         counts[key] = count;
         break;
       }

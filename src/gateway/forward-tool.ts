@@ -106,7 +106,8 @@ function missingCapability(ctx: CallContext, ask: UpstreamAsk): string | undefin
 /** The front round that forwards an upstream request: the same form, URL, sampling request or roots listing, answered under {@link QUESTION_KEY}. */
 function questionRound(ask: UpstreamAsk, id: string): InputRound {
   const state: ForwardState = { gw: id };
-  if (ask.method === 'sampling/createMessage') return createInputRound([{ kind: 'sampling', key: QUESTION_KEY, sampling: ask.params }], state);
+  if (ask.method === 'sampling/createMessage')
+    return createInputRound([{ kind: 'sampling', key: QUESTION_KEY, sampling: ask.params }], state);
   if (ask.method === 'roots/list') return createInputRound([{ kind: 'roots', key: QUESTION_KEY }], state);
   const params: ElicitRequestParams = ask.params;
   if (params.mode === 'url') {

@@ -86,8 +86,14 @@ export class UpstreamConnection {
       }
     );
     const connection = new UpstreamConnection(client, target, events);
-    client.setRequestHandler('elicitation/create', async (request) => answered(await connection.question({ method: 'elicitation/create', params: request.params })) as never);
-    client.setRequestHandler('sampling/createMessage', async (request) => answered(await connection.question({ method: 'sampling/createMessage', params: request.params })) as never);
+    client.setRequestHandler(
+      'elicitation/create',
+      async (request) => answered(await connection.question({ method: 'elicitation/create', params: request.params })) as never
+    );
+    client.setRequestHandler(
+      'sampling/createMessage',
+      async (request) => answered(await connection.question({ method: 'sampling/createMessage', params: request.params })) as never
+    );
     client.setRequestHandler('roots/list', async () => answered(await connection.question({ method: 'roots/list' })) as never);
     client.setNotificationHandler('notifications/resources/updated', (notification) => events.resourceUpdated(notification.params.uri));
     const transport = connection.transport();
