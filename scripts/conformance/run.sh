@@ -21,7 +21,10 @@
 #   CONFORMANCE_VERBOSE  1 = stream the suites' full output (default: kept in console.log files)
 #   CONFORMANCE_RUNS     space-separated subset of: v0.1.16 2025-11-25 2026-07-28
 #                        gateway-v0.1.16 gateway-2025-11-25 gateway-2026-07-28 (default: all)
-#   GATEWAY_UPSTREAM_ERA the era the gateway speaks to the conformance server (default 2025)
+#   GATEWAY_UPSTREAM_ERA the era the gateway speaks to the conformance server: default 2025 for the
+#                        gateway-v0.1.16 and gateway-2025-11-25 runs (a stateful upstream: the
+#                        session pool is exercised), auto for gateway-2026-07-28 (2026-07-28
+#                        end to end: the upstream's input_required rounds pass through whole)
 #
 # Exit status: 0 only if every run exited 0.
 set -euo pipefail
@@ -150,9 +153,10 @@ start_server() {
 # front allows it more sessions per caller (--max-sessions-per-caller), as the server itself does;
 # the gateway keeps its own sessions upstream below the server's per-caller limit by itself.
 start_gateway() {
+  local era="$1"
   [[ -f "$GATEWAY_JS" ]] || die "${GATEWAY_JS#"$ROOT"/} is missing: run \`npm run compile\` first"
   local from=$(($(wc -l <"$GATEWAY_LOG") + 1))
-  (cd "$ROOT" && exec node "$GATEWAY_JS" serve --url "$SERVER_URL" --port 0 --upstream-era "${GATEWAY_UPSTREAM_ERA:-2025}" \
+  (cd "$ROOT" && exec node "$GATEWAY_JS" serve --url "$SERVER_URL" --port 0 --upstream-era "$era" \
     --max-sessions-per-caller 1000) >>"$RESULTS/gateway.stdout" 2>>"$GATEWAY_LOG" &
   GATEWAY_PID=$!
   local deadline=$((SECONDS + 60))
@@ -162,7 +166,7 @@ start_gateway() {
     GATEWAY_URL="$(tail -n "+$from" "$GATEWAY_LOG" | sed -n 's/^mcpfusion gateway listening on \(http[^ ]*\) .*$/\1/p' | head -n 1)"
     [[ -n "$GATEWAY_URL" ]] || sleep 0.1
   done
-  log "gateway up at $GATEWAY_URL in front of $SERVER_URL (pid $GATEWAY_PID, log ${GATEWAY_LOG#"$ROOT"/})"
+  log "gateway up at $GATEWAY_URL in front of $SERVER_URL (upstream era $era, pid $GATEWAY_PID, log ${GATEWAY_LOG#"$ROOT"/})"
 }
 
 : >"$SERVER_LOG"
@@ -209,10 +213,11 @@ run_suite() {
   fi
 }
 
-# run_gateway_suite <label> <version> <revision> <cli args...>: the same, through a fresh gateway
-# in front of the server (a fresh one per run, so no run inherits another's sessions).
+# run_gateway_suite <upstream era> <label> <version> <revision> <cli args...>: the same, through a
+# fresh gateway in front of the server (a fresh one per run, so no run inherits another's sessions).
 run_gateway_suite() {
-  start_gateway
+  start_gateway "$1"
+  shift
   SUITE_URL="$GATEWAY_URL"
   run_suite "$@"
   if ! kill -0 "$GATEWAY_PID" 2>/dev/null; then
@@ -229,9 +234,9 @@ for run in $RUNS; do
     v0.1.16) run_suite "v0.1.16-active" "$SUITE_STABLE" "" --suite active ;;
     2025-11-25) run_suite "v0.2.0-alpha.12-req-2025-11-25" "$SUITE_ALPHA" 2025-11-25 --requirements 2025-11-25 ;;
     2026-07-28) run_suite "v0.2.0-alpha.12-req-2026-07-28" "$SUITE_ALPHA" 2026-07-28 --requirements 2026-07-28 ;;
-    gateway-v0.1.16) run_gateway_suite "gateway-v0.1.16-active" "$SUITE_STABLE" "" --suite active ;;
-    gateway-2025-11-25) run_gateway_suite "gateway-v0.2.0-alpha.12-req-2025-11-25" "$SUITE_ALPHA" 2025-11-25 --requirements 2025-11-25 ;;
-    gateway-2026-07-28) run_gateway_suite "gateway-v0.2.0-alpha.12-req-2026-07-28" "$SUITE_ALPHA" 2026-07-28 --requirements 2026-07-28 ;;
+    gateway-v0.1.16) run_gateway_suite "${GATEWAY_UPSTREAM_ERA:-2025}" "gateway-v0.1.16-active" "$SUITE_STABLE" "" --suite active ;;
+    gateway-2025-11-25) run_gateway_suite "${GATEWAY_UPSTREAM_ERA:-2025}" "gateway-v0.2.0-alpha.12-req-2025-11-25" "$SUITE_ALPHA" 2025-11-25 --requirements 2025-11-25 ;;
+    gateway-2026-07-28) run_gateway_suite "${GATEWAY_UPSTREAM_ERA:-auto}" "gateway-v0.2.0-alpha.12-req-2026-07-28" "$SUITE_ALPHA" 2026-07-28 --requirements 2026-07-28 ;;
     *) die "unknown run '$run' in CONFORMANCE_RUNS (use v0.1.16, 2025-11-25, 2026-07-28, gateway-v0.1.16, gateway-2025-11-25, gateway-2026-07-28)" ;;
   esac
 done

@@ -1,19 +1,17 @@
-import type { CallToolResult, ElicitRequestParams } from '@modelcontextprotocol/client';
-import { inputStatus, readInput, readRequestState } from '../interactive/input-scope';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { readRequestState } from '../interactive/input-scope';
 import { createInputRound, type InputRound } from '../interactive/require-input';
-import type { FormSchema } from '../interactive/answer-validator';
 import { liveRequestSignalOf } from '../pipeline/call-context-factory';
 import { progress, type ProgressUpdate } from '../pipeline/progress';
 import type { CallContext } from '../types/context';
 import type { ParkedCalls } from './parked-calls';
-import { withdrawn, type UpstreamAnswer, type UpstreamAsk, type UpstreamCall, type CallEvent } from './upstream-call';
+import type { UpstreamCall, CallEvent } from './upstream-call';
+import { answerOf, planRound } from './forwarded-rounds';
 
-/** The key a forwarded question travels under in the front round (`inputRequests` / `inputResponses`). */
-export const QUESTION_KEY = 'upstream-question';
-
-/** What a forwarded round's state carries: the id of the parked call it answers. */
+/** What a forwarded round's state carries: the id of the parked call it answers, and the keys answered cancel for it. */
 interface ForwardState {
   readonly gw: string;
+  readonly cancelled?: readonly string[];
 }
 
 /** What forwarding a call needs of its gateway. */
@@ -43,7 +41,7 @@ export async function* forwardCall(
   let call: UpstreamCall;
   if (state && typeof state.gw === 'string') {
     call = gateway.parked.take(state.gw);
-    call.answer(answerOf(call.pending?.ask));
+    call.answer(answerOf(call.pending?.ask, Array.isArray(state.cancelled) ? state.cancelled : []));
   } else {
     call = await gateway.start(ctx.tool.name, args, ctx.sessionId);
   }
@@ -63,15 +61,16 @@ export async function* forwardCall(
           ctx.log.message(event.level, event.data, event.logger);
           break;
         case 'question': {
-          // A front client that cannot be asked this: the upstream is told at once (an elicitation cancelled, else refused), and goes on.
-          const missing = missingCapability(ctx, event.question.ask);
-          if (missing) {
-            call.answer(withdrawn(event.question.ask, `The client in front of the gateway did not declare ${missing}.`));
+          const plan = planRound(event.question.ask, ctx);
+          // Nothing the front client can be asked: the upstream is told at once (cancel), and goes on.
+          if ('now' in plan) {
+            call.answer(plan.now);
             break;
           }
           const id = gateway.parked.park(call, liveRequestSignalOf(ctx));
           parked = true;
-          return questionRound(event.question.ask, id);
+          const state: ForwardState = { gw: id, ...(plan.cancelled.length > 0 ? { cancelled: plan.cancelled } : {}) };
+          return createInputRound(plan.requests, state);
         }
         case 'done':
           return event.result;
@@ -84,59 +83,6 @@ export async function* forwardCall(
     // A round that ends without an outcome or a question (aborted, or its generator closed) ends the upstream call too.
     if (!parked && !call.finished) call.cancel(new Error('The call was cancelled by its client.'));
   }
-}
-
-/** The front client capability an upstream request needs and the front client did not declare (`{}` elicitation means form, in 2025-11-25). */
-function missingCapability(ctx: CallContext, ask: UpstreamAsk): string | undefined {
-  const capabilities = ctx.clientCapabilities;
-  switch (ask.method) {
-    case 'sampling/createMessage':
-      return capabilities?.sampling ? undefined : 'the sampling capability';
-    case 'roots/list':
-      return capabilities?.roots ? undefined : 'the roots capability';
-    case 'elicitation/create': {
-      const declared = capabilities?.elicitation as { form?: object; url?: object } | undefined;
-      if (!declared) return 'the elicitation capability';
-      if (ask.params.mode === 'url') return declared.url ? undefined : 'URL elicitation';
-      return declared.form !== undefined || Object.keys(declared).length === 0 ? undefined : 'form elicitation';
-    }
-  }
-}
-
-/** The front round that forwards an upstream request: the same form, URL, sampling request or roots listing, answered under {@link QUESTION_KEY}. */
-function questionRound(ask: UpstreamAsk, id: string): InputRound {
-  const state: ForwardState = { gw: id };
-  if (ask.method === 'sampling/createMessage')
-    return createInputRound([{ kind: 'sampling', key: QUESTION_KEY, sampling: ask.params }], state);
-  if (ask.method === 'roots/list') return createInputRound([{ kind: 'roots', key: QUESTION_KEY }], state);
-  const params: ElicitRequestParams = ask.params;
-  if (params.mode === 'url') {
-    return createInputRound([{ kind: 'url', key: QUESTION_KEY, message: params.message, url: params.url, onDecline: 'handler' }], state);
-  }
-  const schema = params.requestedSchema as unknown as FormSchema;
-  return createInputRound([{ kind: 'form', key: QUESTION_KEY, message: params.message, schema, onDecline: 'handler' }], state);
-}
-
-/** The answer to send upstream, from what the front round carried (checked by the framework: a form against its schema, a sampling result's role and content, the roots' URIs). */
-function answerOf(ask: UpstreamAsk | undefined): UpstreamAnswer {
-  if (!ask) return { result: { action: 'cancel' } };
-  if (ask.method === 'sampling/createMessage' || ask.method === 'roots/list') {
-    const value = inputStatus(QUESTION_KEY) === 'answered' ? readInput<unknown>(QUESTION_KEY) : undefined;
-    if (value === undefined) return withdrawn(ask, 'The client in front of the gateway gave no answer.');
-    return ask.method === 'roots/list' ? { result: { roots: value } } : { result: value as Record<string, unknown> };
-  }
-  const status = inputStatus(QUESTION_KEY);
-  if (status === 'declined') return { result: { action: 'decline' } };
-  if (status !== 'answered') return { result: { action: 'cancel' } };
-  const params = ask.params;
-  if (params.mode === 'url') return { result: { action: 'accept' } };
-  const fields = Object.keys((params.requestedSchema as { properties?: object } | undefined)?.properties ?? {});
-  const content: Record<string, string | number | boolean | string[]> = {};
-  for (const field of fields) {
-    const value = readInput<string | number | boolean | string[]>(field);
-    if (value !== undefined) content[field] = value;
-  }
-  return { result: { action: 'accept', content } };
 }
 
 /** An upstream progress as the percentage the framework reports (with a total: its share; without: the value, within 0–100). */

@@ -9,7 +9,17 @@ import type { CallToolResult, CreateMessageRequestParams, ElicitRequestParams, L
 export type UpstreamAsk =
   | { readonly method: 'elicitation/create'; readonly params: ElicitRequestParams }
   | { readonly method: 'sampling/createMessage'; readonly params: CreateMessageRequestParams }
-  | { readonly method: 'roots/list' };
+  | { readonly method: 'roots/list' }
+  | UpstreamRound;
+
+/**
+ * A 2026-07-28 upstream's `input_required` round, whole: its requests under its own keys
+ * (`{ method, params }` each, as sent, untrusted). Answered with `{ result: { inputResponses } }`.
+ */
+export interface UpstreamRound {
+  readonly method: 'input_required';
+  readonly inputRequests: Readonly<Record<string, unknown>>;
+}
 
 /** The answer sent upstream: the front client's result, or a refusal (sent upstream as a JSON-RPC error) saying why. */
 export type UpstreamAnswer = { readonly result: Record<string, unknown> } | { readonly refused: string };

@@ -15,6 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ToolError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
+import { callThroughRounds } from './upstream-rounds';
 
 /** The protocol era a gateway speaks to its upstream: `'2025'` (initialize, a live channel), `'2026'` (2026-07-28), or `'auto'` (the SDK's negotiation). */
 export type UpstreamEra = '2025' | '2026' | 'auto';
@@ -187,12 +188,17 @@ export class UpstreamConnection {
     const meta: Record<string, unknown> = { progressToken: token };
     // A 2026-07-28 upstream logs to a request only when asked: every level is asked for, the front's own level filters what it gets.
     if (this.client.getProtocolEra() === 'modern') meta[LOG_LEVEL_META_KEY] = 'debug';
+    // What the call needs of the front client is the front client's to have: the rounds come to it whole, never answered here.
     propagation.inject(context.active(), meta);
     this.running.add(call);
     this.byToken.set(token, call);
+    // A 2026-07-28 upstream's rounds pass through whole (their keys, several requests at once); a 2025-era one asks live.
+    const modern = this.client.getProtocolEra() === 'modern';
     callStorage
       .run(call, () =>
-        this.client.callTool({ name, arguments: args, _meta: meta }, { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS })
+        modern
+          ? callThroughRounds(this.client, call, { name, arguments: args, _meta: meta }, UPSTREAM_REQUEST_TIMEOUT_MS)
+          : this.client.callTool({ name, arguments: args, _meta: meta }, { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS })
       )
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),

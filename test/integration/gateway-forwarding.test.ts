@@ -177,24 +177,34 @@ describe.each(['2025', '2026'] as const)('a gateway to an upstream spoken to in 
     it("forwards the upstream's sampling request to the front client, and its answer reaches the upstream", async () => {
       const result = await front.client.callTool({ name: 'up.sample', arguments: {} });
       expect(textOf(result)).toBe('the model said hi from the front');
-      // 2026-07-28: an input_required round (the SDK client answers it under the round's key); 2025: a live request.
+      // 2026-07-28 front: an input_required round (the SDK client answers it under the round's key: the upstream's own when the
+      // upstream asked in a round, 2026, the gateway's for a live request, 2025); 2025 front: a live request.
       expect(front.asked).toEqual([
-        { method: 'sampling/createMessage', id: frontEra === 'modern' ? 'upstream-question' : expect.any(Number) }
+        {
+          method: 'sampling/createMessage',
+          id: frontEra === 'modern' ? (era === '2026' ? 'sampling' : 'upstream-question') : expect.any(Number)
+        }
       ]);
     });
 
     it("forwards the upstream's roots listing to the front client, and answers it with the front client's roots", async () => {
       const result = await front.client.callTool({ name: 'up.roots', arguments: {} });
       expect(textOf(result)).toBe('file:///work/a,file:///work/b');
-      expect(front.asked).toEqual([{ method: 'roots/list', id: frontEra === 'modern' ? 'upstream-question' : expect.any(Number) }]);
+      expect(front.asked).toEqual([
+        { method: 'roots/list', id: frontEra === 'modern' ? (era === '2026' ? 'roots' : 'upstream-question') : expect.any(Number) }
+      ]);
     });
 
-    it('refuses the sampling request upstream at once when the front client cannot sample, and nothing waits', async () => {
+    it('fails the call with -32021 naming sampling when the front client cannot sample, and cancels the upstream call', async () => {
       const mute = await connectFront(app, frontEra, false);
       try {
-        const result = await mute.client.callTool({ name: 'up.sample', arguments: {} });
-        expect(result.isError).toBe(true);
+        await expect(mute.client.callTool({ name: 'up.sample', arguments: {} })).rejects.toMatchObject({
+          code: -32021,
+          message: expect.stringMatching(/sampling/)
+        });
         expect(gateway.waitingQuestions).toBe(0);
+        // The upstream call was cancelled, not left waiting: the next call goes through at once.
+        expect(textOf(await front.client.callTool({ name: 'up.roots', arguments: {} }))).toBe('file:///work/a,file:///work/b');
       } finally {
         await mute.close();
       }
