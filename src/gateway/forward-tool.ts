@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client';
 import { readRequestState } from '../interactive/input-scope';
 import { createInputRound, type InputRound } from '../interactive/require-input';
 import { liveRequestSignalOf } from '../pipeline/call-context-factory';
@@ -18,7 +18,7 @@ interface ForwardState {
 export interface ForwardingGateway {
   readonly parked: ParkedCalls;
   /** Starts the call upstream (connecting, or reconnecting, first). */
-  start(frontName: string, args: Record<string, unknown>, sessionId?: string): Promise<UpstreamCall>;
+  start(frontName: string, args: Record<string, unknown>, sessionId?: string, front?: ClientCapabilities): Promise<UpstreamCall>;
 }
 
 /**
@@ -43,7 +43,7 @@ export async function* forwardCall(
     call = gateway.parked.take(state.gw);
     call.answer(answerOf(call.pending?.ask, Array.isArray(state.cancelled) ? state.cancelled : []));
   } else {
-    call = await gateway.start(ctx.tool.name, args, ctx.sessionId);
+    call = await gateway.start(ctx.tool.name, args, ctx.sessionId, ctx.clientCapabilities);
   }
   call.attach(signal);
   let parked = false;

@@ -1,4 +1,4 @@
-import type { GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
 import { ConfigurationError } from '../errors';
 import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../metadata/member-source';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
@@ -163,10 +163,10 @@ export class ProxiedServer implements Gateway, MemberSource {
   }
 
   /** Starts a proxied call upstream (see `forwardCall`). */
-  async start(frontName: string, args: Record<string, unknown>, sessionId?: string): Promise<UpstreamCall> {
+  async start(frontName: string, args: Record<string, unknown>, sessionId?: string, front?: ClientCapabilities): Promise<UpstreamCall> {
     const name = this.listing.upstreamOf.get(frontName) ?? frontName;
     const connection = await this.connectionFor(sessionId);
-    return connection.start(name, args);
+    return connection.start(name, args, front);
   }
 
   /** Reads an upstream resource (`uri` under the namespace); the contents' URIs are namespaced back. */

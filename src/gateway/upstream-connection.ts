@@ -1,18 +1,20 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { context, propagation } from '@opentelemetry/api';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   Client,
   LOG_LEVEL_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   StreamableHTTPClientTransport,
+  type ClientCapabilities,
   type LoggingLevel,
   type McpSubscription,
   type Tool,
   type Transport
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { ToolError } from '../errors';
+import { MissingCapabilityError, ToolError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
 import { callThroughRounds } from './upstream-rounds';
@@ -179,8 +181,13 @@ export class UpstreamConnection {
     return tools;
   }
 
-  /** Starts a call upstream; its events arrive on the returned call. */
-  start(name: string, args: Record<string, unknown>): UpstreamCall {
+  /**
+   * Starts a call upstream; its events arrive on the returned call. `front`: what the front
+   * client declared; a 2026-07-28 upstream is told it per request (what the gateway forwards of
+   * it: elicitation, sampling, roots), so that the upstream decides what the front client lacks
+   * (-32021) exactly as it would for a client of its own.
+   */
+  start(name: string, args: Record<string, unknown>, front?: ClientCapabilities): UpstreamCall {
     if (this.closedBy) throw this.unavailable(this.closedBy);
     const token = `gw-${++this.nextToken}`;
     const call = new UpstreamCall(name, token);
@@ -188,7 +195,7 @@ export class UpstreamConnection {
     const meta: Record<string, unknown> = { progressToken: token };
     // A 2026-07-28 upstream logs to a request only when asked: every level is asked for, the front's own level filters what it gets.
     if (this.client.getProtocolEra() === 'modern') meta[LOG_LEVEL_META_KEY] = 'debug';
-    // What the call needs of the front client is the front client's to have: the rounds come to it whole, never answered here.
+    if (this.client.getProtocolEra() === 'modern' && front) meta[CLIENT_CAPABILITIES_META_KEY] = forwardedCapabilities(front);
     propagation.inject(context.active(), meta);
     this.running.add(call);
     this.byToken.set(token, call);
@@ -202,7 +209,8 @@ export class UpstreamConnection {
       )
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),
-        (error: unknown) => call.push({ kind: 'failed', error: this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error) })
+        (error: unknown) =>
+          call.push({ kind: 'failed', error: this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error, name) })
       )
       .finally(() => {
         this.running.delete(call);
@@ -361,10 +369,26 @@ function answered(answer: UpstreamAnswer): Record<string, unknown> {
   return answer.result;
 }
 
-/** An upstream request that failed: a ToolError saying so, in the upstream's own words. */
-function upstreamFailure(error: unknown): Error {
+/** What the gateway forwards of the front client's capabilities (it answers nothing else on the front client's behalf). */
+function forwardedCapabilities(front: ClientCapabilities): ClientCapabilities {
+  const forwarded: Record<string, unknown> = {};
+  for (const key of ['elicitation', 'sampling', 'roots'] as const) if (front[key] !== undefined) forwarded[key] = front[key];
+  return forwarded as ClientCapabilities;
+}
+
+/**
+ * An upstream request that failed: a ToolError saying so, in the upstream's own words; the
+ * upstream's missing-capability refusal (-32021, for the front client's capabilities it was told)
+ * stays that refusal, naming what is missing.
+ */
+function upstreamFailure(error: unknown, tool?: string): Error {
   if (error instanceof ToolError) return error;
-  const { code, message } = error as { code?: unknown; message?: unknown };
+  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+  if (code === -32021 && tool !== undefined) {
+    const required = (data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+    const capabilities = required && typeof required === 'object' ? (required as Record<string, unknown>) : {};
+    return new MissingCapabilityError(tool, capabilities, typeof message === 'string' ? message : undefined);
+  }
   const text = typeof message === 'string' ? message : String(error);
   return new ToolError(`The upstream server refused the call${typeof code === 'number' ? ` (${code})` : ''}: ${text}`, { cause: error });
 }

@@ -57,6 +57,11 @@ class ForwardedTools {
     return roots.map((root) => root.uri).join(',');
   }
 
+  @Action('needs_sampling', { description: 'Runs only for clients that can sample', requires: { sampling: {} } })
+  needsSampling() {
+    return 'ran';
+  }
+
   @Action('whoami', { description: 'The upstream session this call came in' })
   whoami(@Ctx() ctx: CallContext) {
     return ctx.sessionId ?? 'none';
@@ -195,20 +200,40 @@ describe.each(['2025', '2026'] as const)('a gateway to an upstream spoken to in 
       ]);
     });
 
-    it('fails the call with -32021 naming sampling when the front client cannot sample, and cancels the upstream call', async () => {
+    it('a sampling request the front client cannot take: refused as the upstream would refuse its own client, nothing waits', async () => {
       const mute = await connectFront(app, frontEra, false);
       try {
-        await expect(mute.client.callTool({ name: 'up.sample', arguments: {} })).rejects.toMatchObject({
-          code: -32021,
-          message: expect.stringMatching(/sampling/)
-        });
+        const called = mute.client.callTool({ name: 'up.sample', arguments: {} });
+        if (era === '2025') {
+          // The 2025-era upstream asked (the gateway declared sampling for all): the gateway fails the call with -32021 and cancels upstream.
+          await expect(called).rejects.toMatchObject({ code: -32021, message: expect.stringMatching(/sampling/) });
+        } else {
+          // A 2026-07-28 upstream is told the front client's capabilities per request, and refuses it itself.
+          const result = await called;
+          expect(result.isError).toBe(true);
+          expect(textOf(result)).toMatch(/did not declare the sampling capability/);
+        }
         expect(gateway.waitingQuestions).toBe(0);
-        // The upstream call was cancelled, not left waiting: the next call goes through at once.
+        // The upstream call was not left waiting: the next call goes through at once.
         expect(textOf(await front.client.callTool({ name: 'up.roots', arguments: {} }))).toBe('file:///work/a,file:///work/b');
       } finally {
         await mute.close();
       }
     });
+
+    if (era === '2026')
+      it("a tool that requires sampling upstream is refused with the upstream's -32021 for a front client without it", async () => {
+        const mute = await connectFront(app, frontEra, false);
+        try {
+          await expect(mute.client.callTool({ name: 'up.needs_sampling', arguments: {} })).rejects.toMatchObject({
+            code: -32021,
+            message: expect.stringMatching(/sampling/)
+          });
+          expect(textOf(await front.client.callTool({ name: 'up.needs_sampling', arguments: {} }))).toBe('ran');
+        } finally {
+          await mute.close();
+        }
+      });
   });
 });
 

@@ -155,7 +155,13 @@ describe.each([
       try {
         const result = await mute.client.callTool({ name: 'up.confirm', arguments: { n: 3 } });
         expect(result.isError).toBe(true);
-        expect(textOf(result)).toBe('Declined upstream');
+        // A 2026-07-28 upstream is told the front client's capabilities and answers as it would a client of its own;
+        // a 2025-era one asks (the gateway declared elicitation for all) and is answered cancel.
+        expect(textOf(result)).toBe(
+          era === '2026'
+            ? 'ELICITATION_UNSUPPORTED: this tool needs input from the user, but the client did not declare the elicitation (form) capability a form request needs.'
+            : 'Declined upstream'
+        );
         expect(gateway.waitingQuestions).toBe(0);
       } finally {
         await mute.close();
