@@ -5,6 +5,9 @@ import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
 import { NAMESPACE_PATTERN, namespacedUri, upstreamUri } from './namespace';
 import { proxiedSurface, type ProxiedSurface } from './proxied-surface';
+import { renderThroughRounds } from './proxied-prompt';
+import type { InputRound } from '../interactive/require-input';
+import type { CallContext } from '../types/context';
 import { ParkedCalls } from './parked-calls';
 import { proxiedTools, type ProxiedTools } from './proxied-tools';
 import type { UpstreamCall } from './upstream-call';
@@ -195,11 +198,16 @@ export class ProxiedServer implements Gateway, MemberSource {
     return resources.map((resource) => ({ ...resource, uri: namespacedUri(this.options.namespace, resource.uri) }));
   }
 
-  /** Renders an upstream prompt (its front name) with `args`. */
-  async renderPrompt(frontName: string, args: Record<string, string>, signal: AbortSignal, sessionId?: string): Promise<GetPromptResult> {
+  /** Renders an upstream prompt (its front name) with `args`; a 2026-07-28 upstream's rounds go to the front client (see `renderThroughRounds`). */
+  async renderPrompt(
+    frontName: string,
+    args: Record<string, string>,
+    ctx: CallContext,
+    signal: AbortSignal
+  ): Promise<GetPromptResult | InputRound> {
     const name = this.surface.promptOf.get(frontName) ?? frontName;
-    const connection = await this.connectionFor(sessionId);
-    return connection.request((client) => client.getPrompt({ name, arguments: args }, { signal }));
+    const connection = await this.connectionFor(ctx.sessionId);
+    return renderThroughRounds((render) => connection.request(render), connection.modern, name, args, ctx, signal);
   }
 
   /** Completes an argument upstream (a prompt's, or a template's variable). */

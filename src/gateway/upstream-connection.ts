@@ -123,6 +123,11 @@ export class UpstreamConnection {
     return this.closedBy === undefined;
   }
 
+  /** Whether the upstream speaks 2026-07-28 (its questions come back as `input_required` rounds). */
+  get modern(): boolean {
+    return this.client.getProtocolEra() === 'modern';
+  }
+
   /** The era the upstream speaks, as negotiated. */
   get protocolVersion(): string | undefined {
     return this.client.getNegotiatedProtocolVersion();

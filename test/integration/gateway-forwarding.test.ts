@@ -11,7 +11,9 @@ import {
   Ctx,
   FusionApp,
   Interactive,
+  Prompt,
   ToolProvider,
+  ask,
   progress,
   readInput,
   requireInput,
@@ -57,6 +59,14 @@ class ForwardedTools {
     return roots.map((root) => root.uri).join(',');
   }
 
+  @Interactive()
+  @Prompt('ask_prompt', { description: 'Asks for a topic before it renders' })
+  askPrompt() {
+    const topic = readInput<string>('topic');
+    if (topic === undefined) return requireInput.elicit('Which topic?', { topic: ask.string('Topic') }, { key: 'topic_question' });
+    return `About ${topic}`;
+  }
+
   @Action('needs_sampling', { description: 'Runs only for clients that can sample', requires: { sampling: {} } })
   needsSampling() {
     return 'ran';
@@ -83,7 +93,7 @@ async function connectFront(app: FusionApp, era: 'modern' | 'legacy', capable = 
   const client = new Client(
     { name: 'front', version: '1.0.0' },
     {
-      capabilities: capable ? { sampling: {}, roots: {} } : {},
+      capabilities: capable ? { sampling: {}, roots: {}, elicitation: { form: {} } } : {},
       versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' }
     }
   );
@@ -104,6 +114,10 @@ async function connectFront(app: FusionApp, era: 'modern' | 'legacy', capable = 
         role: 'assistant' as const,
         content: { type: 'text' as const, text: 'hi from the front' }
       });
+    });
+    client.setRequestHandler('elicitation/create', (_request, ctx) => {
+      front.asked.push({ method: 'elicitation/create', id: ctx.mcpReq.id });
+      return Promise.resolve({ action: 'accept' as const, content: { topic: 'gateways' } });
     });
     client.setRequestHandler('roots/list', (_request, ctx) => {
       front.asked.push({ method: 'roots/list', id: ctx.mcpReq.id });
@@ -220,6 +234,13 @@ describe.each(['2025', '2026'] as const)('a gateway to an upstream spoken to in 
         await mute.close();
       }
     });
+
+    if (era === '2026')
+      it("an upstream prompt's input_required round reaches the front client (its key kept), and the answer renders it", async () => {
+        const rendered = await front.client.getPrompt({ name: 'up.ask_prompt', arguments: {} });
+        expect(rendered.messages[0].content).toEqual({ type: 'text', text: 'About gateways' });
+        expect(front.asked).toEqual([{ method: 'elicitation/create', id: frontEra === 'modern' ? 'topic_question' : expect.any(Number) }]);
+      });
 
     if (era === '2026')
       it("a tool that requires sampling upstream is refused with the upstream's -32021 for a front client without it", async () => {
