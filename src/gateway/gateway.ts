@@ -1,5 +1,5 @@
 import type { ClientCapabilities, GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
-import { ConfigurationError } from '../errors';
+import { ConfigurationError, UnknownResourceError } from '../errors';
 import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../metadata/member-source';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
@@ -176,7 +176,13 @@ export class ProxiedServer implements Gateway, MemberSource {
   async readResource(uri: string, signal: AbortSignal, sessionId?: string): Promise<ReadResourceResult> {
     const upstream = upstreamUri(this.options.namespace, uri) ?? uri;
     const connection = await this.connectionFor(sessionId);
-    const result = await connection.request((client) => client.readResource({ uri: upstream }, { signal }));
+    const result = await connection
+      .request((client) => client.readResource({ uri: upstream }, { signal }))
+      .catch((error: unknown) => {
+        // The upstream's "not found" (-32602 on 2026-07-28, -32002 before) stays a not-found for the front client, in its era's form.
+        const code = ((error as { cause?: { code?: unknown } }).cause ?? {}).code;
+        throw code === -32602 || code === -32002 ? new UnknownResourceError(uri) : error;
+      });
     // Subscribed once it is read (awaited, the first time only): its updates then reach the front clients that subscribed to it.
     if (connection.capabilities.subscribe && !this.subscribed.has(upstream)) {
       this.subscribed.add(upstream);

@@ -21,6 +21,7 @@ import {
   type CallContext,
   type Gateway
 } from '../../src';
+import { serveGateway } from '../../src/gateway/serve';
 
 /**
  * What the gateway forwards besides progress and questions: the upstream's log messages (in
@@ -286,5 +287,41 @@ describe('upstream sessions: a pool with a cap, below the upstream per-caller li
       await app.close();
       await upstream.close();
     }
+  });
+});
+
+describe('mcpfusion serve: the front session limits', () => {
+  it('applies --max-sessions-per-caller (MCPFUSION_MAX_SESSIONS_PER_CALLER) to the clients in front of the gateway', async () => {
+    const upstream = FusionApp.create({ name: 'upstream', version: '1.0.0', tools: [ForwardedTools], logger: () => undefined });
+    const { url } = await upstream.listen({ transport: 'http', port: 0, handleSignals: false });
+    const served = await serveGateway({
+      target: url!,
+      port: 0,
+      env: { MCPFUSION_MAX_SESSIONS_PER_CALLER: '2' },
+      log: () => undefined
+    });
+    const clients: Client[] = [];
+    const connect = async () => {
+      const client = new Client({ name: 'front', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+      await client.connect(new StreamableHTTPClientTransport(served.url));
+      clients.push(client);
+      return client;
+    };
+    try {
+      const first = await connect();
+      await connect();
+      expect(textOf(await first.callTool({ name: 'whoami', arguments: {} }))).not.toBe('none');
+      await expect(connect()).rejects.toThrow(/Too many sessions for this caller: 2 are open/);
+    } finally {
+      for (const client of clients) await client.close();
+      await served.app.close();
+      await upstream.close();
+    }
+  });
+
+  it('refuses a session limit that is not a positive integer, naming the variable', async () => {
+    await expect(
+      serveGateway({ target: 'http://127.0.0.1:9/mcp', port: 0, env: { MCPFUSION_MAX_SESSIONS: 'lots' }, log: () => undefined })
+    ).rejects.toThrow('MCPFUSION_MAX_SESSIONS must be a positive integer (got "lots").');
   });
 });
