@@ -14,7 +14,7 @@ import type { UpstreamCall } from './upstream-call';
 import type { ProxyOptions } from './proxy-options';
 import { membersOf } from './gateway-members';
 import { allPages } from './pages';
-import { DEFAULT_MAX_UPSTREAM_SESSIONS, SessionConnections } from './session-connections';
+import { SessionConnections, maxUpstreamSessions } from './session-connections';
 import { UpstreamConnection } from './upstream-connection';
 import { describeTarget, resolveTarget, type ResolvedTarget, type UpstreamTarget } from './upstream-target';
 
@@ -294,14 +294,6 @@ export class ProxiedServer implements Gateway, MemberSource {
 
   /** What every proxied tool's descriptor names as its class: one per gateway, its method forwarding to this gateway. */
   private readonly members = membersOf(this);
-}
-
-/** `maxUpstreamSessions`, checked: a positive integer. */
-function maxUpstreamSessions(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_UPSTREAM_SESSIONS;
-  if (!Number.isInteger(value) || value < 1)
-    throw new ConfigurationError(`proxy(): maxUpstreamSessions must be a positive integer (got ${String(value)}).`);
-  return value;
 }
 
 /** What the resources and prompts list (whether a relisting changed anything). */

@@ -1,4 +1,4 @@
-import type { Client, ClientCapabilities, GetPromptResult } from '@modelcontextprotocol/client';
+import type { Client, GetPromptResult } from '@modelcontextprotocol/client';
 import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/client';
 import { ToolError } from '../errors';
 import { readRequestState } from '../interactive/input-scope';
@@ -6,6 +6,7 @@ import { createInputRound, type InputRound } from '../interactive/require-input'
 import type { CallContext } from '../types/context';
 import { answerOf, planRound } from './forwarded-rounds';
 import type { UpstreamRound } from './upstream-call';
+import { forwardedCapabilities } from './upstream-wire';
 
 /** What a prompt's front round carries: the upstream's round (its requests) and its `requestState`, signed by the framework with the rest. */
 interface PromptState {
@@ -43,7 +44,8 @@ export async function renderThroughRounds(
           ...(typeof state.rs === 'string' ? { requestState: state.rs } : {})
         }
       : undefined;
-  const meta = modern && ctx.clientCapabilities ? { _meta: { [CLIENT_CAPABILITIES_META_KEY]: forwarded(ctx.clientCapabilities) } } : {};
+  const meta =
+    modern && ctx.clientCapabilities ? { _meta: { [CLIENT_CAPABILITIES_META_KEY]: forwardedCapabilities(ctx.clientCapabilities) } } : {};
   for (let round = 0; round < MAX_LOCAL_ROUNDS; round++) {
     const answer = (await send((client) =>
       client.getPrompt({ name, arguments: args, ...meta, ...retry } as never, { signal, ...(modern ? { allowInputRequired: true } : {}) })
@@ -67,11 +69,4 @@ export async function renderThroughRounds(
     return createInputRound(plan.requests, next);
   }
   throw new ToolError(`The upstream prompt ${name} kept asking for input the client in front of the gateway cannot give.`);
-}
-
-/** What the gateway forwards of the front client's capabilities. */
-function forwarded(front: ClientCapabilities): ClientCapabilities {
-  const out: Record<string, unknown> = {};
-  for (const key of ['elicitation', 'sampling', 'roots'] as const) if (front[key] !== undefined) out[key] = front[key];
-  return out as ClientCapabilities;
 }

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors';
 import type { ConnectionEvents, UpstreamConnection } from './upstream-connection';
 
 /** The default of `ProxyOptions.maxUpstreamSessions`: below the 20 sessions per caller a server made with this framework allows by default. */
@@ -104,4 +105,12 @@ export class SessionConnections {
     clearTimeout(entry.idle);
     this.entries.delete(sessionId);
   }
+}
+
+/** `maxUpstreamSessions`, checked: a positive integer. */
+export function maxUpstreamSessions(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_UPSTREAM_SESSIONS;
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigurationError(`proxy(): maxUpstreamSessions must be a positive integer (got ${String(value)}).`);
+  return value;
 }

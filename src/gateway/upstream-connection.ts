@@ -1,23 +1,20 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { context, propagation } from '@opentelemetry/api';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   Client,
   LOG_LEVEL_META_KEY,
-  ProtocolError,
-  ProtocolErrorCode,
   StreamableHTTPClientTransport,
   type ClientCapabilities,
-  type LoggingLevel,
   type McpSubscription,
   type Tool,
   type Transport
 } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { MissingCapabilityError, ToolError } from '../errors';
+import { ToolError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
 import { callThroughRounds } from './upstream-rounds';
+import { CallRouter } from './call-router';
+import { answered, forwardedCapabilities, upstreamFailure, upstreamTransport } from './upstream-wire';
 
 /** The protocol era a gateway speaks to its upstream: `'2025'` (initialize, a live channel), `'2026'` (2026-07-28), or `'auto'` (the SDK's negotiation). */
 export type UpstreamEra = '2025' | '2026' | 'auto';
@@ -39,13 +36,6 @@ const UPSTREAM_REQUEST_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const STDERR_KEPT = 2000;
 
 /**
- * Which forwarded call an upstream question belongs to, where the SDK runs it inside the call (a
- * 2026-07-28 `input_required`, or a 2025-era HTTP request's own response stream). `null`: a
- * request that is no call (a read, a prompt): its questions are cancelled, never given to a call.
- */
-const callStorage = new AsyncLocalStorage<UpstreamCall | null>();
-
-/**
  * One connected SDK v2 client to the upstream: it forwards calls (each an {@link UpstreamCall}),
  * routes the upstream's progress to its call by `progressToken` as the messages arrive (in
  * order, before the response that follows them), and routes the upstream's questions to the
@@ -57,8 +47,7 @@ const callStorage = new AsyncLocalStorage<UpstreamCall | null>();
  * in flight fails with a message naming the upstream.
  */
 export class UpstreamConnection {
-  private readonly running = new Set<UpstreamCall>();
-  private readonly byToken = new Map<string, UpstreamCall>();
+  private readonly calls: CallRouter;
   private nextToken = 0;
   private closedBy: Error | undefined;
   private stderr = '';
@@ -71,7 +60,9 @@ export class UpstreamConnection {
     private readonly client: Client,
     private readonly target: ResolvedTarget,
     private readonly events: ConnectionEvents
-  ) {}
+  ) {
+    this.calls = new CallRouter(target.kind === 'stdio');
+  }
 
   /** Connects to the target in `era`; a failure names the target and what its stderr said. */
   static async open(target: ResolvedTarget, era: UpstreamEra, events: ConnectionEvents): Promise<UpstreamConnection> {
@@ -115,7 +106,7 @@ export class UpstreamConnection {
 
   /** Whether calls are in flight on it (waiting for an answer included). */
   get busy(): boolean {
-    return this.running.size > 0;
+    return this.calls.size > 0;
   }
 
   /** Whether the connection is still open. */
@@ -151,7 +142,7 @@ export class UpstreamConnection {
   async request<T>(send: (client: Client) => Promise<T>): Promise<T> {
     if (this.closedBy) throw this.unavailable(this.closedBy);
     try {
-      return await callStorage.run(null, () => send(this.client));
+      return await this.calls.runOutside(() => send(this.client));
     } catch (error) {
       throw this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error);
     }
@@ -202,12 +193,11 @@ export class UpstreamConnection {
     if (this.client.getProtocolEra() === 'modern') meta[LOG_LEVEL_META_KEY] = 'debug';
     if (this.client.getProtocolEra() === 'modern' && front) meta[CLIENT_CAPABILITIES_META_KEY] = forwardedCapabilities(front);
     propagation.inject(context.active(), meta);
-    this.running.add(call);
-    this.byToken.set(token, call);
+    this.calls.add(call);
     // A 2026-07-28 upstream's rounds pass through whole (their keys, several requests at once); a 2025-era one asks live.
     const modern = this.client.getProtocolEra() === 'modern';
-    callStorage
-      .run(call, () =>
+    this.calls
+      .runIn(call, () =>
         modern
           ? callThroughRounds(this.client, call, { name, arguments: args, _meta: meta }, UPSTREAM_REQUEST_TIMEOUT_MS)
           : this.client.callTool({ name, arguments: args, _meta: meta }, { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS })
@@ -218,8 +208,7 @@ export class UpstreamConnection {
           call.push({ kind: 'failed', error: this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error, name) })
       )
       .finally(() => {
-        this.running.delete(call);
-        this.byToken.delete(token);
+        this.calls.delete(call);
       });
     return call;
   }
@@ -241,115 +230,27 @@ export class UpstreamConnection {
   }
 
   private transport(): Transport {
-    const { target } = this;
-    if (target.kind === 'http') return new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } } });
-    // The upstream gets this process's environment, as a shell would give it (the SDK passes only a safe few by default).
-    const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const stdio = new StdioClientTransport({
-      command: target.command,
-      args: [...target.args],
-      env: { ...inherited, ...target.env },
-      ...(target.cwd ? { cwd: target.cwd } : {}),
-      stderr: 'pipe'
+    return upstreamTransport(this.target, (chunk) => {
+      this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT);
     });
-    stdio.stderr?.on('data', (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString()).slice(-STDERR_KEPT);
-    });
-    return stdio;
   }
 
   /**
-   * Reads progress at the transport, before the SDK: the SDK hands progress to its callback a
-   * microtask late, after a response that arrived in the same read (a stdio server writes them
-   * together), so a call's last progress would follow its result. Here it is queued on its call
-   * in arrival order, before the response is even parsed.
+   * Reads progress and log messages at the transport, before the SDK: the SDK hands progress to
+   * its callback a microtask late, after a response that arrived in the same read (a stdio server
+   * writes them together), so a call's last progress would follow its result. Here each is queued
+   * on its call in arrival order, before the response is even parsed.
    */
   private tap(transport: Transport): void {
     const receive = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if ('method' in message && message.method === 'notifications/progress' && message.params) {
-        const params = message.params as { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown };
-        const call = this.byToken.get(String(params.progressToken));
-        if (call) {
-          if (typeof params.progress === 'number')
-            call.push({
-              kind: 'progress',
-              progress: params.progress,
-              ...(typeof params.total === 'number' ? { total: params.total } : {}),
-              ...(typeof params.message === 'string' ? { message: params.message } : {})
-            });
-          return;
-        }
-      }
-      if ('method' in message && message.method === 'notifications/message' && message.params) {
-        const params = message.params as { level?: unknown; data?: unknown; logger?: unknown };
-        const call = this.callOfNotification();
-        if (call && typeof params.level === 'string') {
-          call.push({
-            kind: 'log',
-            level: params.level as LoggingLevel,
-            data: params.data,
-            ...(typeof params.logger === 'string' ? { logger: params.logger } : {})
-          });
-          return;
-        }
-      }
-      receive?.(message, extra);
+      if (!this.calls.route(message)) receive?.(message, extra);
     };
   }
 
-  /**
-   * The call a notification that names no request belongs to (a log message): over HTTP, the
-   * call whose response stream carried it; over stdio, the one call in flight (none when several
-   * are: the gateway does not guess).
-   */
-  private callOfNotification(): UpstreamCall | undefined {
-    const store = callStorage.getStore();
-    if (store !== undefined) return store ?? undefined;
-    if (this.target.kind !== 'stdio') return undefined;
-    const live = [...this.running].filter((call) => !call.finished);
-    return live.length === 1 ? live[0] : undefined;
-  }
-
-  /**
-   * An upstream request of the client (a question, a sampling request, a roots listing):
-   * delivered to its call, answered when the front client answers (or withdrawn).
-   */
+  /** An upstream request of the client (a question, a sampling request, a roots listing), given to its call. */
   private question(ask: UpstreamAsk): Promise<UpstreamAnswer> {
-    const store = callStorage.getStore();
-    const call = store === null ? undefined : (store ?? this.soleWaitingFree());
-    if (!call) {
-      const why =
-        store === null
-          ? 'it came during a request that is not a tool call'
-          : `${this.running.size} calls were in flight and it cannot say which call asks`;
-      this.events.log(`${describeTarget(this.target)} sent ${ask.method} while ${why}: it was refused.`);
-      return Promise.resolve(
-        ask.method === 'elicitation/create'
-          ? { result: { action: 'cancel' } }
-          : { refused: `The gateway forwards ${ask.method} only during a tool call it can attribute (${why}).` }
-      );
-    }
-    return new Promise<UpstreamAnswer>((resolve) => {
-      let answered = false;
-      call.push({
-        kind: 'question',
-        question: {
-          ask,
-          respond: (answer) => {
-            if (answered) return;
-            answered = true;
-            resolve(answer);
-          }
-        }
-      });
-    });
-  }
-
-  /** The one call in flight not already waiting for an answer (what a 2025-era question can belong to). */
-  private soleWaitingFree(): UpstreamCall | undefined {
-    const free = [...this.running].filter((call) => !call.pending && !call.finished);
-    return free.length === 1 ? free[0] : undefined;
+    return this.calls.ask(ask, (why) => this.events.log(`${describeTarget(this.target)} sent ${ask.method} while ${why}: it was refused.`));
   }
 
   private lost(): void {
@@ -357,7 +258,7 @@ export class UpstreamConnection {
     const tail = this.stderr.trim() ? ` (its last words: ${this.stderr.trim().split('\n').slice(-3).join(' / ')})` : '';
     this.closedBy = new Error(`the connection closed${tail}`);
     const error = this.unavailable(this.closedBy);
-    for (const call of this.running) call.push({ kind: 'failed', error });
+    this.calls.failAll(error);
     this.events.closed(this.closedBy);
   }
 
@@ -366,34 +267,4 @@ export class UpstreamConnection {
       `The upstream MCP server ${describeTarget(this.target)} is unavailable: ${reason.message}. The gateway reconnects on the next call; call the tool again.`
     );
   }
-}
-
-/** The answer to an upstream request as its handler returns it: the front client's result, or a JSON-RPC error saying why not. */
-function answered(answer: UpstreamAnswer): Record<string, unknown> {
-  if ('refused' in answer) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, answer.refused);
-  return answer.result;
-}
-
-/** What the gateway forwards of the front client's capabilities (it answers nothing else on the front client's behalf). */
-function forwardedCapabilities(front: ClientCapabilities): ClientCapabilities {
-  const forwarded: Record<string, unknown> = {};
-  for (const key of ['elicitation', 'sampling', 'roots'] as const) if (front[key] !== undefined) forwarded[key] = front[key];
-  return forwarded as ClientCapabilities;
-}
-
-/**
- * An upstream request that failed: a ToolError saying so, in the upstream's own words; the
- * upstream's missing-capability refusal (-32021, for the front client's capabilities it was told)
- * stays that refusal, naming what is missing.
- */
-function upstreamFailure(error: unknown, tool?: string): Error {
-  if (error instanceof ToolError) return error;
-  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
-  if (code === -32021 && tool !== undefined) {
-    const required = (data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
-    const capabilities = required && typeof required === 'object' ? (required as Record<string, unknown>) : {};
-    return new MissingCapabilityError(tool, capabilities, typeof message === 'string' ? message : undefined);
-  }
-  const text = typeof message === 'string' ? message : String(error);
-  return new ToolError(`The upstream server refused the call${typeof code === 'number' ? ` (${code})` : ''}: ${text}`, { cause: error });
 }
