@@ -4,10 +4,13 @@
 #
 #   npm run compile && bash scripts/conformance/run.sh
 #
-# Three runs, each with its own -o directory under .conformance/results/:
+# Six runs, each with its own -o directory under .conformance/results/:
 #   1. conformance@0.1.16          server --suite active          (every check must pass)
 #   2. conformance@0.2.0-alpha.12  server --requirements 2025-11-25  (must exit 0)
 #   3. conformance@0.2.0-alpha.12  server --requirements 2026-07-28  (must exit 0)
+#   4-6. the same three against the gateway (`mcpfusion serve --url <the conformance server>`,
+#        build/src/cli/main.js) in front of the conformance server: labels gateway-v0.1.16-active,
+#        gateway-v0.2.0-alpha.12-req-2025-11-25, gateway-v0.2.0-alpha.12-req-2026-07-28.
 #
 # The suite needs Node >= 22; the npm package node@22 is installed into a tool folder of
 # its own so the project itself keeps running on the system Node (20). Everything the
@@ -16,7 +19,12 @@
 # Environment:
 #   CONFORMANCE_PORT     port for the server (default 0: a free port)
 #   CONFORMANCE_VERBOSE  1 = stream the suites' full output (default: kept in console.log files)
-#   CONFORMANCE_RUNS     space-separated subset of: v0.1.16 2025-11-25 2026-07-28 (default: all)
+#   CONFORMANCE_RUNS     space-separated subset of: v0.1.16 2025-11-25 2026-07-28
+#                        gateway-v0.1.16 gateway-2025-11-25 gateway-2026-07-28 (default: all)
+#   GATEWAY_UPSTREAM_ERA the era the gateway speaks to the conformance server: default 2025 for the
+#                        gateway-v0.1.16 and gateway-2025-11-25 runs (a stateful upstream: the
+#                        session pool is exercised), auto for gateway-2026-07-28 (2026-07-28
+#                        end to end: the upstream's input_required rounds pass through whole)
 #
 # Exit status: 0 only if every run exited 0.
 set -euo pipefail
@@ -30,7 +38,9 @@ REPORT_JS="$ROOT/scripts/conformance/report.js"
 NODE_PKG_SPEC="node@22"
 SUITE_STABLE="0.1.16"
 SUITE_ALPHA="0.2.0-alpha.12"
-RUNS="${CONFORMANCE_RUNS:-v0.1.16 2025-11-25 2026-07-28}"
+SUITE_URL=""
+RUNS="${CONFORMANCE_RUNS:-v0.1.16 2025-11-25 2026-07-28 gateway-v0.1.16 gateway-2025-11-25 gateway-2026-07-28}"
+GATEWAY_JS="$ROOT/build/src/cli/main.js"
 
 log() { printf '[conformance] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }
@@ -84,7 +94,23 @@ SERVER_LOG="$RESULTS/server.log"
 SERVER_PID=""
 SERVER_URL=""
 
+GATEWAY_PID=""
+GATEWAY_URL=""
+GATEWAY_LOG="$RESULTS/gateway.log"
+
+stop_gateway() {
+  if [[ -n "$GATEWAY_PID" ]] && kill -0 "$GATEWAY_PID" 2>/dev/null; then
+    kill -TERM "$GATEWAY_PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$GATEWAY_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$GATEWAY_PID" 2>/dev/null && kill -KILL "$GATEWAY_PID" 2>/dev/null || true
+    wait "$GATEWAY_PID" 2>/dev/null || true
+  fi
+  GATEWAY_PID=""
+  GATEWAY_URL=""
+}
+
 stop_server() {
+  stop_gateway
   if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill -TERM "$SERVER_PID" 2>/dev/null || true
     for _ in $(seq 1 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
@@ -122,8 +148,31 @@ start_server() {
   log "server up at $SERVER_URL (pid $SERVER_PID, log ${SERVER_LOG#"$ROOT"/})"
 }
 
+# start_gateway: `mcpfusion serve --url <the conformance server>` on a free port, in front of it.
+# The suite is one caller that opens a session per scenario and closes none, dozens in a run: the
+# front allows it more sessions per caller (--max-sessions-per-caller), as the server itself does;
+# the gateway keeps its own sessions upstream below the server's per-caller limit by itself.
+start_gateway() {
+  local era="$1"
+  [[ -f "$GATEWAY_JS" ]] || die "${GATEWAY_JS#"$ROOT"/} is missing: run \`npm run compile\` first"
+  local from=$(($(wc -l <"$GATEWAY_LOG") + 1))
+  (cd "$ROOT" && exec node "$GATEWAY_JS" serve --url "$SERVER_URL" --port 0 --upstream-era "$era" \
+    --max-sessions-per-caller 1000) >>"$RESULTS/gateway.stdout" 2>>"$GATEWAY_LOG" &
+  GATEWAY_PID=$!
+  local deadline=$((SECONDS + 60))
+  while [[ -z "$GATEWAY_URL" ]]; do
+    kill -0 "$GATEWAY_PID" 2>/dev/null || { cat "$GATEWAY_LOG" >&2; die "the gateway exited during startup"; }
+    ((SECONDS < deadline)) || { cat "$GATEWAY_LOG" >&2; die "the gateway printed no 'listening on <url>' line within 60 s"; }
+    GATEWAY_URL="$(tail -n "+$from" "$GATEWAY_LOG" | sed -n 's/^mcpfusion gateway listening on \(http[^ ]*\) .*$/\1/p' | head -n 1)"
+    [[ -n "$GATEWAY_URL" ]] || sleep 0.1
+  done
+  log "gateway up at $GATEWAY_URL in front of $SERVER_URL (upstream era $era, pid $GATEWAY_PID, log ${GATEWAY_LOG#"$ROOT"/})"
+}
+
 : >"$SERVER_LOG"
 : >"$RESULTS/server.stdout"
+: >"$GATEWAY_LOG"
+: >"$RESULTS/gateway.stdout"
 start_server
 
 # ---------------------------------------------------------------- suite runs
@@ -131,21 +180,22 @@ start_server
 REPORT_ARGS=()
 OVERALL=0
 
-# run_suite <label> <version> <requirements-revision or ""> <cli args...>
+# run_suite <label> <version> <requirements-revision or ""> <cli args...>: against SUITE_URL
+# (the server's URL, or the gateway's for the gateway runs).
 run_suite() {
   local label="$1" version="$2" revision="$3"
   shift 3
   local out="$RESULTS/$label" code=0
   rm -rf "$out"
   mkdir -p "$out"
-  log "run $label: conformance@$version server --url $SERVER_URL $* -o ${out#"$ROOT"/}"
+  log "run $label: conformance@$version server --url $SUITE_URL $* -o ${out#"$ROOT"/}"
   if [[ "${CONFORMANCE_VERBOSE:-0}" == "1" ]]; then
     # tee would hide the suite's status: record it inside the pipeline.
-    { "$NODE22" "$(conformance_cli "$version")" server --url "$SERVER_URL" "$@" -o "$out" 2>&1 && echo 0 >"$out/.exit" || echo $? >"$out/.exit"; } |
+    { "$NODE22" "$(conformance_cli "$version")" server --url "$SUITE_URL" "$@" -o "$out" 2>&1 && echo 0 >"$out/.exit" || echo $? >"$out/.exit"; } |
       tee "$out/console.log"
     code="$(cat "$out/.exit")"
   else
-    "$NODE22" "$(conformance_cli "$version")" server --url "$SERVER_URL" "$@" -o "$out" >"$out/console.log" 2>&1 || code=$?
+    "$NODE22" "$(conformance_cli "$version")" server --url "$SUITE_URL" "$@" -o "$out" >"$out/console.log" 2>&1 || code=$?
   fi
   log "run $label: exit $code"
   ((code == 0)) || OVERALL=1
@@ -156,18 +206,38 @@ run_suite() {
   REPORT_ARGS+=(--run "$label" --command "conformance@$version server $*" --dir "$out" --exit "$code" "${req[@]}")
   if ! kill -0 "$SERVER_PID" 2>/dev/null; then
     log "the conformance server died during run $label; restarting it for the next run"
+    stop_gateway
     SERVER_PID=""
     SERVER_URL=""
     start_server
   fi
 }
 
+# run_gateway_suite <upstream era> <label> <version> <revision> <cli args...>: the same, through a
+# fresh gateway in front of the server (a fresh one per run, so no run inherits another's sessions).
+run_gateway_suite() {
+  start_gateway "$1"
+  shift
+  SUITE_URL="$GATEWAY_URL"
+  run_suite "$@"
+  if ! kill -0 "$GATEWAY_PID" 2>/dev/null; then
+    log "the gateway died during run $1 (see ${GATEWAY_LOG#"$ROOT"/})"
+    OVERALL=1
+  fi
+  stop_gateway
+  SUITE_URL="$SERVER_URL"
+}
+
 for run in $RUNS; do
+  SUITE_URL="$SERVER_URL"
   case "$run" in
     v0.1.16) run_suite "v0.1.16-active" "$SUITE_STABLE" "" --suite active ;;
     2025-11-25) run_suite "v0.2.0-alpha.12-req-2025-11-25" "$SUITE_ALPHA" 2025-11-25 --requirements 2025-11-25 ;;
     2026-07-28) run_suite "v0.2.0-alpha.12-req-2026-07-28" "$SUITE_ALPHA" 2026-07-28 --requirements 2026-07-28 ;;
-    *) die "unknown run '$run' in CONFORMANCE_RUNS (use v0.1.16, 2025-11-25, 2026-07-28)" ;;
+    gateway-v0.1.16) run_gateway_suite "${GATEWAY_UPSTREAM_ERA:-2025}" "gateway-v0.1.16-active" "$SUITE_STABLE" "" --suite active ;;
+    gateway-2025-11-25) run_gateway_suite "${GATEWAY_UPSTREAM_ERA:-2025}" "gateway-v0.2.0-alpha.12-req-2025-11-25" "$SUITE_ALPHA" 2025-11-25 --requirements 2025-11-25 ;;
+    gateway-2026-07-28) run_gateway_suite "${GATEWAY_UPSTREAM_ERA:-auto}" "gateway-v0.2.0-alpha.12-req-2026-07-28" "$SUITE_ALPHA" 2026-07-28 --requirements 2026-07-28 ;;
+    *) die "unknown run '$run' in CONFORMANCE_RUNS (use v0.1.16, 2025-11-25, 2026-07-28, gateway-v0.1.16, gateway-2025-11-25, gateway-2026-07-28)" ;;
   esac
 done
 
@@ -175,6 +245,10 @@ stop_server
 
 if [[ -s "$RESULTS/server.stdout" ]]; then
   log "warning: the server wrote to stdout (see ${RESULTS#"$ROOT"/}/server.stdout)"
+  OVERALL=1
+fi
+if [[ -s "$RESULTS/gateway.stdout" ]]; then
+  log "warning: the gateway wrote to stdout (see ${RESULTS#"$ROOT"/}/gateway.stdout)"
   OVERALL=1
 fi
 

@@ -9,10 +9,17 @@ export interface ServeCommand {
   readonly port: number;
   readonly namespace?: string;
   readonly era?: '2025' | '2026' | 'auto';
+  /** `--max-sessions`: the front's open 2025-era sessions at most. */
+  readonly maxSessions?: number;
+  /** `--max-sessions-per-caller`: the front's open 2025-era sessions per caller. */
+  readonly maxSessionsPerCaller?: number;
+  /** `--upstream-sessions`: upstream sessions the gateway holds at once. */
+  readonly upstreamSessions?: number;
 }
 
 /** The usage lines of `serve` (part of `mcpfusion --help`). */
 export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <url> [--header 'Name: value' …] [--port N] [--namespace ns] [--upstream-era 2025|2026|auto]
+                         [--max-sessions N] [--max-sessions-per-caller N] [--upstream-sessions N]
                          serve that server at http://127.0.0.1:N/mcp (default 3000) for clients of both eras`;
 
 /** Reads `serve`'s arguments (after the word `serve`). */
@@ -22,6 +29,7 @@ export function parseServe(argv: readonly string[]): ServeCommand {
   let namespace: string | undefined;
   let era: ServeCommand['era'];
   const headers: Record<string, string> = {};
+  const counts: { maxSessions?: number; maxSessionsPerCaller?: number; upstreamSessions?: number } = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = (): string => {
@@ -67,6 +75,17 @@ export function parseServe(argv: readonly string[]): ServeCommand {
         era = text;
         break;
       }
+      case '--max-sessions':
+      case '--max-sessions-per-caller':
+      case '--upstream-sessions': {
+        const text = value();
+        const count = Number(text);
+        if (!Number.isInteger(count) || count < 1) throw new CliError(`${flag}: "${text}" is not a positive integer`);
+        const key =
+          flag === '--max-sessions' ? 'maxSessions' : flag === '--upstream-sessions' ? 'upstreamSessions' : 'maxSessionsPerCaller';
+        counts[key] = count;
+        break;
+      }
       default:
         throw new CliError(`serve: unknown option "${flag}" (mcpfusion --help)`);
     }
@@ -76,7 +95,7 @@ export function parseServe(argv: readonly string[]): ServeCommand {
     if (!('url' in target)) throw new CliError('--header goes with --url (a stdio upstream has no HTTP headers)');
     target = { ...target, headers };
   }
-  return { command: 'serve', target, port, ...(namespace !== undefined ? { namespace } : {}), ...(era ? { era } : {}) };
+  return { command: 'serve', target, port, ...(namespace !== undefined ? { namespace } : {}), ...(era ? { era } : {}), ...counts };
 }
 
 /**
@@ -95,6 +114,15 @@ export async function runServe(command: ServeCommand, terminal: Terminal): Promi
       port: command.port,
       ...(command.namespace !== undefined ? { namespace: command.namespace } : {}),
       ...(command.era ? { era: command.era } : {}),
+      ...(command.maxSessions !== undefined || command.maxSessionsPerCaller !== undefined
+        ? {
+            sessions: {
+              ...(command.maxSessions !== undefined ? { maxSessions: command.maxSessions } : {}),
+              ...(command.maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller: command.maxSessionsPerCaller } : {})
+            }
+          }
+        : {}),
+      ...(command.upstreamSessions !== undefined ? { maxUpstreamSessions: command.upstreamSessions } : {}),
       log: (message: string) => note(terminal, `[mcpfusion gateway] ${message}`)
     });
   } catch (error) {

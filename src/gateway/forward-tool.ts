@@ -1,26 +1,24 @@
-import type { CallToolResult, ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
-import { inputStatus, readInput, readRequestState } from '../interactive/input-scope';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client';
+import { readRequestState } from '../interactive/input-scope';
 import { createInputRound, type InputRound } from '../interactive/require-input';
-import type { FormSchema } from '../interactive/answer-validator';
 import { liveRequestSignalOf } from '../pipeline/call-context-factory';
 import { progress, type ProgressUpdate } from '../pipeline/progress';
 import type { CallContext } from '../types/context';
 import type { ParkedCalls } from './parked-calls';
 import type { UpstreamCall, CallEvent } from './upstream-call';
+import { answerOf, planRound } from './forwarded-rounds';
 
-/** The key a forwarded question travels under in the front round (`inputRequests` / `inputResponses`). */
-export const QUESTION_KEY = 'upstream-question';
-
-/** What a forwarded round's state carries: the id of the parked call it answers. */
+/** What a forwarded round's state carries: the id of the parked call it answers, and the keys answered cancel for it. */
 interface ForwardState {
   readonly gw: string;
+  readonly cancelled?: readonly string[];
 }
 
 /** What forwarding a call needs of its gateway. */
 export interface ForwardingGateway {
   readonly parked: ParkedCalls;
   /** Starts the call upstream (connecting, or reconnecting, first). */
-  start(frontName: string, args: Record<string, unknown>, sessionId?: string): Promise<UpstreamCall>;
+  start(frontName: string, args: Record<string, unknown>, sessionId?: string, front?: ClientCapabilities): Promise<UpstreamCall>;
 }
 
 /**
@@ -43,9 +41,9 @@ export async function* forwardCall(
   let call: UpstreamCall;
   if (state && typeof state.gw === 'string') {
     call = gateway.parked.take(state.gw);
-    call.answer(answerOf(call.pending?.params));
+    call.answer(answerOf(call.pending?.ask, Array.isArray(state.cancelled) ? state.cancelled : []));
   } else {
-    call = await gateway.start(ctx.tool.name, args, ctx.sessionId);
+    call = await gateway.start(ctx.tool.name, args, ctx.sessionId, ctx.clientCapabilities);
   }
   call.attach(signal);
   let parked = false;
@@ -58,15 +56,21 @@ export async function* forwardCall(
           if (percent !== undefined) yield progress(percent, event.message);
           break;
         }
+        case 'log':
+          // The front client's level applies (its `logging/setLevel`, or its request's 2026-07-28 `logLevel`).
+          ctx.log.message(event.level, event.data, event.logger);
+          break;
         case 'question': {
-          // A front client that cannot be asked this kind of question: the upstream is told at once (cancel), and goes on.
-          if (!canAsk(ctx, event.question.params)) {
-            call.answer({ action: 'cancel' });
+          const plan = planRound(event.question.ask, ctx);
+          // Nothing the front client can be asked: the upstream is told at once (cancel), and goes on.
+          if ('now' in plan) {
+            call.answer(plan.now);
             break;
           }
           const id = gateway.parked.park(call, liveRequestSignalOf(ctx));
           parked = true;
-          return questionRound(event.question.params, id);
+          const state: ForwardState = { gw: id, ...(plan.cancelled.length > 0 ? { cancelled: plan.cancelled } : {}) };
+          return createInputRound(plan.requests, state);
         }
         case 'done':
           return event.result;
@@ -79,39 +83,6 @@ export async function* forwardCall(
     // A round that ends without an outcome or a question (aborted, or its generator closed) ends the upstream call too.
     if (!parked && !call.finished) call.cancel(new Error('The call was cancelled by its client.'));
   }
-}
-
-/** Whether the front client declared the elicitation mode the question needs (`{}` means form, in 2025-11-25). */
-function canAsk(ctx: CallContext, params: ElicitRequestParams): boolean {
-  const declared = ctx.clientCapabilities?.elicitation as { form?: object; url?: object } | undefined;
-  if (!declared) return false;
-  if (params.mode === 'url') return declared.url !== undefined;
-  return declared.form !== undefined || Object.keys(declared).length === 0;
-}
-
-/** The front round that asks an upstream question: the same form (or URL), answered under {@link QUESTION_KEY}. */
-function questionRound(params: ElicitRequestParams, id: string): InputRound {
-  const state: ForwardState = { gw: id };
-  if (params.mode === 'url') {
-    return createInputRound([{ kind: 'url', key: QUESTION_KEY, message: params.message, url: params.url, onDecline: 'handler' }], state);
-  }
-  const schema = params.requestedSchema as unknown as FormSchema;
-  return createInputRound([{ kind: 'form', key: QUESTION_KEY, message: params.message, schema, onDecline: 'handler' }], state);
-}
-
-/** The answer to send upstream, from what the front round carried (validated against the form by the framework). */
-function answerOf(params: ElicitRequestParams | undefined): ElicitResult {
-  const status = inputStatus(QUESTION_KEY);
-  if (status === 'declined') return { action: 'decline' };
-  if (status !== 'answered' || !params) return { action: 'cancel' };
-  if (params.mode === 'url') return { action: 'accept' };
-  const fields = Object.keys((params.requestedSchema as { properties?: object } | undefined)?.properties ?? {});
-  const content: Record<string, string | number | boolean | string[]> = {};
-  for (const field of fields) {
-    const value = readInput<string | number | boolean | string[]>(field);
-    if (value !== undefined) content[field] = value;
-  }
-  return { action: 'accept', content };
 }
 
 /** An upstream progress as the percentage the framework reports (with a total: its share; without: the value, within 0–100). */

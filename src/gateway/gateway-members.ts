@@ -1,5 +1,6 @@
 import type { GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
 import type { CallContext } from '../types/context';
+import type { InputRound } from '../interactive/require-input';
 import type { Constructor } from '../types/core';
 import { forwardCall, type ForwardingGateway } from './forward-tool';
 import { namespacedUri } from './namespace';
@@ -9,7 +10,12 @@ export interface MembersHost extends ForwardingGateway {
   readonly namespace: string | undefined;
   readResource(uri: string, signal: AbortSignal, sessionId?: string): Promise<ReadResourceResult>;
   listResources(): Promise<Resource[]>;
-  renderPrompt(frontName: string, args: Record<string, string>, signal: AbortSignal, sessionId?: string): Promise<GetPromptResult>;
+  renderPrompt(
+    frontName: string,
+    args: Record<string, string>,
+    ctx: CallContext,
+    signal: AbortSignal
+  ): Promise<GetPromptResult | InputRound>;
 }
 
 /** The class behind a gateway's members (the chain resolves it per call): `forward` is the tools' interactive generator. */
@@ -29,7 +35,7 @@ export function membersOf(gateway: MembersHost): Constructor {
     }
 
     renderPrompt(args: Record<string, string>, ctx: CallContext, signal: AbortSignal) {
-      return gateway.renderPrompt(ctx.tool.name, args, signal, ctx.sessionId);
+      return gateway.renderPrompt(ctx.tool.name, args, ctx, signal);
     }
   };
 }

@@ -1,17 +1,20 @@
-import type { GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
-import { ConfigurationError } from '../errors';
+import type { ClientCapabilities, GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
+import { ConfigurationError, UnknownResourceError } from '../errors';
 import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../metadata/member-source';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
 import { NAMESPACE_PATTERN, namespacedUri, upstreamUri } from './namespace';
 import { proxiedSurface, type ProxiedSurface } from './proxied-surface';
+import { renderThroughRounds } from './proxied-prompt';
+import type { InputRound } from '../interactive/require-input';
+import type { CallContext } from '../types/context';
 import { ParkedCalls } from './parked-calls';
 import { proxiedTools, type ProxiedTools } from './proxied-tools';
 import type { UpstreamCall } from './upstream-call';
 import type { ProxyOptions } from './proxy-options';
 import { membersOf } from './gateway-members';
 import { allPages } from './pages';
-import { SessionConnections } from './session-connections';
+import { SessionConnections, maxUpstreamSessions } from './session-connections';
 import { UpstreamConnection } from './upstream-connection';
 import { describeTarget, resolveTarget, type ResolvedTarget, type UpstreamTarget } from './upstream-target';
 
@@ -83,7 +86,8 @@ export class ProxiedServer implements Gateway, MemberSource {
           toolsChanged: () => undefined,
           closed
         }),
-      this.options.sessionIdleMs ?? 600_000
+      this.options.sessionIdleMs ?? 600_000,
+      maxUpstreamSessions(this.options.maxUpstreamSessions)
     );
   }
 
@@ -162,17 +166,23 @@ export class ProxiedServer implements Gateway, MemberSource {
   }
 
   /** Starts a proxied call upstream (see `forwardCall`). */
-  async start(frontName: string, args: Record<string, unknown>, sessionId?: string): Promise<UpstreamCall> {
+  async start(frontName: string, args: Record<string, unknown>, sessionId?: string, front?: ClientCapabilities): Promise<UpstreamCall> {
     const name = this.listing.upstreamOf.get(frontName) ?? frontName;
     const connection = await this.connectionFor(sessionId);
-    return connection.start(name, args);
+    return connection.start(name, args, front);
   }
 
   /** Reads an upstream resource (`uri` under the namespace); the contents' URIs are namespaced back. */
   async readResource(uri: string, signal: AbortSignal, sessionId?: string): Promise<ReadResourceResult> {
     const upstream = upstreamUri(this.options.namespace, uri) ?? uri;
     const connection = await this.connectionFor(sessionId);
-    const result = await connection.request((client) => client.readResource({ uri: upstream }, { signal }));
+    const result = await connection
+      .request((client) => client.readResource({ uri: upstream }, { signal }))
+      .catch((error: unknown) => {
+        // The upstream's "not found" (-32602 on 2026-07-28, -32002 before) stays a not-found for the front client, in its era's form.
+        const code = ((error as { cause?: { code?: unknown } }).cause ?? {}).code;
+        throw code === -32602 || code === -32002 ? new UnknownResourceError(uri) : error;
+      });
     // Subscribed once it is read (awaited, the first time only): its updates then reach the front clients that subscribed to it.
     if (connection.capabilities.subscribe && !this.subscribed.has(upstream)) {
       this.subscribed.add(upstream);
@@ -194,11 +204,16 @@ export class ProxiedServer implements Gateway, MemberSource {
     return resources.map((resource) => ({ ...resource, uri: namespacedUri(this.options.namespace, resource.uri) }));
   }
 
-  /** Renders an upstream prompt (its front name) with `args`. */
-  async renderPrompt(frontName: string, args: Record<string, string>, signal: AbortSignal, sessionId?: string): Promise<GetPromptResult> {
+  /** Renders an upstream prompt (its front name) with `args`; a 2026-07-28 upstream's rounds go to the front client (see `renderThroughRounds`). */
+  async renderPrompt(
+    frontName: string,
+    args: Record<string, string>,
+    ctx: CallContext,
+    signal: AbortSignal
+  ): Promise<GetPromptResult | InputRound> {
     const name = this.surface.promptOf.get(frontName) ?? frontName;
-    const connection = await this.connectionFor(sessionId);
-    return connection.request((client) => client.getPrompt({ name, arguments: args }, { signal }));
+    const connection = await this.connectionFor(ctx.sessionId);
+    return renderThroughRounds((render) => connection.request(render), connection.modern, name, args, ctx, signal);
   }
 
   /** Completes an argument upstream (a prompt's, or a template's variable). */

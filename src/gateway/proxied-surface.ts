@@ -100,6 +100,8 @@ export function proxiedSurface(
       Object.freeze({
         ...shared,
         kind: 'prompt' as const,
+        // A 2026-07-28 upstream's prompt may answer with a round: it goes to the front client (see `renderThroughRounds`).
+        interactive: true,
         name,
         ...(prompt.title ? { title: prompt.title } : {}),
         description: prompt.description ?? `${prompt.name}, served by ${common.label}`,

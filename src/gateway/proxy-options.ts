@@ -29,8 +29,16 @@ export interface ProxyOptions {
    * a session (2026-07-28, stdio) always use the shared one.
    */
   sessions?: 'per-front-session' | 'shared';
-  /** How long a front session's upstream connection stays open with nothing in flight. Default 600,000 ms. */
+  /** How long a front session's upstream connection stays open with nothing in flight (then it is ended upstream, `DELETE`). Default 600,000 ms. */
   sessionIdleMs?: number;
+  /**
+   * Upstream sessions of their own the gateway holds at once (with `sessions: 'per-front-session'`).
+   * They all come from one caller (the gateway), and servers bound the sessions one caller may hold
+   * (one made with this framework: 20 by default), so the gateway keeps below that: when a new
+   * front session needs a place, the least recently used upstream session with nothing in flight is
+   * ended (`DELETE`); when all are busy, the new front session uses the shared connection. Default 16.
+   */
+  maxUpstreamSessions?: number;
   /** Diagnostics; default: stderr, prefixed `[mcpfusion gateway]` (never stdout). */
   logger?: (message: string) => void;
 }

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { FusionApp } from '../app/fusion-app';
+import { ConfigurationError } from '../errors';
 import { proxy } from './gateway';
 import { gatewayAuthFromEnv } from './serve-auth';
 import type { UpstreamEra } from './upstream-connection';
@@ -12,6 +13,13 @@ export interface ServeSettings {
   readonly era?: UpstreamEra;
   readonly host?: string;
   readonly port?: number;
+  /**
+   * The front's 2025-era session limits: open sessions at most (default 1000), and per caller
+   * (default 20). Unset, read from MCPFUSION_MAX_SESSIONS and MCPFUSION_MAX_SESSIONS_PER_CALLER.
+   */
+  readonly sessions?: { readonly maxSessions?: number; readonly maxSessionsPerCaller?: number };
+  /** Upstream sessions the gateway holds at once (`ProxyOptions.maxUpstreamSessions`). Unset: MCPFUSION_UPSTREAM_SESSIONS, else 16. */
+  readonly maxUpstreamSessions?: number;
   /** Where MCP_AUTH_* are read (default: this process's environment). */
   readonly env?: NodeJS.ProcessEnv;
   readonly log?: (message: string) => void;
@@ -32,10 +40,15 @@ export interface ServedGateway {
  */
 export async function serveGateway(settings: ServeSettings): Promise<ServedGateway> {
   const target = resolveTarget(settings.target);
-  const auth = gatewayAuthFromEnv(settings.env ?? process.env, `Gateway to ${describeTarget(target)}`);
+  const env = settings.env ?? process.env;
+  const auth = gatewayAuthFromEnv(env, `Gateway to ${describeTarget(target)}`);
+  const maxSessions = settings.sessions?.maxSessions ?? countFrom(env, 'MCPFUSION_MAX_SESSIONS');
+  const maxSessionsPerCaller = settings.sessions?.maxSessionsPerCaller ?? countFrom(env, 'MCPFUSION_MAX_SESSIONS_PER_CALLER');
+  const maxUpstream = settings.maxUpstreamSessions ?? countFrom(env, 'MCPFUSION_UPSTREAM_SESSIONS');
   const gateway = await proxy(target.kind === 'http' ? { url: target.url, headers: target.headers } : target, {
     ...(settings.namespace ? { namespace: settings.namespace } : {}),
     ...(settings.era ? { era: settings.era } : {}),
+    ...(maxUpstream !== undefined ? { maxUpstreamSessions: maxUpstream } : {}),
     ...(settings.log ? { logger: settings.log } : {})
   });
   let ended: () => void = () => undefined;
@@ -56,10 +69,27 @@ export async function serveGateway(settings: ServeSettings): Promise<ServedGatew
     throw error;
   }
   const listening = await app
-    .listen({ transport: 'http', host: settings.host ?? '127.0.0.1', port: settings.port ?? 3000 })
+    .listen({
+      transport: 'http',
+      host: settings.host ?? '127.0.0.1',
+      port: settings.port ?? 3000,
+      sessions: {
+        ...(maxSessions !== undefined ? { maxSessions } : {}),
+        ...(maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller } : {})
+      }
+    })
     .catch(async (error: unknown) => {
       await app.close();
       throw error;
     });
   return { url: listening.url!, app, closed };
+}
+
+/** A positive integer from the environment variable `name`; unset is undefined, anything else a clear error. */
+function countFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigurationError(`${name} must be a positive integer (got "${text}").`);
+  return value;
 }

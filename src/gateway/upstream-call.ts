@@ -1,15 +1,45 @@
-import type { CallToolResult, ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, CreateMessageRequestParams, ElicitRequestParams, LoggingLevel } from '@modelcontextprotocol/client';
 
-/** A question the upstream asked during a call (a live `elicitation/create`, or one embedded in an `input_required` result). */
+/**
+ * What the upstream asks of the front client during a call: a question to the user
+ * (`elicitation/create`), a completion by the client's model (`sampling/createMessage`), or the
+ * client's roots (`roots/list`). Each came as a live request (2025 era) or inside an
+ * `input_required` result (2026-07-28).
+ */
+export type UpstreamAsk =
+  | { readonly method: 'elicitation/create'; readonly params: ElicitRequestParams }
+  | { readonly method: 'sampling/createMessage'; readonly params: CreateMessageRequestParams }
+  | { readonly method: 'roots/list' }
+  | UpstreamRound;
+
+/**
+ * A 2026-07-28 upstream's `input_required` round, whole: its requests under its own keys
+ * (`{ method, params }` each, as sent, untrusted). Answered with `{ result: { inputResponses } }`.
+ */
+export interface UpstreamRound {
+  readonly method: 'input_required';
+  readonly inputRequests: Readonly<Record<string, unknown>>;
+}
+
+/** The answer sent upstream: the front client's result, or a refusal (sent upstream as a JSON-RPC error) saying why. */
+export type UpstreamAnswer = { readonly result: Record<string, unknown> } | { readonly refused: string };
+
+/** A request the upstream made during a call (see {@link UpstreamAsk}). */
 export interface UpstreamQuestion {
-  readonly params: ElicitRequestParams;
+  readonly ask: UpstreamAsk;
   /** Sends the answer upstream (once; later calls do nothing). */
-  respond(result: ElicitResult): void;
+  respond(answer: UpstreamAnswer): void;
+}
+
+/** What "no answer" is for each kind: an elicitation is cancelled, a sampling or roots request refused with `reason`. */
+export function withdrawn(ask: UpstreamAsk, reason: string): UpstreamAnswer {
+  return ask.method === 'elicitation/create' ? { result: { action: 'cancel' } } : { refused: reason };
 }
 
 /** What happens to a forwarded call, in the order the upstream made it happen. */
 export type CallEvent =
   | { readonly kind: 'progress'; readonly progress: number; readonly total?: number; readonly message?: string }
+  | { readonly kind: 'log'; readonly level: LoggingLevel; readonly data: unknown; readonly logger?: string }
   | { readonly kind: 'question'; readonly question: UpstreamQuestion }
   | { readonly kind: 'done'; readonly result: CallToolResult }
   | { readonly kind: 'failed'; readonly error: Error };
@@ -52,7 +82,7 @@ export class UpstreamCall {
   /** Queues an event (events after the outcome are dropped: nothing follows a response). */
   push(event: CallEvent): void {
     if (this.ended) {
-      if (event.kind === 'question') event.question.respond({ action: 'cancel' });
+      if (event.kind === 'question') event.question.respond(withdrawn(event.question.ask, 'the call it belongs to has ended'));
       return;
     }
     if (event.kind === 'done' || event.kind === 'failed') this.ended = true;
@@ -72,16 +102,16 @@ export class UpstreamCall {
   }
 
   /** Answers the pending question (a round that carries the user's answer). */
-  answer(result: ElicitResult): void {
+  answer(answer: UpstreamAnswer): void {
     const question = this.pending;
     this.pending = undefined;
-    question?.respond(result);
+    question?.respond(answer);
   }
 
   /** Cancels the upstream request now: the pending question is cancelled, the request aborted, the call failed. */
   cancel(reason: Error): void {
     this.detach();
-    this.answer({ action: 'cancel' });
+    if (this.pending) this.answer(withdrawn(this.pending.ask, reason.message));
     if (!this.controller.signal.aborted) this.controller.abort(reason);
     this.push({ kind: 'failed', error: reason });
   }

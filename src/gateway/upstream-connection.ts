@@ -1,18 +1,20 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { context, propagation } from '@opentelemetry/api';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   Client,
+  LOG_LEVEL_META_KEY,
   StreamableHTTPClientTransport,
-  type ElicitRequestParams,
-  type ElicitResult,
+  type ClientCapabilities,
   type McpSubscription,
   type Tool,
   type Transport
 } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ToolError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
-import { UpstreamCall } from './upstream-call';
+import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
+import { callThroughRounds } from './upstream-rounds';
+import { CallRouter } from './call-router';
+import { answered, forwardedCapabilities, upstreamFailure, upstreamTransport } from './upstream-wire';
 
 /** The protocol era a gateway speaks to its upstream: `'2025'` (initialize, a live channel), `'2026'` (2026-07-28), or `'auto'` (the SDK's negotiation). */
 export type UpstreamEra = '2025' | '2026' | 'auto';
@@ -34,13 +36,6 @@ const UPSTREAM_REQUEST_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const STDERR_KEPT = 2000;
 
 /**
- * Which forwarded call an upstream question belongs to, where the SDK runs it inside the call (a
- * 2026-07-28 `input_required`, or a 2025-era HTTP request's own response stream). `null`: a
- * request that is no call (a read, a prompt): its questions are cancelled, never given to a call.
- */
-const callStorage = new AsyncLocalStorage<UpstreamCall | null>();
-
-/**
  * One connected SDK v2 client to the upstream: it forwards calls (each an {@link UpstreamCall}),
  * routes the upstream's progress to its call by `progressToken` as the messages arrive (in
  * order, before the response that follows them), and routes the upstream's questions to the
@@ -52,27 +47,30 @@ const callStorage = new AsyncLocalStorage<UpstreamCall | null>();
  * in flight fails with a message naming the upstream.
  */
 export class UpstreamConnection {
-  private readonly running = new Set<UpstreamCall>();
-  private readonly byToken = new Map<string, UpstreamCall>();
+  private readonly calls: CallRouter;
   private nextToken = 0;
   private closedBy: Error | undefined;
   private stderr = '';
   /** 2026-07-28: the URIs watched, and the listen stream that carries their updates. */
   private readonly watched = new Set<string>();
   private listening: McpSubscription | undefined;
+  private http: StreamableHTTPClientTransport | undefined;
 
   private constructor(
     private readonly client: Client,
     private readonly target: ResolvedTarget,
     private readonly events: ConnectionEvents
-  ) {}
+  ) {
+    this.calls = new CallRouter(target.kind === 'stdio');
+  }
 
   /** Connects to the target in `era`; a failure names the target and what its stderr said. */
   static async open(target: ResolvedTarget, era: UpstreamEra, events: ConnectionEvents): Promise<UpstreamConnection> {
     const client = new Client(
       { name: 'mcpfusion-gateway', version: '1.0.0' },
       {
-        capabilities: { elicitation: { form: {}, url: {} } },
+        // Every kind of request a server may make of its client: each is forwarded to the front client that made the call.
+        capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
         versionNegotiation: { mode: era === '2025' ? 'legacy' : era === '2026' ? { pin: '2026-07-28' } : 'auto' },
         listChanged: {
           tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() },
@@ -82,9 +80,18 @@ export class UpstreamConnection {
       }
     );
     const connection = new UpstreamConnection(client, target, events);
-    client.setRequestHandler('elicitation/create', (request) => connection.question(request.params));
+    client.setRequestHandler(
+      'elicitation/create',
+      async (request) => answered(await connection.question({ method: 'elicitation/create', params: request.params })) as never
+    );
+    client.setRequestHandler(
+      'sampling/createMessage',
+      async (request) => answered(await connection.question({ method: 'sampling/createMessage', params: request.params })) as never
+    );
+    client.setRequestHandler('roots/list', async () => answered(await connection.question({ method: 'roots/list' })) as never);
     client.setNotificationHandler('notifications/resources/updated', (notification) => events.resourceUpdated(notification.params.uri));
     const transport = connection.transport();
+    if (transport instanceof StreamableHTTPClientTransport) connection.http = transport;
     try {
       await client.connect(transport);
     } catch (error) {
@@ -99,12 +106,17 @@ export class UpstreamConnection {
 
   /** Whether calls are in flight on it (waiting for an answer included). */
   get busy(): boolean {
-    return this.running.size > 0;
+    return this.calls.size > 0;
   }
 
   /** Whether the connection is still open. */
   get open(): boolean {
     return this.closedBy === undefined;
+  }
+
+  /** Whether the upstream speaks 2026-07-28 (its questions come back as `input_required` rounds). */
+  get modern(): boolean {
+    return this.client.getProtocolEra() === 'modern';
   }
 
   /** The era the upstream speaks, as negotiated. */
@@ -130,7 +142,7 @@ export class UpstreamConnection {
   async request<T>(send: (client: Client) => Promise<T>): Promise<T> {
     if (this.closedBy) throw this.unavailable(this.closedBy);
     try {
-      return await callStorage.run(null, () => send(this.client));
+      return await this.calls.runOutside(() => send(this.client));
     } catch (error) {
       throw this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error);
     }
@@ -165,113 +177,80 @@ export class UpstreamConnection {
     return tools;
   }
 
-  /** Starts a call upstream; its events arrive on the returned call. */
-  start(name: string, args: Record<string, unknown>): UpstreamCall {
+  /**
+   * Starts a call upstream; its events arrive on the returned call. `front`: what the front
+   * client declared; a 2026-07-28 upstream is told it per request (what the gateway forwards of
+   * it: elicitation, sampling, roots), so that the upstream decides what the front client lacks
+   * (-32021) exactly as it would for a client of its own.
+   */
+  start(name: string, args: Record<string, unknown>, front?: ClientCapabilities): UpstreamCall {
     if (this.closedBy) throw this.unavailable(this.closedBy);
     const token = `gw-${++this.nextToken}`;
     const call = new UpstreamCall(name, token);
     // The proxied call's trace context travels upstream (SEP-414: `traceparent` in `_meta`), where a registered propagator has one.
     const meta: Record<string, unknown> = { progressToken: token };
+    // A 2026-07-28 upstream logs to a request only when asked: every level is asked for, the front's own level filters what it gets.
+    if (this.client.getProtocolEra() === 'modern') meta[LOG_LEVEL_META_KEY] = 'debug';
+    if (this.client.getProtocolEra() === 'modern' && front) meta[CLIENT_CAPABILITIES_META_KEY] = forwardedCapabilities(front);
     propagation.inject(context.active(), meta);
-    this.running.add(call);
-    this.byToken.set(token, call);
-    callStorage
-      .run(call, () =>
-        this.client.callTool({ name, arguments: args, _meta: meta }, { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS })
+    this.calls.add(call);
+    // A 2026-07-28 upstream's rounds pass through whole (their keys, several requests at once); a 2025-era one asks live.
+    const modern = this.client.getProtocolEra() === 'modern';
+    this.calls
+      .runIn(call, () =>
+        modern
+          ? callThroughRounds(this.client, call, { name, arguments: args, _meta: meta }, UPSTREAM_REQUEST_TIMEOUT_MS)
+          : this.client.callTool({ name, arguments: args, _meta: meta }, { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS })
       )
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),
-        (error: unknown) => call.push({ kind: 'failed', error: this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error) })
+        (error: unknown) =>
+          call.push({ kind: 'failed', error: this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error, name) })
       )
       .finally(() => {
-        this.running.delete(call);
-        this.byToken.delete(token);
+        this.calls.delete(call);
       });
     return call;
   }
 
-  /** Closes the connection (a spawned upstream is stopped). */
+  /** The upstream's 2025-era session id, where it gave one (HTTP). */
+  get sessionId(): string | undefined {
+    return this.http?.sessionId;
+  }
+
+  /**
+   * Closes the connection (a spawned upstream is stopped). An upstream session is ended
+   * (`DELETE`), so that it does not count against the gateway's sessions upstream until it expires.
+   */
   async close(): Promise<void> {
     this.closedBy ??= new Error('the gateway closed');
     await this.listening?.close().catch(() => undefined);
+    await this.http?.terminateSession().catch(() => undefined);
     await this.client.close().catch(() => undefined);
   }
 
   private transport(): Transport {
-    const { target } = this;
-    if (target.kind === 'http') return new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } } });
-    // The upstream gets this process's environment, as a shell would give it (the SDK passes only a safe few by default).
-    const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const stdio = new StdioClientTransport({
-      command: target.command,
-      args: [...target.args],
-      env: { ...inherited, ...target.env },
-      ...(target.cwd ? { cwd: target.cwd } : {}),
-      stderr: 'pipe'
+    return upstreamTransport(this.target, (chunk) => {
+      this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT);
     });
-    stdio.stderr?.on('data', (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString()).slice(-STDERR_KEPT);
-    });
-    return stdio;
   }
 
   /**
-   * Reads progress at the transport, before the SDK: the SDK hands progress to its callback a
-   * microtask late, after a response that arrived in the same read (a stdio server writes them
-   * together), so a call's last progress would follow its result. Here it is queued on its call
-   * in arrival order, before the response is even parsed.
+   * Reads progress and log messages at the transport, before the SDK: the SDK hands progress to
+   * its callback a microtask late, after a response that arrived in the same read (a stdio server
+   * writes them together), so a call's last progress would follow its result. Here each is queued
+   * on its call in arrival order, before the response is even parsed.
    */
   private tap(transport: Transport): void {
     const receive = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if ('method' in message && message.method === 'notifications/progress' && message.params) {
-        const params = message.params as { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown };
-        const call = this.byToken.get(String(params.progressToken));
-        if (call) {
-          if (typeof params.progress === 'number')
-            call.push({
-              kind: 'progress',
-              progress: params.progress,
-              ...(typeof params.total === 'number' ? { total: params.total } : {}),
-              ...(typeof params.message === 'string' ? { message: params.message } : {})
-            });
-          return;
-        }
-      }
-      receive?.(message, extra);
+      if (!this.calls.route(message)) receive?.(message, extra);
     };
   }
 
-  /** An upstream question: delivered to its call, answered when the user answers (or cancelled). */
-  private question(params: ElicitRequestParams): Promise<ElicitResult> {
-    const store = callStorage.getStore();
-    const call = store === null ? undefined : (store ?? this.soleWaitingFree());
-    if (!call) {
-      this.events.log(
-        `${describeTarget(this.target)} asked a question while ${this.running.size} calls were in flight: it cannot say which call asks, so the question was cancelled.`
-      );
-      return Promise.resolve({ action: 'cancel' });
-    }
-    return new Promise<ElicitResult>((resolve) => {
-      let answered = false;
-      call.push({
-        kind: 'question',
-        question: {
-          params,
-          respond: (result) => {
-            if (answered) return;
-            answered = true;
-            resolve(result);
-          }
-        }
-      });
-    });
-  }
-
-  /** The one call in flight not already waiting for an answer (what a 2025-era question can belong to). */
-  private soleWaitingFree(): UpstreamCall | undefined {
-    const free = [...this.running].filter((call) => !call.pending && !call.finished);
-    return free.length === 1 ? free[0] : undefined;
+  /** An upstream request of the client (a question, a sampling request, a roots listing), given to its call. */
+  private question(ask: UpstreamAsk): Promise<UpstreamAnswer> {
+    return this.calls.ask(ask, (why) => this.events.log(`${describeTarget(this.target)} sent ${ask.method} while ${why}: it was refused.`));
   }
 
   private lost(): void {
@@ -279,7 +258,7 @@ export class UpstreamConnection {
     const tail = this.stderr.trim() ? ` (its last words: ${this.stderr.trim().split('\n').slice(-3).join(' / ')})` : '';
     this.closedBy = new Error(`the connection closed${tail}`);
     const error = this.unavailable(this.closedBy);
-    for (const call of this.running) call.push({ kind: 'failed', error });
+    this.calls.failAll(error);
     this.events.closed(this.closedBy);
   }
 
@@ -288,12 +267,4 @@ export class UpstreamConnection {
       `The upstream MCP server ${describeTarget(this.target)} is unavailable: ${reason.message}. The gateway reconnects on the next call; call the tool again.`
     );
   }
-}
-
-/** An upstream request that failed: a ToolError saying so, in the upstream's own words. */
-function upstreamFailure(error: unknown): Error {
-  if (error instanceof ToolError) return error;
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  const text = typeof message === 'string' ? message : String(error);
-  return new ToolError(`The upstream server refused the call${typeof code === 'number' ? ` (${code})` : ''}: ${text}`, { cause: error });
 }

@@ -139,7 +139,9 @@ describe.each([
     it("asks the upstream's question in the front client's own form, and sends the answer back upstream", async () => {
       const result = await front.client.callTool({ name: 'up.confirm', arguments: { n: 7 } });
       expect(textOf(result)).toBe('confirmed 7');
-      expect(front.asked).toEqual([{ message: 'Proceed with 7?', id: frontEra === 'modern' ? 'upstream-question' : expect.any(Number) }]);
+      // 2026-07-28 front: an input_required round, under the upstream's own key when it asked in a round of its own (2026), else the gateway's.
+      const key = era === '2026' ? 'input' : 'upstream-question';
+      expect(front.asked).toEqual([{ message: 'Proceed with 7?', id: frontEra === 'modern' ? key : expect.any(Number) }]);
     });
 
     it('sends a decline back upstream as a decline', async () => {
@@ -154,7 +156,13 @@ describe.each([
       try {
         const result = await mute.client.callTool({ name: 'up.confirm', arguments: { n: 3 } });
         expect(result.isError).toBe(true);
-        expect(textOf(result)).toBe('Declined upstream');
+        // A 2026-07-28 upstream is told the front client's capabilities and answers as it would a client of its own;
+        // a 2025-era one asks (the gateway declared elicitation for all) and is answered cancel.
+        expect(textOf(result)).toBe(
+          era === '2026'
+            ? 'ELICITATION_UNSUPPORTED: this tool needs input from the user, but the client did not declare the elicitation (form) capability a form request needs.'
+            : 'Declined upstream'
+        );
         expect(gateway.waitingQuestions).toBe(0);
       } finally {
         await mute.close();

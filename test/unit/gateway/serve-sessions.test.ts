@@ -1,0 +1,25 @@
+import { parseServe } from '../../../src/cli/serve-command';
+
+describe("mcpfusion serve's session limits, as read from the command line", () => {
+  it('reads --max-sessions, --max-sessions-per-caller and --upstream-sessions', () => {
+    expect(
+      parseServe(['--url', 'http://x/mcp', '--max-sessions', '50', '--max-sessions-per-caller', '1000', '--upstream-sessions', '8'])
+    ).toMatchObject({ maxSessions: 50, maxSessionsPerCaller: 1000, upstreamSessions: 8 });
+  });
+
+  it('leaves them out when not given (the defaults, or the MCPFUSION_* variables, apply)', () => {
+    const command = parseServe(['--url', 'http://x/mcp']);
+    expect(command).not.toHaveProperty('maxSessions');
+    expect(command).not.toHaveProperty('maxSessionsPerCaller');
+    expect(command).not.toHaveProperty('upstreamSessions');
+  });
+
+  it.each([
+    [['--url', 'http://x/mcp', '--max-sessions', '0'], '--max-sessions: "0" is not a positive integer'],
+    [['--url', 'http://x/mcp', '--max-sessions-per-caller', 'many'], '--max-sessions-per-caller: "many" is not a positive integer'],
+    [['--url', 'http://x/mcp', '--upstream-sessions', '2.5'], '--upstream-sessions: "2.5" is not a positive integer'],
+    [['--url', 'http://x/mcp', '--upstream-sessions'], '--upstream-sessions needs a value']
+  ])('%j is a usage error: %s', (argv, message) => {
+    expect(() => parseServe(argv)).toThrow(message);
+  });
+});
