@@ -3,7 +3,8 @@ import { ConfigurationError, UnknownResourceError } from '../errors';
 import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../metadata/member-source';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
-import { NAMESPACE_PATTERN, namespacedUri, upstreamUri } from './namespace';
+import { namespacedUri, upstreamUri } from './namespace';
+import { namespaceProblem } from '../compose/namespace';
 import { proxiedSurface, type ProxiedSurface } from './proxied-surface';
 import { renderThroughRounds } from './proxied-prompt';
 import type { InputRound } from '../interactive/require-input';
@@ -66,11 +67,8 @@ export class ProxiedServer implements Gateway, MemberSource {
     private readonly target: ResolvedTarget,
     private readonly options: ProxyOptions
   ) {
-    if (options.namespace !== undefined && !NAMESPACE_PATTERN.test(options.namespace)) {
-      throw new ConfigurationError(
-        `proxy(): namespace ${JSON.stringify(options.namespace)} is not allowed: use a letter, then up to 63 letters, digits, "_" or "-".`
-      );
-    }
+    const problem = options.namespace === undefined ? undefined : namespaceProblem(options.namespace);
+    if (problem) throw new ConfigurationError(`proxy(): ${problem}.`);
     this.label = `gateway ${options.namespace ? `${options.namespace} ` : ''}(${describeTarget(target)})`;
     this.parked = new ParkedCalls(options.questionTimeoutMs ?? 600_000);
     this.log = options.logger ?? ((message) => process.stderr.write(`[mcpfusion gateway] ${message}\n`));

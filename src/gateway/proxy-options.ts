@@ -3,7 +3,10 @@ import type { UpstreamEra } from './upstream-connection';
 
 /** Options of {@link proxy}. */
 export interface ProxyOptions {
-  /** Serve the upstream's tools as `<namespace>.<name>` (a letter, then letters, digits, `_`, `-`). Default: their own names. */
+  /**
+   * Serve the upstream's tools and prompts as `<namespace>.<name>` and its URIs as `<namespace>+<uri>` (a
+   * lowercase letter, then up to 63 lowercase letters, digits or `-`; see `namespaceProblem`). Default: their own names.
+   */
   namespace?: string;
   /**
    * The era the gateway speaks to the upstream: `'2025'` (default: `initialize`, one session, a
