@@ -86,7 +86,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const mounts = options.mounts ?? [];
   checkMounts(mounts);
   // Each mount lives in a child container of the app's, with its own providers and contextFactory (see compose/mount.ts).
-  const homes = new Map(mounts.map((m) => [m, mountHome(container, m, options)]));
+  const homes: ReadonlyMap<string, MemberHome> = new Map(mounts.map((m) => [m.namespace, mountHome(container, m, options)]));
   container.register(FUSION_APP, { useValue: app });
   const boundary = new ErrorBoundary(options.maskErrors === true, log);
   const namePrincipal = principalNamer(options.principalOf);
@@ -101,14 +101,14 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
       own,
       mounts.map((m) => ({
         namespace: m.namespace,
-        registry: namespacedRegistry(m, buildRegistry(mountedTools(m), viewUris), homes.get(m))
+        registry: namespacedRegistry(m, buildRegistry(mountedTools(m), viewUris))
       }))
     );
   const sources = (options.gateways ?? []).map(memberSourceOf);
   // Gateways' members join what the app's own classes and its mounts make, on every rebuild too.
   const extend = (own: Registry): Registry => withSources(withMounts(own), sources);
   const registry = extend(buildRegistry(options.tools, viewUris));
-  assertInjectable(container, registry, options);
+  assertInjectable(container, registry, options, homes);
   const continuations = continuationStoreOf(options, registry, log);
   assertSingleUseSupported(registry, continuations);
   const errorObjectOf = (error: unknown) => jsonRpcErrorObject(boundary.protocolError(error, 'tool', ''));
@@ -121,7 +121,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
         log
       )
     : undefined;
-  const deps = chainDependencies(options, container, boundary, continuations, intake);
+  const deps = chainDependencies(options, container, boundary, continuations, intake, homes);
   const schemas = new SchemaCatalog();
   const views = compileViews(viewDescriptors, deps);
   const toolClasses = new ToolClassSet(
@@ -134,7 +134,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     }),
     (next) => {
       assertSingleUseSupported(next, continuations);
-      assertInjectable(container, next, options);
+      assertInjectable(container, next, options, homes);
     },
     viewUris,
     extend
@@ -233,7 +233,8 @@ function chainDependencies(
   container: DependencyContainer,
   boundary: ErrorBoundary,
   continuations: ContinuationStore,
-  intake: TaskIntake | undefined
+  intake: TaskIntake | undefined,
+  homes: ReadonlyMap<string, MemberHome>
 ): ChainDependencies {
   const opaque = opaqueTokens(options);
   return {
@@ -248,7 +249,8 @@ function chainDependencies(
     tasks: intake?.admissions,
     needsCallScope: (classes) => needsCallScope(container, classes, opaque),
     presenterTimeoutMs: positiveInt(options.presenterTimeoutMs, 10_000, 'presenterTimeoutMs'),
-    telemetry: options.telemetry !== false
+    telemetry: options.telemetry !== false,
+    homes
   };
 }
 

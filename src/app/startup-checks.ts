@@ -6,7 +6,6 @@ import type { Registry } from '../metadata/registry-builder';
 import { isMiddlewareClass } from '../pipeline/middleware';
 import type { Constructor } from '../types/core';
 import type { FusionAppOptions } from './app-options';
-import { homeOf } from '../compose/member-home';
 import type { MemberHome } from '../pipeline/member-spec';
 import type { ProviderSpec } from '../types/provider';
 
@@ -57,13 +56,19 @@ export function assertSingleUseSupported(registry: Registry, store: Continuation
  * be one copy: checked now, so that a missing metadata or a second tsyringe fails at startup
  * and not on every call.
  */
-export function assertInjectable(container: DependencyContainer, registry: Registry, options: FusionAppOptions<object>): void {
+export function assertInjectable(
+  container: DependencyContainer,
+  registry: Registry,
+  options: FusionAppOptions<object>,
+  /** The mounts' homes, by namespace (a mounted member is resolved from its mount's container). */
+  mountHomes: ReadonlyMap<string, MemberHome> = new Map()
+): void {
   const members = [...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts];
-  // The app's own members are resolved from its container; a mounted member from its mount's (see compose/member-home.ts).
-  const own = members.filter((m) => homeOf(m) === undefined);
+  // The app's own members are resolved from its container; a mounted member from its mount's (`mountedUnder`).
+  const own = members.filter((m) => m.mountedUnder === undefined);
   const homes = new Map<MemberHome, typeof members>();
   for (const member of members) {
-    const home = homeOf(member);
+    const home = member.mountedUnder === undefined ? undefined : mountHomes.get(member.mountedUnder);
     if (home) homes.set(home, [...(homes.get(home) ?? []), member]);
   }
   const problems = [

@@ -4,8 +4,6 @@ import type { Registry } from '../metadata/registry-builder';
 import type { Constructor } from '../types/core';
 import type { Middleware } from '../types/middleware';
 import type { RequestExtra } from '../types/context';
-import type { MemberHome } from '../pipeline/member-spec';
-import { withHome } from './member-home';
 import type { PresenterRef } from '../types/presenter';
 import { namespacedName, namespacedUri, namespaceProblem } from './namespace';
 
@@ -86,27 +84,26 @@ export function checkMounts(mounts: readonly Mount[]): void {
 
 /**
  * A mount's registry under its namespace: names and URIs rewritten, its middleware and presenter
- * given to its members, each recorded as living in `home` (the mount's container and contextFactory).
+ * given to its members, each marked as the mount's (`mountedUnder`: it lives in the mount's
+ * container and uses its contextFactory, which the app keeps by namespace).
  */
-export function namespacedRegistry(m: Mount, own: Registry, home?: MemberHome): Registry {
+export function namespacedRegistry(m: Mount, own: Registry): Registry {
   const middleware = m.middleware ?? [];
   const around = <T extends { readonly middleware: readonly Middleware[] }>(d: T): T =>
     middleware.length > 0 ? { ...d, middleware: [...middleware, ...d.middleware] } : d;
   return {
     tools: own.tools.map((d) =>
-      withHome(
-        Object.freeze({
-          ...around(d),
-          name: namespacedName(m.namespace, d.name),
-          ...(d.presenter || !m.presenter ? {} : { presenter: m.presenter })
-        }),
-        home
-      )
+      Object.freeze({
+        ...around(d),
+        name: namespacedName(m.namespace, d.name),
+        mountedUnder: m.namespace,
+        ...(d.presenter || !m.presenter ? {} : { presenter: m.presenter })
+      })
     ),
-    prompts: own.prompts.map((d) => withHome(Object.freeze({ ...around(d), name: namespacedName(m.namespace, d.name) }), home)),
-    resources: own.resources.map((d) => withHome(Object.freeze({ ...around(d), uri: namespacedUri(m.namespace, d.uri) }), home)),
+    prompts: own.prompts.map((d) => Object.freeze({ ...around(d), name: namespacedName(m.namespace, d.name), mountedUnder: m.namespace })),
+    resources: own.resources.map((d) => Object.freeze({ ...around(d), uri: namespacedUri(m.namespace, d.uri), mountedUnder: m.namespace })),
     templates: own.templates.map((d) =>
-      withHome(Object.freeze({ ...around(d), uriTemplate: namespacedUri(m.namespace, d.uriTemplate), mountedUnder: m.namespace }), home)
+      Object.freeze({ ...around(d), uriTemplate: namespacedUri(m.namespace, d.uriTemplate), mountedUnder: m.namespace })
     )
   };
 }

@@ -22,6 +22,11 @@ interface SurfaceMember {
   readonly icons?: readonly Icon[];
   /** Its own `_meta` (the `_meta` option, checked), listed as given. */
   readonly meta?: MemberMeta;
+  /**
+   * The namespace of the mount it comes from (`compose/mount.ts`), when it is a mounted app's: it is
+   * resolved from that mount's container, and what a template's list method returns is listed under it.
+   */
+  readonly mountedUnder?: string;
 }
 
 /** A resource at a fixed URI. */
@@ -48,8 +53,6 @@ export interface ResourceTemplateDescriptor extends SurfaceMember {
   readonly output?: OutputSpec;
   readonly complete: Readonly<Record<string, CompleterRef>>;
   readonly list?: string;
-  /** The namespace it is mounted under (`compose/mount.ts`), when it is: what its list method returns is listed under it. */
-  readonly mountedUnder?: string;
   /**
    * Served but not listed in `resources/templates/list`: a gateway's catch-all route to its
    * upstream (its `list` method still adds the upstream's resources to `resources/list`).

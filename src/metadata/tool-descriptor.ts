@@ -62,6 +62,8 @@ export interface ToolDescriptor {
   readonly serializeOn?: SerializeOn;
   /** Whether the method is a generator function (its results are driven by the generator driver). */
   readonly isGenerator: boolean;
+  /** The namespace of the mount it comes from (`compose/mount.ts`), when it is a mounted app's: it is resolved from that mount's container. */
+  readonly mountedUnder?: string;
   /**
    * A member described by JSON Schema rather than by classes (a gateway's proxied tool): its
    * `inputSchema` is listed as given and checks the raw arguments (no input class), and its

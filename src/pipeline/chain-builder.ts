@@ -7,7 +7,7 @@ import type { Constructor } from '../types/core';
 import type { Middleware } from '../types/middleware';
 import type { TaskEscalation } from '../types/tasks';
 import type { CallState } from './call-state';
-import type { MemberSpec } from './member-spec';
+import type { MemberHome, MemberSpec } from './member-spec';
 import { compose } from './compose';
 import { queueAdmission } from '../concurrency/slot-takers';
 import type { Admission } from '../concurrency/engine-slots';
@@ -44,6 +44,8 @@ export interface ChainDependencies {
   /** Where task-capable tools become tasks (absent: the app has none). */
   readonly tasks?: TaskEscalation;
   /** Whether resolving these classes reaches a per-call token (decided at startup; see `needsCallScope`). */
+  /** The mounts' homes (their containers and contextFactory), by namespace: where a mounted member lives (`MemberSpec.mountedUnder`). */
+  readonly homes?: ReadonlyMap<string, MemberHome>;
   readonly needsCallScope: (classes: readonly Constructor[]) => boolean;
   /** How long a tool's presenter may take once the tool has run (ms): beyond, a PresentationError. */
   readonly presenterTimeoutMs: number;

@@ -11,7 +11,8 @@ import { isMiddlewareClass } from './middleware';
  * middleware, whether the classes inject per-call tokens).
  */
 export function compileMember(spec: MemberSpec, appDeps: ChainDependencies): CompiledMember {
-  const { info, home } = spec;
+  const { info } = spec;
+  const home = spec.mountedUnder === undefined ? undefined : appDeps.homes?.get(spec.mountedUnder);
   // A mounted member resolves from its mount's container and uses its mount's contextFactory (else the app's).
   const deps: ChainDependencies = home
     ? {

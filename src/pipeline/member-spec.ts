@@ -41,8 +41,8 @@ export interface MemberSpec {
   readonly validate?: InputValidator;
   readonly present: NamedStep;
   readonly terminal: NamedStep;
-  /** Where it lives when it is a mounted member (its own container and contextFactory); absent: the app's. */
-  readonly home?: MemberHome;
+  /** The mount it belongs to, when it is a mounted member: it lives in that mount's home (`ChainDependencies.homes`); absent: the app's. */
+  readonly mountedUnder?: string;
 }
 
 /**

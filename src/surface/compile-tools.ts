@@ -12,7 +12,6 @@ import { EMPTY_INPUT_SCHEMA, type SchemaCatalog } from '../schema/json-schema';
 import { schemaValidator } from '../schema/schema-validator';
 import type { Constructor, JsonSchema } from '../types/core';
 import { listedDisplay } from '../metadata/member-display';
-import { homeOf } from '../compose/member-home';
 import { toolViewMeta } from '../metadata/tool-view';
 
 /** The listing's `_meta` key saying a tool may ask the user for input mid-call. */
@@ -60,7 +59,7 @@ export function compileTools(
           : catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`),
         present: presentToolStep(info, outputSchema, descriptor.presenter, outputName(descriptor), deps.presenterTimeoutMs),
         terminal: invokeStep('invoke-tool', descriptor.target, descriptor.methodName, descriptor.params),
-        home: homeOf(descriptor)
+        mountedUnder: descriptor.mountedUnder
       },
       deps
     );

@@ -2,7 +2,6 @@ import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor }
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledMember } from '../pipeline/compiled-member';
 import { compileMember } from '../pipeline/compile-member';
-import { homeOf } from '../compose/member-home';
 import { memberInfo } from '../pipeline/member-spec';
 import { completeArgumentStep } from '../pipeline/steps/complete-argument.step';
 import type { NamedStep } from '../pipeline/steps/named-step';
@@ -49,7 +48,7 @@ export function compileSurfaceMember(descriptor: SurfaceDescriptor, spec: Surfac
       validate: spec.validate,
       present: spec.present,
       terminal: spec.terminal,
-      home: homeOf(descriptor)
+      mountedUnder: descriptor.mountedUnder
     },
     deps
   );
