@@ -11,6 +11,12 @@
 #   4-6. the same three against the gateway (`mcpfusion serve --url <the conformance server>`,
 #        build/src/cli/main.js) in front of the conformance server: labels gateway-v0.1.16-active,
 #        gateway-v0.2.0-alpha.12-req-2025-11-25, gateway-v0.2.0-alpha.12-req-2026-07-28.
+#   7-9. the sample app served through the gateway (`mcpfusion serve --stdio 'node
+#        build/sample-app/main.js --stdio' --namespace desk`, on a SQLite file of its own): every
+#        scenario of each suite that asks nothing of the conformance server's own fixtures (its
+#        test_* tools, prompts and resources, which the sample app does not have; those are
+#        exercised by runs 4-6): labels sample-gateway-v0.1.16, sample-gateway-2025-11-25,
+#        sample-gateway-2026-07-28 (the scenario lists are SAMPLE_SCENARIOS_* below).
 #
 # The suite needs Node >= 22; the npm package node@22 is installed into a tool folder of
 # its own so the project itself keeps running on the system Node (20). Everything the
@@ -20,7 +26,9 @@
 #   CONFORMANCE_PORT     port for the server (default 0: a free port)
 #   CONFORMANCE_VERBOSE  1 = stream the suites' full output (default: kept in console.log files)
 #   CONFORMANCE_RUNS     space-separated subset of: v0.1.16 2025-11-25 2026-07-28
-#                        gateway-v0.1.16 gateway-2025-11-25 gateway-2026-07-28 (default: all)
+#                        gateway-v0.1.16 gateway-2025-11-25 gateway-2026-07-28
+#                        sample-gateway-v0.1.16 sample-gateway-2025-11-25 sample-gateway-2026-07-28
+#                        (default: all)
 #   GATEWAY_UPSTREAM_ERA the era the gateway speaks to the conformance server: default 2025 for the
 #                        gateway-v0.1.16 and gateway-2025-11-25 runs (a stateful upstream: the
 #                        session pool is exercised), auto for gateway-2026-07-28 (2026-07-28
@@ -39,7 +47,13 @@ NODE_PKG_SPEC="node@22"
 SUITE_STABLE="0.1.16"
 SUITE_ALPHA="0.2.0-alpha.12"
 SUITE_URL=""
-RUNS="${CONFORMANCE_RUNS:-v0.1.16 2025-11-25 2026-07-28 gateway-v0.1.16 gateway-2025-11-25 gateway-2026-07-28}"
+RUNS="${CONFORMANCE_RUNS:-v0.1.16 2025-11-25 2026-07-28 gateway-v0.1.16 gateway-2025-11-25 gateway-2026-07-28 sample-gateway-v0.1.16 sample-gateway-2025-11-25 sample-gateway-2026-07-28}"
+SAMPLE_JS="$ROOT/build/sample-app/main.js"
+# The scenarios that need no fixture of the conformance server (no test_* member): protocol, lifecycle,
+# listing, transport and header rules, which the sample app behind the gateway must pass as any server does.
+SAMPLE_SCENARIOS_STABLE="server-initialize logging-set-level ping tools-list resources-list prompts-list server-sse-multiple-streams dns-rebinding-protection"
+SAMPLE_SCENARIOS_2025="server-initialize server-session-lifecycle logging-set-level ping tools-list resources-list prompts-list server-sse-multiple-streams dns-rebinding-protection"
+SAMPLE_SCENARIOS_2026="tools-list resources-list prompts-list server-sse-multiple-streams dns-rebinding-protection caching http-header-validation sep-2164-resource-not-found input-required-result-unsupported-methods"
 GATEWAY_JS="$ROOT/build/src/cli/main.js"
 
 log() { printf '[conformance] %s\n' "$*" >&2; }
@@ -148,15 +162,29 @@ start_server() {
   log "server up at $SERVER_URL (pid $SERVER_PID, log ${SERVER_LOG#"$ROOT"/})"
 }
 
+# start_sample_gateway: `mcpfusion serve --stdio <the sample app> --namespace desk` on a free port,
+# the sample app on a SQLite file of its own (made afresh for each run).
+start_sample_gateway() {
+  [[ -f "$SAMPLE_JS" ]] || die "${SAMPLE_JS#"$ROOT"/} is missing: run \`npm run compile\` first"
+  rm -f "$RESULTS/sample.db" "$RESULTS/sample.db-wal" "$RESULTS/sample.db-shm"
+  launch_gateway "the sample app" --stdio "node $SAMPLE_JS --stdio" --namespace desk
+}
+
 # start_gateway: `mcpfusion serve --url <the conformance server>` on a free port, in front of it.
 # The suite is one caller that opens a session per scenario and closes none, dozens in a run: the
 # front allows it more sessions per caller (--max-sessions-per-caller), as the server itself does;
 # the gateway keeps its own sessions upstream below the server's per-caller limit by itself.
 start_gateway() {
-  local era="$1"
+  launch_gateway "$SERVER_URL (upstream era $1)" --url "$SERVER_URL" --upstream-era "$1"
+}
+
+# launch_gateway <what it fronts> <serve arguments...>: starts `mcpfusion serve` on a free port and waits for its URL.
+launch_gateway() {
+  local what="$1"
+  shift
   [[ -f "$GATEWAY_JS" ]] || die "${GATEWAY_JS#"$ROOT"/} is missing: run \`npm run compile\` first"
   local from=$(($(wc -l <"$GATEWAY_LOG") + 1))
-  (cd "$ROOT" && exec node "$GATEWAY_JS" serve --url "$SERVER_URL" --port 0 --upstream-era "$era" \
+  (cd "$ROOT" && BILLING_DB="$RESULTS/sample.db" exec node "$GATEWAY_JS" serve "$@" --port 0 \
     --max-sessions-per-caller 1000) >>"$RESULTS/gateway.stdout" 2>>"$GATEWAY_LOG" &
   GATEWAY_PID=$!
   local deadline=$((SECONDS + 60))
@@ -166,7 +194,7 @@ start_gateway() {
     GATEWAY_URL="$(tail -n "+$from" "$GATEWAY_LOG" | sed -n 's/^mcpfusion gateway listening on \(http[^ ]*\) .*$/\1/p' | head -n 1)"
     [[ -n "$GATEWAY_URL" ]] || sleep 0.1
   done
-  log "gateway up at $GATEWAY_URL in front of $SERVER_URL (upstream era $era, pid $GATEWAY_PID, log ${GATEWAY_LOG#"$ROOT"/})"
+  log "gateway up at $GATEWAY_URL in front of $what (pid $GATEWAY_PID, log ${GATEWAY_LOG#"$ROOT"/})"
 }
 
 : >"$SERVER_LOG"
@@ -228,6 +256,31 @@ run_gateway_suite() {
   SUITE_URL="$SERVER_URL"
 }
 
+# run_sample_suite <label> <version> <spec version or ""> <scenarios>: each scenario on its own
+# (`--scenario`), against a fresh gateway in front of the sample app; the run fails if any one fails.
+run_sample_suite() {
+  local label="$1" version="$2" spec="$3" scenarios="$4" out="$RESULTS/$1" code=0 one
+  start_sample_gateway
+  rm -rf "$out"
+  mkdir -p "$out"
+  log "run $label: conformance@$version server --url $GATEWAY_URL --scenario <each of: $scenarios> -o ${out#"$ROOT"/}"
+  : >"$out/console.log"
+  for scenario in $scenarios; do
+    one=0
+    "$NODE22" "$(conformance_cli "$version")" server --url "$GATEWAY_URL" --scenario "$scenario" ${spec:+--spec-version "$spec"} \
+      -o "$out" >>"$out/console.log" 2>&1 || one=$?
+    ((one == 0)) || { code=1; log "run $label: $scenario exited $one"; }
+  done
+  log "run $label: exit $code"
+  ((code == 0)) || OVERALL=1
+  if ! kill -0 "$GATEWAY_PID" 2>/dev/null; then
+    log "the gateway died during run $label (see ${GATEWAY_LOG#"$ROOT"/})"
+    OVERALL=1
+  fi
+  REPORT_ARGS+=(--run "$label" --command "conformance@$version server --scenario <each of: $scenarios>" --dir "$out" --exit "$code")
+  stop_gateway
+}
+
 for run in $RUNS; do
   SUITE_URL="$SERVER_URL"
   case "$run" in
@@ -237,7 +290,10 @@ for run in $RUNS; do
     gateway-v0.1.16) run_gateway_suite "${GATEWAY_UPSTREAM_ERA:-2025}" "gateway-v0.1.16-active" "$SUITE_STABLE" "" --suite active ;;
     gateway-2025-11-25) run_gateway_suite "${GATEWAY_UPSTREAM_ERA:-2025}" "gateway-v0.2.0-alpha.12-req-2025-11-25" "$SUITE_ALPHA" 2025-11-25 --requirements 2025-11-25 ;;
     gateway-2026-07-28) run_gateway_suite "${GATEWAY_UPSTREAM_ERA:-auto}" "gateway-v0.2.0-alpha.12-req-2026-07-28" "$SUITE_ALPHA" 2026-07-28 --requirements 2026-07-28 ;;
-    *) die "unknown run '$run' in CONFORMANCE_RUNS (use v0.1.16, 2025-11-25, 2026-07-28, gateway-v0.1.16, gateway-2025-11-25, gateway-2026-07-28)" ;;
+    sample-gateway-v0.1.16) run_sample_suite "sample-gateway-v0.1.16" "$SUITE_STABLE" "" "$SAMPLE_SCENARIOS_STABLE" ;;
+    sample-gateway-2025-11-25) run_sample_suite "sample-gateway-2025-11-25" "$SUITE_ALPHA" 2025-11-25 "$SAMPLE_SCENARIOS_2025" ;;
+    sample-gateway-2026-07-28) run_sample_suite "sample-gateway-2026-07-28" "$SUITE_ALPHA" 2026-07-28 "$SAMPLE_SCENARIOS_2026" ;;
+    *) die "unknown run '$run' in CONFORMANCE_RUNS (use v0.1.16, 2025-11-25, 2026-07-28, gateway-v0.1.16, gateway-2025-11-25, gateway-2026-07-28, sample-gateway-v0.1.16, sample-gateway-2025-11-25, sample-gateway-2026-07-28)" ;;
   esac
 done
 
