@@ -40,7 +40,7 @@ export { OFFICIAL_EXTENSION_IDS } from './extensions/extension-rules';
 export { SKILLS_EXTENSION } from './skills/skills-extension';
 // Composition: what an app gives to be mounted, and the naming rule of mount (and of a gateway's namespace).
 export type { MountableApp } from './compose/mount';
-export { namespacedName, namespacedUri, unnamespacedName, unnamespacedUri } from './compose/namespace';
+export { namespacedName, namespacedUri, namespacedViewUri, unnamespacedName, unnamespacedUri } from './compose/namespace';
 
 // Authorization from the MCP_AUTH_* environment variables (what `mcpfusion serve` and the sample app read).
 export { authFromEnv } from './auth/auth-from-env';
@@ -136,5 +136,5 @@ export type { CallQueueOptions } from './concurrency';
 export type { LockGrant } from './types/lock';
 export type { JSONWebKeySet } from './auth/jwt-verifier';
 export type { Icon } from './types/display';
-export type { ViewCsp } from './views/view';
+export type { ViewCsp } from './types/view-options';
 export type { CappedListOptions } from './presenters';

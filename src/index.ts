@@ -53,7 +53,7 @@ export { view } from './views/view';
 // classes or apps under a namespace.
 export { skills } from './skills/skills-extension';
 export { mount } from './compose/mount';
-export type { ViewOptions } from './views/view';
+export type { ViewOptions } from './types/view-options';
 export { rendersViews } from './views/renders-views';
 
 // The call: its context, dependency injection, middleware, presenters, progress.

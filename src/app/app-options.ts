@@ -13,7 +13,7 @@ import type { ReservedContextField, RequestExtra } from '../types/context';
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
 import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler';
-import type { ViewOptions } from '../views/view';
+import type { ViewOptions } from '../types/view-options';
 import type { FusionExtension } from '../extensions/extension';
 import type { Mount } from '../compose/mount';
 

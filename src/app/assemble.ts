@@ -39,6 +39,7 @@ import { taskRoundRunner } from './task-rounds';
 import { ToolClassSet } from './tool-class-set';
 import { compileViews } from '../views/compile-views';
 import { describeViews } from '../views/view-descriptor';
+import { mountedViewsOf } from '../views/mounted-views';
 import { viewsExtension } from '../views/views-extension';
 import { tasksExtension } from './tasks-extension';
 import { ExtensionSet, middlewareAround } from './extension-set';
@@ -92,8 +93,11 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const namePrincipal = principalNamer(options.principalOf);
   const engine = new CallEngine(container, namePrincipal, boundary);
 
-  const viewDescriptors = describeViews(options.views);
-  const viewUris = new Set(viewDescriptors.map((view) => view.uri));
+  // The app's views, and each mount's own under its namespace (`ui://<namespace>/…`); a URI held twice is refused.
+  const ownViews = describeViews(options.views);
+  const viewUris = new Set(ownViews.map((view) => view.uri));
+  const mountedViews = new Map(mounts.map((m) => [m, describeViews(m.views)]));
+  const viewDescriptors = [...ownViews, ...mountedViewsOf(mountedViews, viewUris)];
   // What is mounted is built once and merged into every registry of the app's own classes (see compose/mount.ts).
   // A mounted app's classes are read again on each rebuild (its own changes rebuild the app: see FusionApp).
   const withMounts = (own: Registry): Registry =>
@@ -101,7 +105,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
       own,
       mounts.map((m) => ({
         namespace: m.namespace,
-        registry: namespacedRegistry(m, buildRegistry(mountedTools(m), viewUris))
+        registry: namespacedRegistry(m, buildRegistry(mountedTools(m), new Set(mountedViews.get(m)!.map((view) => view.uri))))
       }))
     );
   const sources = (options.gateways ?? []).map(memberSourceOf);

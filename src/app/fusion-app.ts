@@ -58,10 +58,10 @@ export class FusionApp {
     return new FusionApp(options as FusionAppOptions<object>);
   }
 
-  /** What `mount(namespace, app)` takes of this app: its tool classes now, middleware, default presenter, providers and contextFactory. */
+  /** What `mount(namespace, app)` takes of this app: its tool classes now, middleware, default presenter, providers, contextFactory and views. */
   get mountable(): Omit<Mount, 'namespace' | 'app'> {
-    const { middleware, presenter, providers, contextFactory } = this.options;
-    return { tools: this.parts.toolClasses.classes, middleware, presenter, providers, contextFactory };
+    const { middleware, presenter, providers, contextFactory, views } = this.options;
+    return { tools: this.parts.toolClasses.classes, middleware, presenter, providers, contextFactory, views };
   }
 
   /** Calls `listener` after each change of this app's tool classes (how an app it is mounted into follows it). */

@@ -5,7 +5,8 @@ import type { Constructor } from '../types/core';
 import type { Middleware } from '../types/middleware';
 import type { RequestExtra } from '../types/context';
 import type { PresenterRef } from '../types/presenter';
-import { namespacedName, namespacedUri, namespaceProblem } from './namespace';
+import type { ViewOptions } from '../types/view-options';
+import { namespacedName, namespacedUri, namespacedViewUri, namespaceProblem } from './namespace';
 
 /**
  * What is mounted under a namespace (`FusionApp.create({ mounts: [...] })`): tool classes with
@@ -28,6 +29,11 @@ export interface Mount {
    * provides is its own (two mounts may provide the same class with different settings).
    */
   readonly providers?: readonly ProviderSpec[];
+  /**
+   * Views (MCP Apps) of the mounted tools, served by the parent at `ui://<namespace>/<rest>` (a
+   * mounted app's own `views`); the mounted tools' view links are rewritten to match.
+   */
+  readonly views?: readonly ViewOptions[];
   /** Makes the per-call context of the mounted members (a mounted app's own `contextFactory`). Default: the parent's. */
   readonly contextFactory?: (extra: RequestExtra) => object | undefined | Promise<object | undefined>;
   /** The app mounted, when an app is: its tool classes are read again whenever they change (its list changes merged). */
@@ -97,6 +103,7 @@ export function namespacedRegistry(m: Mount, own: Registry): Registry {
         ...around(d),
         name: namespacedName(m.namespace, d.name),
         mountedUnder: m.namespace,
+        ...(d.view ? { view: namespacedViewUri(m.namespace, d.view) } : {}),
         ...(d.presenter || !m.presenter ? {} : { presenter: m.presenter })
       })
     ),

@@ -20,6 +20,11 @@
  * methods and completions need nothing more: a template is namespaced as a string like a URI,
  * and completions are asked for by that string.
  *
+ * - Views (MCP Apps, `ui://` resources) keep their scheme, which hosts require: the namespace
+ *   becomes the first segment after it, `ui://<rest>` → `ui://<namespace>/<rest>`
+ *   (`ui://desk/main` under `ledger` → `ui://ledger/desk/main`), and a mounted tool's view link
+ *   is rewritten alike ({@link namespacedViewUri}).
+ *
  * Both directions are exact string operations, so every URI round-trips:
  * `unnamespacedUri(ns, namespacedUri(ns, uri)) === uri`.
  *
@@ -41,6 +46,11 @@ export function namespaceProblem(namespace: unknown): string | undefined {
     `namespace ${JSON.stringify(namespace)} must be a lowercase letter, then up to 63 lowercase letters, digits or "-" ` +
     `(it heads URI schemes, desk+billing://…, which are case-insensitive and allow no "_"; and it is one segment of a tool name: no ".")`
   );
+}
+
+/** A view's `ui://` URI under a namespace: `ui://<namespace>/<rest>` (views keep the scheme hosts require). */
+export function namespacedViewUri(namespace: string, uri: string): string {
+  return `ui://${namespace}/${uri.slice('ui://'.length)}`;
 }
 
 /** A tool's or prompt's name under a namespace: `<namespace>.<name>`. */

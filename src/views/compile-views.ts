@@ -47,6 +47,7 @@ export function compileViews(views: readonly ViewDescriptor[], deps: ChainDepend
         kind: 'resource',
         info: memberInfo(view.uri, 'resource', false, 'views', view.name, []),
         label: `View ${view.uri}`,
+        mountedUnder: view.mountedUnder,
         target: ViewDocuments,
         singleUseState: false,
         middleware: [],

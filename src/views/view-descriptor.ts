@@ -5,7 +5,7 @@ import { displayOf, type DisplayFields } from '../metadata/member-display';
 import type { CallContext } from '../types/context';
 import { cspEntryProblem } from './csp-origins';
 import { VIEW_SCHEME } from '../metadata/tool-view';
-import type { ViewCsp, ViewOptions, ViewPermissions } from './view';
+import type { ViewCsp, ViewOptions, ViewPermissions } from '../types/view-options';
 
 /** A view's `_meta.ui` as listed and served (only what was declared). */
 export interface UiResourceMeta {
@@ -22,6 +22,8 @@ export interface ViewDescriptor extends DisplayFields {
   readonly description?: string;
   readonly ui: UiResourceMeta;
   readonly document: string | ((ctx: CallContext) => string | Promise<string>);
+  /** The mount it comes from, when it is a mounted app's view (served at its namespaced URI, from the mount's home). */
+  readonly mountedUnder?: string;
 }
 
 const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
