@@ -17,33 +17,10 @@ import { membersOf } from './gateway-members';
 import { allPages } from './pages';
 import { SessionConnections, maxUpstreamSessions } from './session-connections';
 import { UpstreamConnection } from './upstream-connection';
-import { describeTarget, resolveTarget, type ResolvedTarget, type UpstreamTarget } from './upstream-target';
+import { describeTarget, type ResolvedTarget } from './upstream-target';
 
 /**
- * Puts another MCP server behind an app: connects to it (an http(s) URL, or a command spawned
- * over stdio), lists what it serves, and returns the `Gateway` to give the app
- * (`FusionApp.create({ tools, gateways: [gateway] })`). Each upstream tool is served as a tool
- * of the app, through the app's chain (scopes, queue, timeouts, middleware, telemetry), with
- * its schemas, title and annotations as listed upstream. Across the gateway, progress is
- * forwarded in order, a front cancellation cancels the upstream call at once, and an upstream
- * question reaches the front client in the front client's own era. A failure to connect is
- * thrown, naming the upstream.
- *
- * @example
- * ```ts
- * const desk = await proxy({ command: 'node', args: ['build/sample-app/main.js', '--stdio'] }, { namespace: 'desk' });
- * const app = FusionApp.create({ name: 'front', tools: [], gateways: [desk] });
- * await app.listen({ transport: 'http', port: 3100 });
- * ```
- */
-export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}): Promise<Gateway> {
-  const gateway = new ProxiedServer(resolveTarget(target), options);
-  await gateway.refresh();
-  return gateway;
-}
-
-/**
- * A server behind the app (made by {@link proxy}). It holds the connection to the upstream
+ * A server behind the app (made by `proxy`, `proxy.ts`). It holds the connection to the upstream
  * (reconnected on the next call after the upstream dies), the listing it serves (refreshed
  * when the upstream says its tools changed, or on reconnecting), and the calls parked on an
  * upstream question. The app it is given to closes it.

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { FusionApp } from '../app/fusion-app';
 import { ConfigurationError } from '../errors';
-import { proxy } from './gateway';
+import { proxy } from './proxy';
 import { gatewayAuthFromEnv } from './serve-auth';
 import type { UpstreamEra } from './upstream-connection';
 import { describeTarget, resolveTarget, type UpstreamTarget } from './upstream-target';

@@ -1,13 +1,8 @@
 /** The wire around an upstream connection: its transport, what it is told of the front client, and how its failures read. */
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  StreamableHTTPClientTransport,
-  type ClientCapabilities,
-  type Transport
-} from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MissingCapabilityError, ToolError } from '../errors';
+import { invalidRequest } from '../errors/peer-refusals';
 import type { UpstreamAnswer } from './upstream-call';
 import type { ResolvedTarget } from './upstream-target';
 
@@ -29,7 +24,7 @@ export function upstreamTransport(target: ResolvedTarget, stderr: (chunk: string
 
 /** The answer to an upstream request as its handler returns it: the front client's result, or a JSON-RPC error saying why not. */
 export function answered(answer: UpstreamAnswer): Record<string, unknown> {
-  if ('refused' in answer) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, answer.refused);
+  if ('refused' in answer) throw invalidRequest(answer.refused);
   return answer.result;
 }
 
