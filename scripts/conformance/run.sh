@@ -136,19 +136,26 @@ stop_server() {
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 
+# url_printed_by <pid> <log> <first line> <seconds> <sed script> <what>: the URL a process prints on
+# its log once it listens (read from <first line> on); dies if it exits or prints none in time.
+url_printed_by() {
+  local pid="$1" logfile="$2" from="$3" deadline=$((SECONDS + $4)) script="$5" what="$6" url=""
+  while [[ -z "$url" ]]; do
+    kill -0 "$pid" 2>/dev/null || { cat "$logfile" >&2; die "$what exited during startup"; }
+    ((SECONDS < deadline)) || { cat "$logfile" >&2; die "$what printed no listening URL within $4 s"; }
+    url="$(tail -n "+$from" "$logfile" | sed -n "$script" | head -n 1)"
+    [[ -n "$url" ]] || sleep 0.1
+  done
+  printf '%s' "$url"
+}
+
 start_server() {
   # Only lines written by this start count (after a restart the log holds the previous server's lines).
   local from=$(($(wc -l <"$SERVER_LOG") + 1))
   # The server never writes to stdout; anything that shows up there is a bug worth seeing.
   (cd "$ROOT" && PORT="${CONFORMANCE_PORT:-0}" exec node "$SERVER_JS") >>"$RESULTS/server.stdout" 2>>"$SERVER_LOG" &
   SERVER_PID=$!
-  local deadline=$((SECONDS + 30))
-  while [[ -z "$SERVER_URL" ]]; do
-    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$SERVER_LOG" >&2; die "the conformance server exited during startup"; }
-    ((SECONDS < deadline)) || { cat "$SERVER_LOG" >&2; die "the conformance server printed no 'listening <url>' line within 30 s"; }
-    SERVER_URL="$(tail -n "+$from" "$SERVER_LOG" | sed -n 's/^listening \(http[^ ]*\)$/\1/p' | head -n 1)"
-    [[ -n "$SERVER_URL" ]] || sleep 0.1
-  done
+  SERVER_URL="$(url_printed_by "$SERVER_PID" "$SERVER_LOG" "$from" 30 's/^listening \(http[^ ]*\)$/\1/p' "the conformance server")"
   # Wait until it answers HTTP at all (any status will do: a bare GET has no session).
   "$NODE22" -e '
     const url = process.argv[1];
@@ -187,13 +194,7 @@ launch_gateway() {
   (cd "$ROOT" && BILLING_DB="$RESULTS/sample.db" exec node "$GATEWAY_JS" serve "$@" --port 0 \
     --max-sessions-per-caller 1000) >>"$RESULTS/gateway.stdout" 2>>"$GATEWAY_LOG" &
   GATEWAY_PID=$!
-  local deadline=$((SECONDS + 60))
-  while [[ -z "$GATEWAY_URL" ]]; do
-    kill -0 "$GATEWAY_PID" 2>/dev/null || { cat "$GATEWAY_LOG" >&2; die "the gateway exited during startup"; }
-    ((SECONDS < deadline)) || { cat "$GATEWAY_LOG" >&2; die "the gateway printed no 'listening on <url>' line within 60 s"; }
-    GATEWAY_URL="$(tail -n "+$from" "$GATEWAY_LOG" | sed -n 's/^mcpfusion gateway listening on \(http[^ ]*\) .*$/\1/p' | head -n 1)"
-    [[ -n "$GATEWAY_URL" ]] || sleep 0.1
-  done
+  GATEWAY_URL="$(url_printed_by "$GATEWAY_PID" "$GATEWAY_LOG" "$from" 60 's/^mcpfusion gateway listening on \(http[^ ]*\) .*$/\1/p' "the gateway")"
   log "gateway up at $GATEWAY_URL in front of $what (pid $GATEWAY_PID, log ${GATEWAY_LOG#"$ROOT"/})"
 }
 
