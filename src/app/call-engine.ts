@@ -6,7 +6,7 @@ import { AppClosedError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
 import { withInputScope } from '../interactive/input-scope';
 import { CallState, type CompiledMember } from '../pipeline/call-state';
-import type { ErrorBoundary } from '../pipeline/error-boundary';
+import type { CallIdentity, ErrorBoundary } from '../pipeline/error-boundary';
 import type { NamePrincipal } from '../auth/principal';
 import type { CallRequest } from '../types/request';
 import type { TaskOutcome } from '../types/tasks';
@@ -46,14 +46,20 @@ export class CallEngine {
   run(member: CompiledMember, request: CallRequest, then: Then = same): Promise<unknown> {
     // No closure here (a closure's variables would be allocated on every call, made or not): what needs one has its own method.
     if (member.mayBecomeTask || member.answersUpFront) return this.runAnsweringLate(member, request, then);
+    if (this.closed) return this.refusedToStart(member, request, new AppClosedError(), then);
+    // A request whose stage waits are timed waits in its queue step, which measures it.
+    const admit = request.trace?.timing ? undefined : member.admit;
+    const release = admit?.now();
+    if (admit && !release) return this.queued(member, request, admit, then);
     let state: CallState;
     try {
-      if (this.closed) throw new AppClosedError();
-      state = this.start(member, request, undefined);
+      state = this.start(member, request, this.aborterOf(request), undefined);
     } catch (error) {
+      release?.();
       return this.refusedToStart(member, request, error, then);
     }
-    return this.outcomeOf(state, then);
+    if (release) state.admitted(release);
+    return this.mapped(state, this.chain(state), then);
   }
 
   /**
@@ -67,11 +73,11 @@ export class CallEngine {
       if (this.closed) throw new AppClosedError();
       let answer: ((value: unknown) => void) | undefined;
       if (member.mayBecomeTask) early = new Promise((resolve) => (answer = resolve));
-      state = this.start(member, request, answer);
+      state = this.start(member, request, this.aborterOf(request), answer);
     } catch (error) {
       return this.refusedToStart(member, request, error, then);
     }
-    const done = this.outcomeOf(state, same);
+    const done = this.admitted(state);
     const answered = member.answersUpFront ? done.then((value) => this.answersUpFront(member, request, value)) : done;
     return (early ? Promise.race([answered, early]) : answered).then(then);
   }
@@ -82,39 +88,62 @@ export class CallEngine {
   }
 
   /**
-   * The call's chain, its outcome mapped by the error boundary and the call finished, in one
-   * reaction. A member whose steps outside the queue do nothing on the way in (`member.admit`)
-   * waits for its queue slot first: a call waiting in line has made nothing of its chain yet, and
-   * a cancelled one ends in that one reaction (the queue step holds the slot it was admitted with).
+   * A call that may answer before its chain ends: admitted with a free queue slot when there is
+   * one (`member.admit`), its chain run and its outcome mapped; otherwise its queue step waits.
    */
-  private outcomeOf(state: CallState, then: Then): Promise<unknown> {
-    // A request whose stage waits are timed waits in its queue step, which measures it.
+  private admitted(state: CallState): Promise<unknown> {
     const admit = state.trace?.timing ? undefined : state.member.admit;
-    if (admit) {
-      const release = admit.now();
-      if (!release) return this.queued(state, admit, then);
-      state.admitted(release);
-    }
-    return this.mapped(state, this.chain(state), then);
+    const release = admit?.now();
+    if (release) state.admitted(release);
+    return this.mapped(state, this.chain(state), same);
   }
 
   /**
-   * A call that waits in line for its slot: its waiter settles the call's promise itself, so a
-   * cancelled one ends in the abort's own dispatch (no promise of the slot, no reaction between).
+   * A call that waits in line for its slot (`member.admit`: its steps outside the queue do
+   * nothing on the way in). In line it is only its abort and its waiter: its state and chain are
+   * made when it is granted the slot, and a cancelled one ends in the abort's own dispatch (no
+   * promise of the slot, no reaction between), answered as the error boundary says.
    */
-  private queued(state: CallState, admit: Admission, then: Then): Promise<unknown> {
-    const waiter = new QueuedCall(this, state, then);
+  private queued(member: CompiledMember, request: CallRequest, admit: Admission, then: Then): Promise<unknown> {
+    const waiter = new QueuedCall(this, member, request, this.aborterOf(request), then);
     try {
-      admit.wait(waiter, state.aborter);
+      admit.wait(waiter, waiter.aborter);
     } catch (error) {
       waiter.refused(error);
     }
     return waiter.answer;
   }
 
-  /** A queued call granted its slot: its chain runs (on the next microtask, not inside the release that granted it). */
-  enterAdmitted(state: CallState, then: Then, resolve: (value: unknown) => void, reject: (error: unknown) => void): void {
-    this.mapped(state, this.chain(state), then).then(resolve, reject);
+  /** A queued call granted its slot: its state is made and its chain runs (on the next microtask, not inside the release that granted it). */
+  enterAdmitted(call: QueuedCall, release: Release): void {
+    let state: CallState;
+    try {
+      state = this.start(call.member, call.request, call.aborter, undefined);
+    } catch (error) {
+      release();
+      return call.refused(error);
+    }
+    state.admitted(release);
+    this.mapped(state, this.chain(state), call.then).then(call.resolve, call.reject);
+  }
+
+  /**
+   * A queued call refused its slot (aborted in line, or the queue was full): it ends here,
+   * answered as the error boundary says; nothing of its chain was made.
+   */
+  refusedInLine(call: QueuedCall, error: unknown): unknown {
+    call.aborter.detach();
+    this.inFlight.delete(call.aborter);
+    const { member, request } = call;
+    const mode = request.mode ?? 'request';
+    request.trace?.failed(error, mode);
+    // The call names itself (its `requestId` and `taskId`), read only if a line is logged.
+    const outcome = this.boundary.fail(member.kind, request.subject, mode, error, call);
+    if (mode === 'task') {
+      if (request.task) void request.task.settle(outcome as TaskOutcome);
+      request.trace?.taskEnded(outcome);
+    }
+    return outcome;
   }
 
   /** What the chain settles with, mapped by the error boundary (`member.outcome`), and the call finished. */
@@ -137,9 +166,20 @@ export class CallEngine {
     return this.finish(state, answer);
   }
 
-  /** A call's state, made before the chain runs; its abort joins the in-flight set. */
-  private start(member: CompiledMember, request: CallRequest, answer: ((value: unknown) => void) | undefined): CallState {
+  /** A call's abort, following its request's signal; it joins the in-flight set (which the app's shutdown aborts). */
+  private aborterOf(request: CallRequest): CallAbort {
     const aborter = new CallAbort(request.signal);
+    this.inFlight.add(aborter);
+    return aborter;
+  }
+
+  /** A call's state, made before its chain runs (a failure here ends the call: its abort leaves the in-flight set). */
+  private start(
+    member: CompiledMember,
+    request: CallRequest,
+    aborter: CallAbort,
+    answer: ((value: unknown) => void) | undefined
+  ): CallState {
     const state = new CallState(member, request, aborter, this.container, answer);
     if (member.info.interactive) {
       try {
@@ -151,10 +191,10 @@ export class CallEngine {
         };
       } catch (error) {
         aborter.detach();
+        this.inFlight.delete(aborter);
         throw error;
       }
     }
-    this.inFlight.add(aborter);
     // A later round of a task (after `tasks/update`): its work is the task's, told apart from the request that resumed it.
     if (state.mode === 'task' && request.task) request.trace?.becameTask(request.task.taskId, member.info.name);
     return state;
@@ -231,38 +271,56 @@ export type Then = (answer: unknown) => unknown;
 
 const same: Then = (answer) => answer;
 
+/** The resolvers the last `new Promise(captureResolvers)` was given (read at once, in the same synchronous step). */
+const captured: { resolve?: (value: unknown) => void; reject?: (error: unknown) => void } = {};
+
+function captureResolvers(resolve: (value: unknown) => void, reject: (error: unknown) => void): void {
+  captured.resolve = resolve;
+  captured.reject = reject;
+}
+
 /**
- * A call waiting in the queue before its chain (see `Admission`): granted its slot, its chain runs
- * on the next microtask; refused (aborted in line, or the queue is full), it ends at once, mapped
- * by the error boundary, and settles the call's promise from here.
+ * A call waiting in the queue before its chain (see `Admission`): only what the call needs to
+ * start later (its member, request and abort) and its promise. Granted its slot, its state is
+ * made and its chain runs on the next microtask; refused (aborted in line, or the queue is full),
+ * it ends at once, answered as the error boundary says, and settles the call's promise from here.
  */
-class QueuedCall extends GateWaiter {
+class QueuedCall extends GateWaiter implements CallIdentity {
   /** The call's answer (what {@link CallEngine.run} returns). */
   readonly answer: Promise<unknown>;
-  private resolve!: (value: unknown) => void;
-  private reject!: (error: unknown) => void;
+  resolve!: (value: unknown) => void;
+  reject!: (error: unknown) => void;
 
   constructor(
     private readonly engine: CallEngine,
-    private readonly state: CallState,
-    private readonly then: Then
+    readonly member: CompiledMember,
+    readonly request: CallRequest,
+    readonly aborter: CallAbort,
+    readonly then: Then
   ) {
-    super(state.aborter);
-    this.answer = new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
+    super(aborter);
+    // A shared executor, not a closure (thousands of calls may wait in line): it hands out the resolvers it was given.
+    this.answer = new Promise(captureResolvers);
+    this.resolve = captured.resolve!;
+    this.reject = captured.reject!;
+  }
+
+  get requestId(): string | number | undefined {
+    return this.request.requestId;
+  }
+
+  get taskId(): string | undefined {
+    return this.request.task?.taskId;
   }
 
   protected granted(release: Release): void {
-    this.state.admitted(release);
-    queueMicrotask(() => this.engine.enterAdmitted(this.state, this.then, this.resolve, this.reject));
+    queueMicrotask(() => this.engine.enterAdmitted(this, release));
   }
 
   refused(error: unknown): void {
     // Called from the abort's dispatch: nothing may throw back into it.
     try {
-      this.resolve(this.then(this.engine.failed(this.state, error)));
+      this.resolve(this.then(this.engine.refusedInLine(this, error)));
     } catch (protocolError) {
       this.reject(protocolError);
     }

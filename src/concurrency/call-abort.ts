@@ -7,6 +7,17 @@ export interface AbortListener {
   onCallAbort(error: Error): void;
 }
 
+/** {@link CallAbort}'s state bits: it listens to its request's signal now. */
+const SUBSCRIBED = 1;
+/** It follows its request no more (the call is over, or became a task). */
+const DONE = 2;
+/** It is aborted (for good). */
+const ABORTED = 4;
+/** Its outcome is decided: no abort changes it any more. */
+const DECIDED = 8;
+/** Made by `CallAbort.following`: listens to its signal only while a waiter is registered, and ends with its reason as it is. */
+const ONE_WAIT = 16;
+
 /** The options of every subscription (one object, not one per call). */
 const ONCE: AddEventListenerOptions = Object.freeze({ once: true });
 
@@ -46,13 +57,9 @@ export class CallAbort {
   private waiter: Waiter | undefined;
   private waiters: Set<Waiter> | undefined;
   private upstream: AbortSignal | undefined;
-  private subscribed = false;
   private listener: (() => void) | undefined;
-  private done = false;
-  private isAborted = false;
-  private isDecided = false;
-  /** Made by {@link following}: listens to `upstream` only while a waiter is registered, and ends with its reason as it is. */
-  private oneWait = false;
+  /** What the call is now, as bits (one field, not five: thousands of calls may wait in line): see `SUBSCRIBED` and the others below. */
+  private state = 0;
 
   /** Follows `upstream` (the request's signal): its abort is this call's, as a cancellation. */
   constructor(upstream?: AbortSignal) {
@@ -78,25 +85,26 @@ export class CallAbort {
   static following(signal: AbortSignal): CallAbort {
     const call = new CallAbort();
     call.upstream = signal;
-    call.oneWait = true;
+    call.state = ONE_WAIT;
     return call;
   }
 
   /** Whether the call is aborted (the request's signal is read here, subscribed or not). */
   get aborted(): boolean {
-    if (!this.isAborted && !this.subscribed && this.upstream?.aborted) this.upstreamAborted();
-    return this.isAborted;
+    if ((this.state & (ABORTED | SUBSCRIBED)) === 0 && this.upstream?.aborted) this.upstreamAborted();
+    return (this.state & ABORTED) !== 0;
   }
 
   /** Listens to the request's signal from now on (the call outlived its first turn). */
   subscribe(): void {
     const upstream = this.upstream;
-    if (this.done || this.isAborted || !upstream) return;
+    if ((this.state & (DONE | ABORTED)) !== 0 || !upstream) return;
     if (upstream.aborted) return this.upstreamAborted();
-    this.subscribed = true;
+    this.state |= SUBSCRIBED;
     // A function, not this object: Node wraps an object listener in an async function, whose promise
     // it then allocates and watches on every dispatch (about three times the rest of a cancellation).
-    this.listener ??= () => this.upstreamAborted();
+    // Bound, not a closure: no context object per call (thousands may wait in line).
+    this.listener ??= this.upstreamAborted.bind(this);
     upstream.addEventListener('abort', this.listener, ONCE);
   }
 
@@ -127,18 +135,18 @@ export class CallAbort {
    */
   decide(): void {
     if (this.aborted) return;
-    this.isDecided = true;
+    this.state |= DECIDED;
     this.detach();
   }
 
   /** Whether the call's outcome is decided (see {@link decide}). */
   get decided(): boolean {
-    return this.isDecided;
+    return (this.state & DECIDED) !== 0;
   }
 
   abort(reason: unknown): void {
-    if (this.isAborted || this.isDecided) return;
-    this.isAborted = true;
+    if ((this.state & (ABORTED | DECIDED)) !== 0) return;
+    this.state |= ABORTED;
     this.abortReason = reason;
     this.detach();
     this.controller?.abort(reason);
@@ -155,14 +163,14 @@ export class CallAbort {
   onAbort(listener: Waiter): void {
     if (this.waiter === undefined && this.waiters === undefined) this.waiter = listener;
     else (this.waiters ??= new Set()).add(listener);
-    if (this.oneWait && !this.subscribed) this.subscribe();
+    if ((this.state & (ONE_WAIT | SUBSCRIBED)) === ONE_WAIT) this.subscribe();
   }
 
   /** Removes a listener added with {@link onAbort} (the wait it served is over). */
   offAbort(listener: Waiter): void {
     if (this.waiter === listener) this.waiter = undefined;
     else this.waiters?.delete(listener);
-    if (this.oneWait && this.waiter === undefined && !this.waiters?.size) this.unsubscribe();
+    if ((this.state & ONE_WAIT) !== 0 && this.waiter === undefined && !this.waiters?.size) this.unsubscribe();
   }
 
   /**
@@ -195,22 +203,22 @@ export class CallAbort {
 
   /** Stops following the request's signal: the call is over, or became a task (which outlives its request). */
   detach(): void {
-    this.done = true;
+    this.state |= DONE;
     this.unsubscribe();
     this.upstream = undefined;
   }
 
   private unsubscribe(): void {
-    if (this.subscribed && this.listener) this.upstream?.removeEventListener('abort', this.listener);
-    this.subscribed = false;
+    if ((this.state & SUBSCRIBED) !== 0 && this.listener) this.upstream?.removeEventListener('abort', this.listener);
+    this.state &= ~SUBSCRIBED;
   }
 
   /** The request's signal aborted. */
   private upstreamAborted(): void {
     const upstream = this.upstream;
     // A once listener: the signal has dropped it already, so the end of the call need not.
-    this.subscribed = false;
-    this.abort(this.oneWait ? upstream?.reason : CancelledError.of(upstream?.reason));
+    this.state &= ~SUBSCRIBED;
+    this.abort((this.state & ONE_WAIT) !== 0 ? upstream?.reason : CancelledError.of(upstream?.reason));
   }
 }
 

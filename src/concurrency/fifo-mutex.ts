@@ -3,7 +3,6 @@ import { abortError } from './abort';
 import { CallAbort, type AbortListener } from './call-abort';
 import { TAKE, TAKE_KEYS } from './engine-slots';
 import { LockLine, type LineMode, type LineWaiter } from './lock-line';
-import type { WaiterNode } from './waiter-list';
 
 /**
  * A grant of the mutation lock: give it back once. It may say what it holds (its fencing tokens,
@@ -199,7 +198,7 @@ export class FifoMutex implements MutationLock {
           reject(error);
         }
       );
-      waiter.node = hold.line.enqueue(waiter);
+      hold.line.enqueue(waiter);
       call.onAbort(waiter);
     });
   }
@@ -237,7 +236,9 @@ export class FifoMutex implements MutationLock {
 
 /** One wait in one line: granted, or aborted (and unlinked), whichever is first. */
 class KeyWaiter implements LineWaiter, AbortListener {
-  node: WaiterNode<LineWaiter> | undefined;
+  prev: LineWaiter | undefined = undefined;
+  next: LineWaiter | undefined = undefined;
+  linked = false;
   readonly mode: LineMode;
 
   constructor(
@@ -255,7 +256,7 @@ class KeyWaiter implements LineWaiter, AbortListener {
   }
 
   onCallAbort(error: Error): void {
-    if (this.node) this.hold.line.leave(this.node);
+    this.hold.line.leave(this);
     this.onAborted(error);
   }
 }

@@ -1,10 +1,10 @@
-import { WaiterList, type WaiterNode } from './waiter-list';
+import { WaiterList, type InLine } from './waiter-list';
 
 /** How a line is held: by many at once (`shared`), or by one alone (`exclusive`). */
 export type LineMode = 'shared' | 'exclusive';
 
-/** One waiter of a {@link LockLine}: told once, when the line is handed to it. */
-export interface LineWaiter {
+/** One waiter of a {@link LockLine}: told once, when the line is handed to it; its own node in line. */
+export interface LineWaiter extends InLine<LineWaiter> {
   readonly mode: LineMode;
   granted(): void;
 }
@@ -48,14 +48,14 @@ export class LockLine {
   }
 
   /** Joins the line; `waiter.granted()` is called when its turn comes. */
-  enqueue(waiter: LineWaiter): WaiterNode<LineWaiter> {
-    return this.waiters.push(waiter);
+  enqueue(waiter: LineWaiter): void {
+    this.waiters.push(waiter);
   }
 
   /** An aborted waiter leaves; the waiters behind it may now be served (an exclusive head that left). */
-  leave(node: WaiterNode<LineWaiter>): void {
-    if (!node.linked) return;
-    this.waiters.remove(node);
+  leave(waiter: LineWaiter): void {
+    if (!waiter.linked) return;
+    this.waiters.remove(waiter);
     this.handOff();
   }
 

@@ -1,12 +1,12 @@
 import { abortError } from './abort';
 import { CallAbort, type AbortListener } from './call-abort';
-import { WaiterList, type WaiterNode } from './waiter-list';
+import { WaiterList, type InLine } from './waiter-list';
 
 /** Gives a slot back. Idempotent: calling it twice releases once. */
 export type Release = () => void;
 
-/** A waiter in line: given the slot when its turn comes. */
-interface Grantee {
+/** A waiter in line: given the slot when its turn comes (its own node in line). */
+interface Grantee extends InLine<Grantee> {
   grant(release: Release): void;
 }
 
@@ -17,8 +17,10 @@ interface Grantee {
  * the call's own promise from here).
  */
 export abstract class GateWaiter implements AbortListener, Grantee {
-  /** Where it stands in line (set by {@link SlotGate.enqueue}). */
-  node: WaiterNode<Grantee> | undefined;
+  /** Its neighbours in line (set by {@link SlotGate.enqueue}). */
+  prev: Grantee | undefined = undefined;
+  next: Grantee | undefined = undefined;
+  linked = false;
   private list: WaiterList<Grantee> | undefined;
 
   constructor(protected readonly call: CallAbort) {}
@@ -32,7 +34,7 @@ export abstract class GateWaiter implements AbortListener, Grantee {
   /** @internal The gate's side: it stands at `node` of `list`. */
   enter(list: WaiterList<Grantee>): void {
     this.list = list;
-    this.node = list.push(this);
+    list.push(this);
     this.call.onAbort(this);
   }
 
@@ -42,7 +44,7 @@ export abstract class GateWaiter implements AbortListener, Grantee {
   }
 
   onCallAbort(error: Error): void {
-    if (this.node) this.list?.remove(this.node);
+    this.list?.remove(this);
     this.refused(error);
   }
 }

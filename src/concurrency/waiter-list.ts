@@ -1,54 +1,58 @@
-/** A node of a {@link WaiterList}; `remove()` unlinks it in constant time. */
-export interface WaiterNode<T> {
-  readonly value: T;
-  prev: WaiterNode<T> | undefined;
-  next: WaiterNode<T> | undefined;
+/**
+ * What a waiter carries to stand in a {@link WaiterList}: its neighbours in line. The waiter is
+ * its own node (no node object per wait), so it stands in one list at a time.
+ */
+export interface InLine<T> {
+  prev: T | undefined;
+  next: T | undefined;
+  /** Whether it stands in a list now. */
   linked: boolean;
 }
 
 /**
- * A FIFO doubly linked list: push at the tail, shift from the head, and remove any
- * node in O(1). An aborted waiter unlinks itself at once, so cancelling thousands of
- * queued calls never scans the queue.
+ * A FIFO doubly linked list of waiters that are their own nodes: push at the tail, shift from
+ * the head, and remove any waiter in O(1). An aborted waiter unlinks itself at once, so
+ * cancelling thousands of queued calls never scans the queue.
  */
-export class WaiterList<T> {
-  private head: WaiterNode<T> | undefined;
-  private tail: WaiterNode<T> | undefined;
+export class WaiterList<T extends InLine<T>> {
+  private head: T | undefined;
+  private tail: T | undefined;
   private count = 0;
 
   get size(): number {
     return this.count;
   }
 
-  push(value: T): WaiterNode<T> {
-    const node: WaiterNode<T> = { value, prev: this.tail, next: undefined, linked: true };
-    if (this.tail) this.tail.next = node;
-    else this.head = node;
-    this.tail = node;
+  push(waiter: T): void {
+    waiter.prev = this.tail;
+    waiter.next = undefined;
+    waiter.linked = true;
+    if (this.tail) this.tail.next = waiter;
+    else this.head = waiter;
+    this.tail = waiter;
     this.count++;
-    return node;
   }
 
-  /** The oldest value, left in place. */
+  /** The oldest waiter, left in place. */
   peek(): T | undefined {
-    return this.head?.value;
+    return this.head;
   }
 
   shift(): T | undefined {
-    const node = this.head;
-    if (!node) return undefined;
-    this.remove(node);
-    return node.value;
+    const waiter = this.head;
+    if (waiter) this.remove(waiter);
+    return waiter;
   }
 
-  remove(node: WaiterNode<T>): void {
-    if (!node.linked) return;
-    if (node.prev) node.prev.next = node.next;
-    else this.head = node.next;
-    if (node.next) node.next.prev = node.prev;
-    else this.tail = node.prev;
-    node.prev = node.next = undefined;
-    node.linked = false;
+  /** Unlinks `waiter` (nothing when it stands in no list). */
+  remove(waiter: T): void {
+    if (!waiter.linked) return;
+    if (waiter.prev) waiter.prev.next = waiter.next;
+    else this.head = waiter.next;
+    if (waiter.next) waiter.next.prev = waiter.prev;
+    else this.tail = waiter.prev;
+    waiter.prev = waiter.next = undefined;
+    waiter.linked = false;
     this.count--;
   }
 }

@@ -19,69 +19,83 @@ function track(promise: Promise<Release>) {
   return state;
 }
 
+/** A waiter that is its own node in line, named by `value`. */
+interface Item {
+  readonly value: string | number;
+  prev: Item | undefined;
+  next: Item | undefined;
+  linked: boolean;
+}
+const item = (value: string | number): Item => ({ value, prev: undefined, next: undefined, linked: false });
+const valuesOf = (list: WaiterList<Item>): Array<string | number> => {
+  const out: Array<string | number> = [];
+  for (let head = list.shift(); head; head = list.shift()) out.push(head.value);
+  return out;
+};
+
 describe('WaiterList', () => {
-  it('is a FIFO: shift returns values in push order, then undefined', () => {
-    const list = new WaiterList<string>();
+  it('is a FIFO: shift returns waiters in push order, then undefined', () => {
+    const list = new WaiterList<Item>();
     expect(list.size).toBe(0);
     expect(list.shift()).toBeUndefined();
-    list.push('a');
-    list.push('b');
-    list.push('c');
+    for (const v of ['a', 'b', 'c']) list.push(item(v));
     expect(list.size).toBe(3);
-    expect([list.shift(), list.shift(), list.shift(), list.shift()]).toEqual(['a', 'b', 'c', undefined]);
+    expect(list.peek()?.value).toBe('a');
+    expect(valuesOf(list)).toEqual(['a', 'b', 'c']);
+    expect(list.shift()).toBeUndefined();
     expect(list.size).toBe(0);
   });
 
   it.each([
     ['the head', 0, ['b', 'c']],
-    ['a middle node', 1, ['a', 'c']],
+    ['a middle waiter', 1, ['a', 'c']],
     ['the tail', 2, ['a', 'b']]
   ])('removes %s and keeps the others in order', (_label, index, rest) => {
-    const list = new WaiterList<string>();
-    const nodes = ['a', 'b', 'c'].map((v) => list.push(v));
-    list.remove(nodes[index]);
+    const list = new WaiterList<Item>();
+    const items = ['a', 'b', 'c'].map(item);
+    for (const i of items) list.push(i);
+    list.remove(items[index]);
     expect(list.size).toBe(2);
-    expect(nodes[index]).toMatchObject({ linked: false, prev: undefined, next: undefined });
-    list.push('d');
-    const out: Array<string | undefined> = [];
-    while (list.size > 0) out.push(list.shift());
-    expect(out).toEqual([...rest, 'd']);
+    expect(items[index]).toMatchObject({ linked: false, prev: undefined, next: undefined });
+    list.push(item('d'));
+    expect(valuesOf(list)).toEqual([...rest, 'd']);
   });
 
-  it('removes the only node and can be used again', () => {
-    const list = new WaiterList<number>();
-    const node = list.push(1);
-    list.remove(node);
+  it('removes the only waiter and can be used again', () => {
+    const list = new WaiterList<Item>();
+    const one = item(1);
+    list.push(one);
+    list.remove(one);
     expect(list.size).toBe(0);
     expect(list.shift()).toBeUndefined();
-    list.push(2);
-    list.push(3);
-    expect([list.shift(), list.shift()]).toEqual([2, 3]);
+    list.push(item(2));
+    list.push(item(3));
+    expect(valuesOf(list)).toEqual([2, 3]);
   });
 
-  it('ignores a node removed twice, or removed after it was shifted', () => {
-    const list = new WaiterList<string>();
-    const a = list.push('a');
-    const b = list.push('b');
-    list.push('c');
+  it('ignores a waiter removed twice, or removed after it was shifted', () => {
+    const list = new WaiterList<Item>();
+    const [a, b, c] = ['a', 'b', 'c'].map(item);
+    list.push(a);
+    list.push(b);
+    list.push(c);
     list.remove(b);
     list.remove(b);
     expect(list.size).toBe(2);
-    expect(list.shift()).toBe('a');
+    expect(list.shift()).toBe(a);
     list.remove(a); // already shifted
     expect(list.size).toBe(1);
-    expect(list.shift()).toBe('c');
+    expect(list.shift()).toBe(c);
     expect(list.size).toBe(0);
   });
 
-  it('removes every other node of a long list', () => {
-    const list = new WaiterList<number>();
-    const nodes = Array.from({ length: 1000 }, (_, i) => list.push(i));
-    for (const node of nodes.filter((_, i) => i % 2 === 1)) list.remove(node);
+  it('removes every other waiter of a long list', () => {
+    const list = new WaiterList<Item>();
+    const items = Array.from({ length: 1000 }, (_, i) => item(i));
+    for (const i of items) list.push(i);
+    for (const i of items.filter((_, n) => n % 2 === 1)) list.remove(i);
     expect(list.size).toBe(500);
-    const out: number[] = [];
-    for (let v = list.shift(); v !== undefined; v = list.shift()) out.push(v);
-    expect(out).toEqual(Array.from({ length: 500 }, (_, i) => i * 2));
+    expect(valuesOf(list)).toEqual(Array.from({ length: 500 }, (_, i) => i * 2));
   });
 });
 
