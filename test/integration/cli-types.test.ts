@@ -62,8 +62,15 @@ describe('mcpfusion types against the sample app over HTTP', () => {
       expect(file.out()).toBe('');
       expect(file.err()).toMatch(/^wrote the types of \d+ tool\(s\) to /);
       expect(readFileSync(out, 'utf8')).toBe(text);
+    });
+  }
 
-      // A client that uses the types compiles; one that uses a field the server does not have does not.
+  // Type-checked after both eras' requests: the compiler runs in this process and blocks it for
+  // seconds, during which the server's keep-alive timer would close the client's pooled socket
+  // under its feet (a stale socket the next request could pick up).
+  for (const era of ['2025', '2026'] as const) {
+    it(`${era}: the types compile for a client that uses them, and not for one that uses a field the server lacks`, () => {
+      const out = join(dir, `tools-${era}.ts`);
       const good = join(dir, `good-${era}.ts`);
       writeFileSync(
         good,
