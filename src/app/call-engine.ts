@@ -53,7 +53,7 @@ export class CallEngine {
     if (admit && !release) return this.queued(member, request, admit, then);
     let state: CallState;
     try {
-      state = this.start(member, request, this.aborterOf(request), undefined);
+      state = this.start(member, request, this.aborterOf(member, request), undefined);
     } catch (error) {
       release?.();
       return this.refusedToStart(member, request, error, then);
@@ -73,11 +73,11 @@ export class CallEngine {
       if (this.closed) throw new AppClosedError();
       let answer: ((value: unknown) => void) | undefined;
       if (member.mayBecomeTask) early = new Promise((resolve) => (answer = resolve));
-      state = this.start(member, request, this.aborterOf(request), answer);
+      state = this.start(member, request, this.aborterOf(member, request), answer);
     } catch (error) {
       return this.refusedToStart(member, request, error, then);
     }
-    const done = this.admitted(state);
+    const done = this.admittedIfFree(state);
     const answered = member.answersUpFront ? done.then((value) => this.answersUpFront(member, request, value)) : done;
     return (early ? Promise.race([answered, early]) : answered).then(then);
   }
@@ -91,7 +91,7 @@ export class CallEngine {
    * A call that may answer before its chain ends: admitted with a free queue slot when there is
    * one (`member.admit`), its chain run and its outcome mapped; otherwise its queue step waits.
    */
-  private admitted(state: CallState): Promise<unknown> {
+  private admittedIfFree(state: CallState): Promise<unknown> {
     const admit = state.trace?.timing ? undefined : state.member.admit;
     const release = admit?.now();
     if (release) state.admitted(release);
@@ -105,7 +105,7 @@ export class CallEngine {
    * promise of the slot, no reaction between), answered as the error boundary says.
    */
   private queued(member: CompiledMember, request: CallRequest, admit: Admission, then: Then): Promise<unknown> {
-    const waiter = new QueuedCall(this, member, request, this.aborterOf(request), then);
+    const waiter = new QueuedCall(this, member, request, this.aborterOf(member, request), then);
     try {
       admit.wait(waiter, waiter.aborter);
     } catch (error) {
@@ -134,16 +134,8 @@ export class CallEngine {
   refusedInLine(call: QueuedCall, error: unknown): unknown {
     call.aborter.detach();
     this.inFlight.delete(call.aborter);
-    const { member, request } = call;
-    const mode = request.mode ?? 'request';
-    request.trace?.failed(error, mode);
-    // The call names itself (its `requestId` and `taskId`), read only if a line is logged.
-    const outcome = this.boundary.fail(member.kind, request.subject, mode, error, call);
-    if (mode === 'task') {
-      if (request.task) void request.task.settle(outcome as TaskOutcome);
-      request.trace?.taskEnded(outcome);
-    }
-    return outcome;
+    // The call names itself in the log (its `requestId` and `taskId`), read only if a line is logged.
+    return this.failedToStart(call.member, call.request, error, call);
   }
 
   /** What the chain settles with, mapped by the error boundary (`member.outcome`), and the call finished. */
@@ -167,9 +159,11 @@ export class CallEngine {
   }
 
   /** A call's abort, following its request's signal; it joins the in-flight set (which the app's shutdown aborts). */
-  private aborterOf(request: CallRequest): CallAbort {
+  private aborterOf(member: CompiledMember, request: CallRequest): CallAbort {
     const aborter = new CallAbort(request.signal);
     this.inFlight.add(aborter);
+    // A later round of a task (after `tasks/update`): its work is the task's, told apart from the request that resumed it.
+    if (request.mode === 'task' && request.task) request.trace?.becameTask(request.task.taskId, member.info.name);
     return aborter;
   }
 
@@ -195,8 +189,6 @@ export class CallEngine {
         throw error;
       }
     }
-    // A later round of a task (after `tasks/update`): its work is the task's, told apart from the request that resumed it.
-    if (state.mode === 'task' && request.task) request.trace?.becameTask(request.task.taskId, member.info.name);
     return state;
   }
 
@@ -232,12 +224,18 @@ export class CallEngine {
     return answer;
   }
 
-  /** A call refused before its chain could run (the app is closing): answered as the boundary says. */
-  private failedToStart(member: CompiledMember, request: CallRequest, error: unknown): unknown {
+  /**
+   * A call that ended before its chain ran (the app is closing, its state could not be made, or
+   * it was refused in line): answered as the boundary says, and a task round's task settled.
+   */
+  private failedToStart(member: CompiledMember, request: CallRequest, error: unknown, call?: CallIdentity): unknown {
     const mode = request.mode ?? 'request';
     request.trace?.failed(error, mode);
-    const outcome = this.boundary.fail(member.kind, request.subject, mode, error);
-    if (mode === 'task' && request.task) void request.task.settle(outcome as TaskOutcome);
+    const outcome = this.boundary.fail(member.kind, request.subject, mode, error, call);
+    if (mode === 'task') {
+      if (request.task) void request.task.settle(outcome as TaskOutcome);
+      request.trace?.taskEnded(outcome);
+    }
     return outcome;
   }
 
