@@ -132,7 +132,14 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const tasks = intake ? new AppTasks(intake, runTaskRound) : undefined;
   // The framework's own extensions are written in the same API as the app's.
   const tasksExt: FusionExtension[] = tasks ? [tasksExtension(tasks, boundary)] : [];
-  const deps = chainDependencies(options, container, boundary, continuations, callLivesOf([...tasksExt, ...(options.extensions ?? [])]), homes);
+  const deps = chainDependencies(
+    options,
+    container,
+    boundary,
+    continuations,
+    callLivesOf([...tasksExt, ...(options.extensions ?? [])]),
+    homes
+  );
   const schemas = new SchemaCatalog();
   const views = compileViews(viewDescriptors, deps);
   const toolClasses = new ToolClassSet(
@@ -159,14 +166,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   });
   const allExtensions = [...builtIn, ...(options.extensions ?? [])];
   const extensionResources = compileExtensionResources(allExtensions, extensions, deps);
-  const router = new MemberRouter(
-    engine,
-    boundary,
-    catalogs,
-    options.auth?.listing === 'allowed',
-    extensions,
-    extensionResources
-  );
+  const router = new MemberRouter(engine, boundary, catalogs, options.auth?.listing === 'allowed', extensions, extensionResources);
   const serverFactory = createServerFactory(
     { app: router, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
     { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }

@@ -52,7 +52,6 @@ export interface ExtensionRequest {
   readonly trace?: TraceLinks;
 }
 
-
 /**
  * The request an extension `id` receives for `method` with `params` (untrusted: `{}` unless a
  * plain object), from the request as the transport served it (internal: the one builder).

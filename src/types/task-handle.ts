@@ -2,8 +2,11 @@
 
 /** A JSON-RPC error object, as a failed task carries it (made by the error boundary). */
 export interface JsonRpcErrorObject {
+  /** The JSON-RPC error code (-32602, -32603, …). */
   readonly code: number;
+  /** What went wrong, as the client reads it. */
   readonly message: string;
+  /** The error's structured details, where it has any. */
   readonly data?: unknown;
 }
 
@@ -22,7 +25,7 @@ export type CallOutcome =
 /** How a task's round ended, as the error boundary maps it (see {@link CallOutcome}). */
 export type TaskOutcome = CallOutcome;
 
-/** A call running as a task: the task-escalation step makes one, the engine settles it when the call ends. */
+/** A call running as a task (or any run that answered its request early): the engine settles it when the call ends. */
 export interface TaskHandle {
   readonly taskId: string;
   /** The `CreateTaskResult` the request is answered with. */

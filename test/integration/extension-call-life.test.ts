@@ -39,7 +39,10 @@ class Receipts {
         call.closeLog();
         call.reportProgressTo((percent, message) => void this.progress.push(`${id} ${percent} ${message ?? ''}`));
         call.detach();
-        this.outcomes.set(id, new Promise((settled) => call.answerNow({ content: [{ type: 'text', text: `receipt ${id}` }] }, { id, settled })));
+        this.outcomes.set(
+          id,
+          new Promise((settled) => call.answerNow({ content: [{ type: 'text', text: `receipt ${id}` }] }, { id, settled }))
+        );
         return next();
       }
     }
@@ -86,7 +89,9 @@ describe('the call-life point of the extension API, through a real SDK client', 
       // Its progress went to the extension, not to the request.
       expect(receipts.progress).toEqual(['r1 33.33333333333333 step 1', 'r1 66.66666666666666 step 2', 'r1 100 step 3']);
       expect(reported).toEqual([]);
-      expect(receipts.seenBy).toEqual([{ tool: 'count', answered: false, optedIn: true, params: { name: 'count', arguments: { steps: 3 } } }]);
+      expect(receipts.seenBy).toEqual([
+        { tool: 'count', answered: false, optedIn: true, params: { name: 'count', arguments: { steps: 3 } } }
+      ]);
       // A tool it does not apply to answers as usual.
       expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }))).toContain('hi');
       await close();

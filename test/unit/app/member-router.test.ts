@@ -212,7 +212,15 @@ describe('the member router: the tasks extension', () => {
 
 /** A later round of a task, as the lifecycle asks for one (no answers; nothing aborts it). */
 function roundOf(toolName: string, task: TaskHandle): TaskRound {
-  return { toolName, arguments: {}, clientCapabilities: {}, requestState: undefined, inputResponses: {}, signal: new AbortController().signal, task };
+  return {
+    toolName,
+    arguments: {},
+    clientCapabilities: {},
+    requestState: undefined,
+    inputResponses: {},
+    signal: new AbortController().signal,
+    task
+  };
 }
 
 describe('the member router: a task round', () => {
