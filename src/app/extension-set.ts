@@ -194,9 +194,13 @@ export function servedRequestBehind(request: object): ServedRequest | undefined 
   return servedBehind.get(request);
 }
 
-/** The extensions' call-life points, in the order of the extensions (the first outermost in a chain). */
+/**
+ * The extensions' call-life points, in the order of the extensions (the first outermost in a
+ * chain). A malformed one is left out here: the set refuses it at startup, naming it (see {@link ExtensionSet}).
+ */
 export function callLivesOf(extensions: readonly FusionExtension[]): readonly ExtensionLife[] {
-  return extensions.flatMap((e) => (e?.callLife ? [{ id: e.id, life: e.callLife }] : []));
+  const wellFormed = (life: FusionExtension['callLife']) => typeof life?.appliesTo === 'function' && typeof life.around === 'function';
+  return extensions.flatMap((e) => (wellFormed(e?.callLife) ? [{ id: e.id, life: e.callLife! }] : []));
 }
 
 /** The app's global middleware with its extensions' around it: every `outer` first, every `inner` last (see `ExtensionSteps`). */

@@ -124,5 +124,12 @@ describe('the call-life point of the extension API, through a real SDK client', 
         extensions: [{ id: 'com.example/broken', callLife: { appliesTo: () => true } as never }]
       })
     ).toThrow('extension com.example/broken: callLife must have appliesTo(tool) and around(call, next) functions');
+    expect(() =>
+      FusionApp.create({
+        tools: [DeskTools],
+        providers: [{ provide: Probe, useValue: new Probe() }],
+        extensions: [{ id: 'com.example/broken', callLife: { around: (_call: unknown, next: () => Promise<unknown>) => next() } as never }]
+      })
+    ).toThrow('extension com.example/broken: callLife must have appliesTo(tool) and around(call, next) functions');
   });
 });
