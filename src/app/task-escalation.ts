@@ -35,7 +35,8 @@ export function taskEscalation(admissions: TaskAdmissions): ExtensionCallLife {
         if (support.create === 'at-once') {
           // Stored before the handler runs (before it can open a transaction of its own, say).
           await escalation.become();
-          return await next();
+          // Not awaited: the reservation ends once the task is stored (it counts as a live task from then on).
+          return next();
         }
         return await whenWaiting(call, next, escalation);
       } finally {
