@@ -10,8 +10,7 @@ import type { CallKind, CallMode, ToolInfo } from '../types/core';
 import type { LockGrant } from '../types/lock';
 import type { CallRequest, ProgressSend } from '../types/request';
 import type { CallTrace } from '../types/telemetry';
-import type { TaskHandle, TaskOutcome } from '../types/tasks';
-import type { DetachedRun } from '../extensions/call-life';
+import type { TaskHandle } from '../types/tasks';
 import { requestExtraOf } from '../auth/principal';
 import { ConfigurationError } from '../errors';
 import { argumentsOf, createCallContext } from './call-context-factory';
@@ -124,14 +123,14 @@ export class CallState {
   }
 
   /**
-   * A call-life point answers the request now with `result`, and the call runs on as `run`: the
-   * engine settles `run` with the call's outcome (as the boundary maps it in task mode). Once.
+   * A call-life point answers the request now with `run.created`, and the call runs on as `run`:
+   * the engine settles `run` with the call's outcome (as the boundary maps it in task mode). Once.
    */
-  answerEarly(result: Record<string, unknown>, run: DetachedRun): void {
+  answerEarly(run: TaskHandle): void {
     if (this.callMode === 'task') throw new ConfigurationError(`answerNow: the call of ${this.member.info.name} has answered already`);
-    this.becomeTask({ taskId: run.id, created: result, report: noReport, settle: (outcome) => settleQuietly(run, outcome) });
-    this.trace?.becameTask(run.id, this.member.info.name);
-    this.answer?.(result);
+    this.becomeTask(run);
+    this.trace?.becameTask(run.taskId, this.member.info.name);
+    this.answer?.(run.created);
   }
 
   /** The call is now the run of `task`; the engine settles the task with its outcome. */
@@ -222,16 +221,6 @@ export class CallState {
 }
 
 const noProgress = (): void => undefined;
-const noReport = (): void => undefined;
-
-/** Tells a detached run its outcome; what it throws or rejects with is the extension's, dropped here. */
-function settleQuietly(run: DetachedRun, outcome: TaskOutcome): Promise<void> {
-  try {
-    return Promise.resolve(run.settled(outcome)).then(noReport, noReport);
-  } catch {
-    return Promise.resolve();
-  }
-}
 
 /**
  * Where a call's progress goes: the request's progress notifications (when it carried a token),

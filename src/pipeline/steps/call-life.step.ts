@@ -1,6 +1,7 @@
 import { CancelledError } from '../../errors';
 import type { CallLifeTool, CallProgressReport, DetachedRun, ExtensionCall, ExtensionCallLife } from '../../extensions/call-life';
 import { extensionRequestOf, type ExtensionRequest } from '../../extensions/extension-request';
+import type { CallOutcome } from '../../types/task-handle';
 import type { CallState } from '../call-state';
 import { ProgressChannel } from '../progress';
 import { named, type NamedStep } from './named-step';
@@ -73,6 +74,17 @@ class LifeOfCall implements ExtensionCall {
   }
 
   answerNow(result: Record<string, unknown>, run: DetachedRun): void {
-    this.state.answerEarly(result, run);
+    this.state.answerEarly({ taskId: run.id, created: result, report: nothing, settle: (outcome) => settleQuietly(run, outcome) });
+  }
+}
+
+const nothing = (): void => undefined;
+
+/** Tells a detached run its outcome; what it throws or rejects with is the extension's, dropped here. */
+function settleQuietly(run: DetachedRun, outcome: CallOutcome): Promise<void> {
+  try {
+    return Promise.resolve(run.settled(outcome)).then(nothing, nothing);
+  } catch {
+    return Promise.resolve();
   }
 }
