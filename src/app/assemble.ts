@@ -13,6 +13,7 @@ import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from
 import { memberSourceOf, withSources } from '../metadata/member-source';
 import { buildRegistry, type Registry } from '../metadata/registry-builder';
 import type { ChainDependencies } from '../pipeline/chain-builder';
+import type { ExtensionLife } from '../pipeline/steps/call-life.step';
 import { ErrorBoundary, jsonRpcErrorObject } from '../pipeline/error-boundary';
 import { SchemaCatalog } from '../schema/json-schema';
 import { PromptCatalog } from '../surface/prompt-catalog';
@@ -34,7 +35,6 @@ import { ChangeNotifier } from './change-notifier';
 import { MemberRouter, type Catalogs } from './member-router';
 import { registerProvider } from './providers';
 import { assertInjectable, assertSingleUseSupported, opaqueTokens, sharesWorkAcrossInstances } from './startup-checks';
-import { taskEndpoints } from './task-endpoints';
 import { taskRoundRunner } from './task-rounds';
 import { ToolClassSet } from './tool-class-set';
 import { compileViews } from '../views/compile-views';
@@ -42,7 +42,7 @@ import { describeViews } from '../views/view-descriptor';
 import { mountedViewsOf } from '../views/mounted-views';
 import { viewsExtension } from '../views/views-extension';
 import { tasksExtension } from './tasks-extension';
-import { ExtensionSet, middlewareAround } from './extension-set';
+import { ExtensionSet, callLivesOf, middlewareAround } from './extension-set';
 import { compileExtensionResources } from './extension-resources';
 import type { FusionExtension } from '../extensions/extension';
 import { checkMounts, mergeRegistries, mountedTools, namespacedRegistry, type Mount } from '../compose/mount';
@@ -125,7 +125,21 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
         log
       )
     : undefined;
-  const deps = chainDependencies(options, container, boundary, continuations, intake, homes);
+  // The tasks are built before the chains (its call-life point is in them); a later round runs the chains of the
+  // moment it runs (`catalogs`, read then).
+  const catalogs = (): Catalogs => toolClasses.catalogs;
+  const runTaskRound = taskRoundRunner(engine, boundary, catalogs);
+  const tasks = intake ? new AppTasks(intake, runTaskRound) : undefined;
+  // The framework's own extensions are written in the same API as the app's.
+  const tasksExt: FusionExtension[] = tasks ? [tasksExtension(tasks, boundary)] : [];
+  const deps = chainDependencies(
+    options,
+    container,
+    boundary,
+    continuations,
+    callLivesOf([...tasksExt, ...(options.extensions ?? [])]),
+    homes
+  );
   const schemas = new SchemaCatalog();
   const views = compileViews(viewDescriptors, deps);
   const toolClasses = new ToolClassSet(
@@ -143,30 +157,16 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     viewUris,
     extend
   );
-  const catalogs = (): Catalogs => toolClasses.catalogs;
-
-  const runTaskRound = taskRoundRunner(engine, boundary, catalogs);
-  const tasks = intake ? new AppTasks(intake, runTaskRound) : undefined;
-  const endpoints = tasks ? taskEndpoints(tasks, boundary) : undefined;
   const live = new LiveServers();
   const notifier = new ChangeNotifier(live, options.bus);
-  // The framework's own extensions are written in the same API as the app's.
-  const builtIn: FusionExtension[] = [...(endpoints ? [tasksExtension(endpoints)] : []), ...(views.length > 0 ? [viewsExtension()] : [])];
+  const builtIn: FusionExtension[] = [...tasksExt, ...(views.length > 0 ? [viewsExtension()] : [])];
   const extensions = new ExtensionSet([...builtIn, ...(options.extensions ?? [])], boundary, {
     log,
     resourcesChanged: () => notifier.listChanged('resources')
   });
   const allExtensions = [...builtIn, ...(options.extensions ?? [])];
   const extensionResources = compileExtensionResources(allExtensions, extensions, deps);
-  const router = new MemberRouter(
-    engine,
-    boundary,
-    catalogs,
-    options.auth?.listing === 'allowed',
-    extensions,
-    extensionResources,
-    endpoints
-  );
+  const router = new MemberRouter(engine, boundary, catalogs, options.auth?.listing === 'allowed', extensions, extensionResources);
   const serverFactory = createServerFactory(
     { app: router, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
     { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
@@ -237,7 +237,7 @@ function chainDependencies(
   container: DependencyContainer,
   boundary: ErrorBoundary,
   continuations: ContinuationStore,
-  intake: TaskIntake | undefined,
+  callLives: readonly ExtensionLife[],
   homes: ReadonlyMap<string, MemberHome>
 ): ChainDependencies {
   const opaque = opaqueTokens(options);
@@ -250,7 +250,7 @@ function chainDependencies(
     // The extensions' middleware around the app's own (their `steps`).
     globalMiddleware: middlewareAround(options.extensions ?? [], options.middleware ?? []),
     continuations,
-    tasks: intake?.admissions,
+    callLives,
     needsCallScope: (classes) => needsCallScope(container, classes, opaque),
     presenterTimeoutMs: positiveInt(options.presenterTimeoutMs, 10_000, 'presenterTimeoutMs'),
     telemetry: options.telemetry !== false,

@@ -3,9 +3,11 @@ import type { ListenRouter, ParsedListen } from '../transports/http/task-listen-
 import { ConfigurationError, MissingCapabilityError } from '../errors';
 import type { ErrorBoundary } from '../pipeline/error-boundary';
 import type { Middleware } from '../types/middleware';
+import type { ExtensionLife } from '../pipeline/steps/call-life.step';
 import type { ServedRequest } from '../types/request';
-import { isPlainJsonObject, ownValue } from '../wire/own-properties';
-import type { ExtensionHost, ExtensionMethod, FrameworkExtensionRequest, FusionExtension } from '../extensions/extension';
+import { isPlainJsonObject } from '../wire/own-properties';
+import type { ExtensionHost, ExtensionMethod, ExtensionRequest, FusionExtension } from '../extensions/extension';
+import { extensionRequestOf } from '../extensions/extension-request';
 import { extensionIdProblem, extensionMethodProblem } from '../extensions/extension-rules';
 
 /**
@@ -38,6 +40,10 @@ export class ExtensionSet implements ListenRouter {
         problems.push(
           `extension ${extension.id}: settings must be a plain JSON object (what capabilities.extensions["${extension.id}"] advertises)`
         );
+      }
+      const life = extension.callLife;
+      if (life !== undefined && (typeof life?.appliesTo !== 'function' || typeof life?.around !== 'function')) {
+        problems.push(`extension ${extension.id}: callLife must have appliesTo(tool) and around(call, next) functions`);
       }
       const scopes = extension.resources?.scopes;
       if (scopes !== undefined && (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || scope === ''))) {
@@ -169,19 +175,32 @@ export class ExtensionSet implements ListenRouter {
     return this.extensions.flatMap((e) => [...(e.resources?.list?.() ?? [])]);
   }
 
-  private requestOf(extension: FusionExtension, method: string, params: unknown, served: ServedRequest): FrameworkExtensionRequest {
-    const settings = ownValue(ownValue(served.clientCapabilities, 'extensions'), extension.id);
-    return {
-      method,
-      params: isPlainJsonObject(params) ? params : {},
-      era: served.era ?? 'modern',
-      signal: served.signal ?? new AbortController().signal,
-      authInfo: served.authInfo,
-      clientCapabilities: served.clientCapabilities,
-      clientSettings: isPlainJsonObject(settings) ? settings : undefined,
-      served
-    };
+  private requestOf(extension: FusionExtension, method: string, params: unknown, served: ServedRequest): ExtensionRequest {
+    const request = extensionRequestOf(extension.id, method, params, served, served.signal ?? new AbortController().signal);
+    servedBehind.set(request, served);
+    return request;
   }
+}
+
+/** The request as the transport served it, behind each request handed to an extension (see {@link servedRequestBehind}). */
+const servedBehind = new WeakMap<object, ServedRequest>();
+
+/**
+ * The request as the transport served it behind a request an extension was handed, if it was
+ * one: what the composition root runs a task's later round with (the channels of the request
+ * that resumed it: its telemetry, what its connection can deliver). Never handed to an extension.
+ */
+export function servedRequestBehind(request: object): ServedRequest | undefined {
+  return servedBehind.get(request);
+}
+
+/**
+ * The extensions' call-life points, in the order of the extensions (the first outermost in a
+ * chain). A malformed one is left out here: the set refuses it at startup, naming it (see {@link ExtensionSet}).
+ */
+export function callLivesOf(extensions: readonly FusionExtension[]): readonly ExtensionLife[] {
+  const wellFormed = (life: FusionExtension['callLife']) => typeof life?.appliesTo === 'function' && typeof life.around === 'function';
+  return extensions.flatMap((e) => (wellFormed(e?.callLife) ? [{ id: e.id, life: e.callLife! }] : []));
 }
 
 /** The app's global middleware with its extensions' around it: every `outer` first, every `inner` last (see `ExtensionSteps`). */

@@ -14,7 +14,7 @@ import type { PromptCatalog } from '../surface/prompt-catalog';
 import type { ResourceCatalog } from '../surface/resource-catalog';
 import type { ToolCatalog } from '../surface/tool-catalog';
 import type { MemberTarget } from '../transports/member-methods';
-import type { CompletionQuery, ServedApp, TaskEndpoints } from '../transports/served-app';
+import type { CompletionQuery, ServedApp } from '../transports/served-app';
 import type { ExtensionSet } from './extension-set';
 import type { CallKind } from '../types/core';
 import type { CallRequest, ServedRequest } from '../types/request';
@@ -46,9 +46,7 @@ export class MemberRouter implements ServedApp {
     /** The app's extensions (the framework's own, tasks and views, among them). */
     private readonly extensionSet: ExtensionSet,
     /** The chain of each extension's resources, by extension id (see `extension-resources.ts`). */
-    private readonly extensionResources: ReadonlyMap<string, CompiledMember>,
-    /** The tasks extension's endpoints, when the app has task-capable tools (task listens are routed to them). */
-    readonly tasks?: TaskEndpoints
+    private readonly extensionResources: ReadonlyMap<string, CompiledMember>
   ) {
     this.extensions = extensionSet.capabilities;
     this.extensionMethods = extensionSet.methodNames;

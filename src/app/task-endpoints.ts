@@ -1,11 +1,19 @@
 import { InvalidParamsError, MissingCapabilityError } from '../errors';
+import type { ExtensionListenRequest, ExtensionRequest } from '../extensions/extension';
 import type { ErrorBoundary } from '../pipeline/error-boundary';
 import type { AppTasks } from '../tasks/app-tasks';
 import { acceptsTasks } from '../tasks/task-acceptance';
 import { TASKS_EXTENSION } from '../tasks/task-record';
-import type { TaskEndpoints, TaskListenRequest } from '../transports/served-app';
-import type { ServedRequest } from '../types/request';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
+
+/** The `tasks/*` endpoints of the tasks extension, and its task listens: each takes the extension's request (public facts only). */
+export interface TaskEndpoints {
+  get(request: ExtensionRequest): Promise<Record<string, unknown>>;
+  update(request: ExtensionRequest): Promise<Record<string, unknown>>;
+  cancel(request: ExtensionRequest): Promise<Record<string, unknown>>;
+  /** A listen stream of the status of `taskIds` (untrusted: each is looked up for this caller). */
+  listen(request: ExtensionListenRequest, taskIds: readonly string[]): Promise<Response>;
+}
 
 /**
  * The `tasks/*` endpoints (and task listens) of an app: each request must accept tasks
@@ -13,7 +21,7 @@ import { isPlainJsonObject, ownValue } from '../wire/own-properties';
  * then the tasks module answers. Failures leave through the error boundary.
  */
 export function taskEndpoints(tasks: AppTasks, boundary: ErrorBoundary): TaskEndpoints {
-  const guard = async <T>(request: ServedRequest, work: () => Promise<T>, what = 'This request'): Promise<T> => {
+  const guard = async <T>(request: ExtensionRequest, work: () => Promise<T>, what = 'This request'): Promise<T> => {
     try {
       if (!acceptsTasks(request)) {
         throw new MissingCapabilityError(
@@ -28,19 +36,19 @@ export function taskEndpoints(tasks: AppTasks, boundary: ErrorBoundary): TaskEnd
     }
   };
   return {
-    get: (params, request) => guard(request, () => tasks.lifecycle.get(taskIdOf(params), request)),
-    cancel: (params, request) => guard(request, () => tasks.lifecycle.cancel(taskIdOf(params), request)),
-    update: (params, request) =>
+    get: (request) => guard(request, () => tasks.lifecycle.get(taskIdOf(request.params), request)),
+    cancel: (request) => guard(request, () => tasks.lifecycle.cancel(taskIdOf(request.params), request)),
+    update: (request) =>
       guard(request, () => {
         // The SDK lifts `inputResponses` out of the params (as for MRTR retries): read from the request.
-        const answers = request.inputResponses ?? ownValue(params, 'inputResponses');
+        const answers = request.inputResponses ?? ownValue(request.params, 'inputResponses');
         if (!isPlainJsonObject(answers)) {
           throw new InvalidParamsError('Invalid params for tasks/update: inputResponses must be an object of answers by request key');
         }
-        return tasks.lifecycle.update(taskIdOf(params), answers as Record<string, unknown>, request);
+        return tasks.lifecycle.update(taskIdOf(request.params), answers as Record<string, unknown>, request);
       }),
-    listen: (listen: TaskListenRequest, request, signal) =>
-      guard({ ...request, era: 'modern' }, () => tasks.listen(listen.id, listen.taskIds, request, signal), 'Listening for task status')
+    listen: (request, taskIds) =>
+      guard(request, () => tasks.listen(request.id, taskIds, request, request.signal), 'Listening for task status')
   };
 }
 

@@ -1,32 +1,33 @@
-import type { FrameworkExtensionRequest, FusionExtension } from '../extensions/extension';
+import type { FusionExtension } from '../extensions/extension';
+import type { AppTasks } from '../tasks/app-tasks';
 import { TASKS_EXTENSION } from '../tasks/task-record';
-import type { TaskEndpoints } from '../transports/served-app';
 import { taskIdsOf } from '../transports/http/task-listen-request';
+import type { ErrorBoundary } from '../pipeline/error-boundary';
+import { taskEndpoints } from './task-endpoints';
+import { taskEscalation } from './task-escalation';
 
 /**
- * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on the extension API: it
- * advertises `{}`, serves `tasks/get`, `tasks/update` and `tasks/cancel` through the app's task
- * endpoints, which read the client's opt-in per request themselves (a task needs a 2026-07-28
- * request that declares the extension: -32021 otherwise), and answers listens naming task ids
- * (`listens`) with their status. What stays outside the API (docs/composition.md says why): the
- * task-escalation step of a task-capable tool's chain (it answers the request early, makes the
- * call the task's run and moves its progress: the call's own life, which extension `steps`,
- * plain middleware, cannot touch).
+ * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663), a plain extension on the
+ * public API: it advertises `{}`; serves `tasks/get`, `tasks/update` and `tasks/cancel` (each
+ * request must accept tasks: a 2026-07-28 request that declares the extension, -32021
+ * otherwise); answers listens naming task ids (`listens`) with their status; and makes calls of
+ * the tools that declare `task` into tasks with its call-life point (`task-escalation.ts`).
  */
-export function tasksExtension(endpoints: TaskEndpoints): FusionExtension {
-  const served = (request: unknown) => (request as FrameworkExtensionRequest).served;
+export function tasksExtension(tasks: AppTasks, boundary: ErrorBoundary): FusionExtension {
+  const endpoints = taskEndpoints(tasks, boundary);
   return {
     id: TASKS_EXTENSION,
     settings: {},
     methods: {
-      'tasks/get': (request) => endpoints.get(request.params, served(request)),
-      'tasks/update': (request) => endpoints.update(request.params, served(request)),
-      'tasks/cancel': (request) => endpoints.cancel(request.params, served(request))
+      'tasks/get': (request) => endpoints.get(request),
+      'tasks/update': (request) => endpoints.update(request),
+      'tasks/cancel': (request) => endpoints.cancel(request)
     },
     // A listen naming task ids: the status of each task, on the listen's stream.
     listens: {
       accepts: (params) => taskIdsOf(params) !== undefined,
-      open: (request) => endpoints.listen({ id: request.id, taskIds: taskIdsOf(request.params) ?? [] }, served(request), request.signal)
-    }
+      open: (request) => endpoints.listen(request, taskIdsOf(request.params) ?? [])
+    },
+    callLife: taskEscalation(tasks.admissions)
   };
 }

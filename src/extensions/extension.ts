@@ -3,34 +3,12 @@
  * declares. Types only; `extension-set.ts` checks a set of them at startup and serves them. The
  * framework's own extensions (tasks, views, skills) are written in it.
  */
-import type { AuthInfo, ClientCapabilities, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
-import type { Era } from '../types/core';
+import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { Middleware } from '../types/middleware';
-import type { ServedRequest } from '../types/request';
+import type { ExtensionCallLife } from './call-life';
+import type { ExtensionRequest } from './extension-request';
 
-/**
- * One request to a method an extension serves, or to one of its resources: the raw params
- * (untrusted: check them and throw `InvalidParamsError`, from `@mcpfusion/core/advanced`, for -32602), and what is known of the
- * caller. `clientSettings` is the client's opt-in, read per request: on 2026-07-28 the settings
- * the request's `_meta` client capabilities declare under `extensions[id]`; on a 2025-era
- * connection those its `initialize` declared; `undefined` when the client did not opt in.
- */
-export interface ExtensionRequest {
-  /** The method called (`skills/list`), or `resources/read` for a resource the extension serves. */
-  readonly method: string;
-  /** The request's params as sent (untrusted); `{}` when it had none. */
-  readonly params: Readonly<Record<string, unknown>>;
-  /** The protocol era of the connection. */
-  readonly era: Era;
-  /** Aborted when the client cancels or goes away: pass it to whatever waits. */
-  readonly signal: AbortSignal;
-  /** The caller's validated token, on HTTP with `auth`. */
-  readonly authInfo?: AuthInfo;
-  /** Everything the client declared for this request. */
-  readonly clientCapabilities?: ClientCapabilities;
-  /** The client's settings for this extension, or `undefined` when it did not opt in (see above). */
-  readonly clientSettings: Readonly<Record<string, unknown>> | undefined;
-}
+export type { ExtensionRequest } from './extension-request';
 
 /** A method an extension serves: its result (an object; `resultType` is added on 2026-07-28), or a thrown `FusionError`. */
 export type ExtensionMethod = (request: ExtensionRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
@@ -133,6 +111,12 @@ export interface FusionExtension {
   /** Listens (`subscriptions/listen`) it answers. */
   readonly listens?: ExtensionListens;
   /**
+   * Its part in the life of the calls of the tools it applies to (decided at startup), around
+   * their handler: answer early, follow or not the request's signal, move the call's progress
+   * (see {@link ExtensionCallLife}). The tasks extension makes calls into tasks with it.
+   */
+  readonly callLife?: ExtensionCallLife;
+  /**
    * Runs once before the extension serves anything: awaited by `listen()`, and by the first
    * request that reaches the extension otherwise. A failure is that request's error (and
    * `listen()`'s).
@@ -140,10 +124,4 @@ export interface FusionExtension {
   start?(host: ExtensionHost): void | Promise<void>;
   /** Runs once at `app.close()`, after calls are aborted. */
   stop?(): void | Promise<void>;
-}
-
-/** An extension request as the framework's own extensions receive it: with the served request it came from (internal). */
-export interface FrameworkExtensionRequest extends ExtensionRequest {
-  /** The request as the transport served it (the framework's own extensions need its facts: ids, answers, session). */
-  readonly served: ServedRequest;
 }

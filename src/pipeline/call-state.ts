@@ -12,6 +12,7 @@ import type { CallRequest, ProgressSend } from '../types/request';
 import type { CallTrace } from '../types/telemetry';
 import type { TaskHandle } from '../types/tasks';
 import { requestExtraOf } from '../auth/principal';
+import { ConfigurationError } from '../errors';
 import { argumentsOf, createCallContext } from './call-context-factory';
 import { CallScope } from './call-scope';
 import { LogChannel } from './call-log';
@@ -25,12 +26,12 @@ import { ProgressChannel } from './progress';
  *
  * Steps do not talk to each other or to the engine through its fields. What a step decides
  * about the call's life it tells the call through one method each, and only the engine reads it,
- * once, when it finishes the call: {@link becomeTask} (the task-escalation step), {@link own}
+ * once, when it finishes the call: {@link answerEarly} (an extension's call-life point), {@link own}
  * (an exactly-once round's claim, the open-continuation step), and the outcome being decided
  * (`aborter.decide()`, the handler stage: from then on no abort changes it).
  */
 export class CallState {
-  /** Where the call's progress goes (the request's, when it carried a token; the task's once the task-escalation step routes it there). */
+  /** Where the call's progress goes (the request's, when it carried a token; an extension's once its call-life point routes it there). */
   private progressChannel: ProgressChannel | undefined;
   /** The call's log writes (flushed before the response; closed when the request may become a task). */
   readonly log: LogChannel;
@@ -91,12 +92,12 @@ export class CallState {
     this.made = undefined;
   }
 
-  /** How the call runs: a request, or a task (a later round of one, or since the task-escalation step made it one). */
+  /** How the call runs: a request, or detached from it (`'task'`: a later round of a task, or since a call-life point answered early). */
   get mode(): CallMode {
     return this.callMode;
   }
 
-  /** With `mode: 'task'`: the task the call's outcome settles. */
+  /** With `mode: 'task'`: the run (a task) the call's outcome settles. */
   get task(): TaskHandle | undefined {
     return this.taskHandle;
   }
@@ -116,13 +117,24 @@ export class CallState {
     return this.progressChannel;
   }
 
-  /** The task-escalation step: the call's progress goes to `channel` from now on (the task's status, or what makes it one). */
+  /** A call-life point: the call's progress goes to `channel` from now on (an extension's report). */
   routeProgress(channel: ProgressChannel): void {
     this.progressChannel = channel;
   }
 
-  /** The task-escalation step: the call is now the run of `task`; the engine settles the task with its outcome. */
-  becomeTask(task: TaskHandle): void {
+  /**
+   * A call-life point answers the request now with `run.created`, and the call runs on as `run`:
+   * the engine settles `run` with the call's outcome (as the boundary maps it in task mode). Once.
+   */
+  answerEarly(run: TaskHandle): void {
+    if (this.callMode === 'task') throw new ConfigurationError(`answerNow: the call of ${this.member.info.name} has answered already`);
+    this.becomeTask(run);
+    this.trace?.becameTask(run.taskId, this.member.info.name);
+    this.answer?.(run.created);
+  }
+
+  /** The call is now the run of `task`; the engine settles the task with its outcome. */
+  private becomeTask(task: TaskHandle): void {
     // The call ended while its task was being made (an outer stage stopped waiting when the call was
     // aborted): nothing will run for it, so the task is settled cancelled at once, never left working.
     if (this.over) void task.settle({ cancelled: 'The request ended before the task started; nothing was done.' }).catch(() => undefined);
@@ -197,7 +209,7 @@ export class CallState {
 
   private make(): { ctx: CallContext; scope: CallScope } {
     const scope = new CallScope(this.member.container ?? this.root, this.aborter);
-    // A member that may become a task reads its progress channel when it reports (the task-escalation step replaces it).
+    // A member that may answer early reads its progress channel when it reports (a call-life point may replace it).
     const channel = this.progress;
     const progress = this.member.mayBecomeTask
       ? (percent: number, message?: string) => this.progress?.report(percent, message)
@@ -266,7 +278,7 @@ export interface CompiledMember {
   readonly answersUpFront: boolean;
   /** Interactive tools: a re-issued round gets the first attempt's outcome (its state is single-use too). */
   readonly exactlyOnce: boolean;
-  /** Whether the call may become a task (its chain has a task-escalation step), so it may answer before its chain ends. */
+  /** Whether the call may answer before its chain ends (an extension's call-life point applies to it: it may become a task). */
   readonly mayBecomeTask: boolean;
   /** The chain as data, in order (what `describeChain` shows). */
   readonly steps: readonly { readonly name: string }[];

@@ -5,7 +5,6 @@ import type { ContinuationStore } from '../interactive/continuation-store';
 import type { ContextFactory } from '../types/context';
 import type { Constructor } from '../types/core';
 import type { Middleware } from '../types/middleware';
-import type { TaskEscalation } from '../types/tasks';
 import type { CallState } from './call-state';
 import type { MemberHome, MemberSpec } from './member-spec';
 import { compose } from './compose';
@@ -26,7 +25,7 @@ import type { NamedStep } from './steps/named-step';
 import { openContinuationStep } from './steps/open-continuation.step';
 import { queueStep } from './steps/queue.step';
 import { scopeCheckStep } from './steps/scope-check.step';
-import { taskEscalationStep } from './steps/task-escalation.step';
+import { callLifeStep, type ExtensionLife } from './steps/call-life.step';
 import { timeoutStep } from './steps/timeout.step';
 import { validateInputStep } from './steps/validate-input.step';
 import { traceStage, type StageTrace } from './stage-tracing';
@@ -41,8 +40,8 @@ export interface ChainDependencies {
   /** Global middleware, run before every member's class and method middleware. */
   readonly globalMiddleware: readonly Middleware[];
   readonly continuations: ContinuationStore;
-  /** Where task-capable tools become tasks (absent: the app has none). */
-  readonly tasks?: TaskEscalation;
+  /** The extensions' call-life points (absent or empty: none), each placed in the chains of the tools it applies to. */
+  readonly callLives?: readonly ExtensionLife[];
   /** Whether resolving these classes reaches a per-call token (decided at startup; see `needsCallScope`). */
   /** The mounts' homes (their containers and contextFactory), by namespace: where a mounted member lives (`MemberSpec.mountedUnder`). */
   readonly homes?: ReadonlyMap<string, MemberHome>;
@@ -62,6 +61,8 @@ export type ChainSpec = Omit<MemberSpec, 'middleware'> & {
   readonly middleware: readonly Middleware[];
   /** Whether the member's classes inject per-call tokens (a child container per call). */
   readonly perCall: boolean;
+  /** The call-life points that apply to it (tools only; asked at startup), outermost first. */
+  readonly callLives: readonly ExtensionLife[];
 };
 
 /** A member's chain: its steps as described (the error boundary first), its inner steps composed, and the boundary's mapping. */
@@ -86,17 +87,19 @@ export interface CompiledChain {
  *
  *   error-boundary → scope-check? → capability-check? → flush → timeout? → present → ask? →
  *   queue → context → middleware (global, class, method) → mutation-lock? → validate-input? →
- *   keyed-lock? → open-continuation? → task-escalation? → generator-driver? → terminal
+ *   keyed-lock? → open-continuation? → call-life* → generator-driver? → terminal
  *
  * A mutation has one of the two locks: app-wide (`mutation-lock`, before validation, as always)
  * or keyed (`keyed-lock`, after it: its keys are computed from the validated input).
  *
  * Outer stages finish after inner ones: the queue slot and the mutation lock are free before
  * a request for input is sealed and before the result is presented; progress and log messages
- * are flushed before the response; the boundary sees every failure, and a task's outcome. The
- * task-escalation step wraps the handler alone: what it measures is the handler's own waiting
- * (a question asked before any work, sealed by the ask step, stays in the request), and a call
- * that becomes a task keeps its queue slot and lock while the handler runs on.
+ * are flushed before the response; the boundary sees every failure, and the outcome of a call
+ * that answered early. An extension's call-life point (`call-life`, one per extension that
+ * applies: the tasks extension's makes calls into tasks) wraps the handler alone: what it sees
+ * is the handler's own waiting (a question asked before any work, sealed by the ask step, stays
+ * in the request), and a call that answers early keeps its queue slot and lock while the handler
+ * runs on.
  */
 export function buildChain(spec: ChainSpec, deps: ChainDependencies): CompiledChain {
   const t: (step: NamedStep, how: StageTrace) => NamedStep = deps.telemetry === true ? traceStage : (step) => step;
@@ -127,7 +130,10 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): CompiledCh
     steps.push(t(keyedLockStep(deps.mutationLock, name, spec.lockKeys), { stage: 'mutation-lock', span: 'keyed-lock', shape: 'wait' }));
   }
   if (interactive) steps.push(openContinuationStep(deps.continuations));
-  if (spec.task && deps.tasks) steps.push(taskEscalationStep(deps.tasks, spec.task));
+  if (spec.callLives.length > 0) {
+    const tool = Object.freeze({ ...spec.info, ...(spec.task ? { task: spec.task } : {}) });
+    for (const life of spec.callLives) steps.push(callLifeStep(life, tool));
+  }
   // The handler's span: a generator's covers its driving (the method itself only makes the generator).
   // Its settling decides the call's outcome (see deciding.step.ts): the driver's for a generator.
   if (spec.isGenerator === true)

@@ -3,6 +3,7 @@ import { buildChain, type ChainDependencies } from './chain-builder';
 import type { CompiledMember } from './call-state';
 import type { MemberSpec } from './member-spec';
 import { isMiddlewareClass } from './middleware';
+import type { ExtensionLife } from './steps/call-life.step';
 
 /**
  * The one compile path: every kind of member becomes a chain here, fed with its own
@@ -25,8 +26,8 @@ export function compileMember(spec: MemberSpec, appDeps: ChainDependencies): Com
   const middleware = [...deps.globalMiddleware, ...spec.middleware];
   const classes: Constructor[] = [spec.target, ...middleware.filter(isMiddlewareClass)];
   if (spec.presenterClass) classes.push(spec.presenterClass);
-  const escalates = spec.task !== undefined && deps.tasks !== undefined;
-  const { steps, run, outcome, admit } = buildChain({ ...spec, middleware, perCall: deps.needsCallScope(classes) }, deps);
+  const callLives = spec.kind === 'tool' ? livesFor(spec, deps) : NONE;
+  const { steps, run, outcome, admit } = buildChain({ ...spec, middleware, perCall: deps.needsCallScope(classes), callLives }, deps);
   return Object.freeze({
     kind: spec.kind,
     info,
@@ -34,11 +35,21 @@ export function compileMember(spec: MemberSpec, appDeps: ChainDependencies): Com
     singleUseState: info.interactive && spec.singleUseState,
     answersUpFront: spec.answersUpFront === true,
     exactlyOnce: info.interactive && spec.exactlyOnce === true,
-    mayBecomeTask: escalates,
+    mayBecomeTask: callLives.length > 0,
     steps,
     run,
     outcome,
     admit,
     ...(home ? { container: home.container } : {})
   });
+}
+
+const NONE: readonly ExtensionLife[] = Object.freeze([]);
+
+/** The extensions' call-life points that apply to a tool (each asked once, here, at startup). */
+function livesFor(spec: MemberSpec, deps: ChainDependencies): readonly ExtensionLife[] {
+  const lives = deps.callLives ?? NONE;
+  if (lives.length === 0) return NONE;
+  const tool = { ...spec.info, ...(spec.task ? { task: spec.task } : {}) };
+  return lives.filter(({ life }) => life.appliesTo(tool) === true);
 }

@@ -1,6 +1,5 @@
 import { positiveInt } from '../config/option-checks';
-import type { ServedRequest } from '../types/request';
-import type { JsonRpcErrorObject } from '../types/tasks';
+import type { JsonRpcErrorObject, TaskCaller } from '../types/tasks';
 import { TaskInterruptedError } from '../errors';
 import { TaskAdmissions, type TaskPrincipalOf } from './task-admission';
 import { TaskLifecycle, type RunRound } from './task-lifecycle';
@@ -39,7 +38,7 @@ export interface TaskSettings {
 /**
  * The part of an app's tasks that the chains need, built before them: the records and runs of
  * this process, and the admissions (the live-task limits, whose task is whose: the
- * task-escalation step's `TaskEscalation`), whose task handles settle a round's outcome.
+ * tasks extension's call-life point admits calls with), whose task handles settle a round's outcome.
  * Opening it settles the tasks an earlier process left running.
  */
 export class TaskIntake {
@@ -100,7 +99,7 @@ export class AppTasks {
   }
 
   /** A `subscriptions/listen` stream of task status for the ids this caller may see. */
-  listen(id: string | number, taskIds: readonly string[], request: ServedRequest, signal: AbortSignal): Promise<Response> {
+  listen(id: string | number, taskIds: readonly string[], request: TaskCaller, signal: AbortSignal): Promise<Response> {
     return taskListenResponse(id, taskIds, request, this.lifecycle, this.watchers, signal);
   }
 

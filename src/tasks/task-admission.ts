@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AppClosedError, TaskLimitError, TaskNotFoundError } from '../errors';
-import type { CallRequest, ServedRequest } from '../types/request';
-import type { TaskAdmission, TaskEscalation, TaskHandle, ToolTaskSupport } from '../types/tasks';
+import type { TaskAdmission, TaskCall, TaskCaller, TaskHandle, ToolTaskSupport } from '../types/tasks';
 import { createTaskResult, type TaskRecord } from './task-record';
 import type { TaskRuns } from './task-runs';
 import type { TaskSettlement } from './task-settlement';
 import type { TaskSweeper } from './task-sweeper';
 
 /** Who a request's caller is (`principalOf`), or null where there is none. */
-export type TaskPrincipalOf = (request: ServedRequest) => string | null;
+export type TaskPrincipalOf = (request: TaskCaller) => string | null;
 
 /** The defaults of a task's record and the limits (the app option `tasks`, checked). */
 export interface TaskDefaults {
@@ -24,7 +23,7 @@ export interface TaskDefaults {
 }
 
 /** Whose quota a request counts against: its principal, else its remote address, else `anonymous`. */
-export function quotaKeyOf(principal: string | null, request: ServedRequest): string {
+export function quotaKeyOf(principal: string | null, request: TaskCaller): string {
   if (principal !== null) return principal;
   return request.remoteAddress !== undefined ? `address:${request.remoteAddress}` : 'anonymous';
 }
@@ -36,7 +35,7 @@ export function quotaKeyOf(principal: string | null, request: ServedRequest): st
  * created bound to its caller, and every later request about it (`tasks/get`, `update`,
  * `cancel`, a listen) finds it only for that caller: anyone else is told it does not exist.
  */
-export class TaskAdmissions implements TaskEscalation {
+export class TaskAdmissions {
   /** Task requests admitted but not yet stored, in all and by quota key. */
   private starting = 0;
   private readonly startingOf = new Map<string, number>();
@@ -50,7 +49,11 @@ export class TaskAdmissions implements TaskEscalation {
     private readonly settlement: TaskSettlement
   ) {}
 
-  async admit(request: CallRequest): Promise<TaskAdmission> {
+  /**
+   * Admits a call that may become a task: a reservation counted against the live-task limits
+   * until it is released. Throws `TaskLimitError` (or `AppClosedError`) when it cannot.
+   */
+  async admit(request: TaskCall): Promise<TaskAdmission> {
     await this.runs.ready;
     if (this.runs.closed) throw new AppClosedError();
     await this.sweeper.sweep();
@@ -93,7 +96,7 @@ export class TaskAdmissions implements TaskEscalation {
 
   /** Stores the record (durable before it is announced: a tasks/get right after the answer finds it) and hands out the handle. */
   private async create(
-    request: CallRequest,
+    request: TaskCall,
     toolName: string,
     support: ToolTaskSupport,
     statusMessage: string | undefined,
@@ -141,7 +144,7 @@ export class TaskAdmissions implements TaskEscalation {
   }
 
   /** The task, for the caller it is bound to; anyone else is told it does not exist (-32602). */
-  async own(taskId: string, request: ServedRequest): Promise<TaskRecord> {
+  async own(taskId: string, request: TaskCaller): Promise<TaskRecord> {
     await this.runs.ready;
     if (typeof taskId !== 'string' || taskId === '') throw new TaskNotFoundError();
     await this.sweeper.sweep();

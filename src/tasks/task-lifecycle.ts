@@ -1,15 +1,30 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { TaskInterruptedError } from '../errors';
-import type { CallRequest, ServedRequest } from '../types/request';
-import type { JsonRpcErrorObject } from '../types/tasks';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { JsonRpcErrorObject, TaskCaller, TaskHandle } from '../types/tasks';
 import { ownValue } from '../wire/own-properties';
 import type { TaskAdmissions } from './task-admission';
 import { LIVE, detailedTask, type TaskRecord } from './task-record';
 import type { TaskRuns } from './task-runs';
 import { CANCELLED } from './task-settlement';
 
-/** What the lifecycle runs a later round with: the tool's chain, in task mode. */
-export type RunRound = (toolName: string, request: CallRequest) => void;
+/** A task's later round, as the lifecycle asks for it to run: the tool, what it runs with, and its task. */
+export interface TaskRound {
+  readonly toolName: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** The capabilities the client declared when it created the task. */
+  readonly clientCapabilities: ClientCapabilities;
+  readonly requestState: string | undefined;
+  /** Every answer of the round, by the keys the tool asked with. */
+  readonly inputResponses: Readonly<Record<string, unknown>>;
+  /** Aborted by the task's cancel, expiry, or the app's shutdown (not by the request that resumed it). */
+  readonly signal: AbortSignal;
+  /** The task the round's outcome settles. */
+  readonly task: TaskHandle;
+}
+
+/** What the lifecycle runs a later round with: the tool's chain, in task mode; `resumedBy` the request that answered last. */
+export type RunRound = (round: TaskRound, resumedBy: TaskCaller) => void;
 
 /** A task's outcome as a client reads it (`tasks/get`). */
 export type TaskView = Record<string, unknown> & { taskId: string; status: TaskRecord['status'] };
@@ -42,7 +57,7 @@ export class TaskLifecycle {
   ) {}
 
   /** `tasks/get`: the detailed task, or -32602 when there is none for this caller. */
-  async get(taskId: string, request: ServedRequest): Promise<TaskView> {
+  async get(taskId: string, request: TaskCaller): Promise<TaskView> {
     const record = await this.admissions.own(taskId, request);
     request.trace?.linkCreator(record.createdBy, taskId);
     const progress = record.status === 'working' ? this.runs.progressOf.get(taskId) : undefined;
@@ -57,7 +72,7 @@ export class TaskLifecycle {
    * `tasks/update`: answers to outstanding requests (others are ignored). Once every outstanding
    * request is answered, the handler is re-entered with the answers, in the background.
    */
-  async update(taskId: string, inputResponses: Record<string, unknown>, request: ServedRequest): Promise<Record<string, unknown>> {
+  async update(taskId: string, inputResponses: Record<string, unknown>, request: TaskCaller): Promise<Record<string, unknown>> {
     const record = await this.admissions.own(taskId, request);
     request.trace?.linkCreator(record.createdBy, taskId);
     if (record.status !== 'input_required') return ACK;
@@ -90,7 +105,7 @@ export class TaskLifecycle {
   }
 
   /** `tasks/cancel`: acked whatever the task's state (idempotent on a finished task). */
-  async cancel(taskId: string, request: ServedRequest): Promise<Record<string, unknown>> {
+  async cancel(taskId: string, request: TaskCaller): Promise<Record<string, unknown>> {
     let record: TaskRecord | undefined = await this.admissions.own(taskId, request);
     request.trace?.linkCreator(record.createdBy, taskId);
     for (let attempt = 0; record && attempt < 8; attempt++, record = await this.runs.store.get(taskId)) {
@@ -139,28 +154,25 @@ export class TaskLifecycle {
   }
 
   /** Re-enters the handler with every answer of the round, in the background, as a round of the task. */
-  private resume(record: TaskRecord, request: ServedRequest): void {
+  private resume(record: TaskRecord, request: TaskCaller): void {
     const controller = new AbortController();
     const abort = (reason: unknown): void => controller.abort(reason);
     this.runs.started(record.taskId, abort);
     const keys = record.inputKeys ?? {};
     const answers: Record<string, unknown> = {};
     for (const [taskKey, answer] of Object.entries(record.inputResponses ?? {})) answers[keys[taskKey] ?? taskKey] = answer;
-    this.runRound(record.toolName, {
-      ...request,
-      subject: record.toolName,
-      arguments: record.arguments,
-      clientCapabilities: record.clientCapabilities,
-      requestState: record.requestState,
-      inputResponses: answers,
-      era: 'modern',
-      signal: controller.signal,
-      sendProgress: undefined,
-      sendLog: undefined,
-      closeStream: undefined,
-      mode: 'task',
-      task: this.admissions.handle(record.taskId, {}, abort)
-    });
+    this.runRound(
+      {
+        toolName: record.toolName,
+        arguments: record.arguments,
+        clientCapabilities: record.clientCapabilities,
+        requestState: record.requestState,
+        inputResponses: answers,
+        signal: controller.signal,
+        task: this.admissions.handle(record.taskId, {}, abort)
+      },
+      request
+    );
   }
 
   /** Aborts every run of this process (graceful shutdown): their tasks are settled to `failed`, saying the server shut down. */

@@ -1,5 +1,5 @@
 import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
-import type { ServedRequest } from '../types/request';
+import type { TaskCaller } from '../types/tasks';
 import type { TaskLifecycle, TaskView } from './task-lifecycle';
 import { TERMINAL } from './task-record';
 import type { TaskWatchers } from './task-watchers';
@@ -14,7 +14,7 @@ import type { TaskWatchers } from './task-watchers';
 export async function taskListenResponse(
   id: string | number,
   taskIds: readonly string[],
-  request: ServedRequest,
+  request: TaskCaller,
   tasks: TaskLifecycle,
   watchers: TaskWatchers,
   signal: AbortSignal

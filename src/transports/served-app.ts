@@ -27,19 +27,6 @@ export interface TaskListenRequest {
 }
 
 /**
- * The `tasks/*` endpoints of the tasks extension, against which the transport registers them.
- * Params come raw; refusals (no extension: -32021; malformed params, an unknown task: -32602)
- * are thrown already mapped by the error boundary.
- */
-export interface TaskEndpoints {
-  get(params: unknown, request: ServedRequest): Promise<Record<string, unknown>>;
-  update(params: unknown, request: ServedRequest): Promise<Record<string, unknown>>;
-  cancel(params: unknown, request: ServedRequest): Promise<Record<string, unknown>>;
-  /** A listen stream of task status (`request.clientCapabilities` from the listen's envelope). */
-  listen(listen: TaskListenRequest, request: ServedRequest, signal: AbortSignal): Promise<Response>;
-}
-
-/**
  * What the transports serve, as they see it: one method per protocol request. Every failure
  * reaches them already mapped by the app's error boundary (a thrown protocol error, or a tool's
  * `isError` result); they only adapt to the wire. The app implements it (`MemberRouter`).
@@ -52,8 +39,6 @@ export interface ServedApp {
   toolOutputSchema(name: string): Record<string, unknown> | undefined;
   /** A tool call: `subject` is the tool's name, `arguments` its raw arguments. */
   callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>>;
-  /** The app's tasks (`tasks/get`, `tasks/update`, `tasks/cancel`, task listens), when it has task-capable tools. */
-  readonly tasks?: TaskEndpoints;
   /** The extensions advertised in the server's capabilities (`capabilities.extensions`), when there are any. */
   readonly extensions?: Readonly<Record<string, object>>;
   /** The methods the app's extensions serve (`tasks/get`, `skills/list`, …). */

@@ -28,8 +28,8 @@ export type CallKind = 'tool' | 'resource' | 'prompt' | 'completion';
 
 /**
  * How a call runs: answered in its request (`'request'`), or as a task of the tasks extension
- * (`'task'`: its outcome is the task's, read with `tasks/get`). The task-escalation step turns a
- * request into a task; a task's later rounds start as one.
+ * (`'task'`: its outcome is the task's, read with `tasks/get`). A call-life point that answers
+ * early (the tasks extension's) turns a request into one; a task's later rounds start as one.
  */
 export type CallMode = 'request' | 'task';
 

@@ -2,19 +2,30 @@
 
 /** A JSON-RPC error object, as a failed task carries it (made by the error boundary). */
 export interface JsonRpcErrorObject {
+  /** The JSON-RPC error code (-32602, -32603, …). */
   readonly code: number;
+  /** What went wrong, as the client reads it. */
   readonly message: string;
+  /** The error's structured details, where it has any. */
   readonly data?: unknown;
 }
 
-/** How a task's round ended, as the error boundary maps it: the result (a tool error included), or the failure. */
-export type TaskOutcome =
+/**
+ * How a call that answered its request early ended, as the error boundary maps it: the result
+ * (a tool error included), the failure as a JSON-RPC error object, or `cancelled` when its run was
+ * aborted before it completed. What an extension's `answerNow` run is `settled` with (a task's
+ * round is settled with it).
+ */
+export type CallOutcome =
   | { readonly value: Record<string, unknown> }
   | { readonly error: JsonRpcErrorObject }
-  /** The round ended because the task was cancelled (its run was aborted): nothing of it completed. */
+  /** The run was aborted (a task's cancel, say) before it completed: nothing of it completed. */
   | { readonly cancelled: string };
 
-/** A call running as a task: the task-escalation step makes one, the engine settles it when the call ends. */
+/** How a task's round ended, as the error boundary maps it (see {@link CallOutcome}). */
+export type TaskOutcome = CallOutcome;
+
+/** A call running as a task (or any run that answered its request early): the engine settles it when the call ends. */
 export interface TaskHandle {
   readonly taskId: string;
   /** The `CreateTaskResult` the request is answered with. */

@@ -2,10 +2,11 @@
  * Tasks as the chain sees them: how a tool takes part, and the handle of a call that runs as a
  * task. Types only (a leaf of the import graph); `src/tasks/` implements them.
  */
-import type { CallRequest } from './request';
+import type { RequestFacts } from './core';
 import type { TaskHandle } from './task-handle';
+import type { TraceLinks } from './telemetry';
 
-export type { JsonRpcErrorObject, TaskHandle, TaskOutcome } from './task-handle';
+export type { CallOutcome, JsonRpcErrorObject, TaskHandle, TaskOutcome } from './task-handle';
 
 /** How a tool takes part in tasks (`task` in its options). */
 export interface ToolTaskSupport {
@@ -25,13 +26,24 @@ export interface ToolTaskSupport {
   readonly create?: 'when-waiting' | 'at-once';
 }
 
-/** What the task-escalation step asks of the app's tasks (`src/tasks/task-admission.ts`). */
-export interface TaskEscalation {
-  /**
-   * Admits a task request of this caller: a reservation counted against the live-task limit
-   * until it is released. Throws `TaskLimitError` (or `AppClosedError`) when it cannot.
-   */
-  admit(request: CallRequest): Promise<TaskAdmission>;
+/**
+ * A request as the tasks module reads it (a `tasks/*` request, a task listen, a call that may
+ * become a task, `app.callTool`'s): who asks (its facts, what `principalOf` reads), its signal,
+ * its telemetry links. An extension's request and a served request both are one.
+ */
+export interface TaskCaller extends RequestFacts {
+  /** Aborted when the client stops waiting. */
+  readonly signal?: AbortSignal;
+  /** The request's telemetry, where the app records it. */
+  readonly trace?: TraceLinks;
+}
+
+/** A call that may become a task, as its admission reads it: the caller, the tool and its raw arguments. */
+export interface TaskCall extends TaskCaller {
+  /** The tool called. */
+  readonly subject: string;
+  /** Its raw arguments. */
+  readonly arguments?: Readonly<Record<string, unknown>>;
 }
 
 /** An admitted task request: it becomes a task with `create`, and its reservation ends with `release` (in `finally`). */

@@ -6,7 +6,18 @@
  */
 import type { Context, Span } from '@opentelemetry/api';
 
-export interface CallTrace {
+/**
+ * What an extension may do with a request's telemetry: link the request to an earlier one (a
+ * task's later request to the one that created it) by the reference that one gave.
+ */
+export interface TraceLinks {
+  /** Links this request to the request that created `runId` (its stored span reference). */
+  linkCreator(reference: string | undefined, runId: string): void;
+  /** This request's span as a reference a later request can link to (undefined when not recorded). */
+  reference(): string | undefined;
+}
+
+export interface CallTrace extends TraceLinks {
   /** Whether the request's span is recorded (spans and events are worth making). */
   readonly recording: boolean;
   /** Whether waits are timed (the span is recorded, or metrics are). */
@@ -33,8 +44,4 @@ export interface CallTrace {
   becameTask(taskId: string, tool: string): void;
   /** A task's call ended with this outcome (a result or a JSON-RPC error object). */
   taskEnded(outcome: unknown): void;
-  /** Links this request to the request that created a task (its stored span reference). */
-  linkCreator(reference: string | undefined, taskId: string): void;
-  /** This request's span as a reference a later request can link to (undefined when not recorded). */
-  reference(): string | undefined;
 }

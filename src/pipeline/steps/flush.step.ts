@@ -3,7 +3,7 @@ import { namedAfter, type NamedStep } from './named-step';
 
 /**
  * Around the rest of the call, the timeout included (only the error boundary, the scope and
- * capability checks and the task-escalation step are outside it): whatever the call sent on the
+ * capability checks are outside it): whatever the call sent on the
  * side (progress, log messages) is written before its response, on every transport. A call the
  * client cancelled gets no response, and nothing it produced afterwards leaks out.
  */

@@ -4,7 +4,9 @@ import { Action, Input, Prompt, Resource, ResourceTemplate, ToolProvider, type F
 import { assembleApp, type AppParts } from '../../../src/app/assemble';
 import type { MemberRouter } from '../../../src/app/member-router';
 import type { CompletionQuery } from '../../../src/transports/served-app';
-import type { CallRequest } from '../../../src/types/request';
+import type { TaskRound } from '../../../src/tasks/task-lifecycle';
+import type { CallRequest, ServedRequest } from '../../../src/types/request';
+import type { TaskHandle } from '../../../src/types/tasks';
 
 /**
  * The member router (src/app/member-router.ts), with the parts of a real app (`assembleApp`, as
@@ -163,16 +165,22 @@ describe('the member router: a request that names nothing of the app is a JSON-R
   });
 });
 
+/** The tasks extension's methods, as the transports call them (through the router's extension dispatch). */
+function tasksEndpointsOf(router: MemberRouter) {
+  const call = (method: string) => (params: Record<string, unknown>, served: ServedRequest) => router.callExtension(method, params, served);
+  return { get: call('tasks/get'), update: call('tasks/update'), cancel: call('tasks/cancel') };
+}
+
 describe('the member router: the tasks extension', () => {
   it('is advertised (capabilities.extensions) and served only by an app that has tasks', () => {
     const plain = partsOf({ tools: [Desk] });
     expect(plain.router.extensions).toBeUndefined();
-    expect(plain.router.tasks).toBeUndefined();
+    expect(plain.router.extensionMethods).toEqual([]);
     expect(plain.tasks).toBeUndefined();
 
     const withTaskTool = partsOf({ tools: [Desk, Jobs] });
     expect(withTaskTool.router.extensions).toEqual({ [TASKS]: {} });
-    expect(withTaskTool.router.tasks).toBeDefined();
+    expect(withTaskTool.router.extensionMethods).toEqual(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
     // `tasks` settings alone make an app that has tasks (tools added later may declare `task`).
     const withSettings = partsOf({ tools: [Desk], tasks: { maxLiveTasks: 5 } });
@@ -181,7 +189,7 @@ describe('the member router: the tasks extension', () => {
 
   it('tasks/* endpoints: -32021 without the extension, -32602 for a malformed or unknown task id', async () => {
     const { router: dispatcher } = partsOf({ tools: [Jobs] });
-    const endpoints = dispatcher.tasks!;
+    const endpoints = tasksEndpointsOf(dispatcher);
     const missing = await refusal(endpoints.get({ taskId: 'x' }, request('x')));
     expect(missing.code).toBe(-32021);
     expect(missing.data).toEqual({ requiredCapabilities: { extensions: { [TASKS]: {} } } });
@@ -201,6 +209,19 @@ describe('the member router: the tasks extension', () => {
     });
   });
 });
+
+/** A later round of a task, as the lifecycle asks for one (no answers; nothing aborts it). */
+function roundOf(toolName: string, task: TaskHandle): TaskRound {
+  return {
+    toolName,
+    arguments: {},
+    clientCapabilities: {},
+    requestState: undefined,
+    inputResponses: {},
+    signal: new AbortController().signal,
+    task
+  };
+}
 
 describe('the member router: a task round', () => {
   /** A task of `job.quick`, waiting for input (as if its first round had asked), made through the app's own tasks. */
@@ -231,7 +252,7 @@ describe('the member router: a task round', () => {
     const handle = await waitingTask(parts);
     const round = parts.tasks!.admissions.handle(handle.taskId, {}, () => undefined);
     await parts.tasks!.store.transition(handle.taskId, ['input_required'], { status: 'working' });
-    parts.runTaskRound('job.quick', request('job.quick', { ...withTasks, mode: 'task', task: round }));
+    parts.runTaskRound(roundOf('job.quick', round), request('job.quick', withTasks));
     const record = await statusOf(parts, handle.taskId, 'completed');
     expect(record.result).toEqual({ content: [{ type: 'text', text: 'quick job done' }], resultType: 'complete' });
   });
@@ -242,7 +263,7 @@ describe('the member router: a task round', () => {
     await parts.tasks!.store.transition(handle.taskId, ['input_required'], { status: 'working' });
     parts.toolClasses.replace([]);
     const round = parts.tasks!.admissions.handle(handle.taskId, {}, () => undefined);
-    parts.runTaskRound('job.quick', request('job.quick', { ...withTasks, mode: 'task', task: round }));
+    parts.runTaskRound(roundOf('job.quick', round), request('job.quick', withTasks));
     const record = await statusOf(parts, handle.taskId, 'failed');
     expect(record.error).toEqual({ code: -32602, message: 'Unknown tool: job.quick' });
   });
@@ -251,12 +272,12 @@ describe('the member router: a task round', () => {
     const parts = partsOf({ tools: [Jobs] });
     const handle = await waitingTask(parts);
     parts.toolClasses.replace([]);
-    await parts.router.tasks!.update(
+    await tasksEndpointsOf(parts.router).update(
       { taskId: handle.taskId, inputResponses: { 'approval#1': { action: 'accept', content: {} } } },
       request(handle.taskId, withTasks)
     );
     await statusOf(parts, handle.taskId, 'failed');
-    const failed = await parts.router.tasks!.get({ taskId: handle.taskId }, request(handle.taskId, withTasks));
+    const failed = await tasksEndpointsOf(parts.router).get({ taskId: handle.taskId }, request(handle.taskId, withTasks));
     expect(failed).toMatchObject({ status: 'failed', error: { code: -32602, message: 'Unknown tool: job.quick' } });
   });
 });

@@ -13,7 +13,7 @@ import { named } from '../../../src/pipeline/steps/named-step';
 import type { CallKind, Constructor, MemberKind } from '../../../src/types/core';
 import type { Middleware, MiddlewareFn } from '../../../src/types/middleware';
 import type { CallRequest } from '../../../src/types/request';
-import type { TaskEscalation } from '../../../src/types/tasks';
+import type { ExtensionLife } from '../../../src/pipeline/steps/call-life.step';
 
 /**
  * The chain builder (src/pipeline/chain-builder.ts): which steps a member's chain has, in which
@@ -21,9 +21,13 @@ import type { TaskEscalation } from '../../../src/types/tasks';
  * always the first step, so whatever a later step refuses is still answered through it.
  */
 
-/** Tasks that are never asked (no request here accepts a task): only their presence matters to the builder. */
-const NO_TASKS: TaskEscalation = {
-  admit: () => Promise.reject(new Error('no request of these tests becomes a task'))
+/** A call-life point that applies to tools that declare `task` (as the tasks extension's does), never run here: only its presence matters. */
+const TASK_LIFE: ExtensionLife = {
+  id: 'com.example/tasks-like',
+  life: {
+    appliesTo: (tool) => tool.task !== undefined,
+    around: () => Promise.reject(new Error('no call of these tests runs'))
+  }
 };
 
 function dependencies(overrides: Partial<ChainDependencies> = {}): ChainDependencies {
@@ -34,7 +38,7 @@ function dependencies(overrides: Partial<ChainDependencies> = {}): ChainDependen
     mutationLock: new FifoMutex(),
     globalMiddleware: [],
     continuations: new SignedContinuationStore(randomBytes(32), 600),
-    tasks: NO_TASKS,
+    callLives: [TASK_LIFE],
     needsCallScope: () => false,
     presenterTimeoutMs: 10_000,
     ...overrides
@@ -81,6 +85,7 @@ function specOf(flags: Flags, middleware: readonly Middleware[] = [], kind: Call
     middleware,
     ...(flags.validate ? { validate: (raw: Readonly<Record<string, unknown>>) => ({ value: raw }) } : {}),
     perCall: false,
+    callLives: flags.task ? [TASK_LIFE] : [],
     terminal: named('terminal', () => 'done')
   };
 }
@@ -104,7 +109,7 @@ function documentedOrder(flags: Flags, middleware: readonly string[] = []): stri
     ['mutation-lock', flags.mutation],
     ['validate-input', flags.validate],
     ['open-continuation', flags.interactive],
-    ['task-escalation', flags.task],
+    ['call-life', flags.task],
     ['generator-driver', flags.generator],
     ['terminal', true]
   ];
@@ -124,7 +129,7 @@ describe('buildChain: the steps of a chain, in order', () => {
     ['nothing declared', {}, ['error-boundary', 'flush', 'present', 'queue', 'context', 'terminal']],
     ['scopes', { scopes: true }, ['error-boundary', 'scope-check', 'flush', 'present', 'queue', 'context', 'terminal']],
     ['requires', { requires: true }, ['error-boundary', 'capability-check', 'flush', 'present', 'queue', 'context', 'terminal']],
-    ['task', { task: true }, ['error-boundary', 'flush', 'present', 'queue', 'context', 'task-escalation', 'terminal']],
+    ['task', { task: true }, ['error-boundary', 'flush', 'present', 'queue', 'context', 'call-life', 'terminal']],
     ['timeout', { timeout: true }, ['error-boundary', 'flush', 'timeout', 'present', 'queue', 'context', 'terminal']],
     [
       'interactive',
@@ -150,7 +155,7 @@ describe('buildChain: the steps of a chain, in order', () => {
         'mutation-lock',
         'validate-input',
         'open-continuation',
-        'task-escalation',
+        'call-life',
         'generator-driver',
         'terminal'
       ]
@@ -185,7 +190,7 @@ describe('buildChain: the steps of a chain, in order', () => {
       'validate-input',
       'keyed-lock',
       'open-continuation',
-      'task-escalation',
+      'call-life',
       'terminal'
     ]);
     const notMutation = { ...specOf({ ...NONE, validate: true }), lockKeys: () => 'k' };
@@ -213,8 +218,8 @@ describe('buildChain: the steps of a chain, in order', () => {
     );
   });
 
-  it('no task-escalation step where the app has no tasks; none for empty scopes', () => {
-    expect(namesOf(specOf({ ...NONE, task: true }), dependencies({ tasks: undefined }))).toEqual(documentedOrder(NONE));
+  it('no call-life step where no extension has a call-life point; none for empty scopes', () => {
+    expect(namesOf({ ...specOf({ ...NONE, task: true }), callLives: [] })).toEqual(documentedOrder(NONE));
     const unscoped = specOf(NONE);
     expect(namesOf({ ...unscoped, info: { ...unscoped.info, scopes: [] } })).toEqual(documentedOrder(NONE));
   });
@@ -251,12 +256,23 @@ describe('compileMember: the one compile path', () => {
     expect(member.steps.map((s) => s.name)).toEqual(documentedOrder(NONE, ['middleware:everyCall', 'middleware:own']));
   });
 
-  it('a member that declares task may become a task (and answer before its chain ends) only where the app has tasks', () => {
+  it('a member may answer before its chain ends only where a call-life point applies to it (asked once, at startup)', () => {
     const task = { support: 'optional' as const };
     expect(compileMember(memberSpec({ task }), dependencies()).mayBecomeTask).toBe(true);
-    const without = compileMember(memberSpec({ task }), dependencies({ tasks: undefined }));
+    const without = compileMember(memberSpec({ task }), dependencies({ callLives: undefined }));
     expect(without.mayBecomeTask).toBe(false);
-    expect(without.steps.map((s) => s.name)).not.toContain('task-escalation');
+    expect(without.steps.map((s) => s.name)).not.toContain('call-life');
+    // A tool the point does not apply to gets no step; prompts and resources never do.
+    expect(compileMember(memberSpec(), dependencies()).steps.map((s) => s.name)).not.toContain('call-life');
+    const asked: string[] = [];
+    const everyTool: ExtensionLife = {
+      id: 'com.example/all',
+      life: { appliesTo: (tool) => (asked.push(tool.name), true), around: (_call, next) => next() }
+    };
+    expect(compileMember(memberSpec({ kind: 'prompt' }), dependencies({ callLives: [everyTool] })).mayBecomeTask).toBe(false);
+    const two = compileMember(memberSpec({ task }), dependencies({ callLives: [TASK_LIFE, everyTool] }));
+    expect(two.steps.filter((s) => s.name === 'call-life')).toHaveLength(2);
+    expect(asked).toEqual(['demo.member']);
   });
 
   it('asks needsCallScope about the target, the middleware classes and the presenter', () => {

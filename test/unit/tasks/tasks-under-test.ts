@@ -7,7 +7,8 @@ import { AppTasks, TaskIntake, type TaskSettings } from '../../../src/tasks/app-
 import { SqliteTaskStore } from '../../../src/tasks/sqlite-task-store';
 import { InMemoryTaskStore, type TaskStore } from '../../../src/tasks/task-store';
 import type { CallRequest } from '../../../src/types/request';
-import type { TaskHandle, ToolTaskSupport } from '../../../src/types/tasks';
+import type { TaskRound } from '../../../src/tasks/task-lifecycle';
+import type { TaskCaller, TaskHandle, ToolTaskSupport } from '../../../src/types/tasks';
 
 /**
  * What the unit tests of src/tasks/ share: an app's tasks (`AppTasks`, its roles wired as the
@@ -43,7 +44,10 @@ export class Rounds {
   readonly started: Round[] = [];
   private waiting: ((round: Round) => void)[] = [];
 
-  readonly run = (toolName: string, request: CallRequest): void => {
+  /** The lifecycle's `runRound`: the round as the composition root runs it (a call of the resuming caller, in task mode). */
+  readonly run = (taskRound: TaskRound, resumedBy: TaskCaller): void => {
+    const { toolName, task, signal, ...given } = taskRound;
+    const request: CallRequest = { ...resumedBy, ...given, subject: toolName, era: 'modern', mode: 'task', signal, task, trace: undefined };
     const round = { toolName, request };
     this.started.push(round);
     for (const resolve of this.waiting.splice(0)) resolve(round);

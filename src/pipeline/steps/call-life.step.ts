@@ -1,0 +1,90 @@
+import { CancelledError } from '../../errors';
+import type { CallLifeTool, CallProgressReport, DetachedRun, ExtensionCall, ExtensionCallLife } from '../../extensions/call-life';
+import { extensionRequestOf, type ExtensionRequest } from '../../extensions/extension-request';
+import type { CallOutcome } from '../../types/task-handle';
+import type { CallState } from '../call-state';
+import { ProgressChannel } from '../progress';
+import { named, type NamedStep } from './named-step';
+
+/** An extension's call-life point, as the chain builder is given it: the extension's id (its opt-in is read under it) and the point. */
+export interface ExtensionLife {
+  readonly id: string;
+  readonly life: ExtensionCallLife;
+}
+
+/**
+ * An extension's call-life point around a tool's handler (and its generator driver): placed
+ * only in the chains of the tools it applies to (decided at startup), innermost, after the
+ * queue slot, the locks and the question round. Each call gets an {@link ExtensionCall}
+ * through which the extension asks and the call (the engine) does: see `CallState.answerEarly`.
+ */
+export function callLifeStep({ id, life }: ExtensionLife, tool: CallLifeTool): NamedStep {
+  return named('call-life', (state, next) => life.around(new LifeOfCall(id, tool, state), () => next(state)));
+}
+
+/** One call as an extension's call-life point sees it: each method asks the call's state. */
+class LifeOfCall implements ExtensionCall {
+  private made: ExtensionRequest | undefined;
+
+  constructor(
+    private readonly id: string,
+    readonly tool: CallLifeTool,
+    private readonly state: CallState
+  ) {}
+
+  get request(): ExtensionRequest {
+    const { state } = this;
+    return (this.made ??= extensionRequestOf(
+      this.id,
+      'tools/call',
+      { name: this.tool.name, arguments: state.args },
+      state.request,
+      state.aborter.signal
+    ));
+  }
+
+  get arguments(): Readonly<Record<string, unknown>> {
+    return this.state.args;
+  }
+
+  get answered(): boolean {
+    return this.state.mode === 'task';
+  }
+
+  closeLog(): void {
+    this.state.log.close();
+  }
+
+  reportProgressTo(report: CallProgressReport): void {
+    const { state } = this;
+    state.routeProgress(
+      new ProgressChannel(async (percent, message) => {
+        state.trace?.progress(percent, message);
+        await report(percent, message);
+      })
+    );
+  }
+
+  detach(): void {
+    this.state.aborter.detach();
+  }
+
+  abort(reason: unknown): void {
+    this.state.aborter.abort(CancelledError.of(reason));
+  }
+
+  answerNow(result: Record<string, unknown>, run: DetachedRun): void {
+    this.state.answerEarly({ taskId: run.id, created: result, report: nothing, settle: (outcome) => settleQuietly(run, outcome) });
+  }
+}
+
+const nothing = (): void => undefined;
+
+/** Tells a detached run its outcome; what it throws or rejects with is the extension's, dropped here. */
+function settleQuietly(run: DetachedRun, outcome: CallOutcome): Promise<void> {
+  try {
+    return Promise.resolve(run.settled(outcome)).then(nothing, nothing);
+  } catch {
+    return Promise.resolve();
+  }
+}
