@@ -1,0 +1,169 @@
+import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
+import type { FusionApp } from '@mcpfusion/core';
+import { connectTestClient } from '@mcpfusion/core/testing';
+import type SqliteDatabase from 'better-sqlite3';
+import { createBillingApp } from './app';
+import { createFrontDesk } from './front-desk';
+import { DESKS_EXTENSION } from './front/desk-directory.extension';
+import { inspect, invoiceRow, recordQuestions, TEST_STATE_KEY, tempDb, textOf, type TempDb } from './test-helpers';
+
+/**
+ * The front desk (front-desk.ts) as a user composes it: the desk of this process mounted under
+ * `desk`, and a branch desk behind the gateway under `branch`, here a second desk served over
+ * real HTTP on 127.0.0.1 (a 2025-era upstream to the gateway: its questions are live
+ * elicitations, and each 2025-era front session gets an upstream session of its own). SDK v2
+ * clients of both eras use the front through its HTTP handler; each desk's SQLite file says
+ * what really happened where.
+ */
+
+const ERAS = ['modern', 'legacy-http'] as const;
+const ANY: StandardSchemaV1 = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } };
+const ACCEPT = () => ({ action: 'accept' as const, content: { confirm: true } });
+
+describe('the front desk: a desk mounted under desk, a branch desk proxied under branch', () => {
+  let deskDb: TempDb;
+  let branchDb: TempDb;
+  let branchApp: FusionApp;
+  let front: FusionApp;
+  let desk: SqliteDatabase.Database;
+  let branch: SqliteDatabase.Database;
+  /** Paid invoices not refunded yet, per desk (each refund test takes one). */
+  let deskPaid: number[];
+  let branchPaid: number[];
+
+  beforeAll(async () => {
+    deskDb = tempDb();
+    branchDb = tempDb();
+    branchApp = createBillingApp({ dbPath: branchDb.path, stateKey: TEST_STATE_KEY });
+    const { url } = await branchApp.listen({ transport: 'http', host: '127.0.0.1', port: 0, handleSignals: false });
+    front = await createFrontDesk({ dbPath: deskDb.path, branch: url!, stateKey: TEST_STATE_KEY });
+    desk = inspect(deskDb.path);
+    branch = inspect(branchDb.path);
+    const paid = (db: SqliteDatabase.Database) =>
+      db.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id").pluck().all() as number[];
+    deskPaid = paid(desk);
+    branchPaid = paid(branch);
+  });
+  afterAll(async () => {
+    await front?.close();
+    await branchApp?.close();
+    desk?.close();
+    branch?.close();
+    deskDb?.remove();
+    branchDb?.remove();
+  });
+
+  describe.each(ERAS)('an SDK v2 client of the %s era', (era) => {
+    it('lists both desks’ tools under their namespaces, annotations and view links kept', async () => {
+      const { client, close } = await connectTestClient(front, { era });
+      try {
+        const { tools } = await client.listTools();
+        const names = tools.map((tool) => tool.name);
+        expect(names).toEqual(
+          expect.arrayContaining(['desk.billing.refund', 'desk.billing.list', 'desk.report.generate', 'branch.billing.refund', 'branch.billing.list'])
+        );
+        // Nothing under the desks' own names: everything is namespaced.
+        expect(names.filter((name) => !name.startsWith('desk.') && !name.startsWith('branch.'))).toEqual([]);
+        for (const name of ['desk.billing.refund', 'branch.billing.refund'])
+          expect(tools.find((tool) => tool.name === name)!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+        // The mounted tool's view link is rewritten with its view (ui://billing/invoice-desk → ui://desk/billing/invoice-desk).
+        expect(tools.find((tool) => tool.name === 'desk.billing.list')!._meta).toMatchObject({
+          ui: { resourceUri: 'ui://desk/billing/invoice-desk' }
+        });
+      } finally {
+        await close();
+      }
+    });
+
+    it('refunds an invoice of the mounted desk once, by answering its question', async () => {
+      const id = deskPaid.shift()!;
+      const questions = recordQuestions(ACCEPT);
+      const { client, close } = await connectTestClient(front, { era, onInput: questions.onInput });
+      try {
+        const result = await client.callTool({ name: 'desk.billing.refund', arguments: { id } });
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toMatchObject({ id, status: 'refunded' });
+        expect(questions.asked).toHaveLength(1);
+        expect(questions.asked[0].message).toMatch(/^Refund €[\d,.]+ to .+\?$/);
+        expect(invoiceRow(desk, id).status).toBe('refunded');
+        // This desk's books, not the branch's.
+        expect(invoiceRow(branch, id).status).toBe('paid');
+
+        const again = await client.callTool({ name: 'desk.billing.refund', arguments: { id } });
+        expect(again.isError).toBe(true);
+        expect(textOf(again)).toMatch(/already refunded/i);
+        expect(questions.asked).toHaveLength(1);
+      } finally {
+        await close();
+      }
+    });
+
+    it('reads a mounted invoice under the URI rule (desk+billing://invoices/<id>), and not under its own URI', async () => {
+      const { client, close } = await connectTestClient(front, { era });
+      try {
+        const uri = 'desk+billing://invoices/1';
+        const read = await client.readResource({ uri });
+        expect(read.contents).toHaveLength(1);
+        expect(read.contents[0]).toMatchObject({ uri, mimeType: 'application/json' });
+        expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: 1, status: invoiceRow(desk, 1).status });
+        const { resourceTemplates } = await client.listResourceTemplates();
+        expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('desk+billing://invoices/{id}');
+        await expect(client.readResource({ uri: 'billing://invoices/1' })).rejects.toThrow();
+      } finally {
+        await close();
+      }
+    });
+
+    it('lists the mounted desk’s views at ui://desk/…', async () => {
+      const { client, close } = await connectTestClient(front, { era });
+      try {
+        const views = (await client.listResources()).resources.filter((r) => r.uri.startsWith('ui://'));
+        expect(views.map((r) => [r.uri, r.mimeType])).toEqual([
+          ['ui://desk/billing/invoice-desk', 'text/html;profile=mcp-app'],
+          ['ui://desk/reports/rebuild-panel', 'text/html;profile=mcp-app']
+        ]);
+      } finally {
+        await close();
+      }
+    });
+
+    it('refunds an invoice of the branch through the gateway, its question answered in this era', async () => {
+      const id = branchPaid.shift()!;
+      const questions = recordQuestions(ACCEPT);
+      const { client, close } = await connectTestClient(front, { era, onInput: questions.onInput });
+      const deskBefore = invoiceRow(desk, id).status;
+      try {
+        const invoice = await client.callTool({ name: 'branch.billing.invoice', arguments: { id } });
+        expect(invoice.structuredContent).toMatchObject({ id, status: 'paid' });
+
+        const result = await client.callTool({ name: 'branch.billing.refund', arguments: { id } });
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toMatchObject({ id, status: 'refunded' });
+        expect(questions.asked).toHaveLength(1);
+        expect(questions.asked[0].message).toMatch(/^Refund €[\d,.]+ to .+\?$/);
+        expect(invoiceRow(branch, id).status).toBe('refunded');
+        // The branch's books, not this desk's.
+        expect(invoiceRow(desk, id).status).toBe(deskBefore);
+      } finally {
+        await close();
+      }
+    });
+
+    it('says what is behind it through its extension: desks/list, and the namespaces in its settings', async () => {
+      const { client, close } = await connectTestClient(front, { era });
+      try {
+        const advertised = (client.getServerCapabilities() as { extensions?: Record<string, unknown> }).extensions?.[DESKS_EXTENSION];
+        expect(advertised).toEqual({ namespaces: ['desk', 'branch'] });
+        const listed = await client.request({ method: 'desks/list', params: {} }, ANY);
+        expect(listed).toMatchObject({
+          desks: [
+            { namespace: 'desk', kind: 'mounted', views: ['ui://desk/billing/invoice-desk', 'ui://desk/reports/rebuild-panel'] },
+            { namespace: 'branch', kind: 'proxied', waitingQuestions: 0 }
+          ]
+        });
+      } finally {
+        await close();
+      }
+    });
+  });
+});
