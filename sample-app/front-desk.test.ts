@@ -53,6 +53,28 @@ describe('the front desk: a desk mounted under desk, a branch desk proxied under
     branchDb?.remove();
   });
 
+  it.each([
+    ['desk', () => deskPaid],
+    ['branch', () => branchPaid]
+  ] as const)('a 2025-era subscriber of %s+billing://invoices/<id> hears of its refund', async (namespace, paidOf) => {
+    const id = paidOf().shift()!;
+    const { client, close } = await connectTestClient(front, { era: 'legacy-memory', onInput: ACCEPT });
+    try {
+      const uri = `${namespace}+billing://invoices/${id}`;
+      const updated = new Promise<unknown>((resolve) =>
+        client.setNotificationHandler('notifications/resources/updated', (notification) => resolve(notification.params))
+      );
+      // Read first, as a client does before it watches: the gateway subscribes upstream on a resource's first read.
+      expect((await client.readResource({ uri })).contents[0]).toMatchObject({ uri });
+      await client.subscribeResource({ uri });
+      const result = await client.callTool({ name: `${namespace}.billing.refund`, arguments: { id } });
+      expect(result.isError).toBeFalsy();
+      expect(await updated).toEqual({ uri });
+    } finally {
+      await close();
+    }
+  });
+
   describe.each(ERAS)('an SDK v2 client of the %s era', (era) => {
     it('lists both desks’ tools under their namespaces, annotations and view links kept', async () => {
       const { client, close } = await connectTestClient(front, { era });
