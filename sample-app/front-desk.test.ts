@@ -36,7 +36,8 @@ describe('the front desk: a desk mounted under desk, a branch desk proxied under
     branchDb = tempDb();
     branchApp = createBillingApp({ dbPath: branchDb.path, stateKey: TEST_STATE_KEY });
     const { url } = await branchApp.listen({ transport: 'http', host: '127.0.0.1', port: 0, handleSignals: false });
-    front = await createFrontDesk({ dbPath: deskDb.path, branch: url!, stateKey: TEST_STATE_KEY });
+    // One upstream session at a time: each new 2025-era front session then ends the idle one before it (least recently used first).
+    front = await createFrontDesk({ dbPath: deskDb.path, branch: url!, stateKey: TEST_STATE_KEY, maxBranchSessions: 1 });
     desk = inspect(deskDb.path);
     branch = inspect(branchDb.path);
     const paid = (db: SqliteDatabase.Database) =>
@@ -75,6 +76,20 @@ describe('the front desk: a desk mounted under desk, a branch desk proxied under
     }
   });
 
+  it('serves 2025-era front sessions in turn beyond maxBranchSessions: each gets an upstream session again when it needs one', async () => {
+    const a = await connectTestClient(front, { era: 'legacy-http' });
+    const b = await connectTestClient(front, { era: 'legacy-http' });
+    try {
+      for (const { client } of [a, b, a, b]) {
+        const result = await client.callTool({ name: 'branch.billing.invoice', arguments: { id: 1 } });
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toMatchObject({ id: 1 });
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   describe.each(ERAS)('an SDK v2 client of the %s era', (era) => {
     it('lists both desks’ tools under their namespaces, annotations and view links kept', async () => {
       const { client, close } = await connectTestClient(front, { era });
@@ -82,7 +97,13 @@ describe('the front desk: a desk mounted under desk, a branch desk proxied under
         const { tools } = await client.listTools();
         const names = tools.map((tool) => tool.name);
         expect(names).toEqual(
-          expect.arrayContaining(['desk.billing.refund', 'desk.billing.list', 'desk.report.generate', 'branch.billing.refund', 'branch.billing.list'])
+          expect.arrayContaining([
+            'desk.billing.refund',
+            'desk.billing.list',
+            'desk.report.generate',
+            'branch.billing.refund',
+            'branch.billing.list'
+          ])
         );
         // Nothing under the desks' own names: everything is namespaced.
         expect(names.filter((name) => !name.startsWith('desk.') && !name.startsWith('branch.'))).toEqual([]);

@@ -44,36 +44,39 @@ describe('node build/sample-app/front-main.js (its branch spawned over stdio)', 
     branchDb?.remove();
   });
 
-  it.each(['2026', '2025'] as const)('an SDK v2 client of the %s era refunds a branch invoice through it, answering the question', async (era) => {
-    const asked: string[] = [];
-    const client = new Client(
-      { name: `front-process-${era}`, version: '1.0.0' },
-      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: era === '2026' ? { pin: '2026-07-28' } : 'legacy' } }
-    );
-    client.setRequestHandler('elicitation/create', (request) => {
-      asked.push(request.params.message);
-      return Promise.resolve({ action: 'accept' as const, content: { confirm: true } });
-    });
-    await client.connect(new StreamableHTTPClientTransport(url));
-    try {
-      const names = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(['desk.billing.refund', 'branch.billing.refund']));
-      const id = paid.shift()!;
-      const result = await client.callTool({ name: 'branch.billing.refund', arguments: { id } });
-      expect(result.isError).toBeFalsy();
-      expect(result.structuredContent).toMatchObject({ id, status: 'refunded' });
-      expect(asked).toEqual([expect.stringMatching(/^Refund €[\d,.]+ to .+\?$/)]);
-      expect(invoiceRow(branch, id).status).toBe('refunded');
-      expect(await client.request({ method: 'desks/list', params: {} }, ANY)).toMatchObject({
-        desks: [
-          { namespace: 'desk', kind: 'mounted' },
-          { namespace: 'branch', kind: 'proxied', waitingQuestions: 0 }
-        ]
+  it.each(['2026', '2025'] as const)(
+    'an SDK v2 client of the %s era refunds a branch invoice through it, answering the question',
+    async (era) => {
+      const asked: string[] = [];
+      const client = new Client(
+        { name: `front-process-${era}`, version: '1.0.0' },
+        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: era === '2026' ? { pin: '2026-07-28' } : 'legacy' } }
+      );
+      client.setRequestHandler('elicitation/create', (request) => {
+        asked.push(request.params.message);
+        return Promise.resolve({ action: 'accept' as const, content: { confirm: true } });
       });
-    } finally {
-      await client.close();
+      await client.connect(new StreamableHTTPClientTransport(url));
+      try {
+        const names = (await client.listTools()).tools.map((tool) => tool.name);
+        expect(names).toEqual(expect.arrayContaining(['desk.billing.refund', 'branch.billing.refund']));
+        const id = paid.shift()!;
+        const result = await client.callTool({ name: 'branch.billing.refund', arguments: { id } });
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toMatchObject({ id, status: 'refunded' });
+        expect(asked).toEqual([expect.stringMatching(/^Refund €[\d,.]+ to .+\?$/)]);
+        expect(invoiceRow(branch, id).status).toBe('refunded');
+        expect(await client.request({ method: 'desks/list', params: {} }, ANY)).toMatchObject({
+          desks: [
+            { namespace: 'desk', kind: 'mounted' },
+            { namespace: 'branch', kind: 'proxied', waitingQuestions: 0 }
+          ]
+        });
+      } finally {
+        await client.close();
+      }
     }
-  });
+  );
 
   it('stops on SIGTERM with exit code 0', async () => {
     const [front] = servers.all;

@@ -40,9 +40,11 @@ export interface DeskDirectoryParts {
  * ```
  */
 export function deskDirectory(parts: DeskDirectoryParts): FusionExtension {
-  const mounted = parts.mounts.map(
-    (m): DeskEntry => ({ namespace: m.namespace, kind: 'mounted', views: (m.views ?? []).map((v) => namespacedViewUri(m.namespace, v.uri)) })
-  );
+  const mounted = parts.mounts.map((m): DeskEntry => ({
+    namespace: m.namespace,
+    kind: 'mounted',
+    views: (m.views ?? []).map((v) => namespacedViewUri(m.namespace, v.uri))
+  }));
   const proxied = parts.gateways.filter((g): g is Gateway & { namespace: string } => g.namespace !== undefined);
   return {
     id: DESKS_EXTENSION,
