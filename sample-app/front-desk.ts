@@ -29,10 +29,12 @@ export interface FrontDeskOptions {
    * Upstream sessions the gateway holds at once at an HTTP branch (`ProxyOptions.maxUpstreamSessions`).
    * Each 2025-era front session gets an upstream session of its own there (its questions and
    * subscriptions are not another client's), and they all come from one caller, the gateway: a
-   * server made with this framework lets one caller hold 20 by default. 8 leaves the rest to the
-   * branch's other clients; past it, the least recently used idle one is ended, and when all are
-   * busy a new front session shares the gateway's one connection. A stdio branch is one child
-   * process, shared by every front client, so this does not apply to it. Default 8.
+   * server made with this framework lets one caller hold 20 by default (and an open one, with no
+   * auth, sees every client as the same caller). 8, with the gateway's own shared session, leaves
+   * the rest to the branch's other clients (the desk's own users, a second front desk); past it,
+   * the least recently used idle one is ended, and when all are busy a new front session shares
+   * the gateway's one connection. A stdio branch is one child process, shared by every front
+   * client, so this does not apply to it. Default 8 (the framework's default is 16).
    */
   maxBranchSessions?: number;
   /** Signs the state of questions in flight (at least 32 bytes; see `createBillingApp`). Default: `$FUSION_STATE_KEY`, else a random key per process. */
