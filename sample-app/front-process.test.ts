@@ -1,4 +1,6 @@
 import { Client, StreamableHTTPClientTransport, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { FusionApp } from '@mcpfusion/core';
 import type SqliteDatabase from 'better-sqlite3';
 import { join } from 'node:path';
 import { ChildServers } from '../test/helpers/child-servers';
@@ -6,7 +8,7 @@ import { createBillingApp } from './app';
 import { inspect, invoiceRow, TEST_STATE_KEY, tempDb, type TempDb } from './test-helpers';
 
 /**
- * The front desk as a user runs it (`npm run compile`, then `node build/sample-app/front-main.js`):
+ * The front desk as a user runs it (and as an MCP client configuration does, over stdio) (`npm run compile`, then `node build/sample-app/front-main.js`):
  * over real HTTP on 127.0.0.1, with no FRONT_BRANCH, so it spawns its branch itself, a second
  * desk over stdio (`main.js --stdio`, a 2025-era upstream whose questions are live
  * elicitations). SDK v2 clients of both eras refund a branch invoice through it by answering the
@@ -82,5 +84,61 @@ describe('node build/sample-app/front-main.js (its branch spawned over stdio)', 
     const [front] = servers.all;
     await servers.stopAll();
     expect(front.exitCode).toBe(0);
+  });
+});
+
+describe('node build/sample-app/front-main.js --stdio, FRONT_BRANCH a desk over HTTP on 127.0.0.1', () => {
+  let branchDb: TempDb;
+  let frontDb: TempDb;
+  let branchApp: FusionApp;
+  let branchUrl: URL;
+  let branch: SqliteDatabase.Database;
+
+  beforeAll(async () => {
+    branchDb = tempDb();
+    frontDb = tempDb();
+    branchApp = createBillingApp({ dbPath: branchDb.path, stateKey: TEST_STATE_KEY });
+    ({ url: branchUrl } = (await branchApp.listen({ transport: 'http', host: '127.0.0.1', port: 0, handleSignals: false })) as {
+      url: URL;
+    });
+    branch = inspect(branchDb.path);
+  });
+  afterAll(async () => {
+    await branchApp?.close();
+    branch?.close();
+    branchDb?.remove();
+    frontDb?.remove();
+  });
+
+  it('a 2025-era stdio client refunds a branch invoice through it (the branch asks over the gateway’s HTTP session)', async () => {
+    const asked: string[] = [];
+    const client = new Client({ name: 'front-stdio', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(request.params.message);
+      return Promise.resolve({ action: 'accept' as const, content: { confirm: true } });
+    });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [FRONT, '--stdio'],
+      env: {
+        ...(process.env as Record<string, string>),
+        FRONT_DB: frontDb.path,
+        FRONT_BRANCH: branchUrl.href,
+        FUSION_STATE_KEY: TEST_STATE_KEY
+      },
+      stderr: 'pipe'
+    });
+    await client.connect(transport);
+    try {
+      const id = branch.prepare("SELECT id FROM invoices WHERE status = 'paid' ORDER BY id").pluck().get() as number;
+      const result = await client.callTool({ name: 'branch.billing.refund', arguments: { id } });
+      expect(result.isError).toBeFalsy();
+      expect(asked).toEqual([expect.stringMatching(/^Refund €[\d,.]+ to .+\?$/)]);
+      expect(invoiceRow(branch, id).status).toBe('refunded');
+      const invoice = await client.readResource({ uri: `desk+billing://invoices/${id}` });
+      expect(JSON.parse((invoice.contents[0] as { text: string }).text)).toMatchObject({ id, status: 'paid' });
+    } finally {
+      await client.close();
+    }
   });
 });
