@@ -4,7 +4,8 @@ import { connectTestClient } from '@mcpfusion/core/testing';
 import type SqliteDatabase from 'better-sqlite3';
 import { createBillingApp } from './app';
 import { createFrontDesk } from './front-desk';
-import { DESKS_EXTENSION } from './front/desk-directory.extension';
+import { modernRequest } from '../test/helpers/raw-http';
+import { DESKS_EXTENSION, DESKS_NOTIFICATION } from './front/desk-directory.extension';
 import { inspect, invoiceRow, recordQuestions, TEST_STATE_KEY, tempDb, textOf, type TempDb } from './test-helpers';
 
 /**
@@ -90,6 +91,60 @@ describe('the front desk: a desk mounted under desk, a branch desk proxied under
     }
   });
 
+  it('streams the directory to a listen of its extension: a branch call in flight, its question waiting, then done', async () => {
+    const handler = front.createHttpHandler();
+    const listen = modernRequest('subscriptions/listen', { notifications: { [DESKS_EXTENSION]: true } });
+    const response = await handler.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...listen.headers },
+        body: listen.body
+      })
+    );
+    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const stream = sseMessages(response.body!);
+    const listenId = (JSON.parse(listen.body) as { id: number }).id;
+    const branchOf = (message: Message) => (message.params.desks as Array<Record<string, unknown>>).find((d) => d.namespace === 'branch');
+
+    expect(await stream.next()).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { [DESKS_EXTENSION]: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': listenId } }
+    });
+    expect(branchOf(await stream.next())).toMatchObject({ inFlight: 0, waitingQuestions: 0 });
+
+    // A 2025-era client's branch refund, its question held until the test answers it.
+    const id = branchPaid.shift()!;
+    let asked!: () => void;
+    const questionAsked = new Promise<void>((resolve) => (asked = resolve));
+    let answer!: (value: ReturnType<typeof ACCEPT>) => void;
+    const answered = new Promise<ReturnType<typeof ACCEPT>>((resolve) => (answer = resolve));
+    const { client, close } = await connectTestClient(front, { era: 'legacy-http', onInput: () => (asked(), answered) });
+    const directory = await connectTestClient(front);
+    try {
+      const refund = client.callTool({ name: 'branch.billing.refund', arguments: { id } });
+      // Should an expectation below fail, the close in `finally` rejects the call: not an unhandled rejection then.
+      refund.catch(() => undefined);
+      await questionAsked;
+      // The call's chain started: its desk's count went up, on the listen's stream.
+      const started = await stream.until((m) => m.method === DESKS_NOTIFICATION && branchOf(m)?.inFlight === 1);
+      expect(started.params._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': listenId });
+      // The question waits upstream for this client's answer (its chain returned the question round, which the
+      // framework asks over the 2025-era session before it calls again with the answer): the directory says so.
+      expect(await directory.client.request({ method: 'desks/list', params: {} }, ANY)).toMatchObject({
+        desks: [{ namespace: 'desk' }, { namespace: 'branch', waitingQuestions: 1 }]
+      });
+      answer(ACCEPT());
+      expect((await refund).isError).toBeFalsy();
+      // Answered and done: nothing in flight, nothing waiting.
+      await stream.until((m) => branchOf(m)?.inFlight === 0 && branchOf(m)?.waitingQuestions === 0);
+      expect(invoiceRow(branch, id).status).toBe('refunded');
+    } finally {
+      await stream.close();
+      await Promise.all([close(), directory.close()]);
+      await handler.close();
+    }
+  });
+
   describe.each(ERAS)('an SDK v2 client of the %s era', (era) => {
     it('lists both desks’ tools under their namespaces, annotations and view links kept', async () => {
       const { client, close } = await connectTestClient(front, { era });
@@ -122,6 +177,7 @@ describe('the front desk: a desk mounted under desk, a branch desk proxied under
       const id = deskPaid.shift()!;
       const questions = recordQuestions(ACCEPT);
       const { client, close } = await connectTestClient(front, { era, onInput: questions.onInput });
+      const branchBefore = invoiceRow(branch, id).status;
       try {
         const result = await client.callTool({ name: 'desk.billing.refund', arguments: { id } });
         expect(result.isError).toBeFalsy();
@@ -130,7 +186,7 @@ describe('the front desk: a desk mounted under desk, a branch desk proxied under
         expect(questions.asked[0].message).toMatch(/^Refund €[\d,.]+ to .+\?$/);
         expect(invoiceRow(desk, id).status).toBe('refunded');
         // This desk's books, not the branch's.
-        expect(invoiceRow(branch, id).status).toBe('paid');
+        expect(invoiceRow(branch, id).status).toBe(branchBefore);
 
         const again = await client.callTool({ name: 'desk.billing.refund', arguments: { id } });
         expect(again.isError).toBe(true);
@@ -210,3 +266,46 @@ describe('the front desk: a desk mounted under desk, a branch desk proxied under
     });
   });
 });
+
+/** A JSON-RPC notification read from a listen's stream. */
+interface Message {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+/** Reads a server-sent event stream message by message (each read waits for the server's next bytes). */
+function sseMessages(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  const next = async (): Promise<Message> => {
+    for (;;) {
+      const end = buffered.indexOf('\n\n');
+      if (end >= 0) {
+        const event = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const data = event
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trim())
+          .join('');
+        if (data) return JSON.parse(data) as Message;
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the listen stream ended');
+      buffered += decoder.decode(value, { stream: true });
+    }
+  };
+  return {
+    next,
+    /** The next message that satisfies `predicate` (those before it are skipped). */
+    async until(predicate: (message: Message) => boolean): Promise<Message> {
+      for (;;) {
+        const message = await next();
+        if (predicate(message)) return message;
+      }
+    },
+    close: () => reader.cancel()
+  };
+}
