@@ -14,8 +14,9 @@ export interface DeskListenSource {
 /**
  * The response to a `subscriptions/listen` of the desks extension: a stream of server-sent
  * events that opens with `notifications/subscriptions/acknowledged` (the filter honoured), then
- * sends `method` with the directory now, and again after each change of the source; every
- * message carries the listen's id as its subscription id. It ends when the client closes it
+ * sends `method` with the directory now, and again after each change of the source (the latest
+ * only, to a client that reads slower than they come); every message carries the listen's id as
+ * its subscription id. It ends when the client closes it
  * (`request.signal`), its listener removed.
  */
 export function deskListenResponse(request: ExtensionListenRequest, method: string, filterKey: string, source: DeskListenSource): Response {
@@ -27,7 +28,13 @@ export function deskListenResponse(request: ExtensionListenRequest, method: stri
   const write = (message: object): void => {
     if (!closed) controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`));
   };
-  const push = (): void => write({ method, params: { desks: source.snapshot(), _meta: meta } });
+  // A client that reads slowly gets the latest directory, not every one in between: while a message
+  // is still queued, a change only marks the directory dirty, and the next read (`pull`) sends it.
+  let dirty = false;
+  const push = (): void => {
+    dirty = (controller.desiredSize ?? 1) <= 0;
+    if (!dirty) write({ method, params: { desks: source.snapshot(), _meta: meta } });
+  };
   /** Ends the stream: closed here when the client went away (`request.signal`), already cancelled when its reader cancelled it. */
   const end = (cancelled = false): void => {
     if (closed) return;
@@ -45,6 +52,9 @@ export function deskListenResponse(request: ExtensionListenRequest, method: stri
       push();
       stopListening = source.onChange(push);
       request.signal.addEventListener('abort', onAbort, { once: true });
+    },
+    pull() {
+      if (dirty) push();
     },
     cancel() {
       end(true);
