@@ -2,6 +2,7 @@ import { FusionApp, mount, proxy, type AuthOptions } from '@mcpfusion/core';
 import type { Gateway, UpstreamTarget } from '@mcpfusion/core/advanced';
 import { createBillingApp } from './app';
 import { deskDirectory } from './front/desk-directory.extension';
+import { Scopes } from './scopes';
 
 /** The namespace of the billing desk mounted in the front desk: `desk.billing.refund`, `desk+billing://invoices/{id}`, `ui://desk/…`. */
 export const DESK_NAMESPACE = 'desk';
@@ -39,7 +40,10 @@ export interface FrontDeskOptions {
   maxBranchSessions?: number;
   /** Signs the state of questions in flight (at least 32 bytes; see `createBillingApp`). Default: `$FUSION_STATE_KEY`, else a random key per process. */
   stateKey?: string;
-  /** Serve HTTP as an OAuth protected resource, as the desk does (`auth-config.ts`). The mounted tools keep their scopes. */
+  /**
+   * Serve HTTP as an OAuth protected resource, as the desk does (`auth-config.ts`). The mounted
+   * tools keep their scopes; the branch's tools get those of the desk's tool of the same name.
+   */
   auth?: AuthOptions;
 }
 
@@ -65,9 +69,14 @@ export async function createFrontDesk(options: FrontDeskOptions): Promise<Fusion
   const desk = createBillingApp({ dbPath: options.dbPath, stateKey: options.stateKey });
   let branch: Gateway | undefined;
   try {
+    // With auth, a branch tool needs what the desk's tool of the same name needs (branch.billing.refund: billing:write),
+    // and one the desk does not have the strongest grant: nothing behind the front is open to any token. (The branch's
+    // resources and prompts take no per-member scopes from a function: they need a valid token only.)
+    const deskScopes = new Map(desk.tools.map((tool) => [tool.name, tool.scopes]));
     branch = await proxy(options.branch, {
       namespace: BRANCH_NAMESPACE,
-      maxUpstreamSessions: options.maxBranchSessions ?? DEFAULT_MAX_BRANCH_SESSIONS
+      maxUpstreamSessions: options.maxBranchSessions ?? DEFAULT_MAX_BRANCH_SESSIONS,
+      scopes: (tool) => deskScopes.get(tool.name) ?? [Scopes.BillingWrite]
     });
     const mounted = mount(DESK_NAMESPACE, desk);
     return FusionApp.create({
