@@ -6,6 +6,7 @@ import { createBillingApp } from './app';
 import { createFrontDesk } from './front-desk';
 import { modernRequest } from '../test/helpers/raw-http';
 import { DESKS_EXTENSION, DESKS_NOTIFICATION } from './front/desk-directory.extension';
+import { sseMessages, type SseMessage } from './listen-stream-helpers';
 import { inspect, invoiceRow, recordQuestions, TEST_STATE_KEY, tempDb, textOf, type TempDb } from './test-helpers';
 
 /**
@@ -104,7 +105,8 @@ describe('the front desk: a desk mounted under desk, a branch desk proxied under
     expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
     const stream = sseMessages(response.body!);
     const listenId = (JSON.parse(listen.body) as { id: number }).id;
-    const branchOf = (message: Message) => (message.params.desks as Array<Record<string, unknown>>).find((d) => d.namespace === 'branch');
+    const branchOf = (message: SseMessage) =>
+      (message.params.desks as Array<Record<string, unknown>>).find((d) => d.namespace === 'branch');
 
     expect(await stream.next()).toMatchObject({
       method: 'notifications/subscriptions/acknowledged',
@@ -266,46 +268,3 @@ describe('the front desk: a desk mounted under desk, a branch desk proxied under
     });
   });
 });
-
-/** A JSON-RPC notification read from a listen's stream. */
-interface Message {
-  readonly method: string;
-  readonly params: Record<string, unknown>;
-}
-
-/** Reads a server-sent event stream message by message (each read waits for the server's next bytes). */
-function sseMessages(body: ReadableStream<Uint8Array>) {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
-  const next = async (): Promise<Message> => {
-    for (;;) {
-      const end = buffered.indexOf('\n\n');
-      if (end >= 0) {
-        const event = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        const data = event
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trim())
-          .join('');
-        if (data) return JSON.parse(data) as Message;
-        continue;
-      }
-      const { value, done } = await reader.read();
-      if (done) throw new Error('the listen stream ended');
-      buffered += decoder.decode(value, { stream: true });
-    }
-  };
-  return {
-    next,
-    /** The next message that satisfies `predicate` (those before it are skipped). */
-    async until(predicate: (message: Message) => boolean): Promise<Message> {
-      for (;;) {
-        const message = await next();
-        if (predicate(message)) return message;
-      }
-    },
-    close: () => reader.cancel()
-  };
-}
