@@ -94,6 +94,8 @@ export async function createFrontDesk(options: FrontDeskOptions): Promise<Fusion
       extensions: [deskDirectory({ mounts: [mounted], gateways: [branch] })],
       stateKey: options.stateKey,
       auth: options.auth,
+      // As the desk: in production an unexpected failure reaches clients as a reference into the log (ToolErrors are sent).
+      maskErrors: process.env.NODE_ENV === 'production',
       // A refund or rebuild of the mounted desk asked for as a task: its record lives here, in memory (a restart forgets it).
       tasks: { ttlMs: 24 * 3_600_000 },
       // The mounted desk is an app of its own: closing the front closes it (and its database) after the gateway.
