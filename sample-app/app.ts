@@ -60,7 +60,7 @@ export interface BillingAppOptions {
 export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
   const db = options.database ?? new Database(options.dbPath);
   try {
-    return FusionApp.create({
+    const app: FusionApp = FusionApp.create({
       name: 'billing-desk',
       version: BILLING_DESK_VERSION,
       instructions:
@@ -93,11 +93,14 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
       providers: [
         { provide: SQL_DATABASE, useValue: db },
         ...(db instanceof Database ? [{ provide: Database, useValue: db }] : []),
-        // Tells subscribers when an invoice changes; it reaches the app through the FUSION_APP token.
-        ResourceEvents
+        // Tells subscribers when an invoice changes, through this app: not the FUSION_APP token, which a mounted
+        // class resolves to the app it is mounted into (where billing://invoices/7 is desk+billing://invoices/7).
+        // This app's notifyResourceUpdated reaches its own subscribers, and, mounted, the parent's of the namespaced URI.
+        { provide: ResourceEvents, useFactory: () => new ResourceEvents(app) }
       ],
       onClose: () => db.close()
     });
+    return app;
   } catch (error) {
     // A startup error (misdeclared tool) must not leave the file (or the pool) open.
     void db.close();
