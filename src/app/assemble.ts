@@ -36,6 +36,7 @@ import { MemberRouter, type Catalogs } from './member-router';
 import { registerProvider } from './providers';
 import { assertInjectable, assertSingleUseSupported, opaqueTokens, sharesWorkAcrossInstances } from './startup-checks';
 import { taskRoundRunner } from './task-rounds';
+import { ServedRequests } from './served-requests';
 import { ToolClassSet } from './tool-class-set';
 import { compileViews } from '../views/compile-views';
 import { describeViews } from '../views/view-descriptor';
@@ -128,7 +129,9 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   // The tasks are built before the chains (its call-life point is in them); a later round runs the chains of the
   // moment it runs (`catalogs`, read then).
   const catalogs = (): Catalogs => toolClasses.catalogs;
-  const runTaskRound = taskRoundRunner(engine, boundary, catalogs);
+  // Ties the requests handed to extensions to the requests they came from (a later round runs with the latter's channels).
+  const servedRequests = new ServedRequests();
+  const runTaskRound = taskRoundRunner(engine, boundary, catalogs, servedRequests);
   const tasks = intake ? new AppTasks(intake, runTaskRound) : undefined;
   // The framework's own extensions are written in the same API as the app's.
   const tasksExt: FusionExtension[] = tasks ? [tasksExtension(tasks, boundary)] : [];
@@ -160,10 +163,12 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const live = new LiveServers();
   const notifier = new ChangeNotifier(live, options.bus);
   const builtIn: FusionExtension[] = [...tasksExt, ...(views.length > 0 ? [viewsExtension()] : [])];
-  const extensions = new ExtensionSet([...builtIn, ...(options.extensions ?? [])], boundary, {
-    log,
-    resourcesChanged: () => notifier.listChanged('resources')
-  });
+  const extensions = new ExtensionSet(
+    [...builtIn, ...(options.extensions ?? [])],
+    boundary,
+    { log, resourcesChanged: () => notifier.listChanged('resources') },
+    servedRequests
+  );
   const allExtensions = [...builtIn, ...(options.extensions ?? [])];
   const extensionResources = compileExtensionResources(allExtensions, extensions, deps);
   const router = new MemberRouter(engine, boundary, catalogs, options.auth?.listing === 'allowed', extensions, extensionResources);

@@ -6,6 +6,7 @@ import type { Middleware } from '../types/middleware';
 import type { ExtensionLife } from '../pipeline/steps/call-life.step';
 import type { ServedRequest } from '../types/request';
 import { isPlainJsonObject } from '../wire/own-properties';
+import { ServedRequests } from './served-requests';
 import type { ExtensionHost, ExtensionMethod, ExtensionRequest, FusionExtension } from '../extensions/extension';
 import { extensionRequestOf } from '../extensions/extension-request';
 import { extensionIdProblem, extensionMethodProblem } from '../extensions/extension-rules';
@@ -24,7 +25,9 @@ export class ExtensionSet implements ListenRouter {
   constructor(
     private readonly extensions: readonly FusionExtension[],
     private readonly boundary: ErrorBoundary,
-    private readonly host: ExtensionHost
+    private readonly host: ExtensionHost,
+    /** Where the requests handed to extensions are tied to the requests they were made from (the app's one). */
+    private readonly served: ServedRequests = new ServedRequests()
   ) {
     const problems: string[] = [];
     const ids = new Set<string>();
@@ -177,21 +180,9 @@ export class ExtensionSet implements ListenRouter {
 
   private requestOf(extension: FusionExtension, method: string, params: unknown, served: ServedRequest): ExtensionRequest {
     const request = extensionRequestOf(extension.id, method, params, served, served.signal ?? new AbortController().signal);
-    servedBehind.set(request, served);
+    this.served.record(request, served);
     return request;
   }
-}
-
-/** The request as the transport served it, behind each request handed to an extension (see {@link servedRequestBehind}). */
-const servedBehind = new WeakMap<object, ServedRequest>();
-
-/**
- * The request as the transport served it behind a request an extension was handed, if it was
- * one: what the composition root runs a task's later round with (the channels of the request
- * that resumed it: its telemetry, what its connection can deliver). Never handed to an extension.
- */
-export function servedRequestBehind(request: object): ServedRequest | undefined {
-  return servedBehind.get(request);
 }
 
 /**

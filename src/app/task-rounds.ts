@@ -3,8 +3,8 @@ import { jsonRpcErrorObject, type ErrorBoundary } from '../pipeline/error-bounda
 import type { RunRound } from '../tasks/task-lifecycle';
 import type { CallRequest, ServedRequest } from '../types/request';
 import type { CallEngine } from './call-engine';
-import { servedRequestBehind } from './extension-set';
 import type { Catalogs } from './member-router';
+import type { ServedRequests } from './served-requests';
 
 /**
  * How a task's later round runs (after `tasks/update` answered its last request): the tool's
@@ -14,7 +14,12 @@ import type { Catalogs } from './member-router';
  * caller, its telemetry, what its connection can deliver), with no channel of its own: its
  * progress and log messages have no stream to go to.
  */
-export function taskRoundRunner(engine: CallEngine, boundary: ErrorBoundary, catalogs: () => Catalogs): RunRound {
+export function taskRoundRunner(
+  engine: CallEngine,
+  boundary: ErrorBoundary,
+  catalogs: () => Catalogs,
+  servedRequests: ServedRequests
+): RunRound {
   return (round, resumedBy): void => {
     const tool = catalogs().tools.get(round.toolName);
     if (!tool) {
@@ -24,7 +29,7 @@ export function taskRoundRunner(engine: CallEngine, boundary: ErrorBoundary, cat
       return;
     }
     // A `tasks/update` served to the tasks extension: the request as the transport served it; else (`app.callTool`) the request itself.
-    const served: ServedRequest = servedRequestBehind(resumedBy) ?? { ...resumedBy, trace: undefined };
+    const served: ServedRequest = servedRequests.servedBehind(resumedBy) ?? { ...resumedBy, trace: undefined };
     const request: CallRequest = {
       ...served,
       subject: round.toolName,
