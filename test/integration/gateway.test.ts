@@ -101,7 +101,8 @@ describe.each([
     upstream = await start();
     gateway = await proxy(upstream.target, { namespace: 'up', era, logger: () => undefined });
     app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
-  });
+    // A stdio upstream is a child compiling TypeScript as it loads (ts-node): on a loaded machine that alone can take 20 s.
+  }, 60_000);
   afterAll(async () => {
     await app?.close();
     await upstream?.close();
@@ -280,7 +281,8 @@ describe.each(['2025', '2026'] as const)('changes upstream (HTTP, %s era) reach 
     const { url } = await upstream.listen({ transport: 'http', port: 0, handleSignals: false });
     const gateway = await proxy(url!, { namespace: 'up', era, logger: () => undefined });
     app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
-  });
+    // A stdio upstream is a child compiling TypeScript as it loads (ts-node): on a loaded machine that alone can take 20 s.
+  }, 60_000);
   afterAll(async () => {
     await app?.close();
     await upstream?.close();
