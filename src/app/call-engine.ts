@@ -2,6 +2,7 @@ import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextpr
 import { CallAbort } from '../concurrency/call-abort';
 import type { Admission } from '../concurrency/engine-slots';
 import { GateWaiter, type Release } from '../concurrency/slot-gate';
+import { WaiterList } from '../concurrency/waiter-list';
 import { AppClosedError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
 import { withInputScope } from '../interactive/input-scope';
@@ -23,7 +24,8 @@ import type { DependencyContainer } from 'tsyringe';
  * `own`, `aborter.decide`); only this class reads it, once, here.
  */
 export class CallEngine {
-  private readonly inFlight = new Set<CallAbort>();
+  /** The calls in flight, each its own node in the list (the app's shutdown aborts them). */
+  private readonly inFlight = new WaiterList<CallAbort>();
   private closed = false;
 
   constructor(
@@ -133,7 +135,7 @@ export class CallEngine {
    */
   refusedInLine(call: QueuedCall, error: unknown): unknown {
     call.aborter.detach();
-    this.inFlight.delete(call.aborter);
+    this.inFlight.remove(call.aborter);
     // The call names itself in the log (its `requestId` and `taskId`), read only if a line is logged.
     return this.failedToStart(call.member, call.request, error, call);
   }
@@ -161,7 +163,7 @@ export class CallEngine {
   /** A call's abort, following its request's signal; it joins the in-flight set (which the app's shutdown aborts). */
   private aborterOf(member: CompiledMember, request: CallRequest): CallAbort {
     const aborter = new CallAbort(request.signal);
-    this.inFlight.add(aborter);
+    this.inFlight.push(aborter);
     // A later round of a task (after `tasks/update`): its work is the task's, told apart from the request that resumed it.
     if (request.mode === 'task' && request.task) request.trace?.becameTask(request.task.taskId, member.info.name);
     return aborter;
@@ -185,7 +187,7 @@ export class CallEngine {
         };
       } catch (error) {
         aborter.detach();
-        this.inFlight.delete(aborter);
+        this.inFlight.remove(aborter);
         throw error;
       }
     }
@@ -210,7 +212,7 @@ export class CallEngine {
    */
   private finish(state: CallState, answer: unknown): unknown {
     state.aborter.detach();
-    this.inFlight.delete(state.aborter);
+    this.inFlight.remove(state.aborter);
     // Admitted with a queue slot and aborted before its queue step held it: the slot goes back here.
     state.releaseAdmission();
     // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
@@ -251,7 +253,8 @@ export class CallEngine {
   /** Refuses new calls and aborts those in flight (graceful shutdown). */
   close(): void {
     this.closed = true;
-    for (const aborter of this.inFlight) aborter.abort(new AppClosedError());
+    // A snapshot: an abort may end its call (which leaves the list) at once.
+    for (const aborter of this.inFlight.snapshot()) aborter.abort(new AppClosedError());
   }
 }
 

@@ -67,15 +67,18 @@ export class CancelledError extends FusionError {
    */
   static of(reason?: unknown): CancelledError {
     const error = Object.create(CancelledError.prototype) as { -readonly [K in keyof CancelledError]: CancelledError[K] };
-    const message = `The call was cancelled${describeReason(reason)}`;
+    const texts = cancellationTexts(reason);
     error.code = ErrorCode.CANCELLED;
-    error.message = message;
-    error.name = 'CancelledError';
-    error.stack = `CancelledError: ${message}`;
+    error.message = texts.message;
+    // `name` is the prototype's (below): four own fields, all in the object itself.
+    error.stack = texts.stack;
     error.cause = reason;
     return error as CancelledError;
   }
 }
+
+// What a cancellation made by `CancelledError.of` reads as its name (one made with `new` has its own, as every FusionError).
+Object.defineProperty(CancelledError.prototype, 'name', { value: 'CancelledError', writable: true, configurable: true });
 
 /** The call exceeded its member's `timeoutMs`. `what` names it (`Tool x`, `Prompt y`, `Resource z`); a bare name is a tool's. */
 export class TimeoutError extends FusionError {
@@ -134,6 +137,33 @@ export class AppClosedError extends FusionError {
     super(ErrorCode.APP_CLOSED, 'The app is shutting down; the call was not run.');
   }
 }
+
+/**
+ * The message and stack of a cancellation for `reason`. The last string reason's are kept: a
+ * client that cancels thousands of queued calls gives them one reason (`'cancelled by the
+ * client'`), and each would build the same two strings again.
+ */
+function cancellationTexts(reason: unknown): CancellationTexts {
+  if (typeof reason !== 'string') return textsOf(reason);
+  if (reason !== lastReason) {
+    lastReason = reason;
+    lastTexts = textsOf(reason);
+  }
+  return lastTexts;
+}
+
+interface CancellationTexts {
+  readonly message: string;
+  readonly stack: string;
+}
+
+function textsOf(reason: unknown): CancellationTexts {
+  const message = `The call was cancelled${describeReason(reason)}`;
+  return { message, stack: `CancelledError: ${message}` };
+}
+
+let lastReason = '';
+let lastTexts = textsOf('');
 
 function describeReason(reason: unknown): string {
   if (reason === undefined) return '.';
