@@ -1,7 +1,7 @@
 import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { CallAbort } from '../concurrency/call-abort';
 import type { Admission } from '../concurrency/engine-slots';
-import { GateWaiter, type Release } from '../concurrency/slot-gate';
+import type { Release } from '../concurrency/slot-gate';
 import { WaiterList } from '../concurrency/waiter-list';
 import { AppClosedError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
@@ -13,6 +13,7 @@ import type { CallRequest } from '../types/request';
 import type { TaskOutcome } from '../types/tasks';
 import { ownValue } from '../wire/own-properties';
 import type { DependencyContainer } from 'tsyringe';
+import { QueuedCall, type QueueSide, type Then } from './queued-call';
 
 /**
  * The one owner of a call's life, for every kind alike: {@link run} starts the call (its state:
@@ -23,7 +24,7 @@ import type { DependencyContainer } from 'tsyringe';
  * settles the task it became. Steps tell the call what they decide (`CallState.becomeTask`,
  * `own`, `aborter.decide`); only this class reads it, once, here.
  */
-export class CallEngine {
+export class CallEngine implements QueueSide {
   /** The calls in flight, each its own node in the list (the app's shutdown aborts them). */
   private readonly inFlight = new WaiterList<CallAbort>();
   private closed = false;
@@ -267,63 +268,4 @@ function answersSentUpFront(request: CallRequest, result: InputRequiredResult): 
   });
 }
 
-/** What a caller makes of a call's answer (see {@link CallEngine.run}). */
-export type Then = (answer: unknown) => unknown;
-
 const same: Then = (answer) => answer;
-
-/** The resolvers the last `new Promise(captureResolvers)` was given (read at once, in the same synchronous step). */
-const captured: { resolve?: (value: unknown) => void; reject?: (error: unknown) => void } = {};
-
-function captureResolvers(resolve: (value: unknown) => void, reject: (error: unknown) => void): void {
-  captured.resolve = resolve;
-  captured.reject = reject;
-}
-
-/**
- * A call waiting in the queue before its chain (see `Admission`): only what the call needs to
- * start later (its member, request and abort) and its promise. Granted its slot, its state is
- * made and its chain runs on the next microtask; refused (aborted in line, or the queue is full),
- * it ends at once, answered as the error boundary says, and settles the call's promise from here.
- */
-class QueuedCall extends GateWaiter implements CallIdentity {
-  /** The call's answer (what {@link CallEngine.run} returns). */
-  readonly answer: Promise<unknown>;
-  resolve!: (value: unknown) => void;
-  reject!: (error: unknown) => void;
-
-  constructor(
-    private readonly engine: CallEngine,
-    readonly member: CompiledMember,
-    readonly request: CallRequest,
-    readonly aborter: CallAbort,
-    readonly then: Then
-  ) {
-    super(aborter);
-    // A shared executor, not a closure (thousands of calls may wait in line): it hands out the resolvers it was given.
-    this.answer = new Promise(captureResolvers);
-    this.resolve = captured.resolve!;
-    this.reject = captured.reject!;
-  }
-
-  get requestId(): string | number | undefined {
-    return this.request.requestId;
-  }
-
-  get taskId(): string | undefined {
-    return this.request.task?.taskId;
-  }
-
-  protected granted(release: Release): void {
-    queueMicrotask(() => this.engine.enterAdmitted(this, release));
-  }
-
-  refused(error: unknown): void {
-    // Called from the abort's dispatch: nothing may throw back into it.
-    try {
-      this.resolve(this.then(this.engine.refusedInLine(this, error)));
-    } catch (protocolError) {
-      this.reject(protocolError);
-    }
-  }
-}
