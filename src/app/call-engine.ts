@@ -1,7 +1,8 @@
 import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { CallAbort } from '../concurrency/call-abort';
 import type { Admission } from '../concurrency/engine-slots';
-import { GateWaiter, type Release } from '../concurrency/slot-gate';
+import type { Release } from '../concurrency/slot-gate';
+import { WaiterList } from '../concurrency/waiter-list';
 import { AppClosedError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
 import { withInputScope } from '../interactive/input-scope';
@@ -12,6 +13,7 @@ import type { CallRequest } from '../types/request';
 import type { TaskOutcome } from '../types/tasks';
 import { ownValue } from '../wire/own-properties';
 import type { DependencyContainer } from 'tsyringe';
+import { QueuedCall, type QueueSide, type Then } from './queued-call';
 
 /**
  * The one owner of a call's life, for every kind alike: {@link run} starts the call (its state:
@@ -22,8 +24,9 @@ import type { DependencyContainer } from 'tsyringe';
  * settles the task it became. Steps tell the call what they decide (`CallState.becomeTask`,
  * `own`, `aborter.decide`); only this class reads it, once, here.
  */
-export class CallEngine {
-  private readonly inFlight = new Set<CallAbort>();
+export class CallEngine implements QueueSide {
+  /** The calls in flight, each its own node in the list (the app's shutdown aborts them). */
+  private readonly inFlight = new WaiterList<CallAbort>();
   private closed = false;
 
   constructor(
@@ -133,7 +136,7 @@ export class CallEngine {
    */
   refusedInLine(call: QueuedCall, error: unknown): unknown {
     call.aborter.detach();
-    this.inFlight.delete(call.aborter);
+    this.inFlight.remove(call.aborter);
     // The call names itself in the log (its `requestId` and `taskId`), read only if a line is logged.
     return this.failedToStart(call.member, call.request, error, call);
   }
@@ -161,7 +164,7 @@ export class CallEngine {
   /** A call's abort, following its request's signal; it joins the in-flight set (which the app's shutdown aborts). */
   private aborterOf(member: CompiledMember, request: CallRequest): CallAbort {
     const aborter = new CallAbort(request.signal);
-    this.inFlight.add(aborter);
+    this.inFlight.push(aborter);
     // A later round of a task (after `tasks/update`): its work is the task's, told apart from the request that resumed it.
     if (request.mode === 'task' && request.task) request.trace?.becameTask(request.task.taskId, member.info.name);
     return aborter;
@@ -185,7 +188,7 @@ export class CallEngine {
         };
       } catch (error) {
         aborter.detach();
-        this.inFlight.delete(aborter);
+        this.inFlight.remove(aborter);
         throw error;
       }
     }
@@ -210,7 +213,7 @@ export class CallEngine {
    */
   private finish(state: CallState, answer: unknown): unknown {
     state.aborter.detach();
-    this.inFlight.delete(state.aborter);
+    this.inFlight.remove(state.aborter);
     // Admitted with a queue slot and aborted before its queue step held it: the slot goes back here.
     state.releaseAdmission();
     // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.
@@ -251,7 +254,8 @@ export class CallEngine {
   /** Refuses new calls and aborts those in flight (graceful shutdown). */
   close(): void {
     this.closed = true;
-    for (const aborter of this.inFlight) aborter.abort(new AppClosedError());
+    // A snapshot: an abort may end its call (which leaves the list) at once.
+    for (const aborter of this.inFlight.snapshot()) aborter.abort(new AppClosedError());
   }
 }
 
@@ -264,63 +268,4 @@ function answersSentUpFront(request: CallRequest, result: InputRequiredResult): 
   });
 }
 
-/** What a caller makes of a call's answer (see {@link CallEngine.run}). */
-export type Then = (answer: unknown) => unknown;
-
 const same: Then = (answer) => answer;
-
-/** The resolvers the last `new Promise(captureResolvers)` was given (read at once, in the same synchronous step). */
-const captured: { resolve?: (value: unknown) => void; reject?: (error: unknown) => void } = {};
-
-function captureResolvers(resolve: (value: unknown) => void, reject: (error: unknown) => void): void {
-  captured.resolve = resolve;
-  captured.reject = reject;
-}
-
-/**
- * A call waiting in the queue before its chain (see `Admission`): only what the call needs to
- * start later (its member, request and abort) and its promise. Granted its slot, its state is
- * made and its chain runs on the next microtask; refused (aborted in line, or the queue is full),
- * it ends at once, answered as the error boundary says, and settles the call's promise from here.
- */
-class QueuedCall extends GateWaiter implements CallIdentity {
-  /** The call's answer (what {@link CallEngine.run} returns). */
-  readonly answer: Promise<unknown>;
-  resolve!: (value: unknown) => void;
-  reject!: (error: unknown) => void;
-
-  constructor(
-    private readonly engine: CallEngine,
-    readonly member: CompiledMember,
-    readonly request: CallRequest,
-    readonly aborter: CallAbort,
-    readonly then: Then
-  ) {
-    super(aborter);
-    // A shared executor, not a closure (thousands of calls may wait in line): it hands out the resolvers it was given.
-    this.answer = new Promise(captureResolvers);
-    this.resolve = captured.resolve!;
-    this.reject = captured.reject!;
-  }
-
-  get requestId(): string | number | undefined {
-    return this.request.requestId;
-  }
-
-  get taskId(): string | undefined {
-    return this.request.task?.taskId;
-  }
-
-  protected granted(release: Release): void {
-    queueMicrotask(() => this.engine.enterAdmitted(this, release));
-  }
-
-  refused(error: unknown): void {
-    // Called from the abort's dispatch: nothing may throw back into it.
-    try {
-      this.resolve(this.then(this.engine.refusedInLine(this, error)));
-    } catch (protocolError) {
-      this.reject(protocolError);
-    }
-  }
-}

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers';
 import { CancelledError } from '../errors';
 import { abortErrorOf } from './abort';
+import type { InLine } from './waiter-list';
 
 /** An object told of a call's abort (a waiter that needs no closure for it). */
 export interface AbortListener {
@@ -50,7 +51,11 @@ function subscribeLastTurn(): void {
  * running at the next turn subscribes then, so a cancellation reaches a waiting stage within
  * one turn at most.
  */
-export class CallAbort {
+export class CallAbort implements InLine<CallAbort> {
+  /** Its neighbours in the engine's list of calls in flight (its own node there: no set entry per call). */
+  prev: CallAbort | undefined = undefined;
+  next: CallAbort | undefined = undefined;
+  linked = false;
   private controller: AbortController | undefined;
   private abortReason: unknown;
   /** The one waiter a call has at a time in the common case (no Set made for it); more go to `waiters`. */

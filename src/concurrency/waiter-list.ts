@@ -33,6 +33,13 @@ export class WaiterList<T extends InLine<T>> {
     this.count++;
   }
 
+  /** Every waiter now, oldest first (a copy: the list may change while it is read). */
+  snapshot(): T[] {
+    const all: T[] = [];
+    for (let waiter = this.head; waiter; waiter = waiter.next) all.push(waiter);
+    return all;
+  }
+
   /** The oldest waiter, left in place. */
   peek(): T | undefined {
     return this.head;

@@ -51,32 +51,6 @@ export class ServerBusyError extends FusionError {
   }
 }
 
-/** The call was aborted before or while it ran. */
-export class CancelledError extends FusionError {
-  /** `reason` is the abort reason, kept as `cause`; the message quotes it when it is a string or an error other than an `AbortError`. */
-  constructor(reason?: unknown) {
-    super(ErrorCode.CANCELLED, `The call was cancelled${describeReason(reason)}`, { cause: reason });
-  }
-
-  /**
-   * A cancellation as the engine records it: no stack trace (it says where the client gave up,
-   * which is nowhere in the server's code), so cancelling thousands of queued calls stays cheap.
-   * Made without running the Error constructor (whose stack capture is most of a cancellation's
-   * cost, even with no frames kept): the same class, code, message, name and cause, and a stack
-   * that is its first line, as an Error with `stackTraceLimit = 0` has.
-   */
-  static of(reason?: unknown): CancelledError {
-    const error = Object.create(CancelledError.prototype) as { -readonly [K in keyof CancelledError]: CancelledError[K] };
-    const message = `The call was cancelled${describeReason(reason)}`;
-    error.code = ErrorCode.CANCELLED;
-    error.message = message;
-    error.name = 'CancelledError';
-    error.stack = `CancelledError: ${message}`;
-    error.cause = reason;
-    return error as CancelledError;
-  }
-}
-
 /** The call exceeded its member's `timeoutMs`. `what` names it (`Tool x`, `Prompt y`, `Resource z`); a bare name is a tool's. */
 export class TimeoutError extends FusionError {
   /** `what` names the member (`Tool x`, `Prompt y`, `Resource z`; a bare name is a tool's); `timeoutMs` is the limit it ran past. */
@@ -133,14 +107,6 @@ export class AppClosedError extends FusionError {
   constructor() {
     super(ErrorCode.APP_CLOSED, 'The app is shutting down; the call was not run.');
   }
-}
-
-function describeReason(reason: unknown): string {
-  if (reason === undefined) return '.';
-  if (reason instanceof FusionError) return `: ${reason.message}`;
-  if (reason instanceof Error && reason.name !== 'AbortError') return `: ${reason.message}`;
-  if (typeof reason === 'string') return `: ${reason}`;
-  return '.';
 }
 
 /** The connection cannot deliver a request for input (no live channel, or the client lacks the capability). */

@@ -2,7 +2,6 @@ export { ErrorCode, FusionError } from './fusion-error';
 export type { ErrorCodeValue } from './fusion-error';
 export {
   AppClosedError,
-  CancelledError,
   ConfigurationError,
   ElicitationUnsupportedError,
   InputDeclinedError,
@@ -24,6 +23,7 @@ export {
   UnknownToolError
 } from './errors';
 export type { Violation } from './errors';
+export { CancelledError } from './cancelled-error';
 export {
   InvalidParamsError,
   NothingToCompleteError,
