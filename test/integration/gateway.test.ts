@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import {
   Client,
   StreamableHTTPClientTransport,
@@ -23,7 +24,12 @@ interface Upstream {
   close(): Promise<void>;
 }
 
-const STDIO_UPSTREAM = { command: process.execPath, args: ['-r', 'ts-node/register/transpile-only', 'test/fixtures/gateway-upstream.ts'] };
+// The compiled fixture (`npm test` compiles first, as for the other spawned fixtures): a child that compiled TypeScript
+// as it loads (ts-node) took over 20 s to start on a loaded machine, and the reconnect test starts one twice.
+const STDIO_UPSTREAM = {
+  command: process.execPath,
+  args: [join(__dirname, '..', '..', 'build', 'test', 'fixtures', 'gateway-upstream.js')]
+};
 
 async function httpUpstream(): Promise<Upstream> {
   const app = FusionApp.create({ name: 'upstream', version: '1.0.0', tools: [GatewayUpstreamTools], logger: () => undefined });
@@ -101,8 +107,7 @@ describe.each([
     upstream = await start();
     gateway = await proxy(upstream.target, { namespace: 'up', era, logger: () => undefined });
     app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
-    // A stdio upstream is a child compiling TypeScript as it loads (ts-node): on a loaded machine that alone can take 20 s.
-  }, 60_000);
+  });
   afterAll(async () => {
     await app?.close();
     await upstream?.close();
@@ -242,7 +247,7 @@ describe.each([
       try {
         const died = await front.client.callTool({ name: 'up.die', arguments: {} });
         expect(died.isError).toBe(true);
-        expect(textOf(died)).toMatch(/^The upstream MCP server .*gateway-upstream\.ts is unavailable: the connection closed/);
+        expect(textOf(died)).toMatch(/^The upstream MCP server .*gateway-upstream\.js is unavailable: the connection closed/);
         const again = await front.client.callTool({ name: 'up.count', arguments: {} });
         expect(again.structuredContent).toEqual({ counted: 3 });
       } finally {
@@ -281,8 +286,7 @@ describe.each(['2025', '2026'] as const)('changes upstream (HTTP, %s era) reach 
     const { url } = await upstream.listen({ transport: 'http', port: 0, handleSignals: false });
     const gateway = await proxy(url!, { namespace: 'up', era, logger: () => undefined });
     app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
-    // A stdio upstream is a child compiling TypeScript as it loads (ts-node): on a loaded machine that alone can take 20 s.
-  }, 60_000);
+  });
   afterAll(async () => {
     await app?.close();
     await upstream?.close();
