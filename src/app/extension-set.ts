@@ -197,10 +197,7 @@ export class ExtensionSet implements ListenRouter {
  * chain), each waiting for the extensions' start (`starting`: the app's set, read when a call
  * comes). A malformed one is left out here: the set refuses it at startup, naming it (see {@link ExtensionSet}).
  */
-export function callLivesOf(
-  extensions: readonly FusionExtension[],
-  starting?: () => Promise<void> | undefined
-): readonly ExtensionLife[] {
+export function callLivesOf(extensions: readonly FusionExtension[], starting?: () => Promise<void> | undefined): readonly ExtensionLife[] {
   const wellFormed = (life: FusionExtension['callLife']) => typeof life?.appliesTo === 'function' && typeof life.around === 'function';
   return extensions.flatMap((e) => (wellFormed(e?.callLife) ? [{ id: e.id, life: e.callLife!, starting }] : []));
 }
