@@ -48,6 +48,8 @@ export class ExtensionSet implements ListenRouter {
       const life = extension.callLife;
       if (life !== undefined && (typeof life?.appliesTo !== 'function' || typeof life?.around !== 'function')) {
         problems.push(`extension ${extension.id}: callLife must have appliesTo(tool) and around(call, next) functions`);
+      } else if (life?.checkFor !== undefined && typeof life.checkFor !== 'function') {
+        problems.push(`extension ${extension.id}: callLife.checkFor, when given, must be a function (tool) => check or undefined`);
       }
       const scopes = extension.resources?.scopes;
       if (scopes !== undefined && (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || scope === ''))) {
@@ -198,7 +200,10 @@ export class ExtensionSet implements ListenRouter {
  * comes). A malformed one is left out here: the set refuses it at startup, naming it (see {@link ExtensionSet}).
  */
 export function callLivesOf(extensions: readonly FusionExtension[], starting?: () => Promise<void> | undefined): readonly ExtensionLife[] {
-  const wellFormed = (life: FusionExtension['callLife']) => typeof life?.appliesTo === 'function' && typeof life.around === 'function';
+  const wellFormed = (life: FusionExtension['callLife']) =>
+    typeof life?.appliesTo === 'function' &&
+    typeof life.around === 'function' &&
+    (life.checkFor === undefined || typeof life.checkFor === 'function');
   return extensions.flatMap((e) => (wellFormed(e?.callLife) ? [{ id: e.id, life: e.callLife!, starting }] : []));
 }
 

@@ -133,6 +133,16 @@ export interface ExtensionCallLife {
   /** Whether it takes part in the calls of this tool (asked once per tool, at startup). */
   appliesTo(tool: CallLifeTool): boolean;
   /**
+   * A check of each call of a tool it applies to, before the call takes anything (before the
+   * queue slot, the middleware and the locks, where scopes and `requires` are checked): asked once
+   * per tool at startup, it returns the check, or undefined when that tool's calls need none (they
+   * then get no check at all). The check throws to refuse the call (a `FusionError`, as the error
+   * boundary maps it: `MissingCapabilityError` for -32021); it runs whether or not the extension
+   * has started, so it reads the request and nothing else. The tasks extension refuses with it a
+   * call of a `task: 'required'` tool from a request that does not accept tasks.
+   */
+  checkFor?(tool: CallLifeTool): ((request: ExtensionRequest) => void) | undefined;
+  /**
    * Runs around each call of a tool it applies to: `next()` runs the handler and settles with
    * what it returned (or rejects with what it threw); `around` returns that (or throws it).
    * Several extensions' points nest in the order of `extensions`, the first outermost.

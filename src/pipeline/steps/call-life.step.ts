@@ -32,6 +32,17 @@ export function callLifeStep({ id, life, starting }: ExtensionLife, tool: CallLi
   });
 }
 
+/**
+ * An extension's check of a tool's calls (`ExtensionCallLife.checkFor`, decided at startup),
+ * before the call takes anything: a call it refuses ends here, thrown to the boundary.
+ */
+export function callLifeCheckStep(id: string, check: (request: ExtensionRequest) => void, tool: CallLifeTool): NamedStep {
+  return named('call-life-check', (state, next) => {
+    check(extensionRequestOf(id, 'tools/call', { name: tool.name, arguments: state.args }, state.request, state.aborter.signal));
+    return next(state);
+  });
+}
+
 /** One call as an extension's call-life point sees it: each method asks the call's state. */
 class LifeOfCall implements ExtensionCall {
   private made: ExtensionRequest | undefined;
