@@ -27,7 +27,7 @@ export type { LockKeysFunction, SerializeOn } from './metadata/types';
 // Extensions: what an extension is (the `extensions` option), the shapes its methods, resources, listens, steps,
 // call-life point and start receive; the Skills extension's id.
 export type { FusionExtension } from './extensions/extension';
-export type { CallLifeTool, CallProgressReport, DetachedRun, ExtensionCall, ExtensionCallLife } from './extensions/call-life';
+export type { CallLifeTool, CallProgressReport, DetachedRun, ExtensionCall, ExtensionCallLife, LaterRound } from './extensions/call-life';
 export type { CallOutcome, JsonRpcErrorObject } from './types/task-handle';
 export type { TraceLinks } from './types/telemetry';
 export type {

@@ -20,8 +20,7 @@ import { PromptCatalog } from '../surface/prompt-catalog';
 import { ResourceCatalog } from '../surface/resource-catalog';
 import { ToolCatalog } from '../surface/tool-catalog';
 import { compileTools } from '../surface/compile-tools';
-import { AppTasks, TaskIntake } from '../tasks/app-tasks';
-import type { RunRound } from '../tasks/task-lifecycle';
+import { TaskIntake, type AppTasks } from '../tasks/app-tasks';
 import { InMemoryTaskStore } from '../tasks/task-store';
 import { LiveServers } from '../transports/live-servers';
 import { scopesOfRequest } from '../transports/member-methods';
@@ -35,7 +34,7 @@ import { ChangeNotifier } from './change-notifier';
 import { MemberRouter, type Catalogs } from './member-router';
 import { registerProvider } from './providers';
 import { assertInjectable, assertSingleUseSupported, opaqueTokens, sharesWorkAcrossInstances } from './startup-checks';
-import { taskRoundRunner } from './task-rounds';
+import { laterRoundRunner } from './later-rounds';
 import { ServedRequests } from './served-requests';
 import { ToolClassSet } from './tool-class-set';
 import { compileViews } from '../views/compile-views';
@@ -45,7 +44,8 @@ import { viewsExtension } from '../views/views-extension';
 import { tasksExtension } from './tasks-extension';
 import { ExtensionSet, callLivesOf, middlewareAround } from './extension-set';
 import { compileExtensionResources } from './extension-resources';
-import type { FusionExtension } from '../extensions/extension';
+import type { ExtensionHost, FusionExtension } from '../extensions/extension';
+import type { LaterRound } from '../extensions/call-life';
 import { checkMounts, mergeRegistries, mountedTools, namespacedRegistry, type Mount } from '../compose/mount';
 import type { MemberHome } from '../pipeline/member-spec';
 import type { Constructor } from '../types/core';
@@ -59,8 +59,8 @@ export interface AppParts {
   readonly engine: CallEngine;
   readonly router: MemberRouter;
   readonly tasks: AppTasks | undefined;
-  /** Runs a task's later round (what the tasks' lifecycle was given). */
-  readonly runTaskRound: RunRound;
+  /** Runs a later round of a detached call (`ExtensionHost.runLaterRound`: a task's round after `tasks/update`). */
+  readonly runLaterRound: (round: LaterRound) => void;
   /** What `app.callTool` calls through. */
   readonly direct: DirectTarget;
   /** Names a request's caller (the app's `principalOf`): sessions, tasks and telemetry ask it. */
@@ -131,16 +131,18 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const catalogs = (): Catalogs => toolClasses.catalogs;
   // Ties the requests handed to extensions to the requests they came from (a later round runs with the latter's channels).
   const servedRequests = new ServedRequests();
-  const runTaskRound = taskRoundRunner(engine, boundary, catalogs, servedRequests);
-  const tasks = intake ? new AppTasks(intake, runTaskRound) : undefined;
-  // The framework's own extensions are written in the same API as the app's.
-  const tasksExt: FusionExtension[] = tasks ? [tasksExtension(tasks, boundary)] : [];
+  const runLaterRound = laterRoundRunner(engine, boundary, catalogs, servedRequests);
+  // The framework's own extensions are written in the same API as the app's (the tasks' later rounds through its host).
+  const withTasks = intake ? tasksExtension(intake, boundary) : undefined;
+  const tasks: AppTasks | undefined = withTasks?.tasks;
+  const tasksExt: FusionExtension[] = withTasks ? [withTasks.extension] : [];
   const deps = chainDependencies(
     options,
     container,
     boundary,
     continuations,
-    callLivesOf([...tasksExt, ...(options.extensions ?? [])]),
+    // A call that reaches a call-life point waits for the extensions' start (read when it comes: the set is made below).
+    callLivesOf([...tasksExt, ...(options.extensions ?? [])], () => extensions.startIfNeeded()),
     homes
   );
   const schemas = new SchemaCatalog();
@@ -163,12 +165,8 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const live = new LiveServers();
   const notifier = new ChangeNotifier(live, options.bus);
   const builtIn: FusionExtension[] = [...tasksExt, ...(views.length > 0 ? [viewsExtension()] : [])];
-  const extensions = new ExtensionSet(
-    [...builtIn, ...(options.extensions ?? [])],
-    boundary,
-    { log, resourcesChanged: () => notifier.listChanged('resources') },
-    servedRequests
-  );
+  const host: ExtensionHost = { log, resourcesChanged: () => notifier.listChanged('resources'), runLaterRound };
+  const extensions = new ExtensionSet([...builtIn, ...(options.extensions ?? [])], boundary, host, servedRequests);
   const allExtensions = [...builtIn, ...(options.extensions ?? [])];
   const extensionResources = compileExtensionResources(allExtensions, extensions, deps);
   const router = new MemberRouter(engine, boundary, catalogs, options.auth?.listing === 'allowed', extensions, extensionResources);
@@ -195,7 +193,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     engine,
     router,
     tasks,
-    runTaskRound,
+    runLaterRound,
     direct: { run: (tool, request, then) => engine.run(tool, request, then), tasks } satisfies DirectTarget,
     namePrincipal,
     gate,

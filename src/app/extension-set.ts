@@ -20,6 +20,7 @@ import { extensionIdProblem, extensionMethodProblem } from '../extensions/extens
 export class ExtensionSet implements ListenRouter {
   private readonly methods = new Map<string, { extension: FusionExtension; run: ExtensionMethod }>();
   private starting: Promise<void> | undefined;
+  private started = false;
   private stopped = false;
 
   constructor(
@@ -47,6 +48,8 @@ export class ExtensionSet implements ListenRouter {
       const life = extension.callLife;
       if (life !== undefined && (typeof life?.appliesTo !== 'function' || typeof life?.around !== 'function')) {
         problems.push(`extension ${extension.id}: callLife must have appliesTo(tool) and around(call, next) functions`);
+      } else if (life?.checkFor !== undefined && typeof life.checkFor !== 'function') {
+        problems.push(`extension ${extension.id}: callLife.checkFor, when given, must be a function (tool) => check or undefined`);
       }
       const scopes = extension.resources?.scopes;
       if (scopes !== undefined && (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || scope === ''))) {
@@ -80,8 +83,14 @@ export class ExtensionSet implements ListenRouter {
   start(): Promise<void> {
     this.starting ??= (async () => {
       for (const extension of this.extensions) await extension.start?.(this.host);
+      this.started = true;
     })();
     return this.starting;
+  }
+
+  /** The start, while it is not over (begun now if it was not); undefined once every extension started (see `ExtensionLife.starting`). */
+  startIfNeeded(): Promise<void> | undefined {
+    return this.started ? undefined : this.start();
   }
 
   /** Stops every extension that has a `stop`, once; a failure is logged, the others still stop. */
@@ -187,11 +196,15 @@ export class ExtensionSet implements ListenRouter {
 
 /**
  * The extensions' call-life points, in the order of the extensions (the first outermost in a
- * chain). A malformed one is left out here: the set refuses it at startup, naming it (see {@link ExtensionSet}).
+ * chain), each waiting for the extensions' start (`starting`: the app's set, read when a call
+ * comes). A malformed one is left out here: the set refuses it at startup, naming it (see {@link ExtensionSet}).
  */
-export function callLivesOf(extensions: readonly FusionExtension[]): readonly ExtensionLife[] {
-  const wellFormed = (life: FusionExtension['callLife']) => typeof life?.appliesTo === 'function' && typeof life.around === 'function';
-  return extensions.flatMap((e) => (wellFormed(e?.callLife) ? [{ id: e.id, life: e.callLife! }] : []));
+export function callLivesOf(extensions: readonly FusionExtension[], starting?: () => Promise<void> | undefined): readonly ExtensionLife[] {
+  const wellFormed = (life: FusionExtension['callLife']) =>
+    typeof life?.appliesTo === 'function' &&
+    typeof life.around === 'function' &&
+    (life.checkFor === undefined || typeof life.checkFor === 'function');
+  return extensions.flatMap((e) => (wellFormed(e?.callLife) ? [{ id: e.id, life: e.callLife!, starting }] : []));
 }
 
 /** The app's global middleware with its extensions' around it: every `outer` first, every `inner` last (see `ExtensionSteps`). */

@@ -1,6 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers';
 import type { ExtensionCall, ExtensionCallLife } from '../extensions/call-life';
+import type { ExtensionRequest } from '../extensions/extension-request';
+import { MissingCapabilityError } from '../errors';
 import { acceptsTasks } from '../tasks/task-acceptance';
+import { TASKS_EXTENSION } from '../tasks/task-record';
 import type { TaskAdmissions } from '../tasks/task-admission';
 import type { TaskAdmission, TaskHandle, ToolTaskSupport } from '../types/tasks';
 
@@ -8,7 +11,9 @@ import type { TaskAdmission, TaskHandle, ToolTaskSupport } from '../types/tasks'
  * The moment a call becomes a task: the tasks extension's call-life point, on the public
  * extension API. It applies to the tools that declare `task`. A request that does not accept a
  * task (2025-era, or no opt-in to the extension) runs as a request; a later round of a task
- * (`call.answered`) runs as it is. One that does accept it is admitted (the live-task limits) and then:
+ * (`call.answered`) runs as it is; a tool that declares `task: 'required'` refuses such a request
+ * before the call takes anything (its `checkFor`: -32021, naming the tool). One that does accept
+ * it is admitted (the live-task limits) and then:
  *
  * - `create: 'when-waiting'` (default): the handler runs; if it settles within the turn it
  *   started in and reports no progress (a quick result, or a question asked before any work:
@@ -25,6 +30,7 @@ import type { TaskAdmission, TaskHandle, ToolTaskSupport } from '../types/tasks'
 export function taskEscalation(admissions: TaskAdmissions): ExtensionCallLife {
   return {
     appliesTo: (tool) => tool.task !== undefined,
+    checkFor: (tool) => (tool.task?.support === 'required' ? requiresTask(tool.name) : undefined),
     around: async (call, next) => {
       const support = call.tool.task;
       if (!support || call.answered || !acceptsTasks(call.request)) return next();
@@ -43,6 +49,13 @@ export function taskEscalation(admissions: TaskAdmissions): ExtensionCallLife {
         admission.release();
       }
     }
+  };
+}
+
+/** The check of a tool that only runs as a task: a request that does not accept one is refused (-32021). */
+function requiresTask(name: string): (request: ExtensionRequest) => void {
+  return (request) => {
+    if (!acceptsTasks(request)) throw new MissingCapabilityError(name, { extensions: { [TASKS_EXTENSION]: {} } });
   };
 }
 

@@ -4,6 +4,7 @@
  * asks (answer now, stop following the request, abort, move the progress), the engine does it,
  * and tells the extension the call's outcome as the error boundary maps it.
  */
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { ToolInfo } from '../types/core';
 import type { CallOutcome } from '../types/task-handle';
 import type { ToolTaskSupport } from '../types/tasks';
@@ -34,6 +35,34 @@ export interface DetachedRun {
 }
 
 /**
+ * A later round of a detached call (what `ExtensionHost.runLaterRound` is given): the tool's call
+ * run again, with no request of its own, as a further run of a call that answered early (a task's
+ * round after `tasks/update` answered its question). Its outcome goes to `run.settled`, not to a request.
+ */
+export interface LaterRound {
+  /** The tool to call: its chain as it is now (a tool removed meanwhile settles `run` with -32602 naming it). */
+  readonly tool: string;
+  /** The call's raw arguments (the first round's). */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** The continuation the last round returned (`requestState` of its input-required result), raw. */
+  readonly requestState?: string;
+  /** The answers to the last round's requests for input, by the keys the tool asked with. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** What the client declared when the call began (the round's questions are checked against it). */
+  readonly clientCapabilities?: ClientCapabilities;
+  /** The run the round continues: `settled` is told its outcome as the error boundary maps it. */
+  readonly run: DetachedRun;
+  /** Aborts the round (a cancel, an expiry, the extension's stop): the run is then settled `cancelled`. */
+  readonly signal: AbortSignal;
+  /**
+   * The request that resumed the call (the extension method's request that answered it): the
+   * round runs as its caller (the principal a continuation is bound to), linked to its telemetry,
+   * with what its connection can deliver.
+   */
+  readonly resumedBy: ExtensionRequest;
+}
+
+/**
  * One call of a tool a call-life point applies to, as the point sees it around the handler (and
  * a generator's driver): inside the queue slot, the locks and any question round, so a call
  * that answers early keeps its slot and lock while its handler runs on. Each method asks the
@@ -52,7 +81,7 @@ export interface ExtensionCall {
   readonly arguments: Readonly<Record<string, unknown>>;
   /**
    * Whether the call answers no request of its own: it already answered ({@link answerNow}),
-   * or it is a later run of one that did (a task's round after `tasks/update`).
+   * or it is a later run of one that did (a {@link LaterRound}: a task's round after `tasks/update`).
    */
   readonly answered: boolean;
   /** Closes the call's log: its `ctx.log` messages are dropped from now on (a call that may outlive its request has no stream for them). */
@@ -103,6 +132,16 @@ export interface ExtensionCall {
 export interface ExtensionCallLife {
   /** Whether it takes part in the calls of this tool (asked once per tool, at startup). */
   appliesTo(tool: CallLifeTool): boolean;
+  /**
+   * A check of each call of a tool it applies to, before the call takes anything (before the
+   * queue slot, the middleware and the locks, where scopes and `requires` are checked): asked once
+   * per tool at startup, it returns the check, or undefined when that tool's calls need none (they
+   * then get no check at all). The check throws to refuse the call (a `FusionError`, as the error
+   * boundary maps it: `MissingCapabilityError` for -32021); it runs whether or not the extension
+   * has started, so it reads the request and nothing else. The tasks extension refuses with it a
+   * call of a `task: 'required'` tool from a request that does not accept tasks.
+   */
+  checkFor?(tool: CallLifeTool): ((request: ExtensionRequest) => void) | undefined;
   /**
    * Runs around each call of a tool it applies to: `next()` runs the handler and settles with
    * what it returned (or rejects with what it threw); `around` returns that (or throws it).

@@ -5,7 +5,7 @@
  */
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { Middleware } from '../types/middleware';
-import type { ExtensionCallLife } from './call-life';
+import type { ExtensionCallLife, LaterRound } from './call-life';
 import type { ExtensionRequest } from './extension-request';
 
 export type { ExtensionRequest } from './extension-request';
@@ -72,6 +72,24 @@ export interface ExtensionHost {
   log(message: string): void;
   /** Tells connected clients that the resource list changed (`notifications/resources/list_changed`). */
   resourcesChanged(): void;
+  /**
+   * Runs a later round of a call that answered its request early (see {@link ExtensionCall.answerNow}):
+   * the tool is called again, detached, with the round's arguments, continuation and answers, as
+   * the caller of `round.resumedBy`; its call-life points see it as `answered`; its outcome goes to
+   * `round.run.settled` as the error boundary maps it. Returns at once (the round runs in the
+   * background, in the queue like any call); `round.signal` aborts it.
+   *
+   * @example
+   * ```ts
+   * // An extension method that resumes a parked call with the client's answers.
+   * 'com.example/parked/resume': (request) => {
+   *   const parked = parkedCalls.take(String(request.params.id));
+   *   host.runLaterRound({ ...parked, inputResponses: request.inputResponses, signal: parked.abort.signal, resumedBy: request });
+   *   return {};
+   * }
+   * ```
+   */
+  runLaterRound(round: LaterRound): void;
 }
 
 /**

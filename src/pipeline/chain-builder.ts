@@ -8,6 +8,7 @@ import type { Middleware } from '../types/middleware';
 import type { CallState } from './call-state';
 import type { MemberHome, MemberSpec } from './member-spec';
 import { compose } from './compose';
+import { ConfigurationError } from '../errors';
 import { queueAdmission } from '../concurrency/slot-takers';
 import type { Admission } from '../concurrency/engine-slots';
 import type { ErrorBoundary } from './error-boundary';
@@ -25,7 +26,8 @@ import type { NamedStep } from './steps/named-step';
 import { openContinuationStep } from './steps/open-continuation.step';
 import { queueStep } from './steps/queue.step';
 import { scopeCheckStep } from './steps/scope-check.step';
-import { callLifeStep, type ExtensionLife } from './steps/call-life.step';
+import { callLifeCheckStep, callLifeStep, type ExtensionLife } from './steps/call-life.step';
+import type { CallLifeTool } from '../extensions/call-life';
 import { timeoutStep } from './steps/timeout.step';
 import { validateInputStep } from './steps/validate-input.step';
 import { traceStage, type StageTrace } from './stage-tracing';
@@ -85,7 +87,7 @@ export interface CompiledChain {
 /**
  * Builds one member's chain, once, at startup, for every kind alike:
  *
- *   error-boundary → scope-check? → capability-check? → flush → timeout? → present → ask? →
+ *   error-boundary → scope-check? → call-life-check* → capability-check? → flush → timeout? → present → ask? →
  *   queue → context → middleware (global, class, method) → mutation-lock? → validate-input? →
  *   keyed-lock? → open-continuation? → call-life* → generator-driver? → terminal
  *
@@ -108,8 +110,15 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): CompiledCh
   const boundary = errorBoundaryStep(deps.boundary, spec.kind);
   const steps: NamedStep[] = [boundary];
   if (scopes.length > 0) steps.push(scopeCheckStep(spec.label, scopes));
-  const requiresTask = spec.task?.support === 'required';
-  if (spec.requires || requiresTask) steps.push(capabilityCheckStep(name, spec.requires ?? {}, requiresTask));
+  const tool: CallLifeTool = Object.freeze({ ...spec.info, ...(spec.task ? { task: spec.task } : {}) });
+  // The extensions' checks of this tool's calls (decided here, once): the tasks extension's refuses a `task: 'required'` call.
+  for (const { id, life } of spec.callLives) {
+    const check = life.checkFor?.(tool);
+    if (check !== undefined && typeof check !== 'function')
+      throw new ConfigurationError(`extension ${id}: callLife.checkFor(${name}) must return a function or undefined`);
+    if (check) steps.push(callLifeCheckStep(id, check, tool));
+  }
+  if (spec.requires) steps.push(capabilityCheckStep(name, spec.requires));
   steps.push(flushStep());
   if (spec.timeoutMs !== undefined) steps.push(timeoutStep(spec.label, spec.timeoutMs));
   steps.push(t(spec.present, { stage: 'present', span: 'present', shape: 'after' }));
@@ -130,10 +139,7 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): CompiledCh
     steps.push(t(keyedLockStep(deps.mutationLock, name, spec.lockKeys), { stage: 'mutation-lock', span: 'keyed-lock', shape: 'wait' }));
   }
   if (interactive) steps.push(openContinuationStep(deps.continuations));
-  if (spec.callLives.length > 0) {
-    const tool = Object.freeze({ ...spec.info, ...(spec.task ? { task: spec.task } : {}) });
-    for (const life of spec.callLives) steps.push(callLifeStep(life, tool));
-  }
+  for (const life of spec.callLives) steps.push(callLifeStep(life, tool));
   // The handler's span: a generator's covers its driving (the method itself only makes the generator).
   // Its settling decides the call's outcome (see deciding.step.ts): the driver's for a generator.
   if (spec.isGenerator === true)

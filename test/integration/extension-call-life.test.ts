@@ -1,5 +1,5 @@
 import { FusionApp } from '../../src';
-import type { CallOutcome, ExtensionCall, FusionExtension } from '../../src/advanced';
+import { MissingCapabilityError, type CallOutcome, type ExtensionCall, type FusionExtension } from '../../src/advanced';
 import { connectTestClient } from '../../src/testing';
 import { DeskTools, Probe } from '../fixtures/desk-tools';
 
@@ -113,6 +113,43 @@ describe('the call-life point of the extension API, through a real SDK client', 
     expect(await receipts.outcomes.get('r1')!).toEqual({ cancelled: expect.stringContaining('stopped by the extension') });
     expect(app.activeCalls).toBe(0);
     await close();
+    await app.close();
+  });
+
+  it('checkFor: a check decided per tool at startup refuses a call before its middleware and queue slot run; other tools get no check', async () => {
+    const receipts = new Receipts();
+    const probe = new Probe();
+    const entered: string[] = [];
+    const checked: FusionExtension = {
+      ...receipts.extension,
+      steps: { outer: [async (ctx, next) => (entered.push(ctx.tool.name), next())] },
+      callLife: {
+        ...receipts.extension.callLife!,
+        checkFor: (tool) =>
+          tool.name === 'count'
+            ? (request) => {
+                if (request.clientSettings === undefined)
+                  throw new MissingCapabilityError(tool.name, { extensions: { 'com.example/receipts': {} } });
+              }
+            : undefined
+      }
+    };
+    const app = FusionApp.create({ tools: [DeskTools], providers: [{ provide: Probe, useValue: probe }], extensions: [checked] });
+    expect(app.describeChain('count')).toContain('call-life-check');
+    expect(app.describeChain('hang')).not.toContain('call-life-check');
+    const plain = await connectTestClient(app);
+    await expect(plain.client.callTool({ name: 'count', arguments: { steps: 1 } })).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { 'com.example/receipts': {} } } }
+    });
+    expect(entered).toEqual([]);
+    expect(receipts.seenBy).toEqual([]);
+    const optedIn = await connectTestClient(app, { capabilities: { extensions: { 'com.example/receipts': {} } } as never });
+    expect(textOf(await optedIn.client.callTool({ name: 'count', arguments: { steps: 1 } }))).toBe('receipt r1');
+    expect(entered).toEqual(['count']);
+    await receipts.outcomes.get('r1');
+    await plain.close();
+    await optedIn.close();
     await app.close();
   });
 

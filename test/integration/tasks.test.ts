@@ -225,7 +225,12 @@ describe('tasks: lifecycle', () => {
 
     const required = await client.call('job.required', { gate: 'req' }, false);
     expect(required.status).toBe(400);
-    expect(required.error).toMatchObject({ code: -32021 });
+    // The tasks extension's check (its callLife.checkFor), before the call takes anything: the core's error, as it always was.
+    expect(required.error).toEqual({
+      code: -32021,
+      message: `Tool job.required needs client capabilities the client did not declare: extensions.`,
+      data: { requiredCapabilities: { extensions: { [TASKS]: {} } } }
+    });
     expect(gates.get('req').waits).toBe(0);
     // With the extension it is a task.
     const task = await startTask(client, 'job.required', { gate: 'req' });

@@ -1,7 +1,7 @@
 import { CancelledError } from '../../errors';
 import type { CallLifeTool, CallProgressReport, DetachedRun, ExtensionCall, ExtensionCallLife } from '../../extensions/call-life';
 import { extensionRequestOf, type ExtensionRequest } from '../../extensions/extension-request';
-import type { CallOutcome } from '../../types/task-handle';
+import type { CallOutcome, TaskHandle } from '../../types/task-handle';
 import type { CallState } from '../call-state';
 import { ProgressChannel } from '../progress';
 import { named, type NamedStep } from './named-step';
@@ -10,6 +10,12 @@ import { named, type NamedStep } from './named-step';
 export interface ExtensionLife {
   readonly id: string;
   readonly life: ExtensionCallLife;
+  /**
+   * The extensions' start while it is under way or not begun (a call that reaches a call-life
+   * point reaches its extension: it waits for the start, as an extension method does); undefined
+   * once they started, so a started app's calls do not wait.
+   */
+  readonly starting?: () => Promise<void> | undefined;
 }
 
 /**
@@ -18,8 +24,23 @@ export interface ExtensionLife {
  * queue slot, the locks and the question round. Each call gets an {@link ExtensionCall}
  * through which the extension asks and the call (the engine) does: see `CallState.answerEarly`.
  */
-export function callLifeStep({ id, life }: ExtensionLife, tool: CallLifeTool): NamedStep {
-  return named('call-life', (state, next) => life.around(new LifeOfCall(id, tool, state), () => next(state)));
+export function callLifeStep({ id, life, starting }: ExtensionLife, tool: CallLifeTool): NamedStep {
+  return named('call-life', (state, next) => {
+    const around = () => life.around(new LifeOfCall(id, tool, state), () => next(state));
+    const start = starting?.();
+    return start ? state.aborter.race(start).then(around) : around();
+  });
+}
+
+/**
+ * An extension's check of a tool's calls (`ExtensionCallLife.checkFor`, decided at startup),
+ * before the call takes anything: a call it refuses ends here, thrown to the boundary.
+ */
+export function callLifeCheckStep(id: string, check: (request: ExtensionRequest) => void, tool: CallLifeTool): NamedStep {
+  return named('call-life-check', (state, next) => {
+    check(extensionRequestOf(id, 'tools/call', { name: tool.name, arguments: state.args }, state.request, state.aborter.signal));
+    return next(state);
+  });
 }
 
 /** One call as an extension's call-life point sees it: each method asks the call's state. */
@@ -74,8 +95,16 @@ class LifeOfCall implements ExtensionCall {
   }
 
   answerNow(result: Record<string, unknown>, run: DetachedRun): void {
-    this.state.answerEarly({ taskId: run.id, created: result, report: nothing, settle: (outcome) => settleQuietly(run, outcome) });
+    this.state.answerEarly(runHandleOf(run, result));
   }
+}
+
+/**
+ * A detached run as the engine settles it (internal: the call's task handle): `created` what
+ * the request was answered with (`{}` for a later round, which answers none).
+ */
+export function runHandleOf(run: DetachedRun, created: Record<string, unknown> = {}): TaskHandle {
+  return { taskId: run.id, created, report: nothing, settle: (outcome) => settleQuietly(run, outcome) };
 }
 
 const nothing = (): void => undefined;

@@ -4,7 +4,7 @@ import { Action, Input, Prompt, Resource, ResourceTemplate, ToolProvider, type F
 import { assembleApp, type AppParts } from '../../../src/app/assemble';
 import type { MemberRouter } from '../../../src/app/member-router';
 import type { CompletionQuery } from '../../../src/transports/served-app';
-import type { TaskRound } from '../../../src/tasks/task-lifecycle';
+import type { ExtensionRequest, LaterRound } from '../../../src/advanced';
 import type { CallRequest, ServedRequest } from '../../../src/types/request';
 import type { TaskHandle } from '../../../src/types/tasks';
 
@@ -210,16 +210,17 @@ describe('the member router: the tasks extension', () => {
   });
 });
 
-/** A later round of a task, as the lifecycle asks for one (no answers; nothing aborts it). */
-function roundOf(toolName: string, task: TaskHandle): TaskRound {
+/** A later round of a task, as the tasks extension asks its host for one (no answers; nothing aborts it). */
+function roundOf(tool: string, task: TaskHandle, resumedBy: unknown): LaterRound {
   return {
-    toolName,
+    tool,
     arguments: {},
     clientCapabilities: {},
-    requestState: undefined,
     inputResponses: {},
     signal: new AbortController().signal,
-    task
+    run: { id: task.taskId, settled: (outcome) => task.settle(outcome) },
+    // A request this app handed no extension (as `app.callTool`'s): read by its own facts.
+    resumedBy: resumedBy as ExtensionRequest
   };
 }
 
@@ -247,23 +248,23 @@ describe('the member router: a task round', () => {
     throw new Error(`task ${taskId} never became ${wanted}`);
   }
 
-  it('runTaskRound runs the tool in task mode; its result completes the task', async () => {
+  it('runLaterRound runs the tool in task mode; its result completes the task', async () => {
     const parts = partsOf({ tools: [Jobs] });
     const handle = await waitingTask(parts);
     const round = parts.tasks!.admissions.handle(handle.taskId, {}, () => undefined);
     await parts.tasks!.store.transition(handle.taskId, ['input_required'], { status: 'working' });
-    parts.runTaskRound(roundOf('job.quick', round), request('job.quick', withTasks));
+    parts.runLaterRound(roundOf('job.quick', round, request('job.quick', withTasks)));
     const record = await statusOf(parts, handle.taskId, 'completed');
     expect(record.result).toEqual({ content: [{ type: 'text', text: 'quick job done' }], resultType: 'complete' });
   });
 
-  it('runTaskRound for a tool removed at run time fails the task with -32602 naming it', async () => {
+  it('runLaterRound for a tool removed at run time fails the task with -32602 naming it', async () => {
     const parts = partsOf({ tools: [Jobs] });
     const handle = await waitingTask(parts);
     await parts.tasks!.store.transition(handle.taskId, ['input_required'], { status: 'working' });
     parts.toolClasses.replace([]);
     const round = parts.tasks!.admissions.handle(handle.taskId, {}, () => undefined);
-    parts.runTaskRound(roundOf('job.quick', round), request('job.quick', withTasks));
+    parts.runLaterRound(roundOf('job.quick', round, request('job.quick', withTasks)));
     const record = await statusOf(parts, handle.taskId, 'failed');
     expect(record.error).toEqual({ code: -32602, message: 'Unknown tool: job.quick' });
   });

@@ -197,6 +197,25 @@ describe('buildChain: the steps of a chain, in order', () => {
     expect(namesOf(notMutation)).not.toContain('keyed-lock');
   });
 
+  it("an extension's checkFor: its check runs after the scope check and before requires; a tool it returns none for gets no step", () => {
+    const checking: ExtensionLife = {
+      id: 'com.example/checking',
+      life: { ...TASK_LIFE.life, checkFor: (tool) => (tool.task?.support === 'required' ? () => undefined : undefined) }
+    };
+    const required = {
+      ...specOf({ ...NONE, scopes: true, requires: true, task: true }),
+      task: { support: 'required' as const },
+      callLives: [checking]
+    };
+    expect(namesOf(required).slice(0, 5)).toEqual(['error-boundary', 'scope-check', 'call-life-check', 'capability-check', 'flush']);
+    const optional = { ...specOf({ ...NONE, task: true }), task: { support: 'optional' as const }, callLives: [checking] };
+    expect(namesOf(optional)).not.toContain('call-life-check');
+    const broken: ExtensionLife = { id: 'com.example/broken', life: { ...TASK_LIFE.life, checkFor: () => 'no' as never } };
+    expect(() => namesOf({ ...specOf({ ...NONE, task: true }), callLives: [broken] })).toThrow(
+      'extension com.example/broken: callLife.checkFor(demo.member) must return a function or undefined'
+    );
+  });
+
   it('the same stages for every kind (they differ only in their present and terminal steps)', () => {
     const everything = Object.fromEntries(FLAG_NAMES.map((f) => [f, true])) as unknown as Flags;
     const tool = namesOf(specOf(everything, [], 'tool'));
