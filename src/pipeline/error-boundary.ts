@@ -78,6 +78,9 @@ export class ErrorBoundary {
    * mode), or a thrown JSON-RPC error.
    */
   fail(kind: CallKind, subject: string, mode: CallMode, error: unknown, call?: CallIdentity): CallToolResult | TaskOutcome {
+    // The commonest failure first (thousands of queued calls cancelled at once): a cancelled tool call in its request is
+    // an isError result saying so, nothing logged; what the general path below makes of it, without its checks.
+    if (error instanceof CancelledError && kind === 'tool' && mode === 'request') return errorResult(error.message);
     if (kind === 'tool' && mode === 'task') {
       // The run was aborted by a cancel (tasks/cancel, expiry): the task is cancelled, not completed with an error.
       if (error instanceof CancelledError) return { cancelled: error.message };
