@@ -17,10 +17,18 @@ export interface JsonRpcErrorObject {
  * round is settled with it).
  */
 export type CallOutcome =
-  | { readonly value: Record<string, unknown> }
-  | { readonly error: JsonRpcErrorObject }
-  /** The run was aborted (a task's cancel, say) before it completed: nothing of it completed. */
-  | { readonly cancelled: string };
+  | {
+      /** The call's result (a tool error's `isError` result included). */
+      readonly value: Record<string, unknown>;
+    }
+  | {
+      /** The failure, as the JSON-RPC error object the boundary made. */
+      readonly error: JsonRpcErrorObject;
+    }
+  | {
+      /** Why the run was aborted (a task's cancel, say) before it completed: nothing of it completed. */
+      readonly cancelled: string;
+    };
 
 /** How a task's round ended, as the error boundary maps it (see {@link CallOutcome}). */
 export type TaskOutcome = CallOutcome;
