@@ -1,12 +1,33 @@
+/**
+ * Tests are compiled by swc (`@swc/jest`), which needs no TypeScript compiler API: the same tests
+ * run whichever TypeScript the project has (6 or 7). swc only strips types; the type check is
+ * `tsc`, once per run, in `npm test`'s compile step. Legacy decorators and their `design:*`
+ * metadata are on, as tsconfig.json's `experimentalDecorators` and `emitDecoratorMetadata` are:
+ * tsyringe and `@Input()` read that metadata.
+ */
+const swcFor = (syntax) => [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: syntax === 'typescript' ? { syntax, decorators: true } : { syntax },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+      target: 'es2022',
+      keepClassNames: true
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline'
+  }
+];
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/sample-app'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
+    '^.+\\.ts$': swcFor('typescript'),
     // jose is ESM only; Node 20.19+ loads it with require(), jest's module system does not: it is transpiled for the tests.
-    '/node_modules/(jose|@modelcontextprotocol/ext-tasks)/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', isolatedModules: true }, diagnostics: false }]
+    '/node_modules/(jose|@modelcontextprotocol/ext-tasks)/.+\\.js$': swcFor('ecmascript')
   },
   transformIgnorePatterns: ['/node_modules/(?!jose/|@modelcontextprotocol/ext-tasks/)'],
   moduleNameMapper: {

@@ -6,10 +6,12 @@
 #   1. the framework's peers (tsyringe, reflect-metadata, class-validator, class-transformer)
 #      resolve to one copy, the app's own, from the framework and from the app alike;
 #   2. both entry points load from CommonJS and from ESM;
-#   3. `npm run typecheck`, `npm run build` (tsc) and `npm test` (jest + ts-jest, real SDK
+#   3. `npm run typecheck`, `npm run build` (tsc) and `npm test` (jest + @swc/jest, real SDK
 #      clients) pass;
 #   4. the built entry point (dist/main.js) starts and serves HTTP;
-#   5. the package's terminal client runs from the app (`npx mcpfusion list <url>`).
+#   5. the package's terminal client runs from the app (`npx mcpfusion list <url>`);
+#   3 to 5 on TypeScript 6 (`npm i -D typescript@6`) and on TypeScript 7 (`npm i -D typescript@latest`),
+#   with no install flag (the starter's range installs 7 by itself).
 #
 #   bash scripts/starter/check.sh            (or: npm run check:starter)
 #
@@ -108,28 +110,37 @@ node --input-type=module -e "
   if (typeof FusionApp?.create !== 'function' || typeof Action !== 'function' || typeof ToolProvider !== 'function' || typeof connectTestClient !== 'function') process.exit(1);
 " || die "import { … } from '@mcpfusion/core' (ESM named exports)"
 
-step "npm run typecheck and npm run build (tsc)"
-npm run typecheck || die "npm run typecheck"
-npm run build || die "npm run build"
+# Steps 3 to 5 on the TypeScript the project has now (tsc 7 from the starter's range as installed,
+# then 6 and latest as a user moves between them with `npm i -D`, no flag).
+verify() {
+  local label="$1"
+  step "[$label] npm run typecheck and npm run build ($(npx --no-install tsc --version))"
+  npm run typecheck || die "[$label] npm run typecheck"
+  npm run build || die "[$label] npm run build"
 
-step "npm test"
-npm test -- --ci || die "npm test"
+  step "[$label] npm test (jest, the tests compiled by @swc/jest)"
+  npm test -- --ci || die "[$label] npm test"
 
-step "node dist/main.js serves HTTP"
-: >"$WORK/main.log"
-PORT=0 node dist/main.js 2>>"$WORK/main.log" &
-server_pid=$!
-url=""
-for _ in $(seq 1 300); do
-  url="$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$WORK/main.log")"
-  url="${url%%$'\n'*}"
-  [[ -n "$url" ]] && break
-  kill -0 "$server_pid" 2>/dev/null || break
-  sleep 0.1
-done
-[[ -n "$url" ]] || { cat "$WORK/main.log" >&2; die "dist/main.js did not report a URL"; }
-# An initialize over Streamable HTTP must answer 200 with a result.
-node - "$url" <<'JS' || { cat "$WORK/main.log" >&2; die "dist/main.js did not answer initialize"; }
+  step "[$label] node dist/main.js serves HTTP"
+  serve_and_list "$label"
+}
+
+serve_and_list() {
+  local label="$1"
+  : >"$WORK/main.log"
+  PORT=0 node dist/main.js 2>>"$WORK/main.log" &
+  server_pid=$!
+  local url=""
+  for _ in $(seq 1 300); do
+    url="$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$WORK/main.log")"
+    url="${url%%$'\n'*}"
+    [[ -n "$url" ]] && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  [[ -n "$url" ]] || { cat "$WORK/main.log" >&2; die "[$label] dist/main.js did not report a URL"; }
+  # An initialize over Streamable HTTP must answer 200 with a result.
+  node - "$url" <<'JS' || { cat "$WORK/main.log" >&2; die "[$label] dist/main.js did not answer initialize"; }
 const url = process.argv[2];
 const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'check', version: '0' } } };
 fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) })
@@ -140,13 +151,24 @@ fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', acce
   })
   .catch((e) => { console.error(e); process.exit(1); });
 JS
-step "npx mcpfusion (the package's terminal client) lists the running app"
-npx --no-install mcpfusion list "$url" >"$WORK/cli.log" 2>&1 || { cat "$WORK/cli.log" >&2; die "npx mcpfusion list $url"; }
-grep -q '^Tools (' "$WORK/cli.log" || { cat "$WORK/cli.log" >&2; die "npx mcpfusion list printed no tools"; }
-log "  $(grep '^Tools (' "$WORK/cli.log")"
+  step "[$label] npx mcpfusion (the package's terminal client) lists the running app"
+  npx --no-install mcpfusion list "$url" >"$WORK/cli.log" 2>&1 || { cat "$WORK/cli.log" >&2; die "npx mcpfusion list $url"; }
+  grep -q '^Tools (' "$WORK/cli.log" || { cat "$WORK/cli.log" >&2; die "npx mcpfusion list printed no tools"; }
+  log "  $(grep '^Tools (' "$WORK/cli.log")"
 
-kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
-server_pid=""
+  kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
+  server_pid=""
+}
+
+[[ "$(npx --no-install tsc --version)" == "Version 7."* ]] || die "the starter's range did not install TypeScript 7: $(npx --no-install tsc --version)"
+step "npm i -D typescript@6 (a project that stays on 6)"
+npm install -D "${NPM_FLAGS[@]}" typescript@6 || die "npm i -D typescript@6"
+[[ "$(npx --no-install tsc --version)" == "Version 6."* ]] || die "typescript@6 did not install: $(npx --no-install tsc --version)"
+verify "TypeScript 6"
+step "npm i -D typescript@latest (moving to today's TypeScript, no flag)"
+npm install -D "${NPM_FLAGS[@]}" typescript@latest || die "npm i -D typescript@latest"
+[[ "$(npx --no-install tsc --version)" == "Version 7."* ]] || die "typescript@latest is not 7: $(npx --no-install tsc --version)"
+verify "TypeScript 7"
 
 # The Dockerfile the project ships (docs/deploy.md): built and run where Docker is; elsewhere
 # test/readme/deploy.test.ts checks it line by line against the starter.

@@ -9,27 +9,44 @@ import { ConfigurationError } from '../errors';
  * crash inside class-validator, long before a decorator of ours could say anything. So the check
  * is made when the framework is loaded: the compiled modules that are loading it (the module
  * that imports it and the ones that import that, and the entry file) and the compiled files
- * beside them (the same build) are read, and one that carries the standard decorators' helper
- * (`__esDecorate`) stops the program with a message naming both flags and the tsconfig file to
- * put them in.
+ * beside them (the same build) are read, and one that carries a standard decorators' helper
+ * stops the program with a message naming the options to set and the file to put them in.
  */
 
-/** The helper TypeScript emits for standard decorators (also as `tslib.__esDecorate` with `importHelpers`). */
-const STANDARD_DECORATORS = /\b__esDecorate\s*\(/;
+/**
+ * The helpers each compiler emits for standard decorators: tsc's `__esDecorate` (also
+ * `tslib.__esDecorate` with `importHelpers`), swc's `_apply_decs_2203_r` / `_apply_decs_2311`
+ * (`jsc.transform.decoratorVersion` 2022-03 or 2023-11; also required from `@swc/helpers`). esbuild
+ * refuses to compile parameter decorators (`@Input()`) as standard ones, naming the flag itself.
+ */
+const STANDARD_DECORATORS = /\b(__esDecorate|_apply_decs_\d{4}\w*)\b/;
+/** Which compiler a standard-decorator helper comes from: the fix is named in that compiler's options. */
+type Compiler = 'tsc' | 'swc';
 /** Compiled files are read this far: the helper is emitted at the top of a module (with `importHelpers`, at its first class). */
 const READ_LIMIT = 1 << 18;
 
-/** The error that names the two flags, and the tsconfig file when one is found above `compiled`. */
-export function standardDecoratorsError(compiled: string | undefined, where?: string): ConfigurationError {
+/**
+ * The error that names the options to set: the two tsconfig flags, and the tsconfig file when one
+ * is found above `compiled`; for a file swc compiled, swc's own two options.
+ */
+export function standardDecoratorsError(compiled: string | undefined, where?: string, compiler: Compiler = 'tsc'): ConfigurationError {
   const tsconfig = compiled ? nearestTsconfig(dirname(compiled)) : undefined;
   const file = tsconfig ?? 'your tsconfig.json';
   const what = compiled ? `${compiled} was compiled` : `${where ?? 'A decorated class'} was compiled`;
+  const by = compiler === 'swc' ? ' by swc' : '';
+  const fix =
+    compiler === 'swc'
+      ? 'Set in your swc options (.swcrc, or the options of @swc/jest / swc-loader):\n' +
+        '    "jsc": { "parser": { "syntax": "typescript", "decorators": true },\n' +
+        '             "transform": { "legacyDecorator": true, "decoratorMetadata": true } }\n' +
+        `and keep "experimentalDecorators" and "emitDecoratorMetadata" in "compilerOptions" of ${file} for tsc; then compile again.`
+      : `Add to "compilerOptions" in ${file}:\n` +
+        '    "experimentalDecorators": true,\n' +
+        '    "emitDecoratorMetadata": true\n' +
+        'and compile again with tsc (6 or 7), ts-node, or swc with "legacyDecorator" and "decoratorMetadata" ' +
+        "(@swc/jest for tests): esbuild-based runners (tsx, vitest's default) drop the metadata.";
   const error = new ConfigurationError(
-    `${what} with TypeScript's standard decorators, but @mcpfusion/core (and class-validator) need the legacy ones. ` +
-      `Add to "compilerOptions" in ${file}:\n` +
-      '    "experimentalDecorators": true,\n' +
-      '    "emitDecoratorMetadata": true\n' +
-      'and compile again (with tsc, ts-jest or ts-node: esbuild-based runners drop the metadata).'
+    `${what}${by} with standard (TC39) decorators, but @mcpfusion/core (and class-validator) need TypeScript's legacy ones. ${fix}`
   );
   // The stack would point into the framework, where nothing is to be fixed: the message says it all.
   error.stack = `${error.name}: ${error.message}`;
@@ -46,7 +63,8 @@ export function assertLegacyDecorators(loader: NodeJS.Module | undefined): void 
   // The module that imports the framework may hold no decorator (an app.ts that imports it before
   // ./tools): the compiled files beside the importers are the same build, and are read too.
   for (const file of [...files, ...besides(files)]) {
-    if (usesStandardDecorators(file)) throw standardDecoratorsError(file);
+    const compiler = standardDecoratorsIn(file);
+    if (compiler) throw standardDecoratorsError(file, undefined, compiler);
   }
 }
 
@@ -94,16 +112,19 @@ function parentOf(module: NodeJS.Module | undefined): NodeJS.Module | undefined 
   return parent ?? undefined;
 }
 
-function usesStandardDecorators(file: string): boolean {
+/** The compiler whose standard-decorator helper `file` carries, if it carries one. */
+function standardDecoratorsIn(file: string): Compiler | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
     const head = Buffer.alloc(READ_LIMIT);
     const read = readSync(fd, head, 0, READ_LIMIT, 0);
-    return STANDARD_DECORATORS.test(head.toString('utf8', 0, read));
+    const helper = STANDARD_DECORATORS.exec(head.toString('utf8', 0, read))?.[1];
+    if (!helper) return undefined;
+    return helper.startsWith('_apply_decs_') ? 'swc' : 'tsc';
   } catch {
     // Not readable (a virtual module, a bundle's chunk): nothing to say about it.
-    return false;
+    return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -111,8 +111,9 @@ function missingTypeInfo(target: Constructor, where: string, decorated: boolean)
   if (decorated) {
     return (
       `${where} takes ${target.length} constructor parameter(s) but no decorator metadata was emitted for it, so they cannot be injected. ` +
-      'Set "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig.json and compile with tsc, ts-jest or ts-node ' +
-      '(esbuild-based runners such as tsx and vitest drop the metadata).'
+      'Set "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig.json and compile with tsc, ts-node or swc ' +
+      '(with "jsc.transform.legacyDecorator" and "decoratorMetadata"; @swc/jest for tests): ' +
+      "esbuild-based runners such as tsx and vitest's default transform drop the metadata."
     );
   }
   const metadata = (Reflect as unknown as { getMetadata(key: string, target: object): unknown }).getMetadata('design:paramtypes', target);

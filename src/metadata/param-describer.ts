@@ -41,7 +41,9 @@ export function describeParams(
       }
       if (!types) {
         problems.push(
-          `${where}: no type metadata for @Input(): enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig (and do not build with esbuild, which drops it).`
+          `${where}: no type metadata for @Input(): enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig ` +
+            '(with swc: "jsc.transform.legacyDecorator" and "decoratorMetadata"), and do not build with esbuild, which drops it: ' +
+            "tsx and vitest's default transform are esbuild-based (build with tsc or swc, run with ts-node, test with @swc/jest)."
         );
         ok = false;
         continue;

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { transformFileSync } from '@swc/core';
+import { transformSync as esbuildTransform } from 'esbuild';
 import * as ts from 'typescript';
 
 /**
@@ -49,8 +51,46 @@ const SPLIT: Record<string, string> = {
     .replace('class BillingTools', 'export class BillingTools')
 };
 
+/** Compiles a project's `src/*.ts` files (named) into its `dist/`. */
+type Compile = (dir: string, names: readonly string[]) => void;
+
+/** swc as `swc src -d dist` or @swc/jest run it, with the given `jsc.transform` options. */
+const bySwc =
+  (transform: Record<string, unknown>): Compile =>
+  (dir, names) => {
+    mkdirSync(join(dir, 'dist'), { recursive: true });
+    for (const name of names) {
+      const { code } = transformFileSync(join(dir, 'src', name), {
+        jsc: { parser: { syntax: 'typescript', decorators: true }, transform, target: 'es2022' },
+        module: { type: 'commonjs' },
+        swcrc: false
+      });
+      writeFileSync(join(dir, 'dist', name.replace(/\.ts$/, '.js')), code);
+    }
+  };
+
+/** esbuild as tsx and vitest's default transform run it: no type metadata, whatever tsconfig says. */
+const byEsbuild =
+  (compilerOptions: Record<string, unknown>): Compile =>
+  (dir, names) => {
+    mkdirSync(join(dir, 'dist'), { recursive: true });
+    for (const name of names) {
+      const { code } = esbuildTransform(readFileSync(join(dir, 'src', name), 'utf8'), {
+        loader: 'ts',
+        format: 'cjs',
+        target: 'es2022',
+        tsconfigRaw: { compilerOptions }
+      });
+      writeFileSync(join(dir, 'dist', name.replace(/\.ts$/, '.js')), code);
+    }
+  };
+
 /** A project folder outside the repository, the package and its peers linked into its node_modules. */
-function project(tsconfig: ts.CompilerOptions, sources: Record<string, string> = { 'main.ts': PROGRAM }): { dir: string; main: string } {
+function project(
+  tsconfig: ts.CompilerOptions,
+  sources: Record<string, string> = { 'main.ts': PROGRAM },
+  compile?: Compile
+): { dir: string; main: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mcpfusion-decorators-'));
   mkdirSync(join(dir, 'node_modules', '@mcpfusion'), { recursive: true });
   symlinkSync(ROOT, join(dir, 'node_modules', '@mcpfusion', 'core'), 'dir');
@@ -60,6 +100,10 @@ function project(tsconfig: ts.CompilerOptions, sources: Record<string, string> =
   mkdirSync(join(dir, 'src'));
   for (const [name, text] of Object.entries(sources)) writeFileSync(join(dir, 'src', name), text);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { outDir: 'dist', strict: true } }, null, 2));
+  if (compile) {
+    compile(dir, Object.keys(sources));
+    return { dir, main: join(dir, 'dist', 'main.js') };
+  }
   // tsc as the newcomer ran it: the type errors are printed, and the JavaScript is emitted all the same.
   const program = ts.createProgram(
     Object.keys(sources).map((name) => join(dir, 'src', name)),
@@ -103,7 +147,7 @@ describe('a program compiled without experimentalDecorators', () => {
     made.push(dir);
     const { code, stderr } = await outcome(main);
     expect(code).not.toBe(0);
-    expect(stderr).toContain(`${main} was compiled with TypeScript's standard decorators`);
+    expect(stderr).toContain(`${main} was compiled with standard (TC39) decorators`);
     expect(stderr).toContain(`Add to "compilerOptions" in ${join(dir, 'tsconfig.json')}:`);
     expect(stderr).toContain('"experimentalDecorators": true,');
     expect(stderr).toContain('"emitDecoratorMetadata": true');
@@ -116,7 +160,7 @@ describe('a program compiled without experimentalDecorators', () => {
     made.push(dir);
     const { code, stderr } = await outcome(join(dir, 'dist', 'main.js'));
     expect(code).not.toBe(0);
-    expect(stderr).toContain(`${join(dir, 'dist', 'tools.js')} was compiled with TypeScript's standard decorators`);
+    expect(stderr).toContain(`${join(dir, 'dist', 'tools.js')} was compiled with standard (TC39) decorators`);
     expect(stderr).toContain(`Add to "compilerOptions" in ${join(dir, 'tsconfig.json')}:`);
     expect(stderr).not.toContain("reading 'constructor'");
   }, 60_000);
@@ -133,5 +177,57 @@ describe('a program compiled without experimentalDecorators', () => {
     const { code, stderr } = await outcome(main);
     expect(stderr).not.toContain('standard decorators');
     expect(code).toBe(0);
+  }, 60_000);
+});
+
+describe('the same program compiled by swc or esbuild instead of tsc', () => {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Laid out as the starter: standard decorators have no parameter decorators, and swc leaves
+  // `@Input()` as written, which Node cannot parse; the check reads tools.js (beside app.js, which
+  // loads the framework first) before Node parses it, and names the options.
+  it.each(['2022-03', '2023-11'])(
+    "swc with standard decorators (decoratorVersion %s) stops when the framework loads, naming swc's own two options",
+    async (decoratorVersion) => {
+      const { dir, main } = project({}, SPLIT, bySwc({ decoratorVersion }));
+      made.push(dir);
+      const { code, stderr } = await outcome(main);
+      expect(code).not.toBe(0);
+      expect(stderr).toContain(`${join(dir, 'dist', 'tools.js')} was compiled by swc with standard (TC39) decorators`);
+      expect(stderr).toContain('"legacyDecorator": true, "decoratorMetadata": true');
+      expect(stderr).toContain(join(dir, 'tsconfig.json'));
+      expect(stderr).not.toContain('SyntaxError');
+    },
+    60_000
+  );
+
+  it('swc with legacy decorators and their metadata (what @swc/jest is given) runs', async () => {
+    const { dir, main } = project({}, SPLIT, bySwc({ legacyDecorator: true, decoratorMetadata: true }));
+    made.push(dir);
+    const { code, stderr } = await outcome(main);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it("swc with legacy decorators but no metadata stops at @Input(), naming swc's decoratorMetadata", async () => {
+    const { dir, main } = project({}, SPLIT, bySwc({ legacyDecorator: true }));
+    made.push(dir);
+    const { code, stderr } = await outcome(main);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('BillingTools.invoice: no type metadata for @Input()');
+    expect(stderr).toContain('"decoratorMetadata"');
+  }, 60_000);
+
+  it("esbuild (tsx, vitest's default) with experimentalDecorators stops at @Input(), naming tsx and vitest", async () => {
+    const { dir, main } = project({}, SPLIT, byEsbuild({ experimentalDecorators: true, emitDecoratorMetadata: true }));
+    made.push(dir);
+    const { code, stderr } = await outcome(main);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('no type metadata for @Input()');
+    expect(stderr).toContain('do not build with esbuild, which drops it');
+    expect(stderr).toContain("tsx and vitest's default transform are esbuild-based");
   }, 60_000);
 });
