@@ -1,5 +1,4 @@
-import type { FusionAppOptions } from '@mcpfusion/core';
-import type { ListenOptions } from '@mcpfusion/core/advanced';
+import type { FusionAppOptions, ListenOptions } from '@mcpfusion/core';
 import {
   RedisContinuationStore,
   RedisMutationLock,

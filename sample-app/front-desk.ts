@@ -1,5 +1,4 @@
-import { FusionApp, mount, proxy, type AuthOptions } from '@mcpfusion/core';
-import type { Gateway, UpstreamTarget } from '@mcpfusion/core/advanced';
+import { FusionApp, mount, proxy, type AuthOptions, type Gateway, type UpstreamTarget } from '@mcpfusion/core';
 import { createBillingApp } from './app';
 import { deskDirectory } from './front/desk-directory.extension';
 import { Scopes } from './scopes';

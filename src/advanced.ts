@@ -1,6 +1,6 @@
 /**
  * `@mcpfusion/core/advanced`: what an application needs only when it replaces or inspects a part
- * of the framework, kept out of the package root so the root stays what every app writes.
+ * of the framework, kept out of the package root so the root's values stay what every app writes.
  *
  * - Building blocks for a queue, lock or event store of your own: the in-process defaults
  *   (`InProcessCallQueue`, `FifoMutex`, `BoundedSessionEventStore`), `raceAbort`, `Release`.
@@ -9,9 +9,11 @@
  *   the guards that tell an input round, a progress event or a `CallToolResult` apart.
  * - Every specific error class, for `instanceof` (the root's `FusionError` and `ErrorCode` are
  *   enough to tell failures apart by `error.code`).
- * - The types of what the root's functions take and return that apps write inline or let TypeScript
- *   infer: `ListenOptions`, `Listening`, `ProviderSpec`, `Gateway`, `Mount`, `SkillsOptions`, …
  * - Writing an extension: `FusionExtension` and what its parts receive.
+ *
+ * Every type the root's own signatures use is also exported by the root (type-only): those listed
+ * here as well (`ListenOptions`, `Gateway`, `Mount`, `FusionExtension`, `TaskRecord`, …) stay here so
+ * that imports from this subpath keep working; import them from either.
  *
  * Nothing here is needed to write tools; docs/api.md says why each name is here.
  *
@@ -127,9 +129,9 @@ export type { TelemetryOptions } from './telemetry/telemetry-options';
 // Views (MCP Apps): the media type of a view's document and the extension's identifier, for hosts and tests.
 export { UI_EXTENSION, VIEW_MIME_TYPE } from './views/view';
 
-// What the root's functions and options take or return, written inline or inferred by most apps (kept out of the
-// root, which stays at 80 names at most): `app.listen`, `providers`, `proxy`, `skills`, `mount`, `concurrency`,
-// `ctx.lock`, `jwtVerifier`, and the shapes inside the root's options.
+// What the root's functions and options take or return: `app.listen`, `providers`, `proxy`, `skills`, `mount`,
+// `concurrency`, `ctx.lock`, `jwtVerifier`, and the shapes inside the root's options. The root exports them too
+// (it exports every type its signatures use); they stay here so that existing imports from this subpath work.
 export type { ListenOptions, ProviderSpec } from './app/app-options';
 export type { Listening } from './app/listen';
 export type { Gateway, UpstreamEra, UpstreamTarget } from './gateway';

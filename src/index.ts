@@ -1,11 +1,18 @@
 /**
  * `@mcpfusion/core`: what an application writes or annotates. The decorators and `FusionApp`,
  * the call context and middleware and presenter types, the input API, `progress`, the errors an
- * application throws or catches, the stores it passes in, authorization, and the option types of
- * most of these. The building blocks for writing your own queue, lock or task store, the
- * introspection types, the specific error classes and the types apps write inline or let
- * TypeScript infer (`ListenOptions`, `Gateway`, `Mount`, …) are in `@mcpfusion/core/advanced`; the test
- * client is in `@mcpfusion/core/testing`; Redis coordination in `@mcpfusion/core/redis`.
+ * application throws or catches, the stores it passes in, authorization.
+ *
+ * Its values are few: what a service author calls, decorates with, passes in, throws or catches. Its
+ * types are every type its own signatures use (`ListenOptions` beside `app.listen`, `Gateway` beside
+ * `proxy`, `FusionExtension` beside the `extensions` option, `TaskRecord` beside `TaskStore`), exported
+ * type-only, so a reader never needs a second entry point to name an argument or a result, and they cost
+ * nothing at run time. `npm run api:check` fails if a root signature uses a type the root does not export.
+ *
+ * `@mcpfusion/core/advanced` holds the run-time pieces for replacing or inspecting a part of the
+ * framework (the in-process queue and lock, `raceAbort`, the default session event store), the specific
+ * error classes, the guards of the handler protocol, `authFromEnv` and the naming rule of composition;
+ * the test client is in `@mcpfusion/core/testing`; Redis coordination in `@mcpfusion/core/redis`.
  * docs/api.md says what each entry point holds and why; etc/*.api.md is the reviewed surface.
  *
  * @packageDocumentation
@@ -18,15 +25,24 @@ import { progress as progressUpdate, type ProgressUpdate } from './pipeline/prog
 // input classes' class-validator decorators crash (they run before any decorator of ours).
 assertLegacyDecorators(module);
 
-// The app: composition root, its options, `listen`, and the test entry point `app.callTool`.
+// The app: composition root, its options, `listen`, and the test entry point `app.callTool` (with what its
+// `onInput` is handed and answers).
 export { FusionApp } from './app/fusion-app';
-export type { DirectCallOptions } from './types/harness';
-export type { FusionAppOptions } from './app/app-options';
+export type { DirectCallOptions, HarnessInputAnswer, HarnessInputRequest } from './types/harness';
+export type { FusionAppOptions, ListenOptions, ProviderSpec, WithoutFrameworkFields } from './app/app-options';
+export type { Listening } from './app/listen';
 export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
+// Inside the app's options: the 2025-era HTTP sessions, telemetry with providers of your own.
+export type { SessionOptions, SessionResumption } from './transports/http/session-registry';
+export type { TelemetryOptions } from './telemetry/telemetry-options';
+// What the app says of its members (`app.tools`, `app.describeChain`) and what a call is told of its tool (`ctx.tool`).
+export type { ToolDescriptor } from './metadata/tool-descriptor';
+export type { CallKind, Era, JsonSchema, MemberKind, OutputSpec, ParamKind, RequestFacts, ToolInfo, ToolKind } from './types/core';
+export type { ToolTaskSupport } from './types/tasks';
 
 // Another MCP server behind the app: its tools served through the app's chain, across both eras.
 export { proxy } from './gateway';
-export type { ProxyOptions } from './gateway';
+export type { Gateway, ProxyOptions, UpstreamEra, UpstreamTarget } from './gateway';
 
 // Declaring tools, resources and prompts.
 export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';
@@ -37,31 +53,55 @@ export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTe
 export { JSONSchema } from 'class-validator-jsonschema';
 export type {
   Completer,
+  CompleterRef,
   InteractiveOptions,
+  LockKeysFunction,
   MutationOptions,
   PromptOptions,
   ResourceOptions,
   ResourceTemplateOptions,
+  SerializeOn,
   ToolOptions,
   ToolProviderOptions
 } from './metadata/types';
 export type { Constructor } from './types/core';
+export type { Icon } from './types/display';
+// The compile-time check of a tool's return type against its `output` (what `@Action` / `@Mutation` return).
+export type { CheckedReturn, HandlerReturn, OutputCheckedDecorator, OutputValue } from './decorators/handler-return';
 
 // Views (MCP Apps): HTML documents a host renders beside the tools that name them.
 export { view } from './views/view';
-// Composition: the Skills extension (writing one of your own: `FusionExtension` in `/advanced`), and mounting tool
-// classes or apps under a namespace.
-export { skills } from './skills/skills-extension';
-export { mount } from './compose/mount';
-export type { ViewOptions } from './types/view-options';
+export type { ViewCsp, ViewOptions } from './types/view-options';
 export { rendersViews } from './views/renders-views';
+
+// Composition: the Skills extension, and mounting tool classes or apps under a namespace.
+export { skills } from './skills/skills-extension';
+export type { SkillsOptions } from './skills/skills-extension';
+export { mount } from './compose/mount';
+export type { Mount, MountableApp } from './compose/mount';
+
+// Writing an extension (the `extensions` option): what it is, what its methods, resources, listens, steps,
+// call-life point and start receive, and what a call that answered early ended with.
+export type {
+  ExtensionHost,
+  ExtensionListenRequest,
+  ExtensionListens,
+  ExtensionMethod,
+  ExtensionRequest,
+  ExtensionResources,
+  ExtensionSteps,
+  FusionExtension
+} from './extensions/extension';
+export type { CallLifeTool, CallProgressReport, DetachedRun, ExtensionCall, ExtensionCallLife, LaterRound } from './extensions/call-life';
+export type { CallOutcome, JsonRpcErrorObject } from './types/task-handle';
+export type { TraceLinks } from './types/telemetry';
 
 // The call: its context, dependency injection, middleware, presenters, progress.
 export { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL, FUSION_APP } from './di/tokens';
-export type { CallContext, RequestExtra } from './types/context';
+export type { CallContext, CallContextBase, CallLogger, LogLevel, RequestExtra, ReservedContextField } from './types/context';
 export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './types/middleware';
 export { cappedList } from './presenters';
-export type { PresentationContext, Presenter } from './presenters';
+export type { CappedListOptions, PresentationContext, Presenter, PresenterRef } from './presenters';
 /**
  * Makes a progress event for `yield` in a generator handler: `yield progress(40, 'rows loaded')`.
  * `percent` is 0–100 and must increase (see `progress` in `pipeline/progress.ts`). Exported as a
@@ -71,11 +111,24 @@ export type { PresentationContext, Presenter } from './presenters';
 export const progress: (percent: number, message?: string) => ProgressUpdate = progressUpdate;
 export type { ProgressUpdate } from './pipeline/progress';
 
-// Asking the user mid-call.
+// Asking the user mid-call: the functions, what an interactive handler returns, the fields `ask` makes.
 export { ask } from './interactive/ask';
-export type { AnswersOf, Fields } from './interactive/ask';
+export type {
+  AnswersOf,
+  BooleanField,
+  Choices,
+  EnumField,
+  FieldDescriptor,
+  Fields,
+  MultiSelectField,
+  NumberField,
+  StringField,
+  StringFormat
+} from './interactive/ask';
 export { requireInput } from './interactive/require-input';
-export type { InputRound, RequireInputOptions } from './interactive/require-input';
+export type { InputRequest, InputRound, RequireInputOptions } from './interactive/require-input';
+export type { InputKind } from './types/core';
+export type { FormSchema } from './interactive/answer-validator';
 export { readInput, inputStatus, readRequestState } from './interactive/input-scope';
 export type { InputStatus } from './interactive/input-scope';
 
@@ -84,20 +137,25 @@ export type { InputStatus } from './interactive/input-scope';
 export { ConfigurationError, ErrorCode, FusionError, ToolError } from './errors';
 export type { ErrorCodeValue } from './errors';
 
-// Stores and coordination an app passes in (`tasks.store`, `continuationStore`, `concurrency`, `mutationLock`).
+// Stores and coordination an app passes in (`tasks.store`, `continuationStore`, `concurrency`, `mutationLock`),
+// and what their contracts take and return (a task's record, a claimed round, a released slot or lock).
 export { InMemoryTaskStore } from './tasks/task-store';
-export type { TaskStore } from './tasks/task-store';
+export type { TaskFailure, TaskPatchOf, TaskStore } from './tasks/task-store';
+export type { TaskPatch, TaskRecord, TaskStatus } from './tasks/task-record';
 export { SqliteTaskStore } from './tasks/sqlite-task-store';
+export type { SqliteDatabase } from './tasks/sqlite-task-store';
 export type { TaskSettings } from './tasks/app-tasks';
 export { SignedContinuationStore } from './interactive/continuation-store';
 export type { ContinuationStore } from './interactive/continuation-store';
-export type { CallQueue, MutationLock } from './concurrency';
+export type { ClaimOutcome } from './interactive/round-outcomes';
+export type { CallQueue, CallQueueOptions, LockRelease, MutationLock, Release } from './concurrency';
+export type { KeyGrant, LockGrant } from './types/lock';
 
 // Authorization (the HTTP endpoint as an OAuth 2.1 resource server).
 export type { AuthOptions } from './auth/http-auth';
 export type { CallerAuth } from './types/context';
 export { jwtVerifier } from './auth/jwt-verifier';
-export type { JwtVerifierOptions } from './auth/jwt-verifier';
+export type { JSONWebKeySet, JwtVerifierOptions } from './auth/jwt-verifier';
 /**
  * The error a token verifier throws to refuse a token (re-exported from the MCP SDK): with
  * `OAuthErrorCode.InvalidToken` the endpoint answers 401 with a `WWW-Authenticate` challenge.

@@ -1,4 +1,4 @@
-import type { UpstreamTarget } from '@mcpfusion/core/advanced';
+import type { UpstreamTarget } from '@mcpfusion/core';
 import { join } from 'node:path';
 
 /** The SQLite file of the branch desk the front desk spawns when `FRONT_BRANCH` is not set (`BRANCH_DB` overrides it). */

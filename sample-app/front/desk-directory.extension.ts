@@ -1,4 +1,5 @@
-import { namespacedViewUri, type FusionExtension, type Gateway, type Mount } from '@mcpfusion/core/advanced';
+import type { FusionExtension, Gateway, Mount } from '@mcpfusion/core';
+import { namespacedViewUri } from '@mcpfusion/core/advanced';
 import { DeskActivity } from './desk-activity';
 import { deskListenResponse } from './desk-listen';
 

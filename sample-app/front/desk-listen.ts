@@ -1,4 +1,4 @@
-import type { ExtensionListenRequest } from '@mcpfusion/core/advanced';
+import type { ExtensionListenRequest } from '@mcpfusion/core';
 
 /** The `_meta` key that names the listen on each message of its stream (2026-07-28, `subscriptions/listen`). */
 const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';

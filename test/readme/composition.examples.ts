@@ -5,8 +5,8 @@
  */
 import 'reflect-metadata';
 import { IsInt, Min } from 'class-validator';
-import { Action, FusionApp, Input, Mutation, ToolProvider, mount, skills } from '@mcpfusion/core';
-import { InvalidParamsError, type FusionExtension } from '@mcpfusion/core/advanced';
+import { Action, FusionApp, Input, Mutation, ToolProvider, mount, skills, type FusionExtension } from '@mcpfusion/core';
+import { InvalidParamsError } from '@mcpfusion/core/advanced';
 
 class Posting {
   @IsInt() @Min(1) account!: number;

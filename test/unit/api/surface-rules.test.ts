@@ -4,6 +4,7 @@ import { join } from 'node:path';
 /** The rules `npm run api:check` holds the API reports to, across the entry points (scripts/api/surface-rules.cjs). */
 const rules = require('../../../scripts/api/surface-rules.cjs') as {
   exportedNames(text: string): Set<string>;
+  isRootReport(file: string): boolean;
   surfaceProblems(reports: ReadonlyArray<{ file: string; text: string }>): string[];
 };
 
@@ -13,7 +14,7 @@ const ETC = join(__dirname, '..', '..', '..', 'etc');
 const report = (file: string, ...lines: string[]) => ({ file, text: ['```ts', ...lines, '```', ''].join('\n') });
 
 describe('API surface rules', () => {
-  it('the committed reports use no type that no entry point exports, and no name collides', () => {
+  it('the committed reports: the root uses no type it does not export, the others none that no entry point exports, and no name collides', () => {
     const reports = readdirSync(ETC)
       .filter((f) => f.endsWith('.api.md'))
       .map((f) => ({ file: `etc/${f}`, text: readFileSync(join(ETC, f), 'utf8') }));
@@ -23,25 +24,26 @@ describe('API surface rules', () => {
 
   it('names a type used in a public signature that no entry point exports, with the reports that use it and the fix', () => {
     const problems = rules.surfaceProblems([
+      report('etc/core.api.md', '// @public', 'export class FusionError extends Error {}'),
       report(
-        'etc/core.api.md',
+        'etc/core-redis.api.md',
         '// @public',
-        'export interface CallQueue {',
-        '  // Warning: (ae-forgotten-export) The symbol "CallAbort" needs to be exported by the entry point index.d.ts',
+        'export class RedisMutationLock {',
+        '  // Warning: (ae-forgotten-export) The symbol "CallAbort" needs to be exported by the entry point redis/index.d.ts',
         '  acquireFor?(call: CallAbort): Promise<void>;',
         '}'
       ),
       report(
-        'etc/core-redis.api.md',
-        '// Warning: (ae-forgotten-export) The symbol "CallAbort" needs to be exported by the entry point index.d.ts'
+        'etc/core-testing.api.md',
+        '// Warning: (ae-forgotten-export) The symbol "CallAbort" needs to be exported by the entry point testing/index.d.ts'
       )
     ]);
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toContain('"CallAbort" is used in a public signature (etc/core-redis.api.md, etc/core.api.md)');
+    expect(problems[0]).toContain('"CallAbort" is used in a public signature (etc/core-redis.api.md, etc/core-testing.api.md)');
     expect(problems[0]).toContain('no entry point exports it: export it');
   });
 
-  it('accepts a forgotten export that another entry point exports (the report is written per entry point)', () => {
+  it('accepts a forgotten export of another entry point that some entry point exports (the report is written per entry point)', () => {
     const problems = rules.surfaceProblems([
       report('etc/core.api.md', '// @public', 'export class FusionError extends Error {}', 'export { AuthInfo }'),
       report(
@@ -51,6 +53,44 @@ describe('API surface rules', () => {
       )
     ]);
     expect(problems).toEqual([]);
+  });
+
+  it('refuses any forgotten export in the root report, even of a name another entry point exports, and says to export it from src/index.ts', () => {
+    const problems = rules.surfaceProblems([
+      report(
+        'etc/core.api.md',
+        '// @public',
+        'export class FusionApp {',
+        '  // Warning: (ae-forgotten-export) The symbol "ListenOptions" needs to be exported by the entry point index.d.ts',
+        '  listen(options?: ListenOptions): Promise<void>;',
+        '  // Warning: (ae-forgotten-export) The symbol "CallAbort" needs to be exported by the entry point index.d.ts',
+        '  abort(call: CallAbort): void;',
+        '}'
+      ),
+      report('etc/core-advanced.api.md', '// @public', 'export type ListenOptions = { port: number };'),
+      report(
+        'etc/core-redis.api.md',
+        '// Warning: (ae-forgotten-export) The symbol "CallAbort" needs to be exported by the entry point redis/index.d.ts'
+      )
+    ]);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(
+      /^"CallAbort" is used in a signature of the package root \(etc\/core-redis\.api\.md, etc\/core\.api\.md\) but the root does not export it: /
+    );
+    expect(problems[1]).toMatch(
+      /^"ListenOptions" is used in a signature of the package root \(etc\/core\.api\.md\) but the root does not export it \(only etc\/core-advanced\.api\.md does, which is not enough\)/
+    );
+    for (const problem of problems) expect(problem).toContain('export it from src/index.ts, type-only');
+    expect(problems[1]).toContain("`export type { ListenOptions } from '…'`");
+  });
+
+  it('knows the root report by its name, wherever it is', () => {
+    expect(['etc/core.api.md', 'core.api.md', 'etc/core-advanced.api.md', 'etc/score.api.md'].map((f) => rules.isRootReport(f))).toEqual([
+      true,
+      true,
+      false,
+      false
+    ]);
   });
 
   it('names a colliding declaration (Name_2), whether ours collide or ours and a global', () => {
