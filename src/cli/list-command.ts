@@ -2,10 +2,8 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { ExitCode, type ExitCodeValue } from './cli-error';
 import { connect, type Connection } from './connection';
 import type { ListCommand } from './options';
+import { listEvery } from './paged-list';
 import { paint, type Terminal } from './terminal';
-
-/** Results of `tools/list` read as they came (the SDK's parsed listing drops fields it does not know, such as `execution`). */
-const RAW = { '~standard': { version: 1 as const, vendor: 'mcpfusion-cli', validate: (value: unknown) => ({ value }) } };
 
 /** A tool as the listing shows it, with the hints read from its annotations, `execution` and `_meta`. */
 type ListedTool = Tool;
@@ -60,19 +58,8 @@ async function gather(connection: Connection): Promise<{
 
 /** Every tool of the server, page by page, as listed (none when it offers no tools). */
 export async function listAllTools(connection: Connection): Promise<ListedTool[]> {
-  const { client } = connection;
-  const tools: ListedTool[] = [];
-  if (!client.getServerCapabilities()?.tools) return tools;
-  let cursor: string | undefined;
-  do {
-    const page = (await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, RAW)) as {
-      tools?: ListedTool[];
-      nextCursor?: string;
-    };
-    tools.push(...(page.tools ?? []));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
+  if (!connection.client.getServerCapabilities()?.tools) return [];
+  return listEvery<ListedTool>(connection, { method: 'tools/list', key: 'tools' });
 }
 
 /** `mcpfusion list`: tools (with kind hints), resources, templates and prompts as tables, or as JSON with `--json`. */

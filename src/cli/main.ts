@@ -4,7 +4,8 @@
  * calls its tools, showing what a call does while it runs: progress, the questions the tool
  * asks (answered at the prompt), and Ctrl-C as the protocol's cancellation. It is a program
  * of its own built on the SDK v2 client; it imports nothing of the server library, and it is
- * the one part of the package that writes to stdout. `serve` is the exception that loads the
+ * the one part of the package that writes to stdout. `inspect` prints all a server declares as one
+ * JSON document; `install` adds a server to a client's configuration file (Claude, Cursor, VS Code). `serve` is the exception that loads the
  * server library (lazily): it puts a server behind a gateway endpoint.
  */
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { join } from 'node:path';
 import { runCall } from './call-command';
 import { CliError, ExitCode } from './cli-error';
 import { runInit } from './init-command';
+import { runInspect } from './inspect-command';
+import { parseInstall, runInstall } from './install-command';
 import { runList } from './list-command';
 import { parseServe, runServe } from './serve-command';
 import { runTypes } from './types-command';
@@ -40,6 +43,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const terminal = processTerminal();
   try {
     if (argv[0] === 'serve') return await runServe(parseServe(argv.slice(1)), terminal);
+    if (argv[0] === 'install' && !argv.includes('--help') && !argv.includes('-h')) return runInstall(parseInstall(argv.slice(1)), terminal);
     const command = parseCommandLine(argv);
     switch (command.command) {
       case 'help':
@@ -50,6 +54,8 @@ async function main(argv: readonly string[]): Promise<number> {
         return ExitCode.OK;
       case 'list':
         return await runList(command, terminal);
+      case 'inspect':
+        return await runInspect(command, terminal);
       case 'call':
         return await runCall(command, terminal, exitNow);
       case 'types':

@@ -1,5 +1,6 @@
 import { CliError } from './cli-error';
 import { splitCommandLine } from './command-line';
+import { INSTALL_USAGE } from './install-command';
 import { SERVE_USAGE } from './serve-command';
 import type { InitCommand } from './init-command';
 
@@ -18,6 +19,13 @@ export interface ConnectionOptions {
 /** `mcpfusion list`. */
 export interface ListCommand extends ConnectionOptions {
   readonly command: 'list';
+  readonly json: boolean;
+}
+
+/** `mcpfusion inspect`. */
+export interface InspectCommand extends ConnectionOptions {
+  readonly command: 'inspect';
+  /** The whole inspection as one JSON document (else a short summary). */
   readonly json: boolean;
 }
 
@@ -42,23 +50,26 @@ export interface CallCommand extends ConnectionOptions {
 }
 
 /** What the command line asked for. */
-export type Command = ListCommand | CallCommand | TypesCommand | InitCommand | { command: 'help' } | { command: 'version' };
+export type Command = ListCommand | InspectCommand | CallCommand | TypesCommand | InitCommand | { command: 'help' } | { command: 'version' };
 
 /** The usage text (`mcpfusion --help`). */
 export const USAGE = `Usage:
   mcpfusion init <dir>                            a new server project: tools of each kind, tests, tsconfig, jest
   mcpfusion list <url> [options]                 tools, resources, templates and prompts of a server
   mcpfusion list --stdio '<command line>' [options]
+  mcpfusion inspect <url> [--json] [options]      identity, era, capabilities, every tool, prompt, resource, template
+  mcpfusion inspect --stdio '<command line>' [--json] [options]
   mcpfusion call <url> <tool> [--arg name=value …] [--json '{…}'] [options]
   mcpfusion call --stdio '<command line>' <tool> [--arg name=value …] [options]
   mcpfusion types <url> [--out file.ts] [options]  TypeScript types of every tool's input and output
   mcpfusion types --stdio '<command line>' [--out file.ts] [options]
 ${SERVE_USAGE}
+${INSTALL_USAGE}
 
 Options:
   --arg name=value       a tool argument, read against the tool's input schema (repeatable)
   --json '{…}'           the tool arguments as one JSON object (--arg values are added to it)
-  --json                 print the raw result (call) or listing (list) as JSON
+  --json                 print the raw result (call), listing (list) or inspection (inspect) as JSON
   --answer name=value    answer a question's field without asking (repeatable)
   --out file.ts          write the types to this file instead of stdout (types)
   --task                 ask for a task when the server offers the tasks extension (2026-07-28)
@@ -80,8 +91,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     if (rest.length !== 1 || rest[0].startsWith('-')) throw new CliError('init takes one folder: mcpfusion init my-server');
     return { command, dir: rest[0] };
   }
-  if (command !== 'list' && command !== 'call' && command !== 'types')
-    throw new CliError(`unknown command "${command}": use init, list, call, types or serve (mcpfusion --help)`); // the usage text lists every command
+  if (command !== 'list' && command !== 'inspect' && command !== 'call' && command !== 'types')
+    throw new CliError(`unknown command "${command}": use init, list, inspect, call, types, serve or install (mcpfusion --help)`); // the usage text lists every command
 
   const positionals: string[] = [];
   const argPairs: string[] = [];
@@ -178,9 +189,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       throw new CliError('types takes only the server, --out and the connection options');
     return { command, ...connection, ...(out !== undefined ? { out } : {}) };
   }
-  if (command === 'list') {
-    if (positionals.length > 0) throw new CliError(`list takes no other words (${positionals.join(' ')})`);
-    if (argPairs.length || answers.length || argsJson !== undefined) throw new CliError('--arg, --answer and --json {…} belong to call');
+  if (command === 'list' || command === 'inspect') {
+    if (positionals.length > 0) throw new CliError(`${command} takes no other words (${positionals.join(' ')})`);
+    if (argPairs.length || answers.length || argsJson !== undefined || task)
+      throw new CliError('--arg, --answer, --task and --json {…} belong to call');
     return { command, ...connection, json };
   }
   const tool = positionals.shift();
