@@ -141,7 +141,9 @@ export function mergeEntry(
   if (!isPlainObject(servers)) throw new CliError(`${file}: "${key}" is not an object; it was left as it is`);
   const replaced = Object.hasOwn(servers, name);
   if (replaced && !force)
-    throw new CliError(`${file} already has a server named "${name}"; nothing was written (--force replaces it, --name picks another name)`);
+    throw new CliError(
+      `${file} already has a server named "${name}"; nothing was written (--force replaces it, --name picks another name)`
+    );
   // defineProperty, not assignment: a name such as "__proto__" stays an ordinary key.
   Object.defineProperty(servers, name, { value: entry, enumerable: true, writable: true, configurable: true });
   Object.defineProperty(document, key, { value: servers, enumerable: true, writable: true, configurable: true });

@@ -50,7 +50,8 @@ export interface CallCommand extends ConnectionOptions {
 }
 
 /** What the command line asked for. */
-export type Command = ListCommand | InspectCommand | CallCommand | TypesCommand | InitCommand | { command: 'help' } | { command: 'version' };
+export type Command =
+  ListCommand | InspectCommand | CallCommand | TypesCommand | InitCommand | { command: 'help' } | { command: 'version' };
 
 /** The usage text (`mcpfusion --help`). */
 export const USAGE = `Usage:
