@@ -74,7 +74,11 @@ Options:
   --answer name=value    answer a question's field without asking (repeatable)
   --out file.ts          write the types to this file instead of stdout (types)
   --task                 ask for a task when the server offers the tasks extension (2026-07-28)
-  --stdio '<cmd>'        spawn the server and talk to it over stdin/stdout
+  --stdio '<cmd>'        spawn the server and talk to it over stdin/stdout (install: the command the client runs)
+  --name <name>          the server's name in the client's configuration (install)
+  --env KEY=VALUE        an environment variable of the --stdio server the client runs (install, repeatable)
+  --force                replace an entry of the same name (install)
+  --print                print the configuration file install would write; write nothing
   --era 2025|2026        protocol era (default: negotiate)
   --token <token>        bearer token (default: $MCP_TOKEN)
   --header 'Name: value' an extra HTTP header (repeatable)
