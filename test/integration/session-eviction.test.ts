@@ -125,7 +125,9 @@ describe('2025-era sessions at maxSessionsPerCaller', () => {
       // The first session is the older one, but busy: the second, idle, is ended.
       await server.connect();
       expect(await pingStatus(server.url, second.sessionId)).toBe(404);
-      await expect(second.client.callTool({ name: 'slow.now', arguments: {} })).rejects.toThrow('Session not found: start a new session with initialize');
+      await expect(second.client.callTool({ name: 'slow.now', arguments: {} })).rejects.toThrow(
+        'Session not found: start a new session with initialize'
+      );
       release();
       expect(await call).toMatchObject({ content: [{ type: 'text', text: 'done' }] });
       expect(await pingStatus(server.url, first.sessionId)).toBe(200);

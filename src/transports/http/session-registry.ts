@@ -27,10 +27,11 @@ export interface SessionOptions {
   maxSessions?: number;
   /**
    * Open sessions one caller may have (by principal; without a token, by remote address), so
-   * that one caller cannot take every session. A new one beyond that ends the caller's oldest idle
-   * session (no request in flight; an open GET stream does not count) to make room: a client that
-   * never ends its sessions (the official Inspector) keeps connecting. Only when every one of the
-   * caller's sessions has a request in flight is the new one refused, with 429. Default 20.
+   * that one caller cannot take every session. A new one beyond that ends the caller's least
+   * recently used idle session (no request in flight; an open GET stream does not count) to make
+   * room: a client that never ends its sessions (the official Inspector) keeps connecting. Only
+   * when every one of the caller's sessions has a request in flight is the new one refused, with
+   * 429. Default 20.
    */
   maxSessionsPerCaller?: number;
   /**
