@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { ExitCode, type ExitCodeValue } from './cli-error';
 import { connect } from './connection';
 import { listAllTools } from './list-command';
@@ -23,10 +23,24 @@ export async function runTypes(command: TypesCommand, terminal: Terminal): Promi
       terminal.out.write(text);
       return ExitCode.OK;
     }
+    // Unchanged types leave the file alone: a rewrite would make every build that watches its
+    // modification time (`npm start`'s staleness check, a bundler's watch) think a source changed.
+    if (readIfThere(command.out) === text) {
+      note(terminal, `the types of ${tools.length} tool(s) in ${command.out} are up to date`);
+      return ExitCode.OK;
+    }
     writeFileSync(command.out, text);
     note(terminal, `wrote the types of ${tools.length} tool(s) to ${command.out}`);
     return ExitCode.OK;
   } finally {
     await connection.close();
+  }
+}
+
+function readIfThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
 }

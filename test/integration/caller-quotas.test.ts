@@ -43,7 +43,7 @@ function postFrom(
   localAddress: string,
   body: string,
   headers: Record<string, string>
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; session?: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
@@ -56,7 +56,8 @@ function postFrom(
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        const session = res.headers['mcp-session-id'] as string | undefined;
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, ...(session ? { session } : {}) }));
       }
     );
     req.on('error', reject);
@@ -182,21 +183,23 @@ describe('2025-era sessions per caller', () => {
     params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }
   });
 
-  it('by principal: a third session is refused with 429 naming the quota; another caller opens one', async () => {
+  const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+  const pingStatus = async (url: URL, from: string, session: string | undefined, headers: Record<string, string> = {}) =>
+    (await postFrom(url, from, ping, { ...headers, 'mcp-session-id': session!, 'mcp-protocol-version': '2025-11-25' })).status;
+
+  // Refused with 429 only when every session of the caller is busy: test/integration/session-eviction.test.ts.
+  it("by principal: a third idle session ends the caller's oldest, not another caller's", async () => {
     const { app, url } = await start({ auth: true, sessions: { maxSessionsPerCaller: 2 } });
     try {
-      const alice = await mintToken(key, { sub: 'alice' });
-      const bob = await mintToken(key, { sub: 'bob' });
-      for (let i = 0; i < 2; i++)
-        expect((await postFrom(url, '127.0.0.1', initialize, { authorization: `Bearer ${alice}` })).status).toBe(200);
-      const third = await postFrom(url, '127.0.0.1', initialize, { authorization: `Bearer ${alice}` });
-      expect(third.status).toBe(429);
-      expect(messageOf(third.text).error).toEqual({
-        code: -32000,
-        message:
-          'Too many sessions for this caller: 2 are open (sessions.maxSessionsPerCaller). Close one (DELETE) or let one expire, then retry.'
-      });
-      expect((await postFrom(url, '127.0.0.1', initialize, { authorization: `Bearer ${bob}` })).status).toBe(200);
+      const alice = { authorization: `Bearer ${await mintToken(key, { sub: 'alice' })}` };
+      const bob = { authorization: `Bearer ${await mintToken(key, { sub: 'bob' })}` };
+      const bobs = await postFrom(url, '127.0.0.1', initialize, bob);
+      const alices = [];
+      for (let i = 0; i < 3; i++) alices.push(await postFrom(url, '127.0.0.1', initialize, alice));
+      expect(alices.map(({ status }) => status)).toEqual([200, 200, 200]);
+      expect(await pingStatus(url, '127.0.0.1', alices[0].session, alice)).toBe(404);
+      expect(await pingStatus(url, '127.0.0.1', alices[1].session, alice)).toBe(200);
+      expect(await pingStatus(url, '127.0.0.1', bobs.session, bob)).toBe(200);
     } finally {
       await app.close();
     }
@@ -205,9 +208,11 @@ describe('2025-era sessions per caller', () => {
   it('without a token, by remote address', async () => {
     const { app, url } = await start({ sessions: { maxSessionsPerCaller: 1 } });
     try {
+      const other = await postFrom(url, '127.0.0.2', initialize, {});
+      const first = await postFrom(url, '127.0.0.1', initialize, {});
       expect((await postFrom(url, '127.0.0.1', initialize, {})).status).toBe(200);
-      expect((await postFrom(url, '127.0.0.1', initialize, {})).status).toBe(429);
-      expect((await postFrom(url, '127.0.0.2', initialize, {})).status).toBe(200);
+      expect(await pingStatus(url, '127.0.0.1', first.session)).toBe(404);
+      expect(await pingStatus(url, '127.0.0.2', other.session)).toBe(200);
     } finally {
       await app.close();
     }

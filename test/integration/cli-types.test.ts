@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -62,6 +62,14 @@ describe('mcpfusion types against the sample app over HTTP', () => {
       expect(file.out()).toBe('');
       expect(file.err()).toMatch(/^wrote the types of \d+ tool\(s\) to /);
       expect(readFileSync(out, 'utf8')).toBe(text);
+
+      // The same types again leave the file untouched, so builds that watch its modification time stay fresh.
+      const past = new Date('2020-01-01T00:00:00Z');
+      utimesSync(out, past, past);
+      const again = captured();
+      expect(await runTypes(parseCommandLine(['types', url.href, '--era', era, '--out', out]) as TypesCommand, again.terminal)).toBe(0);
+      expect(again.err()).toMatch(/^the types of \d+ tool\(s\) in .* are up to date/);
+      expect(statSync(out).mtimeMs).toBe(past.getTime());
     });
   }
 

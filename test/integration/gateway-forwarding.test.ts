@@ -309,9 +309,12 @@ describe('mcpfusion serve: the front session limits', () => {
     };
     try {
       const first = await connect();
-      await connect();
+      const second = await connect();
       expect(textOf(await first.callTool({ name: 'whoami', arguments: {} }))).not.toBe('none');
-      await expect(connect()).rejects.toThrow(/Too many sessions for this caller: 2 are open/);
+      // A third session of the same caller makes room: the least recently used idle one (the second) is ended.
+      await connect();
+      await expect(second.callTool({ name: 'whoami', arguments: {} })).rejects.toThrow('Session not found');
+      expect(textOf(await first.callTool({ name: 'whoami', arguments: {} }))).not.toBe('none');
     } finally {
       for (const client of clients) await client.close();
       await served.app.close();

@@ -16,6 +16,7 @@ import {
   tooManySessions,
   tooManySessionsForCaller
 } from './protocol-refusals';
+import { onResponseEnd } from './response-end';
 import { BoundedSessionEventStore } from './session-event-store';
 
 /** Limits of the 2025-era session registry. */
@@ -26,7 +27,11 @@ export interface SessionOptions {
   maxSessions?: number;
   /**
    * Open sessions one caller may have (by principal; without a token, by remote address), so
-   * that one caller cannot take every session; a new one beyond that is refused with 429. Default 20.
+   * that one caller cannot take every session. A new one beyond that ends the caller's least
+   * recently used idle session (no request in flight; an open GET stream does not count) to make
+   * room: a client that never ends its sessions (the official Inspector) keeps connecting. Only
+   * when every one of the caller's sessions has a request in flight is the new one refused, with
+   * 429. Default 20.
    */
   maxSessionsPerCaller?: number;
   /**
@@ -73,6 +78,10 @@ interface Session {
   /** Whose quota it counts against: the owner, else the remote address it was opened from. */
   readonly quotaKey: string;
   timer: NodeJS.Timeout | undefined;
+  /** POSTs whose response has not ended yet: a session with none is idle, and may make room for a new one. */
+  inFlight: number;
+  /** When it was last used, in the registry's own order (larger is later). */
+  lastUsed: number;
 }
 
 /**
@@ -88,6 +97,7 @@ export class SessionRegistry {
   private readonly maxPerCaller: number;
   /** Open sessions by quota key (opened, or being opened). */
   private readonly perCaller = new Map<string, number>();
+  private uses = 0;
   private closed = false;
 
   constructor(
@@ -116,14 +126,46 @@ export class SessionRegistry {
       this.touch(sessionId, session);
       const batch = batchRefusal(parsedBody, session.version());
       if (batch) return batch;
-      return session.transport.handleRequest(request, { parsedBody, authInfo });
+      if (request.method !== 'POST') return session.transport.handleRequest(request, { parsedBody, authInfo });
+      return this.inFlight(session, () => session.transport.handleRequest(request, { parsedBody, authInfo }));
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) return sessionRequired();
     if (this.sessions.size >= this.maxSessions) return tooManySessions(this.maxSessions);
     const owner = this.principalOf(authInfo, request);
     const quotaKey = owner ?? (remoteAddressOf(request) !== undefined ? `address:${remoteAddressOf(request)}` : 'anonymous');
-    if ((this.perCaller.get(quotaKey) ?? 0) >= this.maxPerCaller) return tooManySessionsForCaller(this.maxPerCaller);
+    if ((this.perCaller.get(quotaKey) ?? 0) >= this.maxPerCaller) {
+      if (!(await this.makeRoom(quotaKey))) return tooManySessionsForCaller(this.maxPerCaller);
+      if (this.closed) return shuttingDown();
+    }
     return this.open(request, parsedBody, authInfo, owner, quotaKey);
+  }
+
+  /** Ends the caller's least recently used session that has no request in flight; whether there was one. */
+  private async makeRoom(quotaKey: string): Promise<boolean> {
+    let oldest: [string, Session] | undefined;
+    for (const entry of this.sessions) {
+      const session = entry[1];
+      if (session.quotaKey === quotaKey && session.inFlight === 0 && (!oldest || session.lastUsed < oldest[1].lastUsed)) oldest = entry;
+    }
+    if (!oldest) return false;
+    const [id, session] = oldest;
+    clearTimeout(session.timer);
+    this.forget(id, session);
+    await session.close();
+    return true;
+  }
+
+  /** Runs a POST of the session, counted in flight until its response ends (an event stream: until it closes). */
+  private async inFlight(session: Session, handle: () => Promise<Response>): Promise<Response> {
+    session.inFlight += 1;
+    let counted = true;
+    try {
+      const response = onResponseEnd(await handle(), () => (session.inFlight -= 1));
+      counted = false;
+      return response;
+    } finally {
+      if (counted) session.inFlight -= 1;
+    }
   }
 
   /** Closes every session. */
@@ -157,6 +199,8 @@ export class SessionRegistry {
           timer: undefined,
           owner,
           quotaKey,
+          inFlight: 0,
+          lastUsed: 0,
           close: () => (closing ??= Promise.allSettled([transport.close(), server.close()]).then(() => undefined))
         };
         this.sessions.set(id, session);
@@ -180,6 +224,7 @@ export class SessionRegistry {
   }
 
   private touch(id: string, session: Session): void {
+    session.lastUsed = ++this.uses;
     clearTimeout(session.timer);
     session.timer = setTimeout(() => {
       this.forget(id, session);
