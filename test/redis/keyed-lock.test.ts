@@ -188,7 +188,9 @@ describeWithRedis('RedisMutationLock, keyed', () => {
 
   it('a multi-key waiter keeps the keys it holds while it waits longer than their lease', async () => {
     const key = `long-wait-${prefix++}`;
-    const options = { leaseMs: 300, pollMs: 50 };
+    // A lease long enough that a worker starved for a second (CI runs suites side by side) still
+    // renews it in time; the wait below outlasts it all the same.
+    const options = { leaseMs: 1500, pollMs: 50 };
     const [a, b, c] = [await instance(key, options), await instance(key, options), await instance(key, options)];
     const holdsB = await a.acquireKeys(['b'], never());
     const order: string[] = [];
@@ -197,8 +199,8 @@ describeWithRedis('RedisMutationLock, keyed', () => {
     await placed(b, 1);
     const onlyA = c.acquireKeys(['a'], never()).then((r) => (order.push('only a'), r));
     await placed(c, 1);
-    // Polls of the waiter, each 50 ms apart: well past its 300 ms lease.
-    const polled = b.commands + 20;
+    // Polls of the waiter, each 50 ms apart: well past its 1500 ms lease.
+    const polled = b.commands + 45;
     while (b.commands < polled) await turn();
     expect(order).toEqual([]);
     holdsB();
