@@ -145,11 +145,12 @@ async function bareAbortDispatch(count: number): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  // One section alone, while working on it: BENCH_ONLY=mass-cancel, overhead or gateway.
+  // One section alone, while working on it: BENCH_ONLY=mass-cancel, overhead, gateway or http.
   const only: Record<string, () => Promise<string[]>> = {
     'mass-cancel': massCancel,
     overhead,
-    gateway: () => gatewayRows(ROUNDS, Number(process.env.BENCH_GATEWAY_CALLS ?? 200))
+    gateway: () => gatewayRows(ROUNDS, Number(process.env.BENCH_GATEWAY_CALLS ?? 200)),
+    http: httpSection
   };
   const section = process.env.BENCH_ONLY ? only[process.env.BENCH_ONLY] : undefined;
   if (section) return void process.stdout.write((await section()).join('\n') + '\n');

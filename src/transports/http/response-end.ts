@@ -1,7 +1,8 @@
 /**
  * The same response, calling `ended` once when its body has been read to the end, failed, or been
- * cancelled (the client went away); at once for a response without a body. A session counts its
- * requests in flight with it: a POST answered on an event stream is in flight until that stream ends.
+ * cancelled (the client went away); at once for a response without a body or with a JSON body. A
+ * session counts its requests in flight with it: a POST answered on an event stream is in flight
+ * until that stream ends.
  */
 export function onResponseEnd(response: Response, ended: () => void): Response {
   let done = false;
@@ -10,7 +11,9 @@ export function onResponseEnd(response: Response, ended: () => void): Response {
     done = true;
     ended();
   };
-  if (!response.body) {
+  // A JSON answer (or none) is whole when it is handed back: only an event stream stays open, and
+  // only it is wrapped (a stream and a Response more per call).
+  if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
     end();
     return response;
   }
