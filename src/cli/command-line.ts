@@ -40,3 +40,10 @@ export function splitCommandLine(line: string): string[] {
   if (words.length === 0) throw new CliError('--stdio needs a command line, for example --stdio "node build/sample-app/main.js --stdio"');
   return words;
 }
+
+/** Adds a `--header 'Name: value'` to `headers`, or says how to write it. */
+export function addHeader(header: string, headers: Record<string, string>): void {
+  const colon = header.indexOf(':');
+  if (colon <= 0) throw new CliError(`--header ${header}: write it as 'Name: value'`);
+  headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+}

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, 
 import { dirname } from 'node:path';
 import { CLIENT_CONFIGS, CLIENT_NAMES, type ClientName, type Place, type ServerSpec } from './client-configs';
 import { CliError, ExitCode, type ExitCodeValue } from './cli-error';
-import { splitCommandLine } from './command-line';
+import { addHeader, splitCommandLine } from './command-line';
 import { note, paint, type Terminal } from './terminal';
 
 /** `mcpfusion install …`, as read from the command line. */
@@ -66,13 +66,9 @@ export function parseInstall(argv: readonly string[]): InstallCommand {
         env[pair.slice(0, eq)] = pair.slice(eq + 1);
         break;
       }
-      case '--header': {
-        const header = value();
-        const colon = header.indexOf(':');
-        if (colon <= 0) throw new CliError(`--header ${header}: write it as 'Name: value'`);
-        headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+      case '--header':
+        addHeader(value(), headers);
         break;
-      }
       default:
         throw new CliError(`install: unexpected ${flag} (mcpfusion --help)`);
     }

@@ -1,5 +1,5 @@
 import { CliError } from './cli-error';
-import { splitCommandLine } from './command-line';
+import { addHeader, splitCommandLine } from './command-line';
 import { INSTALL_USAGE } from './install-command';
 import { SERVE_USAGE } from './serve-command';
 import type { InitCommand } from './init-command';
@@ -131,13 +131,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       case '--answer':
         answers.push(value());
         break;
-      case '--header': {
-        const header = value();
-        const colon = header.indexOf(':');
-        if (colon <= 0) throw new CliError(`--header ${header}: write it as 'Name: value'`);
-        headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+      case '--header':
+        addHeader(value(), headers);
         break;
-      }
       case '--token':
         token = value();
         break;
