@@ -1,8 +1,8 @@
 import { Client, StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { ChildServers } from '../test/helpers/child-servers';
+import { CLI_BIN } from '../test/helpers/cli-bin';
 import { createBillingApp } from './app';
 import { aggregates, inspect, invoiceRow, TEST_STATE_KEY, tempDb, textOf, writeLockIsFree, type TempDb } from './test-helpers';
 
@@ -15,7 +15,7 @@ import { aggregates, inspect, invoiceRow, TEST_STATE_KEY, tempDb, textOf, writeL
  */
 
 const ROOT = join(__dirname, '..');
-const BIN = join(ROOT, (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.mcpfusion);
+const BIN = CLI_BIN;
 const SAMPLE = join(ROOT, 'build', 'sample-app', 'main.js');
 
 /** What a client saw, in arrival order at its transport: progress notifications and responses. */

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChildServers } from '../test/helpers/child-servers';
+import { CLI_BIN } from '../test/helpers/cli-bin';
 import { createBillingApp } from './app';
 import { TEST_STATE_KEY, tempDb, type TempDb } from './test-helpers';
 
@@ -13,7 +13,7 @@ import { TEST_STATE_KEY, tempDb, type TempDb } from './test-helpers';
  */
 
 const ROOT = join(__dirname, '..');
-const BIN = join(ROOT, (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.mcpfusion);
+const BIN = CLI_BIN;
 const SAMPLE = join(ROOT, 'build', 'sample-app', 'main.js');
 const FIXTURE = join(ROOT, 'build', 'test', 'fixtures', 'stdio-server.js');
 

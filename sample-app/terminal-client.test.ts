@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { ChildServers } from '../test/helpers/child-servers';
+import { CLI_BIN } from '../test/helpers/cli-bin';
 import { describeWithTmux, TmuxTerminal } from '../test/helpers/tmux';
 import { createBillingApp } from './app';
 import { aggregates, inspect, invoiceRow, TEST_STATE_KEY, tempDb, writeLockIsFree, type TempDb } from './test-helpers';
@@ -16,7 +16,7 @@ import { aggregates, inspect, invoiceRow, TEST_STATE_KEY, tempDb, writeLockIsFre
  */
 
 const ROOT = join(__dirname, '..');
-const BIN = join(ROOT, (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.mcpfusion);
+const BIN = CLI_BIN;
 const SAMPLE = join(ROOT, 'build', 'sample-app', 'main.js');
 
 interface Transport {

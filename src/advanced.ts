@@ -143,3 +143,7 @@ export type { JSONWebKeySet } from './auth/jwt-verifier';
 export type { Icon } from './types/display';
 export type { ViewCsp } from './types/view-options';
 export type { CappedListOptions } from './presenters';
+
+// The gateway as a process serves it (`mcpfusion serve`, in @mcpfusion/cli): one upstream behind an HTTP endpoint.
+export { serveGateway } from './gateway/serve';
+export type { ServedGateway, ServeSettings } from './gateway/serve';

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { parseCommandLine, type TypesCommand } from '../../src/cli/options';
-import type { Terminal } from '../../src/cli/terminal';
-import { runTypes } from '../../src/cli/types-command';
+import { parseCommandLine, type TypesCommand } from '../../packages/cli/src/options';
+import type { Terminal } from '../../packages/cli/src/terminal';
+import { runTypes } from '../../packages/cli/src/types-command';
 import { createBillingApp } from '../app';
 import { TEST_STATE_KEY } from '../test-helpers';
 

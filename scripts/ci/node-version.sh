@@ -99,8 +99,9 @@ run_tests() {
   # shellcheck disable=SC2206
   local extra=(${JEST_ARGS:-})
   if [[ -n "${COMPILED:-}" && -d "$COMPILED/build" && -d "$COMPILED/dist" ]]; then
-    log "jest on $("$NODE" --version), on the compiled output of $COMPILED (build/, dist/)"
+    log "jest on $("$NODE" --version), on the compiled output of $COMPILED (build/, dist/, packages/cli/dist/)"
     cp -a "$COMPILED/build" "$COMPILED/dist" "$WORK/" || return 2
+    cp -a "$COMPILED/packages/cli/dist" "$WORK/packages/cli/" || return 2
     rm -f "$WORK/build/"jest-results*.json
     PATH="$BIN:$PATH" npx --no-install jest --ci --json --outputFile="$WORK/jest-results.json" "${extra[@]}" "${ignore[@]}" >&2 || status=1
   else

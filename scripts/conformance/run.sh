@@ -9,7 +9,7 @@
 #   2. conformance@0.2.0-alpha.12  server --requirements 2025-11-25  (must exit 0)
 #   3. conformance@0.2.0-alpha.12  server --requirements 2026-07-28  (must exit 0)
 #   4-6. the same three against the gateway (`mcpfusion serve --url <the conformance server>`,
-#        build/src/cli/main.js) in front of the conformance server: labels gateway-v0.1.16-active,
+#        packages/cli/dist/main.js) in front of the conformance server: labels gateway-v0.1.16-active,
 #        gateway-v0.2.0-alpha.12-req-2025-11-25, gateway-v0.2.0-alpha.12-req-2026-07-28.
 #   7-9. the sample app served through the gateway (`mcpfusion serve --stdio 'node
 #        build/sample-app/main.js --stdio' --namespace desk`, on a SQLite file of its own): every
@@ -54,7 +54,7 @@ SAMPLE_JS="$ROOT/build/sample-app/main.js"
 SAMPLE_SCENARIOS_STABLE="server-initialize logging-set-level ping tools-list resources-list prompts-list server-sse-multiple-streams dns-rebinding-protection"
 SAMPLE_SCENARIOS_2025="server-initialize server-session-lifecycle logging-set-level ping tools-list resources-list prompts-list server-sse-multiple-streams dns-rebinding-protection"
 SAMPLE_SCENARIOS_2026="tools-list resources-list prompts-list server-sse-multiple-streams dns-rebinding-protection caching http-header-validation sep-2164-resource-not-found input-required-result-unsupported-methods"
-GATEWAY_JS="$ROOT/build/src/cli/main.js"
+GATEWAY_JS="$ROOT/packages/cli/dist/main.js"
 
 log() { printf '[conformance] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }

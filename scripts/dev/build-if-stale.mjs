@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STAMP = join(ROOT, 'build', '.fresh-stamp');
-const FOLDERS = ['src', 'sample-app', 'test', 'bench'];
-const FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'dev/package.json'];
-const OUTPUTS = ['build/sample-app/main.js', 'dist/index.js'];
+const FOLDERS = ['src', 'packages/cli/src', 'sample-app', 'test', 'bench'];
+const FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'dev/package.json', 'packages/cli/package.json'];
+const OUTPUTS = ['build/sample-app/main.js', 'dist/index.js', 'packages/cli/dist/main.js'];
 // Written by the compile itself (scripts/views/build-views.mjs), from sources that are inputs already:
 // counting them would make every compile leave a source newer than its stamp.
 const GENERATED = new Set([join(ROOT, 'sample-app', 'views', 'app', 'tool-types.mts')]);

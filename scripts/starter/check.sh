@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# The newcomer's first hour, automated: packs the framework the way npm publishes it, runs
-# `npx mcpfusion init` from the tarball (a new project outside the repo, so nothing resolves from
-# the repo's node_modules: a copy of examples/starter, which the package ships), installs the
-# tarball into it, and there checks that
+# The newcomer's first hour, automated: packs the framework, its CLI and create-mcpfusion the way
+# npm publishes them, runs `npm create mcpfusion` from the tarballs (a new project outside the repo,
+# so nothing resolves from the repo's node_modules: a copy of examples/starter, which @mcpfusion/cli
+# ships), checks that @mcpfusion/core alone installs no CLI or UI package, installs the tarballs into
+# the project, and there checks that
 #   1. the framework's peers (tsyringe, reflect-metadata, class-validator, class-transformer)
 #      resolve to one copy, the app's own, from the framework and from the app alike;
 #   2. both entry points load from CommonJS and from ESM;
 #   3. `npm run typecheck`, `npm run build` (tsc) and `npm test` (jest + @swc/jest, real SDK
 #      clients) pass;
 #   4. the built entry point (dist/main.js) starts and serves HTTP;
-#   5. the package's terminal client runs from the app (`npx mcpfusion list <url>`);
+#   5. the CLI (@mcpfusion/cli, a dev dependency) runs from the app (`npx mcpfusion list <url>`);
 #   3 to 5 on TypeScript 6 (`npm i -D typescript@6`) and on TypeScript 7 (`npm i -D typescript@latest`),
 #   with no install flag (the starter's range installs 7 by itself); with STARTER_TYPESCRIPT=installed,
 #   on the TypeScript the range installs only (another Node line: the matrix is checked on the main one).
@@ -48,28 +49,61 @@ while [[ "$dir" != / ]]; do
   [[ -d "$dir/node_modules" ]] && die "$dir/node_modules exists above the temporary folder; set TMPDIR elsewhere"
 done
 
-step "packing @mcpfusion/core (npm pack runs prepare, which builds dist/)"
+step "packing @mcpfusion/core, @mcpfusion/cli and create-mcpfusion (npm pack runs prepare/prepack, which build dist/)"
 mkdir -p "$WORK/pack"
-(cd "$ROOT" && npm pack --pack-destination "$WORK/pack" "${NPM_FLAGS[@]}" >"$WORK/pack.log" 2>&1) || {
-  cat "$WORK/pack.log" >&2
-  die "npm pack"
+pack() { # <dir> <label>: the one tarball `npm pack` makes of the package in <dir>
+  local out="$WORK/pack/$2"
+  mkdir -p "$out"
+  (cd "$1" && npm pack --pack-destination "$out" "${NPM_FLAGS[@]}" >"$WORK/pack-$2.log" 2>&1) || {
+    cat "$WORK/pack-$2.log" >&2
+    die "npm pack of $2"
+  }
+  local made=("$out"/*.tgz)
+  [[ ${#made[@]} -eq 1 && -f "${made[0]}" ]] || die "npm pack of $2 produced no single tarball"
+  tar -tzf "${made[0]}" >"$WORK/$2.files"
+  log "$(basename "${made[0]}"): $(wc -l <"$WORK/$2.files") files, $(du -k "${made[0]}" | cut -f1) kB"
+  printf '%s' "${made[0]}"
 }
-tarballs=("$WORK"/pack/*.tgz)
-[[ ${#tarballs[@]} -eq 1 && -f "${tarballs[0]}" ]] || die "npm pack produced no single tarball"
-TARBALL="${tarballs[0]}"
-tar -tzf "$TARBALL" >"$WORK/pack.files"
-for entry in package/package.json package/dist/index.js package/dist/index.d.ts package/dist/testing/index.js package/dist/testing/index.d.ts package/dist/cli/init-command.js package/examples/starter/package.json package/examples/starter/src/tools.ts; do
-  grep -qx "$entry" "$WORK/pack.files" || die "the tarball lacks $entry"
+TARBALL="$(pack "$ROOT" core)"
+CLI_TARBALL="$(pack "$ROOT/packages/cli" cli)"
+CREATE_TARBALL="$(pack "$ROOT/packages/create-mcpfusion" create)"
+for entry in package/package.json package/dist/index.js package/dist/index.d.ts package/dist/testing/index.js package/dist/testing/index.d.ts package/dist/wire/input-rounds.js; do
+  grep -qx "$entry" "$WORK/core.files" || die "the core tarball lacks $entry"
 done
-log "$(basename "$TARBALL"): $(wc -l <"$WORK/pack.files") files, $(du -k "$TARBALL" | cut -f1) kB"
+# The framework ships no terminal client: a server installs @mcpfusion/core alone.
+if grep -E '^package/(dist/cli/|examples/)' "$WORK/core.files" >&2; then die "the core tarball ships CLI code or the starter"; fi
+tar -xzOf "$TARBALL" package/package.json | node -e "
+  const p = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+  const ui = Object.keys(p.dependencies ?? {}).filter((d) => /inquirer|cli-progress|playwright/.test(d));
+  if (p.bin || ui.length) { console.error('core declares', p.bin ? 'a bin' : '', ui.join(' ')); process.exit(1); }
+" || die "the core package declares a bin or a UI dependency"
+for entry in package/package.json package/bin/mcpfusion.js package/dist/main.js package/dist/init-command.js package/starter/package.json package/starter/src/tools.ts package/starter/tsconfig.json; do
+  grep -qx "$entry" "$WORK/cli.files" || die "the cli tarball lacks $entry"
+done
+grep -qx package/index.js "$WORK/create.files" || die "the create-mcpfusion tarball lacks index.js"
 
-step "npx mcpfusion init (from the tarball) writes $WORK/starter"
-# As a newcomer runs it: the package's bin from the tarball, in a folder of its own (npx installs it with its peers).
+step "a project that depends only on @mcpfusion/core installs no CLI or UI package"
+mkdir -p "$WORK/core-only"
+(
+  cd "$WORK/core-only" &&
+    printf '{ "name": "core-only", "version": "1.0.0", "private": true }\n' >package.json &&
+    npm install "${NPM_FLAGS[@]}" "$TARBALL" tsyringe reflect-metadata class-validator class-transformer >"$WORK/core-only.log" 2>&1 &&
+    npm ls --all --omit=dev --parseable >"$WORK/core-only.ls" 2>>"$WORK/core-only.log"
+) || { cat "$WORK/core-only.log" >&2; die "npm install of @mcpfusion/core alone"; }
+if grep -E '/node_modules/(@mcpfusion/cli|@inquirer/|cli-progress|playwright)' "$WORK/core-only.ls" >&2; then
+  die "npm ls --omit=dev of a project with @mcpfusion/core alone lists CLI or UI packages"
+fi
+log "  @mcpfusion/core alone: $(($(wc -l <"$WORK/core-only.ls") - 1)) packages, $(du -sk "$WORK/core-only/node_modules" | cut -f1) kB in node_modules"
+
+step "npm create mcpfusion (create-mcpfusion from its tarball, with the cli and core tarballs) writes $WORK/starter"
+# As a newcomer runs it (npm create mcpfusion my-server is npm exec create-mcpfusion my-server): the bin from the
+# tarball, in a folder of its own; the cli and core tarballs stand in for the registry's copies it depends on.
 mkdir -p "$WORK/init"
-(cd "$WORK/init" && npm exec --yes "${NPM_FLAGS[@]}" --package "$TARBALL" -- mcpfusion init "$WORK/starter" >"$WORK/init.log" 2>&1) || {
+(cd "$WORK/init" && npm exec --yes "${NPM_FLAGS[@]}" --package "$CREATE_TARBALL" --package "$CLI_TARBALL" --package "$TARBALL" -- create-mcpfusion "$WORK/starter" >"$WORK/init.log" 2>&1) || {
   cat "$WORK/init.log" >&2
-  die "npx mcpfusion init"
+  die "npm create mcpfusion (create-mcpfusion)"
 }
+grep -q 'npm run dev' "$WORK/init.log" || { cat "$WORK/init.log" >&2; die "init did not say to run npm run dev"; }
 for file in package.json tsconfig.json tsconfig.build.json jest.config.js .gitignore .dockerignore Dockerfile README.md src/tools.ts src/app.ts src/main.ts test/tools.test.ts test/client.test.ts; do
   [[ -f "$WORK/starter/$file" ]] || die "mcpfusion init wrote no $file"
 done
@@ -79,8 +113,10 @@ grep -q '"experimentalDecorators": true' "$WORK/starter/tsconfig.json" && grep -
   die "the new project's tsconfig.json lacks a decorator flag"
 cd "$WORK/starter"
 
-step "npm install <tarball> and the starter's own dependencies"
-npm install "${NPM_FLAGS[@]}" --engine-strict "$TARBALL" || die "npm install"
+step "npm install, with the core and cli tarballs for the registry's copies"
+# Both at once: the project asks for @mcpfusion/cli too, which no registry here has.
+npm pkg set "dependencies.@mcpfusion/core=file:$TARBALL" "devDependencies.@mcpfusion/cli=file:$CLI_TARBALL" || die "npm pkg set"
+npm install "${NPM_FLAGS[@]}" --engine-strict || die "npm install"
 
 step "one copy of each peer, the app's"
 node - <<'JS' || die "a peer resolves to more than one copy"

@@ -42,7 +42,7 @@ function fail(message) {
 /** Writes the types; whether they changed. */
 function writeToolTypes() {
   const before = readFileSync(TYPES, 'utf8');
-  const cli = join(ROOT, 'dist', 'cli', 'main.js');
+  const cli = join(ROOT, 'packages', 'cli', 'dist', 'main.js');
   const server = join(ROOT, 'build', 'sample-app', 'main.js');
   const data = mkdtempSync(join(tmpdir(), 'views-types-'));
   try {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FusionApp } from '../../src';
-import { parseCommandLine, type TypesCommand } from '../../src/cli/options';
-import type { Terminal } from '../../src/cli/terminal';
-import { runTypes } from '../../src/cli/types-command';
+import { parseCommandLine, type TypesCommand } from '../../packages/cli/src/options';
+import type { Terminal } from '../../packages/cli/src/terminal';
+import { runTypes } from '../../packages/cli/src/types-command';
 import { createBillingApp } from '../../sample-app/app';
 import { typeCheck } from '../helpers/compile-ts';
 

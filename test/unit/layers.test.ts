@@ -92,10 +92,9 @@ describe('the import graph of src/', () => {
     // `direct` calls a tool with no transport (`app.callTool`): the app imports it, the test client reuses it.
     ['surface', 'transports', 'direct'],
     ['app', 'redis'],
-    // The terminal client (bin mcpfusion) is a program apart: of the library it imports only wire/ (checked below);
-    // its `serve` command loads gateway/serve.ts with require(), on need (the one door from the client to the library).
     // The gateway puts another server behind an app: it builds on the app (its `serve` makes one).
-    ['testing', 'cli', 'gateway']
+    // (The terminal client is a package apart, packages/cli: checked below.)
+    ['testing', 'gateway']
   ];
   const layerOf = new Map(LAYERS.flatMap((folders, layer) => folders.map((folder) => [folder, layer] as const)));
   const folderOf = (file: string): string => relative(SRC, file).split(sep)[0];
@@ -131,8 +130,26 @@ describe('the import graph of src/', () => {
     ).toEqual([]);
   });
 
-  it('keeps the terminal client (src/cli/) apart from the library: of src/ it imports only wire/ (the input-round loop it shares)', () => {
-    expect([...(folderEdges.get('cli') ?? [])].filter((to) => to !== 'wire')).toEqual([]);
+  it('keeps the terminal client (packages/cli) a package apart: it reaches the library only by its published entry points', () => {
+    const CLI = join(SRC, '..', 'packages', 'cli', 'src');
+    const escapes: string[] = [];
+    const entries = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.ts')) {
+          for (const [, spec] of readFileSync(path, 'utf8').matchAll(/(?:from|require\()\s*'([^']+)'/g)) {
+            if (spec.startsWith('.') && relative(CLI, resolve(dirname(path), spec)).startsWith('..')) escapes.push(`${relative(CLI, path)} → ${spec}`);
+            if (spec.startsWith('@mcpfusion/core')) entries.add(spec);
+          }
+        }
+      }
+    };
+    walk(CLI);
+    expect(escapes).toEqual([]);
+    const published = Object.keys((JSON.parse(readFileSync(join(SRC, '..', 'package.json'), 'utf8')) as { exports: object }).exports);
+    expect([...entries].filter((spec) => !published.includes(`.${spec.slice('@mcpfusion/core'.length)}`))).toEqual([]);
   });
 
   it('keeps the app free of the test client (app.callTool runs through src/direct/, imported directly)', () => {

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { CliError } from '../../../src/cli/cli-error';
-import { runInit } from '../../../src/cli/init-command';
-import type { Terminal } from '../../../src/cli/terminal';
+import { CliError } from '../../../packages/cli/src/cli-error';
+import { runInit } from '../../../packages/cli/src/init-command';
+import type { Terminal } from '../../../packages/cli/src/terminal';
 
 /** `mcpfusion init` into a temporary folder (scripts/starter/check.sh runs it from the packed tarball and tests what it wrote). */
 describe('mcpfusion init <dir>', () => {
@@ -27,7 +27,11 @@ describe('mcpfusion init <dir>', () => {
     expect(runInit({ command: 'init', dir }, terminal())).toBe(0);
     for (const file of ['tsconfig.json', 'jest.config.js', 'Dockerfile', '.gitignore', 'README.md', 'src/tools.ts', 'test/tools.test.ts'])
       expect([file, existsSync(join(dir, file))]).toEqual([file, true]);
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      name: string;
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     expect(manifest.name).toBe('my-server');
     expect(manifest.dependencies).toMatchObject({
@@ -37,6 +41,9 @@ describe('mcpfusion init <dir>', () => {
       'class-validator': expect.any(String),
       'class-transformer': expect.any(String)
     });
+    // The CLI (npx mcpfusion dev, list, call) is a development dependency, of the same release.
+    expect(manifest.devDependencies['@mcpfusion/cli']).toBe(`^${version}`);
+    expect(Object.keys(manifest.dependencies).filter((name) => name.startsWith('@mcpfusion/'))).toEqual(['@mcpfusion/core']);
     const tsconfig = readFileSync(join(dir, 'tsconfig.json'), 'utf8');
     expect(tsconfig).toContain('"experimentalDecorators": true');
     expect(tsconfig).toContain('"emitDecoratorMetadata": true');
@@ -44,6 +51,7 @@ describe('mcpfusion init <dir>', () => {
     expect(said).toContain('npm install');
     expect(said).toContain('npm test');
     expect(said).toContain('npm start');
+    expect(said).toContain('npm run dev');
   });
 
   it('refuses a folder that is not empty, and changes nothing in it', () => {

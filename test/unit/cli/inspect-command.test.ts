@@ -1,7 +1,7 @@
-import { CliError, ExitCode } from '../../../src/cli/cli-error';
-import type { Connection } from '../../../src/cli/connection';
-import { inspectServer } from '../../../src/cli/inspect-command';
-import { listEvery } from '../../../src/cli/paged-list';
+import { CliError, ExitCode } from '../../../packages/cli/src/cli-error';
+import type { Connection } from '../../../packages/cli/src/connection';
+import { inspectServer } from '../../../packages/cli/src/inspect-command';
+import { listEvery } from '../../../packages/cli/src/paged-list';
 
 /** A client whose list methods answer from `pages[method][cursor ?? '']`; it records what was asked. */
 function fakeConnection(capabilities: Record<string, unknown>, pages: Record<string, Record<string, unknown>>) {

@@ -2,10 +2,10 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { CLIENT_CONFIGS, type ClientName, type Place } from '../../../src/cli/client-configs';
-import { CliError, ExitCode } from '../../../src/cli/cli-error';
-import { parseInstall, runInstall } from '../../../src/cli/install-command';
-import type { Terminal } from '../../../src/cli/terminal';
+import { CLIENT_CONFIGS, type ClientName, type Place } from '../../../packages/cli/src/client-configs';
+import { CliError, ExitCode } from '../../../packages/cli/src/cli-error';
+import { parseInstall, runInstall } from '../../../packages/cli/src/install-command';
+import type { Terminal } from '../../../packages/cli/src/terminal';
 
 /** `mcpfusion install` with a temporary HOME and project folder: the real home is never touched. */
 describe('mcpfusion install <client>', () => {

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { Interrupt } from '../../../src/cli/interrupt';
-import type { Terminal } from '../../../src/cli/terminal';
+import { Interrupt } from '../../../packages/cli/src/interrupt';
+import type { Terminal } from '../../../packages/cli/src/terminal';
 
 /** A terminal whose streams are not TTYs (Ctrl-C then comes as SIGINT; presses are counted the same). */
 function pipes(): Terminal {

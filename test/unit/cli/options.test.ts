@@ -1,6 +1,6 @@
-import { CliError, ExitCode } from '../../../src/cli/cli-error';
-import { splitCommandLine } from '../../../src/cli/command-line';
-import { parseCommandLine } from '../../../src/cli/options';
+import { CliError, ExitCode } from '../../../packages/cli/src/cli-error';
+import { splitCommandLine } from '../../../packages/cli/src/command-line';
+import { parseCommandLine } from '../../../packages/cli/src/options';
 
 const URL_ = 'http://127.0.0.1:3000/mcp';
 

@@ -1,5 +1,5 @@
-import { kindHints, table } from '../../../src/cli/list-command';
-import { formatResult } from '../../../src/cli/result-output';
+import { kindHints, table } from '../../../packages/cli/src/list-command';
+import { formatResult } from '../../../packages/cli/src/result-output';
 
 describe('formatResult', () => {
   it('shows text blocks as text and structured content as pretty JSON, once', () => {

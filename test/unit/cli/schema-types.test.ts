@@ -1,5 +1,5 @@
-import { emitToolTypes, typeOf, typeStem } from '../../../src/cli/schema-types';
-import { parseCommandLine } from '../../../src/cli/options';
+import { emitToolTypes, typeOf, typeStem } from '../../../packages/cli/src/schema-types';
+import { parseCommandLine } from '../../../packages/cli/src/options';
 
 const t = (schema: object) => typeOf(schema as never, schema as never, 0, new Set());
 

@@ -1,4 +1,4 @@
-import { checkValue, choicesOf, parseValue, ValueError } from '../../../src/cli/schema-values';
+import { checkValue, choicesOf, parseValue, ValueError } from '../../../packages/cli/src/schema-values';
 
 /** What a value typed at the terminal becomes, read against its property's JSON Schema. */
 describe('parseValue', () => {

@@ -1,5 +1,5 @@
-import { CliError } from '../../../src/cli/cli-error';
-import { buildToolArguments, type InputSchema } from '../../../src/cli/tool-arguments';
+import { CliError } from '../../../packages/cli/src/cli-error';
+import { buildToolArguments, type InputSchema } from '../../../packages/cli/src/tool-arguments';
 
 /** The input schemas of the sample's billing.list and reports.rebuild, as tools/list gives them. */
 const LIST: InputSchema = {

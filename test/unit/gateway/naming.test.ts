@@ -6,7 +6,7 @@ import {
   unnamespacedUri
 } from '../../../src/compose/namespace';
 import { describeTarget, resolveTarget } from '../../../src/gateway/upstream-target';
-import { parseServe } from '../../../src/cli/serve-command';
+import { parseServe } from '../../../packages/cli/src/serve-command';
 import { ConfigurationError, proxy } from '../../../src';
 
 describe('the gateway names what it serves under a namespace', () => {

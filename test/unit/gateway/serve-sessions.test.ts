@@ -1,4 +1,4 @@
-import { parseServe } from '../../../src/cli/serve-command';
+import { parseServe } from '../../../packages/cli/src/serve-command';
 
 describe("mcpfusion serve's session limits, as read from the command line", () => {
   it('reads --max-sessions, --max-sessions-per-caller and --upstream-sessions', () => {

@@ -1,4 +1,4 @@
-import { isYesNo } from '../../../../src/cli/questions/ask-yes-no';
+import { isYesNo } from '../../../../packages/cli/src/questions/ask-yes-no';
 
 describe('which questions are asked in one step (a single yes/no)', () => {
   it.each([

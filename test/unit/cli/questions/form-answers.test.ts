@@ -5,7 +5,7 @@ import {
   readPresetAnswers,
   validateChoices,
   validateFieldText
-} from '../../../../src/cli/questions/form-answers';
+} from '../../../../packages/cli/src/questions/form-answers';
 
 /** billing.refund's question, and billing.adjust's (a titled enum, then a bounded number). */
 const CONFIRM = { type: 'object', properties: { confirm: { type: 'boolean', title: 'Approve the refund' } }, required: ['confirm'] };

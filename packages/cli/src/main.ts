@@ -21,16 +21,13 @@ import { runTypes } from './types-command';
 import { parseCommandLine, USAGE } from './options';
 import { note, paint, processTerminal } from './terminal';
 
-/** The package's version, read from its package.json (dist/cli/main.js → ../../package.json). */
+/** The package's version, read from its package.json (dist/main.js or src/main.ts → ../package.json). */
 function version(): string {
-  for (const path of ['../../package.json', '../../../package.json']) {
-    try {
-      return (JSON.parse(readFileSync(join(__dirname, path), 'utf8')) as { version: string }).version;
-    } catch {
-      // the next layout (dist/cli, then build/src/cli)
-    }
+  try {
+    return (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
   }
-  return 'unknown';
 }
 
 /** Ends the process now with `code` (stdin back to cooked mode first). */

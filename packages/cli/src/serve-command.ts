@@ -106,7 +106,7 @@ export function parseServe(argv: readonly string[]): ServeCommand {
 export async function runServe(command: ServeCommand, terminal: Terminal): Promise<number> {
   // Loaded here, on need: the client commands never load the server library.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { serveGateway } = require('../gateway/serve') as typeof import('../gateway/serve.js');
+  const { serveGateway } = require('@mcpfusion/core/advanced') as typeof import('@mcpfusion/core/advanced');
   let served;
   try {
     served = await serveGateway({

@@ -1,6 +1,6 @@
 import type { CallDisplay } from './call-display';
 import { CliError, ExitCode } from './cli-error';
-import { followInputRounds } from '../wire/input-rounds';
+import { followInputRounds } from '@mcpfusion/core/input-rounds';
 import { CLIENT_INFO, TASKS_EXTENSION, type Connection } from './connection';
 import { RpcFailure, type RawExchange } from './raw-exchange';
 import type { Reply } from './questions/ask-form';
