@@ -19,11 +19,24 @@ interface Waiter {
 
 /**
  * Requests the SDK client cannot make itself, sent as they are over the connection's own SDK
- * transport: a 2026-07-28 `tools/call` that may be answered `resultType: "task"` (the client
- * refuses that kind of result) and the `tasks/*` requests of the tasks extension. The transport
- * does the framing (the `Mcp-Method`/`Mcp-Name` headers derived from the body's envelope, the
- * extra headers, JSON or SSE answers); the answers are taken off it before the client sees them
- * (their ids are strings, which the client never uses), and notifications go on to the client.
+ * transport: a 2026-07-28 `tools/call` that may be answered `resultType: "task"` and the `tasks/*`
+ * requests of the tasks extension. The transport does the framing (the `Mcp-Method`/`Mcp-Name`
+ * headers derived from the body's envelope, the extra headers, JSON or SSE answers); the answers
+ * are taken off it before the client sees them (their ids are strings, which the client never
+ * uses), and notifications go on to the client. Everything else the CLI sends goes through the
+ * SDK `Client` (list, call, complete, read, get, and the input rounds of a plain call).
+ *
+ * Why not `client.request(…, resultSchema)`, checked against SDK 2.4:
+ * - its 2026-07-28 wire codec (`decodeResult`) refuses, for every method, a result whose
+ *   `resultType` is neither `complete` nor `input_required` (`SdkErrorCode.UnsupportedResultType`):
+ *   a `tools/call` answered with a task never reaches the caller;
+ * - the tasks extension is declared per request, in the envelope's
+ *   `io.modelcontextprotocol/clientCapabilities.extensions`, and the client's public API has no way
+ *   to put it there (the client stamps its own capabilities).
+ * The official extension's requester client (`@modelcontextprotocol/ext-tasks/client`) meets the
+ * same two walls and takes the same way out: a host-supplied raw dispatch (`RawClientDispatch`,
+ * "used when SDK wire codecs reject V2 task traffic") and explicit `V2RequestFraming`. When the SDK
+ * accepts an extension's result types, this file goes.
  */
 export class RawExchange {
   private readonly waiting = new Map<string, Waiter>();

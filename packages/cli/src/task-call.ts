@@ -27,7 +27,8 @@ let nextProgressToken = 1;
 /**
  * One 2026-07-28 request with the per-request envelope (the tasks extension declared), over
  * the connection's SDK transport; its progress notifications reach the display through the
- * connection (`Connection.onProgress`).
+ * connection (`Connection.onProgress`). The envelope is written here because the SDK client can
+ * neither declare an extension per request nor accept a task result (raw-exchange.ts says why).
  */
 function post(context: TaskCallContext, method: string, params: Json, signal?: AbortSignal): Promise<Json> {
   return context.raw.request(
