@@ -18,7 +18,7 @@ h3 { font-size: 13px; margin: 12px 0 6px; }
 .top label { font-weight: 600; margin-right: 6px; }
 #connection { color: var(--muted); }
 #connection.bad { color: var(--error); }
-.layout { display: grid; grid-template-columns: 220px minmax(420px, 1fr) 360px; gap: 12px; padding: 12px; align-items: start; }
+.layout { display: grid; grid-template-columns: 210px minmax(420px, 1fr) 340px; gap: 12px; padding: 12px; align-items: start; }
 .catalog, .work > section, .side > section, dialog { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px; }
 .catalog section + section { margin-top: 14px; }
 .members { list-style: none; margin: 0; padding: 0; }
@@ -46,7 +46,7 @@ button:disabled { opacity: 0.5; cursor: default; }
 #call p { margin: 4px 0; }
 dialog { position: static; width: auto; margin: 0; border-color: var(--accent); box-shadow: 0 0 0 3px #ccebe8; }
 dialog .buttons button { margin-right: 6px; }
-.outcome { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 12px; align-items: start; }
+.outcome { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 2fr); gap: 12px; align-items: start; }
 .outcome > section { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px; min-width: 0; }
 .outcome > section#result:only-child, .outcome > section[hidden] + section, .outcome:has(#view[hidden]) #result { grid-column: 1 / -1; }
 pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 8px; overflow: auto; max-height: 360px; margin: 6px 0; white-space: pre-wrap; word-break: break-word; }

@@ -4,10 +4,26 @@ import { el, isRecord, stringOf } from './dom.mjs';
 const SAFE_IMAGE = /^image\/(png|jpeg|gif|webp|bmp)$/;
 const SAFE_AUDIO = /^audio\/(mpeg|wav|ogg|webm|mp4)$/;
 
+/** A text block that is a JSON object or array, indented; undefined for any other text. */
+function jsonOf(text: string): string | undefined {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One content block (text, image, audio, embedded resource, resource link) as page elements. */
 function renderBlock(block: unknown): HTMLElement[] {
   const type = stringOf(block, 'type');
-  if (type === 'text') return [el('pre', { class: 'text-block' }, stringOf(block, 'text') ?? '')];
+  if (type === 'text') {
+    const text = stringOf(block, 'text') ?? '';
+    const json = jsonOf(text);
+    return json === undefined
+      ? [el('pre', { class: 'text-block' }, text)]
+      : [el('p', { class: 'block-label' }, 'text (JSON, indented here)'), el('pre', { class: 'text-block' }, json)];
+  }
   if (type === 'image' || type === 'audio') {
     const mime = stringOf(block, 'mimeType') ?? '';
     const data = stringOf(block, 'data') ?? '';
