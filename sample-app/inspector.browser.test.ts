@@ -1,10 +1,15 @@
+import './views/test-host/dispose-symbols';
+import type { FusionApp } from '@mcpfusion/core';
 import type SqliteDatabase from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { RunningInspector } from '../src/cli/inspector';
 import { ChildServers } from '../test/helpers/child-servers';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, describeWithChromium } from '../test/helpers/chromium';
 import { startInspectorChild, type InspectorChild } from '../test/helpers/inspector-child';
+import { createBillingApp } from './app';
 import { aggregates, inspect, invoiceRow, TEST_STATE_KEY, tempDb, writeLockIsFree, type TempDb } from './test-helpers';
 
 /*
@@ -103,6 +108,8 @@ describeWithChromium('mcpfusion inspector in headless Chromium, against the samp
         expect(await catalog.getByRole('button', { name: 'billing.collections_letter', exact: true }).count()).toBe(1);
         expect(await page.getByLabel('Protocol').locator('option').allTextContents()).toEqual(['2025-11-25', '2026-07-28']);
         expect(await page.getByLabel('Protocol').inputValue()).toBe(era);
+        // No dev project behind this inspector: no dev panel.
+        expect(await page.getByRole('region', { name: 'Dev project' }).count()).toBe(0);
       },
       BROWSER_TEST_MS
     );
@@ -206,6 +213,17 @@ describeWithChromium('mcpfusion inspector in headless Chromium, against the samp
         expect(await log.getByText(era === '2025-11-25' ? 'initialize' : 'server/discover').count()).toBeGreaterThan(0);
 
         await page.screenshot({ path: join(SCREENSHOTS, `inspector-${era}.png`) });
+
+        // The view's own call (its Refund button) goes through the inspector's connection: the server's
+        // question shows in the inspector, and the view's row follows the answer.
+        const { id } = (items as Array<{ id: number; status: string }>).find((item) => item.status === 'paid')!;
+        await frame.getByRole('button', { name: new RegExp(`^Refund invoice ${id}\\b`) }).click();
+        expect(await answerQuestion(page, 'Accept')).toMatch(/^Refund .+\?$/);
+        await frame
+          .locator(`tr[data-invoice="${id}"] .status`)
+          .filter({ hasText: /^refunded$/ })
+          .waitFor();
+        expect(invoiceRow(disk, id).status).toBe('refunded');
       },
       BROWSER_TEST_MS
     );
@@ -240,4 +258,79 @@ describeWithChromium('mcpfusion inspector in headless Chromium, against the samp
       );
     }
   });
+});
+
+describeWithChromium('the inspector with dev hooks (what mcpfusion dev gives it): chains, reloads, stage timings', () => {
+  let browser: Browser;
+  let db: TempDb;
+  let app: FusionApp;
+  let inspector: RunningInspector;
+  const reloads = new EventEmitter();
+
+  beforeAll(async () => {
+    db = tempDb();
+    app = createBillingApp({ dbPath: db.path, stateKey: TEST_STATE_KEY });
+    const { url } = (await app.listen({ transport: 'http', host: '127.0.0.1', port: 0, handleSignals: false })) as { url: URL };
+    // The compiled inspector (its page modules are compiled next to it by tsc).
+    const { startInspector } = require(join(ROOT, 'build', 'src', 'cli', 'inspector', 'index.js')) as typeof import('../src/cli/inspector');
+    inspector = await startInspector({
+      target: { kind: 'http', url },
+      devHooks: {
+        describeChain: (kind, name) => app.describeChain(name, kind),
+        onReload: (listener) => {
+          reloads.on('reload', listener);
+          return () => reloads.off('reload', listener);
+        },
+        onCallTimings: (listener) => {
+          reloads.on('timings', listener);
+          return () => reloads.off('timings', listener);
+        }
+      }
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await inspector?.close();
+    await app?.close();
+    db?.remove();
+    expect(reloads.listenerCount('reload') + reloads.listenerCount('timings')).toBe(0);
+  });
+
+  test(
+    "the Dev project panel: the chosen member's compiled chain, a failed reload's compiler errors, each call's stage timings",
+    async () => {
+      const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
+      try {
+        await page.goto(inspector.url.href);
+        await page.getByRole('status').filter({ hasText: 'connected: 2026-07-28' }).waitFor();
+        const dev = page.getByRole('region', { name: 'Dev project' });
+        await fillForm(page, 'billing.refund', {});
+        const chain = dev.getByRole('list', { name: 'Compiled chain' }).getByRole('listitem');
+        await chain.first().waitFor();
+        expect(await chain.allTextContents()).toEqual([...app.describeChain('billing.refund', 'tool')]);
+
+        reloads.emit('reload', { ok: false, errors: ['src/billing.tools.ts:12: error TS2304: Cannot find name "x".'] });
+        await dev.getByRole('status').filter({ hasText: 'src/billing.tools.ts:12' }).waitFor();
+        reloads.emit('timings', {
+          kind: 'tool',
+          name: 'billing.list',
+          stages: [
+            { stage: 'validate', ms: 0.5 },
+            { stage: 'handler', ms: 2 }
+          ]
+        });
+        await dev.getByRole('list', { name: 'Stage timings' }).getByText('tool billing.list: 2.5 ms').waitFor();
+        reloads.emit('reload', { ok: true });
+        await dev
+          .getByRole('status')
+          .filter({ hasText: /^reloaded at/ })
+          .waitFor();
+      } finally {
+        await page.close();
+      }
+    },
+    BROWSER_TEST_MS
+  );
 });

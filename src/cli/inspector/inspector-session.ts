@@ -178,7 +178,11 @@ export class InspectorSession {
 
   /** The dev project's compiled chain of a member (undefined without dev hooks). */
   describeChain(kind: 'tool' | 'prompt' | 'resource', name: string): readonly string[] | undefined {
-    return this.devHooks?.describeChain?.(kind, name);
+    try {
+      return this.devHooks?.describeChain?.(kind, name);
+    } catch {
+      return undefined; // not a member of the project (the hook may throw for an unknown name)
+    }
   }
 
   /** Cancels every call and question and closes the connection. */
