@@ -1,7 +1,7 @@
 import { CliError } from './cli-error';
 import { addHeader, splitCommandLine } from './command-line';
 import { INSTALL_USAGE } from './install-command';
-import { INSPECTOR_USAGE } from './inspector/inspector-command';
+import { INSPECTOR_USAGE } from './inspector/inspector-usage';
 import { SERVE_USAGE } from './serve-command';
 import type { InitCommand } from './init-command';
 

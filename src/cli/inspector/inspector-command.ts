@@ -5,6 +5,8 @@ import { note, paint, type Terminal } from '../terminal';
 import { openBrowser } from './browser-opener';
 import { startInspector } from './start-inspector';
 
+export { INSPECTOR_USAGE } from './inspector-usage';
+
 /** `mcpfusion inspector …`, as read from the command line. */
 export interface InspectorCommand {
   readonly command: 'inspector';
@@ -13,11 +15,6 @@ export interface InspectorCommand {
   /** The inspector's own port on 127.0.0.1 (0: a free one). */
   readonly port: number;
 }
-
-/** The usage lines of `inspector` (part of `mcpfusion --help`). */
-export const INSPECTOR_USAGE = `  mcpfusion inspector <url> [--port M] [--token t] [--header 'Name: value' …]
-  mcpfusion inspector --stdio '<command line>' [--port M]
-                         the inspector in the browser, at http://127.0.0.1:M/… (BROWSER=none: print the URL, open nothing)`;
 
 /** Reads `inspector`'s arguments (after the word `inspector`). */
 export function parseInspector(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): InspectorCommand {
