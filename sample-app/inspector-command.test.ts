@@ -146,6 +146,17 @@ describe('mcpfusion inspector (the command)', () => {
       expect(await inspector?.stop()).toBe(0);
     });
 
+    test('a port in use is a usage error that says what to do', async () => {
+      const taken = await startInspectorChild(['--stdio', `node ${SAMPLE} --stdio`, '--port', inspector.url.port], {
+        ...env(),
+        BROWSER: 'none'
+      }).then(
+        (second) => second.stop().then(() => 'started'),
+        (error: Error) => error.message
+      );
+      expect(taken).toMatch(/exited \(64\)[\s\S]*port \d+ on 127\.0\.0\.1 is in use: choose another with --port/);
+    });
+
     test('answers only its own page: another Host, a wrong token, a form post or another origin are refused', async () => {
       const port = inspector.url.port;
       expect((await raw(inspector.url, { headers: { Host: `evil.example:${port}` } })).status).toBe(421);

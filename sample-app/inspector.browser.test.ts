@@ -246,6 +246,35 @@ describeWithChromium('mcpfusion inspector in headless Chromium, against the samp
         },
         BROWSER_TEST_MS
       );
+
+      test(
+        'a task cancelled from the Tasks panel (tasks/cancel), then a refund as a task whose question comes through tasks/update',
+        async () => {
+          const before = aggregates(disk);
+          await fillForm(page, 'reports.rebuild', { throttleMs: '1000' });
+          await page.getByLabel('Run as a task').check();
+          await page.getByRole('button', { name: 'Call', exact: true }).click();
+          const tasks = page.getByRole('region', { name: 'Tasks' });
+          const running = tasks.getByRole('listitem').filter({ hasText: /month \d+ of \d+/ });
+          await running.waitFor();
+          await running.getByRole('button', { name: /^Cancel task / }).click();
+          expect(await callEnded(page, /Cancelled/)).toContain('reports.rebuild');
+          await tasks.getByRole('listitem').first().filter({ hasText: 'status: cancelled' }).waitFor();
+
+          const [id] = paidInvoices(disk);
+          await fillForm(page, 'billing.refund', { id: String(id) });
+          await page.getByRole('button', { name: 'Call', exact: true }).click();
+          expect(await answerQuestion(page, 'Accept')).toMatch(/^Refund .+\?$/);
+          await callEnded(page, /done in/);
+          await expect(tasks.getByRole('listitem').first().textContent()).resolves.toMatch(/billing\.refund.*status: completed/);
+          expect(invoiceRow(disk, id).status).toBe('refunded');
+          // The cancelled rebuild rolled back and let go of the lock (the refund, a mutation, ran after it).
+          expect(aggregates(disk)).toEqual(before);
+          expect(writeLockIsFree(disk)).toBe(true);
+          await page.getByLabel('Run as a task').uncheck();
+        },
+        BROWSER_TEST_MS
+      );
     } else {
       test(
         'no task on 2025-11-25: the tasks extension is a 2026-07-28 extension, so neither "Run as a task" nor the Tasks panel shows',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
+import { CliError } from '../cli-error';
 import type { Target } from '../options';
 import type { InspectorDevHooks } from './dev-hooks';
 import { EventHub } from './event-hub';
@@ -133,7 +134,14 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   }
 
   server.listen(options.port ?? 0, '127.0.0.1');
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    for (const stop of unsubscribe) stop?.();
+    if ((error as { code?: unknown }).code === 'EADDRINUSE')
+      throw new CliError(`port ${options.port} on 127.0.0.1 is in use: choose another with --port, or leave --port out for a free one`);
+    throw error;
+  }
   port = (server.address() as AddressInfo).port;
   const url = new URL(`http://127.0.0.1:${port}/${token}/`);
   let closing: Promise<void> | undefined;
