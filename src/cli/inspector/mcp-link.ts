@@ -4,12 +4,12 @@ import { MAX_INPUT_ROUNDS } from '../../wire/input-rounds';
 import { CliError, ExitCode } from '../cli-error';
 import type { Target } from '../options';
 import { RawExchange } from '../raw-exchange';
-import type { EraName } from './inspector-protocol';
+import type { Answer, EraName } from './inspector-protocol';
 import type { QuestionParams } from './question-desk';
-import type { Answer } from './inspector-protocol';
 
-/** The MCP Apps extension the inspector declares (it renders views) and the media type of the views. */
+/** The MCP Apps extension the inspector declares (it renders views). */
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
+/** The media type of an MCP Apps view document. */
 export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The tasks extension's name (2026-07-28). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
