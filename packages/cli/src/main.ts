@@ -5,7 +5,7 @@
  * asks (answered at the prompt), and Ctrl-C as the protocol's cancellation. It is a program
  * of its own built on the SDK v2 client; it imports nothing of the server library, and it is
  * the one part of the package that writes to stdout. `inspect` prints all a server declares as one
- * JSON document; `install` adds a server to a client's configuration file (Claude, Cursor, VS Code). `serve` is the exception that loads the
+ * JSON document; `inspector` serves a page on 127.0.0.1 that drives a server in either era; `install` adds a server to a client's configuration file (Claude, Cursor, VS Code). `serve` is the exception that loads the
  * server library (lazily): it puts a server behind a gateway endpoint.
  */
 import { readFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { runCall } from './call-command';
 import { CliError, ExitCode } from './cli-error';
 import { runInit } from './init-command';
 import { runInspect } from './inspect-command';
+import { parseInspector, runInspector } from './inspector';
 import { parseInstall, runInstall } from './install-command';
 import { runList } from './list-command';
 import { parseServe, runServe } from './serve-command';
@@ -40,6 +41,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const terminal = processTerminal();
   try {
     if (argv[0] === 'serve') return await runServe(parseServe(argv.slice(1)), terminal);
+    if (argv[0] === 'inspector' && !argv.includes('--help') && !argv.includes('-h'))
+      return await runInspector(parseInspector(argv.slice(1)), terminal);
     if (argv[0] === 'install' && !argv.includes('--help') && !argv.includes('-h')) return runInstall(parseInstall(argv.slice(1)), terminal);
     const command = parseCommandLine(argv);
     switch (command.command) {

@@ -1,6 +1,7 @@
 import { CliError } from './cli-error';
 import { addHeader, splitCommandLine } from './command-line';
 import { INSTALL_USAGE } from './install-command';
+import { INSPECTOR_USAGE } from './inspector/inspector-usage';
 import { SERVE_USAGE } from './serve-command';
 import type { InitCommand } from './init-command';
 
@@ -64,6 +65,7 @@ export const USAGE = `Usage:
   mcpfusion call --stdio '<command line>' <tool> [--arg name=value …] [options]
   mcpfusion types <url> [--out file.ts] [options]  TypeScript types of every tool's input and output
   mcpfusion types --stdio '<command line>' [--out file.ts] [options]
+${INSPECTOR_USAGE}
 ${SERVE_USAGE}
 ${INSTALL_USAGE}
 
@@ -97,7 +99,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     return { command, dir: rest[0] };
   }
   if (command !== 'list' && command !== 'inspect' && command !== 'call' && command !== 'types')
-    throw new CliError(`unknown command "${command}": use init, list, inspect, call, types, serve or install (mcpfusion --help)`); // the usage text lists every command
+    throw new CliError(
+      `unknown command "${command}": use init, list, inspect, call, types, inspector, serve or install (mcpfusion --help)`
+    ); // the usage text lists every command
 
   const positionals: string[] = [];
   const argPairs: string[] = [];
