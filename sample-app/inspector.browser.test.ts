@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { RunningInspector } from '../src/cli/inspector';
+import type { RunningInspector } from '../packages/cli/src/inspector';
 import { ChildServers } from '../test/helpers/child-servers';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, describeWithChromium } from '../test/helpers/chromium';
 import { startInspectorChild, type InspectorChild } from '../test/helpers/inspector-child';
@@ -301,7 +301,7 @@ describeWithChromium('the inspector with dev hooks (what mcpfusion dev gives it)
     app = createBillingApp({ dbPath: db.path, stateKey: TEST_STATE_KEY });
     const { url } = (await app.listen({ transport: 'http', host: '127.0.0.1', port: 0, handleSignals: false })) as { url: URL };
     // The compiled inspector (its page modules are compiled next to it by tsc).
-    const { startInspector } = require(join(ROOT, 'build', 'src', 'cli', 'inspector', 'index.js')) as typeof import('../src/cli/inspector');
+    const { startInspector } = require(join(ROOT, 'packages', 'cli', 'dist', 'inspector', 'index.js')) as typeof import('../packages/cli/src/inspector');
     inspector = await startInspector({
       target: { kind: 'http', url },
       devHooks: {

@@ -1,15 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { CLI_BIN } from './cli-bin';
 
-const ROOT = join(__dirname, '..', '..');
-
-/** The `mcpfusion` binary as package.json's `bin` names it (built by `npm run compile`). */
-export const MCPFUSION_BIN = join(
-  ROOT,
-  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.mcpfusion
-);
+/** The `mcpfusion` binary as @mcpfusion/cli's `bin` names it (built by `npm run compile`). */
+export const MCPFUSION_BIN = CLI_BIN;
 
 /** A `mcpfusion inspector` running as a child process. */
 export interface InspectorChild {

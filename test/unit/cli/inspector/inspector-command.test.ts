@@ -1,6 +1,6 @@
-import { CliError } from '../../../../src/cli/cli-error';
-import { parseInspector } from '../../../../src/cli/inspector/inspector-command';
-import { QuestionDesk, readAnswer } from '../../../../src/cli/inspector/question-desk';
+import { CliError } from '../../../../packages/cli/src/cli-error';
+import { parseInspector } from '../../../../packages/cli/src/inspector/inspector-command';
+import { QuestionDesk, readAnswer } from '../../../../packages/cli/src/inspector/question-desk';
 
 const URL_ = 'http://127.0.0.1:3000/mcp';
 

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { MAX_INPUT_ROUNDS } from '../../wire/input-rounds';
+import { MAX_INPUT_ROUNDS } from '@mcpfusion/core/input-rounds';
 import { CliError, ExitCode } from '../cli-error';
 import type { Target } from '../options';
 import { RawExchange } from '../raw-exchange';

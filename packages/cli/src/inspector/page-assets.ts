@@ -10,7 +10,7 @@ export interface Asset {
   readonly body: string;
 }
 
-/** The page's modules: page/*.mts compiled by tsc next to this file (dist/cli/inspector/page/*.mjs). */
+/** The page's modules: page/*.mts compiled by tsc next to this file (packages/cli/dist/inspector/page/*.mjs). */
 const PAGE_DIR = join(__dirname, 'page');
 
 /**

@@ -1,4 +1,4 @@
-import { followInputRounds } from '../../wire/input-rounds';
+import { followInputRounds } from '@mcpfusion/core/input-rounds';
 import { RpcFailure } from '../raw-exchange';
 import type { Answer, TaskState } from './inspector-protocol';
 import { INSPECTOR_CAPABILITIES, INSPECTOR_CLIENT_INFO, OWN_TOKEN_PREFIX, TASKS_EXTENSION, type McpLink } from './mcp-link';
