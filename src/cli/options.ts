@@ -2,6 +2,7 @@ import { CliError } from './cli-error';
 import { addHeader, splitCommandLine } from './command-line';
 import { INSTALL_USAGE } from './install-command';
 import { SERVE_USAGE } from './serve-command';
+import { DEV_USAGE } from './dev/dev-command';
 import type { InitCommand } from './init-command';
 
 /** Where the server is: an HTTP URL, or a command line to spawn (stdio). */
@@ -65,6 +66,7 @@ export const USAGE = `Usage:
   mcpfusion types <url> [--out file.ts] [options]  TypeScript types of every tool's input and output
   mcpfusion types --stdio '<command line>' [--out file.ts] [options]
 ${SERVE_USAGE}
+${DEV_USAGE}
 ${INSTALL_USAGE}
 
 Options:
@@ -97,7 +99,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     return { command, dir: rest[0] };
   }
   if (command !== 'list' && command !== 'inspect' && command !== 'call' && command !== 'types')
-    throw new CliError(`unknown command "${command}": use init, list, inspect, call, types, serve or install (mcpfusion --help)`); // the usage text lists every command
+    throw new CliError(`unknown command "${command}": use init, list, inspect, call, types, serve, dev or install (mcpfusion --help)`); // the usage text lists every command
 
   const positionals: string[] = [];
   const argPairs: string[] = [];
