@@ -1,5 +1,26 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Action, FusionApp, Mutation, Prompt, ToolProvider } from '../../src';
+import { Action, FusionApp, Mutation, Prompt, ToolProvider, type LockRelease, type MutationLock } from '../../src';
+import { FifoMutex } from '../../src/advanced';
+
+/** The app-wide mutation lock, telling the test when a caller has to wait for it. */
+class ObservedLock implements MutationLock {
+  private readonly inner = new FifoMutex();
+  private onWait: (() => void) | undefined;
+
+  /** Resolves when the next caller finds the lock held. */
+  waited(): Promise<void> {
+    return new Promise((resolve) => (this.onWait = resolve));
+  }
+
+  get locked(): boolean {
+    return this.inner.locked;
+  }
+
+  acquire(signal: AbortSignal): Promise<LockRelease> {
+    if (this.inner.locked) this.onWait?.();
+    return this.inner.acquire(signal);
+  }
+}
 
 /** What the test holds open: `entered` when the held mutation runs, `release` lets it return. */
 class Gate {
@@ -68,9 +89,11 @@ const text = (result: { content: unknown[] }) => (result.content[0] as { text: s
 describe('app.adopt: a new definition served under the same listener and sessions', () => {
   it('a 2025-era session is kept, told of the changed lists, and calls the new tool; a 2026-era client sees it', async () => {
     const gate = new Gate();
+    const lock = new ObservedLock();
     const closed: string[] = [];
     const app = FusionApp.create({
       tools: [FirstTools],
+      mutationLock: lock,
       providers: [{ provide: Gate, useValue: gate }],
       onClose: () => void closed.push('first'),
       logger: () => undefined
@@ -111,8 +134,10 @@ describe('app.adopt: a new definition served under the same listener and session
     await modern.connect(new StreamableHTTPClientTransport(url!));
     expect((await modern.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['added', 'ping', 'write']);
 
-    // The new code's mutation waits for the lock the first code's call holds, then runs once it is released.
+    // The new code's mutation waits for the lock the first code's call holds (the same lock), then runs once it is released.
+    const waited = lock.waited();
     const write = legacy.callTool({ name: 'write', arguments: {} });
+    await Promise.race([waited, write.then(() => Promise.reject(new Error('the new mutation ran while the held one held the lock')))]);
     expect(closed).toEqual([]);
     gate.release();
     expect(text(await held)).toBe('held by the first code');

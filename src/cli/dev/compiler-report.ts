@@ -33,7 +33,9 @@ export function parseErrorLine(line: string): CompileError | undefined {
 /** The errors as the terminal shows them: `file:line:column - error TSxxxx: message`, one a line. */
 export function formatErrors(errors: readonly CompileError[]): string[] {
   return errors.map((error) =>
-    error.file ? `${error.file}:${error.line}:${error.column} - error ${error.code}: ${error.message}` : `error ${error.code}: ${error.message}`
+    error.file
+      ? `${error.file}:${error.line}:${error.column} - error ${error.code}: ${error.message}`
+      : `error ${error.code}: ${error.message}`
   );
 }
 
@@ -42,16 +44,15 @@ export function formatErrors(errors: readonly CompileError[]): string[] {
  * (tsc's own messages name neither). Also when the tsconfig lacks `emitDecoratorMetadata` alone,
  * which compiles but leaves the framework without the parameter types it injects by.
  */
-export function decoratorFlagsHint(errors: readonly CompileError[], tsconfig: string, cwd: string): string | undefined {
+export function decoratorFlagsHint(errors: readonly CompileError[], tsconfigChain: readonly string[], cwd: string): string | undefined {
   if (!errors.some((error) => DECORATOR_CODES.has(error.code))) return undefined;
-  return missingFlagsHint(DECORATOR_FLAGS, tsconfig, cwd);
+  return `These errors mean the decorator flags are missing. ${missingFlagsHint(DECORATOR_FLAGS, tsconfigChain, cwd)}`;
 }
 
-/** The lines that say which flags to set, and where. */
-export function missingFlagsHint(flags: readonly string[], tsconfig: string, cwd: string): string {
-  const settings = flags.map((flag) => `"${flag}": true`).join(', ');
-  return (
-    `These errors mean the decorator flags are missing: set ${settings} in "compilerOptions" of ${relative(cwd, tsconfig) || tsconfig} ` +
-    '(the framework needs both experimentalDecorators and emitDecoratorMetadata).'
-  );
+/** What to set, and where: the tsconfig compiled, or the file it extends (where `mcpfusion init` puts them). */
+export function missingFlagsHint(flags: readonly string[], tsconfigChain: readonly string[], cwd: string): string {
+  const settings = flags.map((flag) => `"${flag}": true`).join(' and ');
+  const [compiled, ...bases] = tsconfigChain.map((file) => relative(cwd, file) || file);
+  const where = bases.length > 0 ? `${bases[bases.length - 1]} (which ${compiled} extends)` : compiled;
+  return `Set ${settings} in "compilerOptions" of ${where}: the framework needs both.`;
 }

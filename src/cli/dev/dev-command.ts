@@ -41,7 +41,8 @@ export function parseDev(argv: readonly string[], dir: string = process.cwd()): 
       case '--app': {
         const text = value();
         const hash = text.lastIndexOf('#');
-        if (hash <= 0 || hash === text.length - 1) throw new CliError(`--app must be <module>#<export> (got "${text}"), e.g. src/app.ts#createApp`);
+        if (hash <= 0 || hash === text.length - 1)
+          throw new CliError(`--app must be <module>#<export> (got "${text}"), e.g. src/app.ts#createApp`);
         app = { module: text.slice(0, hash), exportName: text.slice(hash + 1) };
         break;
       }

@@ -5,7 +5,7 @@ import { note, paint, type Terminal } from '../terminal';
 import { decoratorFlagsHint, formatErrors, missingFlagsHint, type CompileError } from './compiler-report';
 import type { DevCommand } from './dev-command';
 import { LiveDevSession, type AttachInspector, type AttachedInspector } from './dev-session';
-import { outputOf, readProject, type DevProject } from './project-config';
+import { outputOf, readProject, sourceOf, type DevProject } from './project-config';
 import { loadApp, type AppEntry } from './project-loader';
 import { TscWatch } from './tsc-watch';
 import { unregisteredProviders } from './unregistered-providers';
@@ -27,7 +27,14 @@ export async function runDevServer(command: DevCommand, terminal: Terminal, opti
   const say = (line: string): void => note(terminal, `${paint(terminal, 'cyan', '[mcpfusion dev]')} ${line}`);
   const project = readProject(command.dir, command.tsconfig);
   const entry: AppEntry = { file: outputOf(project, command.app.module), exportName: command.app.exportName };
-  if (project.missingDecoratorFlags.length > 0) say(paint(terminal, 'yellow', missingFlagsHint(project.missingDecoratorFlags, project.tsconfig, project.dir)));
+  if (project.missingDecoratorFlags.length > 0)
+    say(
+      paint(
+        terminal,
+        'yellow',
+        `The tsconfig lacks decorator flags. ${missingFlagsHint(project.missingDecoratorFlags, project.tsconfigChain, project.dir)}`
+      )
+    );
   loadReflectMetadata(project);
 
   let session: LiveDevSession | undefined;
@@ -84,7 +91,7 @@ export async function runDevServer(command: DevCommand, terminal: Terminal, opti
       const what = session ? 'the previous code keeps serving' : 'nothing is served until it compiles';
       say(paint(terminal, 'red', `compile failed (${errors.length} error${errors.length === 1 ? '' : 's'}); ${what}:`));
       for (const line of formatErrors(errors)) note(terminal, `  ${line}`);
-      const hint = decoratorFlagsHint(errors, project.tsconfig, project.dir);
+      const hint = decoratorFlagsHint(errors, project.tsconfigChain, project.dir);
       if (hint) say(paint(terminal, 'yellow', hint));
       return;
     }
@@ -101,17 +108,22 @@ export async function runDevServer(command: DevCommand, terminal: Terminal, opti
     });
   };
 
+  // Each forgotten class is named once a session (a reload that still leaves it out does not repeat it).
+  const named = new Set<string>();
   function warnUnregistered(app: FusionApp, modules: readonly string[]): void {
-    for (const provider of unregisteredProviders(app, modules))
-      note(
-        terminal,
+    for (const { provider, file } of unregisteredProviders(app, modules)) {
+      const where = `${provider.name} (${sourceOf(project, file)})`;
+      if (named.has(where)) continue;
+      named.add(where);
+      say(
         paint(
           terminal,
           'yellow',
-          `[mcpfusion dev] warning: @ToolProvider() class ${provider.name} is loaded but given to no app, so none of its tools are served. ` +
-            `Add it to the tools of FusionApp.create({ tools: [..., ${provider.name}] }) (${relative(project.dir, entry.file)}), or remove the decorator.`
+          `warning: @ToolProvider() class ${where} is loaded but given to no app, so none of its tools are served. ` +
+            `Add it to the tools of FusionApp.create({ tools: [..., ${provider.name}] }) in ${command.app.module}, or remove the decorator.`
         )
       );
+    }
   }
 
   function stop(code: number, why?: string): void {
@@ -159,9 +171,14 @@ function describeApp(app: FusionApp): string {
   return `${tools} tool${tools === 1 ? '' : 's'}`;
 }
 
-function describeChanges(changes: { tools: boolean; resources: boolean; prompts: boolean }, added: readonly string[], removed: readonly string[]): string {
+function describeChanges(
+  changes: { tools: boolean; resources: boolean; prompts: boolean },
+  added: readonly string[],
+  removed: readonly string[]
+): string {
   const parts: string[] = [];
-  if (changes.tools) parts.push(`tools changed${added.length ? ` (+${added.join(' +')})` : ''}${removed.length ? ` (-${removed.join(' -')})` : ''}`);
+  if (changes.tools)
+    parts.push(`tools changed${added.length ? ` (+${added.join(' +')})` : ''}${removed.length ? ` (-${removed.join(' -')})` : ''}`);
   if (changes.prompts) parts.push('prompts changed');
   if (changes.resources) parts.push('resources changed');
   return parts.length > 0 ? `${parts.join(', ')}; clients told` : 'no list changed';

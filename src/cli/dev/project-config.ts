@@ -18,6 +18,8 @@ export interface DevProject {
   readonly rootDir: string;
   /** The decorator flags the tsconfig lacks (the framework needs both). */
   readonly missingDecoratorFlags: readonly string[];
+  /** The tsconfig and the files it extends, in order (where a compiler option may be set). */
+  readonly tsconfigChain: readonly string[];
   /** A `require` that resolves from the project (its `reflect-metadata`, its compiled files). */
   readonly require: NodeJS.Require;
 }
@@ -44,10 +46,13 @@ export function readProject(dir: string, tsconfigOption?: string): DevProject {
   const config = JSON.parse(shown.stdout) as { compilerOptions?: Record<string, unknown>; files?: string[] };
   const options = config.compilerOptions ?? {};
   const base = dirname(tsconfig);
-  if (options.noEmit === true) throw new CliError(`dev: ${tsconfig} has "noEmit": true; give the tsconfig that builds (--tsconfig tsconfig.build.json)`);
+  if (options.noEmit === true)
+    throw new CliError(`dev: ${tsconfig} has "noEmit": true; give the tsconfig that builds (--tsconfig tsconfig.build.json)`);
   if (typeof options.outDir !== 'string') throw new CliError(`dev: ${tsconfig} has no "outDir": dev loads the compiled files from there`);
   if (packageType(projectDir) === 'module' || isEsmOutput(options))
-    throw new CliError('dev: this project emits ES modules; mcpfusion dev reloads CommonJS output ("module": "commonjs", as `mcpfusion init` makes)');
+    throw new CliError(
+      'dev: this project emits ES modules; mcpfusion dev reloads CommonJS output ("module": "commonjs", as `mcpfusion init` makes)'
+    );
   const files = (config.files ?? []).map((file) => resolve(base, file)).filter((file) => !file.endsWith('.d.ts'));
   return {
     dir: projectDir,
@@ -56,8 +61,16 @@ export function readProject(dir: string, tsconfigOption?: string): DevProject {
     outDir: resolve(base, options.outDir),
     rootDir: typeof options.rootDir === 'string' ? resolve(base, options.rootDir) : commonDir(files, base),
     missingDecoratorFlags: DECORATOR_FLAGS.filter((flag) => options[flag] !== true),
+    tsconfigChain: extendsChain(tsconfig),
     require: projectRequire
   };
+}
+
+/** The source file of a compiled one (`dist/app.js` → `src/app.ts`), for messages; a file outside `outDir` as it is. */
+export function sourceOf(project: DevProject, compiled: string): string {
+  const inOut = relative(project.outDir, compiled);
+  if (inOut.startsWith('..') || isAbsolute(inOut)) return relative(project.dir, compiled);
+  return relative(project.dir, join(project.rootDir, inOut)).replace(/\.([cm]?)js$/, (_, m: string) => `.${m}ts`);
 }
 
 /** The compiled file of a source file (`src/app.ts` → `dist/app.js`); a `.js` path is taken as it is. */
@@ -65,7 +78,8 @@ export function outputOf(project: DevProject, modulePath: string): string {
   const source = resolve(project.dir, modulePath);
   if (/\.[cm]?js$/.test(source)) return source;
   const inRoot = relative(project.rootDir, source);
-  if (inRoot.startsWith('..') || isAbsolute(inRoot)) throw new CliError(`dev: ${modulePath} is outside the project's sources (${project.rootDir})`);
+  if (inRoot.startsWith('..') || isAbsolute(inRoot))
+    throw new CliError(`dev: ${modulePath} is outside the project's sources (${project.rootDir})`);
   return join(project.outDir, inRoot).replace(/\.([cm]?)tsx?$/, (_, m: string) => `.${m}js`);
 }
 
@@ -79,6 +93,29 @@ function findTsc(projectRequire: NodeJS.Require): string {
   }
   const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: Record<string, string> }).bin?.tsc ?? 'bin/tsc';
   return join(dirname(manifest), bin);
+}
+
+/** A tsconfig and the local files it extends (a package's base config is not the user's to edit, so the chain stops there). */
+function extendsChain(tsconfig: string): string[] {
+  const chain = [tsconfig];
+  for (let at = tsconfig; chain.length < 10;) {
+    let base: unknown;
+    try {
+      // tsconfig is JSON with comments and trailing commas: enough of it is read to find `extends`.
+      const text = readFileSync(at, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '')
+        .replace(/,(\s*[}\]])/g, '$1');
+      base = (JSON.parse(text) as { extends?: unknown }).extends;
+    } catch {
+      break;
+    }
+    if (typeof base !== 'string' || !base.startsWith('.')) break;
+    const next = resolve(dirname(at), base.endsWith('.json') ? base : `${base}.json`);
+    if (!existsSync(next) || chain.includes(next)) break;
+    chain.push(next);
+    at = next;
+  }
+  return chain;
 }
 
 function packageType(dir: string): string | undefined {

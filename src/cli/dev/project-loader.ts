@@ -27,12 +27,14 @@ export function loadApp(project: DevProject, entry: AppEntry): { app: FusionApp;
   const loaded = project.require(entry.file) as Record<string, unknown>;
   const factory = loaded[entry.exportName];
   if (typeof factory !== 'function')
-    throw new CliError(`dev: ${entry.file} exports no function ${entry.exportName} (give --app <module>#<export>: a function that returns FusionApp.create(…))`);
+    throw new CliError(
+      `dev: ${entry.file} exports no function ${entry.exportName} (give --app <module>#<export>: a function that returns FusionApp.create(…))`
+    );
   const app = (factory as () => unknown)();
   if (!(app instanceof FusionApp)) {
     const hint =
       app && typeof app === 'object' && app.constructor?.name === 'FusionApp'
-        ? 'a FusionApp of another copy of @mcpfusion/core than this mcpfusion runs on: run the project\'s own (npx mcpfusion dev)'
+        ? "a FusionApp of another copy of @mcpfusion/core than this mcpfusion runs on: run the project's own (npx mcpfusion dev)"
         : 'not a FusionApp';
     throw new CliError(`dev: ${entry.exportName}() returned ${hint}`);
   }

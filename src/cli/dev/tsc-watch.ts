@@ -26,7 +26,18 @@ export class TscWatch {
   constructor(project: DevProject, events: CompilerEvents, onExit: (code: number | null) => void) {
     this.child = spawn(
       process.execPath,
-      [project.tscBin, '-p', project.tsconfig, '--watch', '--preserveWatchOutput', '--pretty', 'false', '--noEmitOnError', '--locale', 'en'],
+      [
+        project.tscBin,
+        '-p',
+        project.tsconfig,
+        '--watch',
+        '--preserveWatchOutput',
+        '--pretty',
+        'false',
+        '--noEmitOnError',
+        '--locale',
+        'en'
+      ],
       { cwd: project.dir, stdio: ['ignore', 'pipe', 'pipe'] }
     );
     const lines = createInterface({ input: this.child.stdout! });

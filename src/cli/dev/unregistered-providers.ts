@@ -6,15 +6,15 @@ import type { Constructor, FusionApp } from '../../index';
  * of: neither given to it (`tools`, `addTools`), nor extended by a class it was given, nor the
  * class of a mounted tool. Their tools would be silently missing; dev names them at startup.
  */
-export function unregisteredProviders(app: FusionApp, modules: readonly string[]): Constructor[] {
+export function unregisteredProviders(app: FusionApp, modules: readonly string[]): { provider: Constructor; file: string }[] {
   const served = new Set<Constructor>([...app.mountable.tools, ...app.tools.map((tool) => tool.target)]);
-  const found = new Set<Constructor>();
+  const found = new Map<Constructor, string>();
   for (const file of modules) {
     const exported = require.cache[file]?.exports as unknown;
     const values = typeof exported === 'function' ? [exported] : exported && typeof exported === 'object' ? Object.values(exported) : [];
-    for (const value of values) if (isToolProvider(value) && !isServed(value, served)) found.add(value);
+    for (const value of values) if (isToolProvider(value) && !isServed(value, served) && !found.has(value)) found.set(value, file);
   }
-  return [...found];
+  return [...found].map(([provider, file]) => ({ provider, file }));
 }
 
 /** Served: given to the app, or a base class of one that is. */
