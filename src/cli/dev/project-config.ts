@@ -12,6 +12,10 @@ export interface DevProject {
   readonly tsconfig: string;
   /** The project's own `tsc` (its `typescript` dev dependency), run by Node. */
   readonly tscBin: string;
+  /** Its major version: 7 (the native compiler) is run once per change, earlier ones in watch mode. */
+  readonly tscMajor: number;
+  /** The folders that hold the project's sources (what is watched when tsc is run once per change). */
+  readonly sourceDirs: readonly string[];
   /** Where the compiled files go: what a reload drops from Node's require cache. */
   readonly outDir: string;
   /** The source root the output mirrors. */
@@ -40,7 +44,7 @@ export function readProject(dir: string, tsconfigOption?: string): DevProject {
   if (!tsconfig || !existsSync(tsconfig))
     throw new CliError(`dev: no tsconfig in ${projectDir} (run it in a project made by \`mcpfusion init\`, or give --tsconfig <file>)`);
   const projectRequire = createRequire(join(projectDir, 'package.json'));
-  const tscBin = findTsc(projectRequire);
+  const { bin: tscBin, major: tscMajor } = findTsc(projectRequire);
   const shown = spawnSync(process.execPath, [tscBin, '-p', tsconfig, '--showConfig'], { cwd: projectDir, encoding: 'utf8' });
   if (shown.status !== 0) throw new CliError(`dev: tsc could not read ${tsconfig}:\n${shown.stdout}${shown.stderr}`);
   const config = JSON.parse(shown.stdout) as { compilerOptions?: Record<string, unknown>; files?: string[] };
@@ -58,6 +62,8 @@ export function readProject(dir: string, tsconfigOption?: string): DevProject {
     dir: projectDir,
     tsconfig,
     tscBin,
+    tscMajor,
+    sourceDirs: [...new Set(files.map((file) => dirname(file)))],
     outDir: resolve(base, options.outDir),
     rootDir: typeof options.rootDir === 'string' ? resolve(base, options.rootDir) : commonDir(files, base),
     missingDecoratorFlags: DECORATOR_FLAGS.filter((flag) => options[flag] !== true),
@@ -84,15 +90,15 @@ export function outputOf(project: DevProject, modulePath: string): string {
 }
 
 /** The project's `tsc`: its own `typescript` (a dev dependency of every project `mcpfusion init` makes). */
-function findTsc(projectRequire: NodeJS.Require): string {
+function findTsc(projectRequire: NodeJS.Require): { bin: string; major: number } {
   let manifest: string;
   try {
     manifest = projectRequire.resolve('typescript/package.json');
   } catch {
     throw new CliError('dev: the project has no `typescript` (npm install --save-dev typescript); dev compiles with tsc');
   }
-  const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: Record<string, string> }).bin?.tsc ?? 'bin/tsc';
-  return join(dirname(manifest), bin);
+  const { bin, version } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: Record<string, string>; version?: string };
+  return { bin: join(dirname(manifest), bin?.tsc ?? 'bin/tsc'), major: Number.parseInt(version ?? '0', 10) };
 }
 
 /** A tsconfig and the local files it extends (a package's base config is not the user's to edit, so the chain stops there). */
