@@ -301,7 +301,9 @@ describeWithChromium('the inspector with dev hooks (what mcpfusion dev gives it)
     app = createBillingApp({ dbPath: db.path, stateKey: TEST_STATE_KEY });
     const { url } = (await app.listen({ transport: 'http', host: '127.0.0.1', port: 0, handleSignals: false })) as { url: URL };
     // The compiled inspector (its page modules are compiled next to it by tsc).
-    const { startInspector } = require(join(ROOT, 'packages', 'cli', 'dist', 'inspector', 'index.js')) as typeof import('../packages/cli/src/inspector');
+    const { startInspector } = require(
+      join(ROOT, 'packages', 'cli', 'dist', 'inspector', 'index.js')
+    ) as typeof import('../packages/cli/src/inspector');
     inspector = await startInspector({
       target: { kind: 'http', url },
       devHooks: {

@@ -65,6 +65,8 @@ export { BoundedSessionEventStore } from './transports/http/session-event-store'
 
 // Introspection: what the app and a call know about a member, and the context's own fields.
 export type { ToolDescriptor } from './metadata/tool-descriptor';
+// Tooling: whether a class is a `@ToolProvider()` (how `mcpfusion dev` names one given to no app).
+export { isToolProvider } from './metadata/is-tool-provider';
 export type { CompleterRef } from './metadata/types';
 export type { CallKind, Era, MemberKind, OutputSpec, ParamKind, RequestFacts, ToolInfo, ToolKind } from './types/core';
 // The compile-time check of a tool's return type against its `output` (what `@Action` / `@Mutation` return).

@@ -31,6 +31,7 @@ export { FusionApp } from './app/fusion-app';
 export type { DirectCallOptions, HarnessInputAnswer, HarnessInputRequest } from './types/harness';
 export type { FusionAppOptions, ListenOptions, ProviderSpec, WithoutFrameworkFields } from './app/app-options';
 export type { Listening } from './app/listen';
+export type { ListChanges } from './app/tool-class-set';
 export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
 // Inside the app's options: the 2025-era HTTP sessions, telemetry with providers of your own.
 export type { SessionOptions, SessionResumption } from './transports/http/session-registry';

@@ -3,8 +3,8 @@ import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { createHttpAuthGate, type HttpAuthGate } from '../auth/http-auth';
 import { principalNamer, type NamePrincipal } from '../auth/principal';
-import { InProcessCallQueue } from '../concurrency/call-queue';
-import { FifoMutex } from '../concurrency/fifo-mutex';
+import { InProcessCallQueue, type CallQueue } from '../concurrency/call-queue';
+import { FifoMutex, type MutationLock } from '../concurrency/fifo-mutex';
 import { positiveInt } from '../config/option-checks';
 import { needsCallScope } from '../di/injection-check';
 import { FUSION_APP } from '../di/tokens';
@@ -31,6 +31,7 @@ import type { ContextFactory } from '../types/context';
 import type { FusionAppOptions } from './app-options';
 import { CallEngine } from './call-engine';
 import { ChangeNotifier } from './change-notifier';
+import { CurrentRouter } from './current-router';
 import { MemberRouter, type Catalogs } from './member-router';
 import { registerProvider } from './providers';
 import { assertInjectable, assertSingleUseSupported, opaqueTokens, sharesWorkAcrossInstances } from './startup-checks';
@@ -71,6 +72,27 @@ export interface AppParts {
   readonly notifier: ChangeNotifier;
   /** The app's extensions: the framework's own (tasks, views) and the `extensions` option's. */
   readonly extensions: ExtensionSet;
+  /** The queue that admits calls, the lock that serializes mutations, where continuations are signed: a reload keeps them. */
+  readonly queue: CallQueue;
+  readonly mutationLock: MutationLock;
+  readonly continuations: ContinuationStore;
+}
+
+/** What an app's definitions share: made with the first, kept by every later one (`FusionApp.adopt`). */
+export interface ServingParts {
+  readonly serverFactory: McpServerFactory;
+  readonly live: LiveServers;
+  readonly notifier: ChangeNotifier;
+}
+
+/**
+ * What outlives a definition of the app: `front` is the router the serving parts call (it hands
+ * each request to the definition of the moment); `serving` is absent for the first definition,
+ * which makes them. Without a shell (a test of the parts), the front is the definition's own router.
+ */
+export interface AppShell {
+  readonly front: CurrentRouter;
+  readonly serving?: ServingParts;
 }
 
 /**
@@ -82,7 +104,7 @@ export interface AppParts {
  * Misuse throws a ConfigurationError; nothing is served yet. `app` is what the container gives
  * for `FUSION_APP`.
  */
-export function assembleApp(options: FusionAppOptions<object>, app: object, log: (message: string) => void): AppParts {
+export function assembleApp(options: FusionAppOptions<object>, app: object, log: (message: string) => void, shell?: AppShell): AppParts {
   const container = (options.parentContainer ?? rootContainer).createChildContainer();
   for (const provider of options.providers ?? []) registerProvider(container, provider);
   const mounts = options.mounts ?? [];
@@ -162,18 +184,22 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     viewUris,
     extend
   );
-  const live = new LiveServers();
-  const notifier = new ChangeNotifier(live, options.bus);
+  const live = shell?.serving?.live ?? new LiveServers();
+  const notifier = shell?.serving?.notifier ?? new ChangeNotifier(live, options.bus);
   const builtIn: FusionExtension[] = [...tasksExt, ...(views.length > 0 ? [viewsExtension()] : [])];
   const host: ExtensionHost = { log, resourcesChanged: () => notifier.listChanged('resources'), runLaterRound };
   const extensions = new ExtensionSet([...builtIn, ...(options.extensions ?? [])], boundary, host, servedRequests);
   const allExtensions = [...builtIn, ...(options.extensions ?? [])];
   const extensionResources = compileExtensionResources(allExtensions, extensions, deps);
   const router = new MemberRouter(engine, boundary, catalogs, options.auth?.listing === 'allowed', extensions, extensionResources);
-  const serverFactory = createServerFactory(
-    { app: router, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
-    { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
-  );
+  // The serving parts reach the router through the front, so a later definition is served under the same sessions.
+  const front = shell?.front ?? new CurrentRouter(() => router);
+  const serverFactory =
+    shell?.serving?.serverFactory ??
+    createServerFactory(
+      { app: front, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
+      { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
+    );
   const declared = [
     ...[...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts].flatMap((m) => m.scopes),
     ...[...extensionResources.values()].flatMap((m) => m.info.scopes)
@@ -182,8 +208,8 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     ? createHttpAuthGate(
         options.auth,
         declared,
-        scopesOfRequest((target) => router.scopesOf(target)),
-        (auth) => router.listsVisibleTo(auth)
+        scopesOfRequest((target) => front.scopesOf(target)),
+        (auth) => front.listsVisibleTo(auth)
       )
     : undefined;
   return Object.freeze({
@@ -200,7 +226,10 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     serverFactory,
     live,
     notifier,
-    extensions
+    extensions,
+    queue: deps.queue,
+    mutationLock: deps.mutationLock,
+    continuations
   });
 }
 

@@ -28,6 +28,8 @@ export class CallEngine implements QueueSide {
   /** The calls in flight, each its own node in the list (the app's shutdown aborts them). */
   private readonly inFlight = new WaiterList<CallAbort>();
   private closed = false;
+  /** Who waits for the last call in flight to end (see {@link whenIdle}). */
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly container: DependencyContainer,
@@ -39,6 +41,24 @@ export class CallEngine implements QueueSide {
   /** Calls in flight now. */
   get activeCalls(): number {
     return this.inFlight.size;
+  }
+
+  /**
+   * Resolves once no call is in flight (at once if none is). How a definition replaced by a
+   * reload knows its calls are over, so its resources can be released under nothing.
+   */
+  whenIdle(): Promise<void> {
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** A call left the in-flight set: the idle waiters hear of it when it was the last. */
+  private left(aborter: CallAbort): void {
+    this.inFlight.remove(aborter);
+    if (this.inFlight.size > 0 || this.idleWaiters.length === 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   /**
@@ -136,7 +156,7 @@ export class CallEngine implements QueueSide {
    */
   refusedInLine(call: QueuedCall, error: unknown): unknown {
     call.aborter.detach();
-    this.inFlight.remove(call.aborter);
+    this.left(call.aborter);
     // The call names itself in the log (its `requestId` and `taskId`), read only if a line is logged.
     return this.failedToStart(call.member, call.request, error, call);
   }
@@ -188,7 +208,7 @@ export class CallEngine implements QueueSide {
         };
       } catch (error) {
         aborter.detach();
-        this.inFlight.remove(aborter);
+        this.left(aborter);
         throw error;
       }
     }
@@ -213,7 +233,7 @@ export class CallEngine implements QueueSide {
    */
   private finish(state: CallState, answer: unknown): unknown {
     state.aborter.detach();
-    this.inFlight.remove(state.aborter);
+    this.left(state.aborter);
     // Admitted with a queue slot and aborted before its queue step held it: the slot goes back here.
     state.releaseAdmission();
     // Not awaited by the response: disposing a call's own instances is the call's end, not its answer.

@@ -28,7 +28,22 @@ export class ChangeRelay {
   private readonly unfollow: (() => void)[] = [];
   private closed = false;
 
-  constructor(mounts: readonly Mount[], gateways: readonly Gateway[], target: RelayTarget) {
+  constructor(
+    mounts: readonly Mount[],
+    gateways: readonly Gateway[],
+    private readonly target: RelayTarget
+  ) {
+    this.follow(mounts, gateways);
+  }
+
+  /**
+   * Follows these mounted apps and gateways instead of those followed until now (a reload's new
+   * definition); who listens to this app's own changes keeps listening.
+   */
+  follow(mounts: readonly Mount[], gateways: readonly Gateway[]): void {
+    if (this.closed) return;
+    for (const unfollow of this.unfollow.splice(0)) unfollow();
+    const target = this.target;
     for (const m of mounts) {
       if (!m.app) continue;
       // A mounted app's change of tool classes is a change of this app's lists too.

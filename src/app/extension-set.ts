@@ -93,11 +93,15 @@ export class ExtensionSet implements ListenRouter {
     return this.started ? undefined : this.start();
   }
 
-  /** Stops every extension that has a `stop`, once; a failure is logged, the others still stop. */
-  async stop(): Promise<void> {
+  /**
+   * Stops every extension that has a `stop`, once; a failure is logged, the others still stop.
+   * `keep`: extensions the app's next definition serves as well (a reload given the same objects), left running.
+   */
+  async stop(keep: ReadonlySet<FusionExtension> = new Set()): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     for (const extension of this.extensions) {
+      if (keep.has(extension)) continue;
       try {
         await extension.stop?.();
       } catch (error) {

@@ -9,9 +9,12 @@ import type { Mount } from '../compose/mount';
 import type { DirectCallOptions } from '../types/harness';
 import { callDirect } from '../direct/direct-call';
 import type { FusionAppOptions, ListenOptions } from './app-options';
-import { assembleApp, type AppParts } from './assemble';
+import { assembleApp, type AppParts, type ServingParts } from './assemble';
 import { ChangeRelay } from './change-relay';
+import { CurrentRouter } from './current-router';
+import { changedLists } from './definition-changes';
 import { listenOn, ProcessSignals, type Closable, type Listening } from './listen';
+import type { ListChanges } from './tool-class-set';
 
 /**
  * An MCP server application: the composition root. `create` wires its parts once (see
@@ -26,11 +29,15 @@ import { listenOn, ProcessSignals, type Closable, type Listening } from './liste
  * ```
  */
 export class FusionApp {
-  /** The app's own container (a child container: nothing is registered globally). Override providers here in tests. */
-  readonly container: DependencyContainer;
   /** The SDK server factory (for `createMcpHandler`, `serveStdio`, or your own HTTP framework). */
   readonly serverFactory: McpServerFactory;
-  private readonly parts: AppParts;
+  /** The definition served now: replaced as a whole by {@link FusionApp.adopt}. */
+  private parts: AppParts;
+  /** What every definition is served through (made with the first, kept by `adopt`). */
+  private readonly front = new CurrentRouter(() => this.parts.router);
+  private readonly serving: ServingParts;
+  /** Definitions replaced by `adopt` whose calls have not all ended yet, and their release. */
+  private readonly retiring = new Map<AppParts, Promise<void>>();
   private readonly httpHandlers = new Set<FusionHttpHandler>();
   private readonly listeners: Closable[] = [];
   private readonly signals = new ProcessSignals();
@@ -38,9 +45,9 @@ export class FusionApp {
   /** Follows the apps mounted into this one and the gateways; tells the apps this one is mounted into. */
   private readonly relay: ChangeRelay;
 
-  private constructor(private readonly options: FusionAppOptions<object>) {
-    this.parts = assembleApp(options, this, (m) => this.log(m));
-    this.container = this.parts.container;
+  private constructor(private options: FusionAppOptions<object>) {
+    this.parts = assembleApp(options, this, (m) => this.log(m), { front: this.front });
+    this.serving = this.parts;
     this.serverFactory = this.parts.serverFactory;
     this.relay = new ChangeRelay(options.mounts ?? [], options.gateways ?? [], {
       rebuild: () => this.replaceTools([...this.parts.toolClasses.classes]),
@@ -56,6 +63,11 @@ export class FusionApp {
   static create<C extends object>(options: FusionAppOptions<C>): FusionApp {
     if (!options || !Array.isArray(options.tools)) throw new ConfigurationError('FusionApp.create needs { tools: [YourToolClass, …] }.');
     return new FusionApp(options as FusionAppOptions<object>);
+  }
+
+  /** The app's own container (a child container: nothing is registered globally). Override providers here in tests. */
+  get container(): DependencyContainer {
+    return this.parts.container;
   }
 
   /** What `mount(namespace, app)` takes of this app: its tool classes now, middleware, default presenter, providers, contextFactory and views. */
@@ -141,6 +153,87 @@ export class FusionApp {
   }
 
   /**
+   * Serves `next`'s definition from now on, in place of this app's own: its tool classes (with
+   * their tools, resources and prompts), providers, middleware, views and extensions. What is
+   * serving stays: the HTTP listeners, the 2025-era sessions and stdio (no client reconnects),
+   * the call queue, the mutation lock and the continuation store. Connected clients get a
+   * `list_changed` notification for each list that changed, and the result says which.
+   *
+   * `next` is an app made for this (by the same factory, from the new code) that was never served;
+   * it is spent by the adoption (its own methods then throw). Calls in flight keep the code they
+   * started with: the replaced definition is released (its extensions stopped, gateways closed,
+   * `onClose` called) once its last call ends. A definition that does not build (a
+   * ConfigurationError) leaves this app as it was. This is how `mcpfusion dev` reloads a project.
+   *
+   * @example
+   * ```ts
+   * const changes = await app.adopt(createApp()); // { tools: true, resources: false, prompts: false }
+   * ```
+   */
+  async adopt(next: FusionApp): Promise<ListChanges> {
+    this.assertOpen();
+    if (next === this) throw new ConfigurationError('An app cannot adopt itself: give adopt a new app made from the new code.');
+    next.assertOpen();
+    if (next.listeners.length > 0 || next.httpHandlers.size > 0)
+      throw new ConfigurationError('adopt takes an app that was never served: create a new one for it, and do not listen on it.');
+    // The new definition keeps what calls of both definitions share, so mutations stay serialized across the reload.
+    const options: FusionAppOptions<object> = {
+      ...next.options,
+      concurrency: { queue: this.parts.queue },
+      mutationLock: this.parts.mutationLock,
+      continuationStore: this.parts.continuations
+    };
+    next.spend();
+    const parts = assembleApp(options, this, (m) => this.log(m), { front: this.front, serving: this.serving });
+    try {
+      // A served app's extensions are started before it serves (see `listen`): so are the new definition's.
+      if (this.listeners.length > 0) await parts.extensions.start();
+      if (this.closing) throw new AppClosedError();
+    } catch (error) {
+      parts.tasks?.close();
+      parts.engine.close();
+      await parts.extensions.stop();
+      throw error;
+    }
+    const [before, beforeOptions] = [this.parts, this.options];
+    const changes = changedLists(before, parts);
+    [this.parts, this.options] = [parts, options];
+    this.relay.follow(options.mounts ?? [], options.gateways ?? []);
+    for (const surface of ['tools', 'resources', 'prompts'] as const) if (changes[surface]) this.parts.notifier.listChanged(surface);
+    this.relay.announceToolsChanged();
+    this.retire(before, beforeOptions);
+    return changes;
+  }
+
+  /** Releases a replaced definition once its last call ended (`close` aborts those calls instead of waiting). */
+  private retire(old: AppParts, oldOptions: FusionAppOptions<object>): void {
+    const now = this.options;
+    const released = (async () => {
+      await old.engine.whenIdle();
+      old.tasks?.close();
+      old.engine.close();
+      await old.extensions.stop(new Set(now.extensions ?? []));
+      const gateways = (oldOptions.gateways ?? []).filter((gateway) => !(now.gateways ?? []).includes(gateway));
+      await Promise.allSettled(gateways.map((gateway) => gateway.close()));
+      if (oldOptions.onClose && oldOptions.onClose !== now.onClose) await oldOptions.onClose();
+    })()
+      .catch((error: unknown) =>
+        this.log(`the replaced definition failed to close: ${error instanceof Error ? error.message : String(error)}`)
+      )
+      .finally(() => this.retiring.delete(old));
+    this.retiring.set(old, released);
+  }
+
+  /** Ends an app given to `adopt`: it stops following what it followed, and refuses use from now on. */
+  private spend(): void {
+    this.closing = Promise.resolve();
+    this.relay.close();
+    this.parts.tasks?.close();
+    this.parts.engine.close();
+    this.parts.notifier.close();
+  }
+
+  /**
    * Tells subscribed clients that a resource changed (`notifications/resources/updated`):
    * 2025-era connections that subscribed to `uri`, and 2026-era listen streams that asked for it.
    */
@@ -202,7 +295,8 @@ export class FusionApp {
         }
       },
       this.parts.gate,
-      this.parts.router.listens,
+      // Through the front: the listens of whichever definition is served when one arrives.
+      this.front,
       // 2025-era sessions are bound to the caller as `principalOf` names it, from what the HTTP request knows.
       (authInfo, httpRequest) => namePrincipal({ authInfo, httpRequest, era: 'legacy' })
     );
@@ -245,6 +339,9 @@ export class FusionApp {
       this.parts.tasks?.close();
       this.parts.notifier.close();
       this.parts.engine.close();
+      // Replaced definitions still running calls: those are aborted too, and their release awaited.
+      for (const old of this.retiring.keys()) old.engine.close();
+      await Promise.allSettled([...this.retiring.values()]);
       await Promise.allSettled([...this.listeners, ...this.httpHandlers].map((listener) => listener.close()));
       await this.parts.extensions.stop();
       await Promise.allSettled((this.options.gateways ?? []).map((gateway) => gateway.close()));

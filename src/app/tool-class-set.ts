@@ -4,8 +4,11 @@ import type { Catalogs } from './member-router';
 
 /** Which listings a change of tool classes changed (what clients get `list_changed` for). */
 export interface ListChanges {
+  /** `tools/list` changed (`notifications/tools/list_changed` was sent). */
   readonly tools: boolean;
+  /** `resources/list` or `resources/templates/list` changed, or may have (a template lists its own). */
   readonly resources: boolean;
+  /** `prompts/list` changed. */
   readonly prompts: boolean;
 }
 

@@ -13,7 +13,8 @@ const installed = redisInstalled();
 const SKIPPED = ` (skipped: redis-server is not installed; install it with: ${REDIS_INSTALL})`;
 
 /** `describe` where redis-server is installed; elsewhere skipped, by name, saying how to install it (CI installs it and counts a skip as a failure). */
-export const describeWithRedis = (name: string, body: () => void): void => (installed ? describe(name, body) : describe.skip(name + SKIPPED, body));
+export const describeWithRedis = (name: string, body: () => void): void =>
+  installed ? describe(name, body) : describe.skip(name + SKIPPED, body);
 
 /** `test` where redis-server is installed; elsewhere skipped, by name, saying how to install it. */
 export const testWithRedis = (name: string, fn: jest.ProvidesCallback, timeout?: number): void =>

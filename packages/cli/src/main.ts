@@ -5,13 +5,15 @@
  * asks (answered at the prompt), and Ctrl-C as the protocol's cancellation. It is a program
  * of its own built on the SDK v2 client; it imports nothing of the server library, and it is
  * the one part of the package that writes to stdout. `inspect` prints all a server declares as one
- * JSON document; `inspector` serves a page on 127.0.0.1 that drives a server in either era; `install` adds a server to a client's configuration file (Claude, Cursor, VS Code). `serve` is the exception that loads the
- * server library (lazily): it puts a server behind a gateway endpoint.
+ * JSON document; `inspector` serves a page on 127.0.0.1 that drives a server in either era; `install` adds a server
+ * to a client's configuration file (Claude, Cursor, VS Code). `serve` and `dev` are the exceptions that load the
+ * server library (lazily): `serve` puts a server behind a gateway endpoint, `dev` serves a project with hot reload.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCall } from './call-command';
 import { CliError, ExitCode } from './cli-error';
+import { parseDev, runDev } from './dev/dev-command';
 import { runInit } from './init-command';
 import { runInspect } from './inspect-command';
 import { parseInspector, runInspector } from './inspector';
@@ -43,6 +45,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (argv[0] === 'serve') return await runServe(parseServe(argv.slice(1)), terminal);
     if (argv[0] === 'inspector' && !argv.includes('--help') && !argv.includes('-h'))
       return await runInspector(parseInspector(argv.slice(1)), terminal);
+    if (argv[0] === 'dev') return await runDev(parseDev(argv.slice(1)), terminal);
     if (argv[0] === 'install' && !argv.includes('--help') && !argv.includes('-h')) return runInstall(parseInstall(argv.slice(1)), terminal);
     const command = parseCommandLine(argv);
     switch (command.command) {

@@ -3,6 +3,7 @@ import { addHeader, splitCommandLine } from './command-line';
 import { INSTALL_USAGE } from './install-command';
 import { INSPECTOR_USAGE } from './inspector/inspector-usage';
 import { SERVE_USAGE } from './serve-command';
+import { DEV_USAGE } from './dev/dev-command';
 import type { InitCommand } from './init-command';
 
 /** Where the server is: an HTTP URL, or a command line to spawn (stdio). */
@@ -67,6 +68,7 @@ export const USAGE = `Usage:
   mcpfusion types --stdio '<command line>' [--out file.ts] [options]
 ${INSPECTOR_USAGE}
 ${SERVE_USAGE}
+${DEV_USAGE}
 ${INSTALL_USAGE}
 
 Options:
@@ -100,7 +102,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   if (command !== 'list' && command !== 'inspect' && command !== 'call' && command !== 'types')
     throw new CliError(
-      `unknown command "${command}": use init, list, inspect, call, types, inspector, serve or install (mcpfusion --help)`
+      `unknown command "${command}": use init, list, inspect, call, types, inspector, serve, dev or install (mcpfusion --help)`
     ); // the usage text lists every command
 
   const positionals: string[] = [];

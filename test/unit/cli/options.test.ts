@@ -54,7 +54,9 @@ describe('parseCommandLine', () => {
       }
       throw new Error('no error');
     };
-    expect(usage(['get', URL_])).toBe('unknown command "get": use init, list, inspect, call, types, inspector, serve or install (mcpfusion --help)');
+    expect(usage(['get', URL_])).toBe(
+      'unknown command "get": use init, list, inspect, call, types, inspector, serve, dev or install (mcpfusion --help)'
+    );
     expect(parseCommandLine(['init', 'my-server'])).toEqual({ command: 'init', dir: 'my-server' });
     expect(usage(['init'])).toBe('init takes one folder: mcpfusion init my-server');
     expect(usage(['init', 'a', 'b'])).toBe('init takes one folder: mcpfusion init my-server');
