@@ -11,6 +11,8 @@
 #      clients) pass;
 #   4. the built entry point (dist/main.js) starts and serves HTTP;
 #   5. the CLI (@mcpfusion/cli, a dev dependency) runs from the app (`npx mcpfusion list <url>`);
+#   6. `npm run dev` serves it, and an edit that adds a tool reaches a connected 2025-era client
+#      without a reconnect (its session kept, list_changed received, the new tool called);
 #   3 to 5 on TypeScript 6 (`npm i -D typescript@6`) and on TypeScript 7 (`npm i -D typescript@latest`),
 #   with no install flag (the starter's range installs 7 by itself); with STARTER_TYPESCRIPT=installed,
 #   on the TypeScript the range installs only (another Node line: the matrix is checked on the main one).
@@ -160,6 +162,7 @@ verify() {
 
   step "[$label] node dist/main.js serves HTTP"
   serve_and_list "$label"
+  dev_edit "$label"
 }
 
 serve_and_list() {
@@ -195,6 +198,70 @@ JS
 
   kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
   server_pid=""
+}
+
+# `npm run dev` (mcpfusion dev, hot reload): a 2025-era client connected before an edit keeps its
+# session, is told the tool list changed, and calls the tool the edit added. The edit is undone after.
+dev_edit() {
+  local label="$1"
+  step "[$label] npm run dev: an edit adds a tool a connected 2025-era client sees without reconnecting"
+  : >"$WORK/dev.log"
+  cp src/tools.ts "$WORK/tools.ts.orig"
+  npm run dev --silent -- --port 0 --no-inspector 2>>"$WORK/dev.log" &
+  server_pid=$!
+  node - "$WORK/dev.log" <<'JS' || { cp "$WORK/tools.ts.orig" src/tools.ts; cat "$WORK/dev.log" >&2; die "[$label] npm run dev did not hot-reload the edit"; }
+const { readFileSync, writeFileSync } = require('fs');
+const { Client, StreamableHTTPClientTransport } = require('@modelcontextprotocol/client');
+const log = process.argv[2];
+const until = (pattern, from = 0) =>
+  new Promise((resolve, reject) => {
+    const deadline = Date.now() + 120_000;
+    const look = () => {
+      const text = readFileSync(log, 'utf8').slice(from);
+      const found = text.match(pattern);
+      if (found) return resolve(found);
+      if (Date.now() > deadline) return reject(new Error(`no ${pattern} in the dev log`));
+      setTimeout(look, 100);
+    };
+    look();
+  });
+(async () => {
+  const url = new URL((await until(/MCP endpoint: (\S+)/))[1]);
+  await until(/serving /);
+  const transport = new StreamableHTTPClientTransport(url);
+  const client = new Client({ name: 'starter-check', version: '0' });
+  let changed;
+  const told = new Promise((resolve) => (changed = resolve));
+  client.setNotificationHandler('notifications/tools/list_changed', () => changed());
+  await client.connect(transport);
+  const session = transport.sessionId;
+  const before = (await client.listTools()).tools.map((t) => t.name);
+  const mark = readFileSync(log, 'utf8').length;
+  const source = readFileSync('src/tools.ts', 'utf8');
+  const edited = source.replace(
+    "  @Action('greet',",
+    "  @Action('ping', { description: 'Added by an edit' })\n  ping(): string {\n    return 'pong';\n  }\n\n  @Action('greet',"
+  );
+  if (edited === source) throw new Error("src/tools.ts has no @Action('greet', to edit next to");
+  writeFileSync('src/tools.ts', edited);
+  await until(/reloaded: tools changed/, mark);
+  await told;
+  const after = (await client.listTools()).tools.map((t) => t.name);
+  const result = await client.callTool({ name: 'ping', arguments: {} });
+  if (transport.sessionId !== session) throw new Error('the session changed');
+  if (before.includes('ping') || !after.includes('ping')) throw new Error(`tools before ${before}, after ${after}`);
+  if (result.content?.[0]?.text !== 'pong') throw new Error(`ping answered ${JSON.stringify(result)}`);
+  console.error(`  session ${session} kept; told tools changed; ${before.length} tools, then ${after.length}; ping answered pong`);
+  await client.close();
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
+JS
+  cp "$WORK/tools.ts.orig" src/tools.ts
+  kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
+  server_pid=""
+  grep -q 'warning' "$WORK/dev.log" && grep 'warning' "$WORK/dev.log" >&2 || true
 }
 
 [[ "$(npx --no-install tsc --version)" == "Version 7."* ]] || die "the starter's range did not install TypeScript 7: $(npx --no-install tsc --version)"
