@@ -2,14 +2,18 @@ import { startInspector } from '../inspector';
 import type { DevReload } from '../inspector';
 import { formatErrors } from './compiler-report';
 import type { AttachInspector, DevEvent } from './dev-session';
+import { StageTimings } from './stage-timings';
 
 /**
  * The browser inspector attached to a `mcpfusion dev` session: it drives the project's own MCP
  * endpoint (in the era chosen on its page), and its dev panel shows each member's compiled chain
- * (of the code served now) and every reload, with the compiler's errors when an edit did not compile.
+ * (of the code served now), every reload, with the compiler's errors when an edit did not compile, and each
+ * call's stage timings (through a tracer provider of the session's, unless the project registered one).
  */
 export function inspectorFor(port: number): AttachInspector {
   return async (session) => {
+    const timings = new StageTimings();
+    const timed = timings.register();
     const inspector = await startInspector({
       target: { kind: 'http', url: session.url },
       port,
@@ -25,7 +29,8 @@ export function inspectorFor(port: number): AttachInspector {
           session.onEvent((event) => {
             const reload = reloadOf(event);
             if (reload) listener(reload);
-          })
+          }),
+        ...(timed ? { onCallTimings: (listener: Parameters<StageTimings['on']>[0]) => timings.on(listener) } : {})
       }
     });
     return { url: inspector.url, close: () => inspector.close() };
