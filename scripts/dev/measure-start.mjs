@@ -5,7 +5,10 @@
 // second `npm start` finds its database there); the run then ends npm by SIGTERM and checks that
 // the server (npm's child, `exec`ed by the start script's shell) exited with it.
 //
-//   node scripts/dev/measure-start.mjs [runs=10] [-- command …]
+//   node scripts/dev/measure-start.mjs [runs=10] [--when-idle] [-- command …]
+//
+// --when-idle (Linux): each run waits until the CPUs were at least 85% idle over the last second,
+// so that a shared machine's other work does not land in the numbers (say which you quote).
 //
 // The default command is `npm start`; after `--` any other command line is timed the same way
 // (e.g. `-- node build/sample-app/main.js` for the server alone). The build must be fresh
@@ -13,7 +16,7 @@
 // since it would time the compiler. Prints each run's time, then min/median/max, and the load
 // average (the machine is shared: say how busy it was when quoting the numbers).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,9 +25,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dashDash = process.argv.indexOf('--');
 const args = dashDash === -1 ? process.argv.slice(2) : process.argv.slice(2, dashDash);
 const command = dashDash === -1 ? ['npm', 'start'] : process.argv.slice(dashDash + 1);
-const runs = Number(args[0] ?? 10);
+const whenIdle = args.includes('--when-idle');
+const runs = Number(args.find((arg) => arg !== '--when-idle') ?? 10);
 if (!Number.isInteger(runs) || runs < 1) {
-  process.stderr.write('usage: node scripts/dev/measure-start.mjs [runs] [-- command …]\n');
+  process.stderr.write('usage: node scripts/dev/measure-start.mjs [runs] [--when-idle] [-- command …]\n');
   process.exit(2);
 }
 
@@ -39,6 +43,19 @@ const alive = (pid) => {
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'measure-start-'));
+
+/** The CPU counters of /proc/stat (user, nice, system, idle, iowait, …) summed over the CPUs. */
+const cpuTimes = () => readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+
+/** Resolves once the CPUs were at least 85% idle over one second (idle and iowait over the total). */
+async function idle() {
+  for (;;) {
+    const before = cpuTimes();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const delta = cpuTimes().map((n, i) => n - before[i]);
+    if ((delta[3] + delta[4]) / delta.reduce((sum, n) => sum + n, 0) >= 0.85) return;
+  }
+}
 
 /** One start: resolves with the milliseconds to the listening line, after the process tree has ended. */
 function once() {
@@ -83,6 +100,7 @@ function once() {
 await once();
 const times = [];
 for (let i = 0; i < runs; i++) {
+  if (whenIdle) await idle();
   const ms = await once();
   times.push(ms);
   process.stdout.write(`run ${i + 1}: ${ms.toFixed(0)} ms\n`);
@@ -91,7 +109,7 @@ rmSync(dir, { recursive: true, force: true });
 times.sort((a, b) => a - b);
 const median = times.length % 2 ? times[(times.length - 1) / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
 process.stdout.write(
-  `${command.join(' ')}: min ${times[0].toFixed(0)} / median ${median.toFixed(0)} / max ${times.at(-1).toFixed(0)} ms over ${runs} runs` +
+  `${command.join(' ')}${whenIdle ? ' (each run on an idle machine)' : ''}: min ${times[0].toFixed(0)} / median ${median.toFixed(0)} / max ${times.at(-1).toFixed(0)} ms over ${runs} runs` +
     ` (load average ${loadavg()
       .map((n) => n.toFixed(2))
       .join(' ')})\n`
