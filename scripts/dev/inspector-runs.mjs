@@ -36,7 +36,9 @@ if (!Number.isInteger(runs) || runs < 1) {
   process.stderr.write('usage: node scripts/dev/inspector-runs.mjs <inspector install dir> [runs]\n');
   process.exit(2);
 }
-const version = JSON.parse(readFileSync(join(resolve(dir), 'node_modules', '@modelcontextprotocol', 'inspector', 'package.json'), 'utf8')).version;
+const version = JSON.parse(
+  readFileSync(join(resolve(dir), 'node_modules', '@modelcontextprotocol', 'inspector', 'package.json'), 'utf8')
+).version;
 
 /** Runs a command to its end: its exit code and what it printed. */
 function run(command, args, options) {
