@@ -15,7 +15,8 @@ function fakeRepository(): string {
     writeFileSync(join(root, path), text);
   };
   mkdirSync(join(root, 'scripts', 'dev'), { recursive: true });
-  copyFileSync(join(__dirname, '..', 'scripts', 'dev', 'build-if-stale.mjs'), join(root, 'scripts', 'dev', 'build-if-stale.mjs'));
+  for (const script of ['build-if-stale.mjs', 'start.mjs'])
+    copyFileSync(join(__dirname, '..', 'scripts', 'dev', script), join(root, 'scripts', 'dev', script));
   write('dev/package.json', '{}\n');
   write('src/index.ts', 'export const a = 1;\n');
   write('sample-app/views/app/tool-types.mts', 'export type ToolName = "billing.list";\n');
@@ -52,6 +53,28 @@ test('a second staleness check after a compile reports fresh, though the compile
     expect(check(root)).toBe('[build] up to date (nothing changed since the last build)\n');
     writeFileSync(join(root, 'src', 'index.ts'), 'export const a = 2;\n');
     expect(check(root)).toContain('[build] compiling');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}, 60_000);
+
+test('npm start runs the check, then the compiled entry in the same process, with the command line it would have run alone', () => {
+  const root = fakeRepository();
+  try {
+    expect(check(root)).toContain('[build] compiling');
+    writeFileSync(
+      join(root, 'build', 'sample-app', 'main.js'),
+      "process.stderr.write(JSON.stringify({ argv: process.argv.slice(1), pid: process.pid }) + '\\n');\n"
+    );
+    const run = spawnSync(process.execPath, [join(root, 'scripts', 'dev', 'start.mjs'), 'build/sample-app/main.js', '--stdio'], {
+      cwd: root,
+      encoding: 'utf8'
+    });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('');
+    const [said, seen] = run.stderr.trim().split('\n');
+    expect(said).toBe('[build] up to date (nothing changed since the last build)');
+    expect(JSON.parse(seen!)).toEqual({ argv: [join(root, 'build', 'sample-app', 'main.js'), '--stdio'], pid: run.pid });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createBillingApp } from './app';
 import { deskAuthFromEnv } from './auth-config';
 import type { SqlDatabase } from './db/sql-database';
-import { fleetFromEnv } from './fleet';
+import type { fleetFromEnv } from './fleet';
 import { telemetryFromEnv } from './telemetry';
 
 /*
@@ -41,7 +41,9 @@ async function main(): Promise<void> {
   const database = await databaseFromEnv();
   let fleet: Awaited<ReturnType<typeof fleetFromEnv>>;
   try {
-    fleet = await fleetFromEnv();
+    // Loaded only with REDIS_URL, like `pg` below: a desk alone never loads the framework's Redis modules.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    fleet = process.env.REDIS_URL?.trim() ? await (require('./fleet') as typeof import('./fleet.js')).fleetFromEnv() : undefined;
   } catch (error) {
     await database?.close();
     throw error;

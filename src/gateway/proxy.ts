@@ -1,5 +1,5 @@
 import type { Gateway } from '../metadata/member-source';
-import { ProxiedServer } from './gateway';
+import type { ProxiedServer } from './gateway';
 import type { ProxyOptions } from './proxy-options';
 import { resolveTarget, type UpstreamTarget } from './upstream-target';
 
@@ -21,7 +21,11 @@ import { resolveTarget, type UpstreamTarget } from './upstream-target';
  * ```
  */
 export async function proxy(target: UpstreamTarget, options: ProxyOptions = {}): Promise<Gateway> {
-  const gateway = new ProxiedServer(resolveTarget(target), options);
+  // Loaded here, on the first proxy: the gateway brings the SDK's client (~1 MB of modules), which an app
+  // without a gateway (most of them) would otherwise load at every start.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  const { ProxiedServer: Server } = require('./gateway') as { ProxiedServer: typeof ProxiedServer };
+  const gateway = new Server(resolveTarget(target), options);
   await gateway.refresh();
   return gateway;
 }

@@ -4,7 +4,7 @@ import { getMetadataSchema } from 'class-validator-jsonschema/build/decorators';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { Constructor, JsonSchema } from '../types/core';
 import { createInputValidator, type InputValidator } from './input-validator';
-import { compileSchemaCheck } from './schema-check';
+import { compileSchemaCheck, derivedSchemaCheck } from './schema-check';
 import { schemaImpliesClass } from './schema-exactness';
 
 const REF_PREFIX = '#/definitions/';
@@ -32,7 +32,8 @@ export class SchemaCatalog {
     const cached = this.validators.get(type);
     if (cached) return cached;
     const schema = type ? this.schemaOf(type) : EMPTY_INPUT_SCHEMA;
-    const check = compileSchemaCheck(schema, owner, type !== undefined && this.handWritten.has(type));
+    const check =
+      type !== undefined && this.handWritten.has(type) ? compileSchemaCheck(schema, owner, true) : derivedSchemaCheck(schema, owner);
     const validator = createInputValidator(type, check, type !== undefined && schemaImpliesClass(type, schema));
     this.validators.set(type, validator);
     return validator;
@@ -91,9 +92,19 @@ export class SchemaCatalog {
   }
 }
 
-/** Whether a class carries `@JSONSchema` overrides, on itself or on one of its properties. */
+/** Keywords that annotate and cannot make a schema invalid when their value is a string. */
+const ANNOTATIONS = new Set(['description', 'title', '$comment']);
+
+/**
+ * Whether a class carries `@JSONSchema` overrides that could make its schema invalid, on itself or
+ * on one of its properties. One that only sets a `description` or `title` string cannot, so it
+ * spares the class the meta-schema check (and its compile at startup).
+ */
 function hasOverrides(type: Constructor, properties: readonly string[]): boolean {
-  const has = (key: string) => Object.keys(getMetadataSchema(type.prototype as object, key)).length > 0;
+  const has = (key: string) =>
+    Object.entries(getMetadataSchema(type.prototype as object, key)).some(
+      ([keyword, value]) => !ANNOTATIONS.has(keyword) || typeof value !== 'string'
+    );
   return has(type.name) || properties.some(has);
 }
 

@@ -6,7 +6,8 @@ import type { JsonSchema } from '../types/core';
  * Checks raw arguments against the schema the server LISTS (`inputSchema`), so that what an
  * agent reads is what is enforced: whatever the class validators let through (a `null` for an
  * `@IsOptional()` property, say) but the listed schema forbids is refused here. Uses the Ajv
- * the SDK bundles; one instance for the process, one compiled function per schema, at startup.
+ * the SDK bundles; one instance for the process, one compiled function per schema (at startup, or on
+ * its first check for a schema derived without hand-written parts: {@link derivedSchemaCheck}).
  */
 // verbose: an error carries the offending value, so a null can be named as such. The schemas the
 // framework derives are valid by construction, so this instance does not check them against the
@@ -46,10 +47,10 @@ export function compileSchemaCheck(
   handWritten = false,
   what: 'input' | 'output' = 'input'
 ): SchemaCheck {
-  let validate: ReturnType<typeof ajv.compile>;
   // The dialect is not looked up: this Ajv knows draft-07's meta-schema only, and the keywords
   // class-validator-jsonschema emits mean the same in 2020-12 (which the listing may declare).
   const { $schema: _dialect, ...body } = schema;
+  let validate: ReturnType<typeof ajv.compile>;
   try {
     if ('$async' in body) throw new Error('asynchronous schemas ($async) are not supported');
     const invalid = handWritten ? checkAgainstMetaSchema(body) : undefined;
@@ -60,6 +61,21 @@ export function compileSchemaCheck(
       `The ${what} schema of ${owner} is not a valid JSON Schema (${(error as Error).message}): check its @JSONSchema overrides.`
     );
   }
+  return checkWith(validate);
+}
+
+/**
+ * {@link compileSchemaCheck} for a schema the framework derived from a class without hand-written
+ * parts, which is valid by construction: compiled on its first check rather than at startup. Ajv's
+ * code generation costs a few ms a schema (~100 ms of a start with twenty tools), and most tools
+ * of a process are not called in its first second.
+ */
+export function derivedSchemaCheck(schema: JsonSchema, owner: string, what: 'input' | 'output' = 'input'): SchemaCheck {
+  let check: SchemaCheck | undefined;
+  return (raw) => (check ??= compileSchemaCheck(schema, owner, false, what))(raw);
+}
+
+function checkWith(validate: ReturnType<typeof ajv.compile>): SchemaCheck {
   return (raw) => {
     if (validate(raw)) return [];
     const errors = (validate.errors ?? []) as SchemaError[];

@@ -1,4 +1,7 @@
-import { parse } from 'yaml';
+import type { parse as parseYaml } from 'yaml';
+
+/** yaml is loaded on the first SKILL.md read (an app without skills never loads its ~70 modules). */
+let parse: typeof parseYaml | undefined;
 
 /** A `SKILL.md`'s YAML front matter, as a JSON object: `name` and `description` always, every other field as written. */
 export interface SkillFrontMatter {
@@ -19,6 +22,8 @@ export function frontMatterOf(text: string): SkillFrontMatter | string {
   if (end < 0 || (body[end + 4] !== undefined && body[end + 4] !== '\n')) return 'the front matter of SKILL.md has no closing --- line';
   let value: unknown;
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see `parse` above
+    parse ??= (require('yaml') as typeof import('yaml')).parse;
     value = parse(body.slice(4, end + 1));
   } catch (error) {
     return `the front matter of SKILL.md is not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;

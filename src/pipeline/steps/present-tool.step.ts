@@ -6,7 +6,7 @@ import { shapeValue } from '../../presenters/default-shaping';
 import { isCallToolResult } from '../../presenters/presenter';
 import type { PresentationContext, Presenter, PresenterRef } from '../../types/presenter';
 import type { JsonSchema, ToolInfo } from '../../types/core';
-import { compileSchemaCheck, type SchemaCheck } from '../../schema/schema-check';
+import { derivedSchemaCheck, type SchemaCheck } from '../../schema/schema-check';
 import { namedAfter, type NamedStep } from './named-step';
 
 /**
@@ -66,13 +66,13 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
-/** The check of a shaped result against the listed output schema, compiled once at startup; an error result is exempt. */
+/** The check of a shaped result against the listed output schema, compiled on the first result; an error result is exempt. */
 function outputGuard(
   toolName: string,
   schema: JsonSchema,
   outputName: string
 ): (shaped: CallToolResult, returned: unknown) => CallToolResult {
-  const check: SchemaCheck = compileSchemaCheck(schema, `tool ${toolName}`, false, 'output');
+  const check: SchemaCheck = derivedSchemaCheck(schema, `tool ${toolName}`, 'output');
   return (shaped, returned) => {
     if (shaped.isError === true) return shaped;
     if (shaped.structuredContent === undefined) throw new OutputMismatchError(toolName, outputName, describe(returned));

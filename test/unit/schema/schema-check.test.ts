@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsString, ValidateNested } from 'class-validator';
 import { ConfigurationError, JSONSchema } from '../../../src';
 import { SchemaCatalog } from '../../../src/schema/json-schema';
-import { compileSchemaCheck } from '../../../src/schema/schema-check';
+import { compileSchemaCheck, derivedSchemaCheck } from '../../../src/schema/schema-check';
 
 class Generated {
   @IsInt() n!: number;
@@ -20,11 +20,17 @@ class Inner {
   s!: string;
 }
 
+class Described {
+  @JSONSchema({ description: 'How many.', title: 'Count' })
+  @IsInt()
+  n!: number;
+}
+
 class Outer {
   @ValidateNested() @Type(() => Inner) inner!: Inner;
 }
 
-describe('the listed schema check (compiled once, at startup)', () => {
+describe('the listed schema check (compiled once: at startup when hand-written, else on its first check)', () => {
   it('compiles what the framework derives without the meta-schema, and lists @IsInt as integer', () => {
     const catalog = new SchemaCatalog();
     expect(catalog.schemaOf(Generated).properties).toEqual({ n: { type: 'integer' } });
@@ -40,6 +46,22 @@ describe('the listed schema check (compiled once, at startup)', () => {
 
   it('checks a class whose nested class carries the hand-written part', () => {
     expect(() => new SchemaCatalog().validatorOf(Outer, 'Tools.nested')).toThrow(/Tools\.nested.*maxLength/);
+  });
+
+  it('takes a description or title override for an annotation, not a hand-written part: the schema lists it and checks as derived', () => {
+    const catalog = new SchemaCatalog();
+    expect(catalog.schemaOf(Described).properties).toEqual({ n: { type: 'integer', description: 'How many.', title: 'Count' } });
+    const validate = catalog.validatorOf(Described, 'Described');
+    expect(validate({ n: 3 }).value).toBeInstanceOf(Described);
+    expect(validate({ n: 'three' }).violations?.[0]?.path).toBe('n');
+  });
+
+  it('compiles a derived schema on its first check: a schema Ajv cannot compile is refused then, naming its owner', () => {
+    const check = derivedSchemaCheck({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }, 'tool t', 'output');
+    expect(() => check({ a: 1 })).toThrow(/output schema of tool t is not a valid JSON Schema/);
+    expect(derivedSchemaCheck({ type: 'object', required: ['a'] }, 'tool u')({})).toEqual([
+      expect.objectContaining({ path: 'a', keyword: 'required' })
+    ]);
   });
 
   it('refuses asynchronous schemas (Ajv would answer a promise, which reads as valid)', () => {
