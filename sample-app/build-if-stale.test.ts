@@ -24,9 +24,10 @@ function fakeRepository(): string {
     'compile.mjs',
     [
       "import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';",
-      "for (const dir of ['build/sample-app', 'dist']) mkdirSync(dir, { recursive: true });",
+      "for (const dir of ['build/sample-app', 'dist', 'packages/cli/dist']) mkdirSync(dir, { recursive: true });",
       "writeFileSync('build/sample-app/main.js', '');",
       "writeFileSync('dist/index.js', '');",
+      "writeFileSync('packages/cli/dist/main.js', '');",
       "const types = 'sample-app/views/app/tool-types.mts';",
       'writeFileSync(types, readFileSync(types));',
       ''
