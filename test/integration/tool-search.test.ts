@@ -13,6 +13,8 @@ import {
   type MutationLock
 } from '../../src';
 import { FifoMutex } from '../../src/advanced';
+import { proxy } from '../../src';
+import { GatewayUpstreamTools } from '../fixtures/gateway-upstream-tools';
 import { connectTestClient } from '../../src/testing';
 import { recordWire } from '../helpers/wire-log';
 
@@ -260,5 +262,31 @@ describe('tool search options', () => {
       /defaultLimit \(30\) is above toolSearch\.maxLimit \(20\)/
     );
     expect(() => FusionApp.create({ tools: [], toolSearch: { callToolName: 'search_tools' } })).toThrow(/both named search_tools/);
+  });
+});
+
+describe('tool search in front of a gateway (an app whose tools are proxied)', () => {
+  it('finds an upstream tool by what it does and calls it through call_tool, with its progress', async () => {
+    const upstream = FusionApp.create({ name: 'upstream', version: '1.0.0', tools: [GatewayUpstreamTools], logger: () => undefined });
+    const { url } = await upstream.listen({ transport: 'http', port: 0, handleSignals: false });
+    const gateway = await proxy(url!, { namespace: 'up' });
+    const front = FusionApp.create({ tools: [], gateways: [gateway], toolSearch: true });
+    try {
+      const { client, close } = await connectTestClient(front);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'call_tool']);
+      const result = await client.callTool({ name: 'search_tools', arguments: { query: 'count to three', limit: 1 } });
+      expect(found(result)).toEqual(['up.count']);
+      const seen: number[] = [];
+      const counted = await client.callTool(
+        { name: 'call_tool', arguments: { name: 'up.count' } },
+        { onprogress: (p) => seen.push(p.progress) }
+      );
+      expect(counted.isError).toBeFalsy();
+      expect(seen.length).toBeGreaterThan(0);
+      await close();
+    } finally {
+      await front.close();
+      await upstream.close();
+    }
   });
 });
