@@ -243,7 +243,10 @@ export class FusionApp {
     this.relay.announceResourceUpdated(uri);
   }
 
-  /** The `tools/list` entries. */
+  /**
+   * Every tool of the app, as `tools/list` entries. With `toolSearch`, `tools/list` shows the search and call
+   * tools (and the tools pinned) instead; these are what a search ranks.
+   */
   listTools(): readonly Tool[] {
     this.assertOpen();
     return this.parts.toolClasses.catalogs.tools.listing;
