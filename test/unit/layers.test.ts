@@ -142,7 +142,8 @@ describe('the import graph of src/', () => {
         if (entry.isDirectory()) walk(path);
         else if (entry.name.endsWith('.ts')) {
           for (const [, spec] of readFileSync(path, 'utf8').matchAll(/(?:from|require\()\s*'([^']+)'/g)) {
-            if (spec.startsWith('.') && relative(CLI, resolve(dirname(path), spec)).startsWith('..')) escapes.push(`${relative(CLI, path)} → ${spec}`);
+            if (spec.startsWith('.') && relative(CLI, resolve(dirname(path), spec)).startsWith('..'))
+              escapes.push(`${relative(CLI, path)} → ${spec}`);
             if (spec.startsWith('@mcpfusion/core')) entries.add(spec);
           }
         }
