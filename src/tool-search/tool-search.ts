@@ -7,6 +7,9 @@ import { callToolListing, searchToolListing } from './front-tools';
 import { ToolIndex } from './tool-index';
 import type { ToolSearchSettings } from './tool-search-options';
 
+/** The longest query taken, in characters. */
+const MAX_QUERY_LENGTH = 1_000;
+
 /** Which tools a caller may see, by a tool's scopes (absent: all). */
 export type ShownTo = ((scopes: readonly string[]) => boolean) | undefined;
 
@@ -77,6 +80,8 @@ export class ToolSearch {
     const violations: Violation[] = [];
     if (typeof query !== 'string' || query.trim().length === 0)
       violations.push({ path: 'query', message: 'must be a non-empty string saying what the tool should do' });
+    // A query is a few words: a long one is not a search (and would cost time to split), whoever sent it.
+    else if (query.length > MAX_QUERY_LENGTH) violations.push({ path: 'query', message: `must be at most ${MAX_QUERY_LENGTH} characters` });
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > this.settings.maxLimit)
       violations.push({ path: 'limit', message: `must be a whole number from 1 to ${this.settings.maxLimit}` });
     violations.push(...unknownKeys(args, ['query', 'limit']));

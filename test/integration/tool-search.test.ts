@@ -209,6 +209,8 @@ describe('tool search (toolSearch)', () => {
         expect(noQuery.isError).toBe(true);
         expect(text(noQuery)).toMatch(/query: must be a non-empty string/);
         expect(text(noQuery)).toMatch(/limit: must be a whole number from 1 to 20/);
+        const long = await client.callTool({ name: 'search_tools', arguments: { query: 'refund '.repeat(200) } });
+        expect(text(long)).toMatch(/query: must be at most 1000 characters/);
         const nothing = await client.callTool({ name: 'search_tools', arguments: { query: 'zzqx' } });
         expect(nothing.isError).toBeFalsy();
         expect(found(nothing)).toEqual([]);
