@@ -292,3 +292,19 @@ describe('tool search in front of a gateway (an app whose tools are proxied)', (
     }
   });
 });
+
+describe('tool search and reloads', () => {
+  it('a reload that turns toolSearch on tells connected clients the tool list changed, and they list the search front', async () => {
+    const app = FusionApp.create({ tools: [LedgerTools] });
+    const { client, close } = await connectTestClient(app, { era: 'legacy-memory' });
+    expect((await client.listTools()).tools).toHaveLength(4);
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler('notifications/tools/list_changed', () => resolve()));
+    const changes = await app.adopt(FusionApp.create({ tools: [LedgerTools], toolSearch: true }));
+    expect(changes.tools).toBe(true);
+    await changed;
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'call_tool']);
+    expect(text(await client.callTool({ name: 'call_tool', arguments: { name: 'weather.forecast' } }))).toBe('sunny');
+    await close();
+    await app.close();
+  });
+});
