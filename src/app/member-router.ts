@@ -99,12 +99,9 @@ export class MemberRouter implements ServedApp {
 
   /** A call of the search tool or the call tool; their own bad input is an `isError` result the model reads. */
   private searched(search: ToolSearch, request: CallRequest): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
+    let routed;
     try {
-      if (search.isSearch(request.subject)) return Promise.resolve(search.search(request.arguments, this.shownTo(request.authInfo)));
-      const call = search.callOf(request.arguments);
-      return this.engine.run(call.tool, { ...request, subject: call.tool.info.name, arguments: call.arguments }) as Promise<
-        CallToolResult | InputRequiredResult
-      >;
+      routed = search.route(request.subject, request.arguments, this.shownTo(request.authInfo));
     } catch (error) {
       try {
         return Promise.resolve(this.boundary.fail('tool', request.subject, 'request', error, request) as CallToolResult);
@@ -112,6 +109,9 @@ export class MemberRouter implements ServedApp {
         return Promise.reject(protocolError);
       }
     }
+    if ('answer' in routed) return Promise.resolve(routed.answer);
+    const { tool, arguments: args } = routed.call;
+    return this.engine.run(tool, { ...request, subject: tool.info.name, arguments: args }) as Promise<CallToolResult | InputRequiredResult>;
   }
 
   async listResources(request: ServedRequest): Promise<Resource[]> {

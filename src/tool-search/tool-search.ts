@@ -96,6 +96,18 @@ export class ToolSearch {
     return { content: [{ type: 'text', text }], structuredContent: { tools } };
   }
 
+  /**
+   * A call of the search tool or the call tool, by name: the search's answer, or the call to run through the
+   * named tool's chain (the router and `app.callTool` each run it their way). Bad input throws a `FusionError`.
+   */
+  route(
+    name: string,
+    args: Readonly<Record<string, unknown>> | undefined,
+    shown: ShownTo
+  ): { answer: CallToolResult } | { call: SearchedCall } {
+    return this.isSearch(name) ? { answer: this.search(args, shown) } : { call: this.callOf(args) };
+  }
+
   /** The tool a call tool call names, and its arguments; bad input (no name, an unknown one, arguments that are not an object) throws. */
   callOf(args: Readonly<Record<string, unknown>> | undefined): SearchedCall {
     const name = ownValue(args, 'name');

@@ -238,6 +238,18 @@ describe('tool search (toolSearch)', () => {
   });
 });
 
+describe('tool search through app.callTool (the test entry point)', () => {
+  it('answers the search tool, and runs the named tool through the call tool, its questions answered', async () => {
+    const app = FusionApp.create({ tools: [LedgerTools], toolSearch: true });
+    expect(found(await app.callTool('search_tools', { query: 'weather forecast for a city', limit: 1 }))).toEqual(['weather.forecast']);
+    const refunded = await app.callTool('call_tool', { name: 'billing.refund', arguments: { invoice: 3 } }, { answers: { confirm: true } });
+    expect(text(refunded)).toBe('refunded 3');
+    expect(text(await app.callTool('call_tool', { name: 'nope' }))).toMatch(/No tool is named "nope"/);
+    await expect(app.callTool('nope')).rejects.toThrow('Unknown tool: nope');
+    await app.close();
+  });
+});
+
 describe('tool search options', () => {
   it('pins tools beside the two, under names of your own', async () => {
     const app = FusionApp.create({
