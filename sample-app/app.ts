@@ -40,6 +40,12 @@ export interface BillingAppOptions {
    * The scopes each tool needs are declared on it (`scopes.ts`). Default: none (open, for local use).
    */
   auth?: AuthOptions;
+  /**
+   * Serve the tools behind search (`toolSearch`): `tools/list` shows `search_tools` and `call_tool`, and the
+   * model finds `billing.refund` by asking for "refund an invoice". Seven tools need no search; a desk behind
+   * a gateway with many others does (`BILLING_TOOL_SEARCH=1` in `main.ts`). Default off.
+   */
+  toolSearch?: FusionAppOptions['toolSearch'];
   /** One instance of a fleet: the mutation lock, change notifications and continuation state it shares (see `fleet.ts`). */
   fleet?: Pick<FusionAppOptions, 'mutationLock' | 'bus' | 'continuationStore' | 'tasks'>;
 }
@@ -74,6 +80,7 @@ export function createBillingApp(options: BillingAppOptions = {}): FusionApp {
       views: SAMPLE_VIEWS,
       stateKey: options.stateKey,
       auth: options.auth,
+      toolSearch: options.toolSearch,
       mutationLock: options.fleet?.mutationLock,
       bus: options.fleet?.bus,
       continuationStore: options.fleet?.continuationStore,

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     await database?.close();
     throw error;
   }
-  const app = createBillingApp({ auth, fleet: fleet?.options, database });
+  const app = createBillingApp({ auth, fleet: fleet?.options, database, toolSearch: process.env.BILLING_TOOL_SEARCH === '1' });
   const close = app.close.bind(app);
   // Redis closes after the app (its calls may still release the lock); the spans and metrics of the last calls are flushed last.
   app.close = () =>

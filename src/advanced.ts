@@ -99,6 +99,7 @@ export { isCallToolResult } from './presenters';
 // The specific error classes (each a `FusionError` with its own `ErrorCode`).
 export {
   AppClosedError,
+  CalledToolNotFoundError,
   CancelledError,
   ElicitationUnsupportedError,
   InputDeclinedError,
@@ -126,6 +127,9 @@ export {
   UnknownToolError
 } from './errors';
 export type { Violation } from './errors';
+// The ranking behind `toolSearch` (BM25 over tool listings), to measure or reuse a search over any tool list.
+export { ToolIndex } from './tool-search/tool-index';
+export type { ToolSearchOptions, ToolSearchSetting } from './tool-search/tool-search-options';
 export type { TelemetryOptions } from './telemetry/telemetry-options';
 
 // Views (MCP Apps): the media type of a view's document and the extension's identifier, for hosts and tests.

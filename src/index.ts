@@ -30,6 +30,8 @@ assertLegacyDecorators(module);
 export { FusionApp } from './app/fusion-app';
 export type { DirectCallOptions, HarnessInputAnswer, HarnessInputRequest } from './types/harness';
 export type { FusionAppOptions, ListenOptions, ProviderSpec, WithoutFrameworkFields } from './app/app-options';
+// The `toolSearch` option: a search tool and a call tool in place of a large catalog.
+export type { ToolSearchOptions, ToolSearchSetting } from './tool-search/tool-search-options';
 export type { Listening } from './app/listen';
 export type { ListChanges } from './app/tool-class-set';
 export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';

@@ -16,6 +16,7 @@ import type { HttpHandlerOptions } from '../transports/http/fusion-http-handler'
 import type { ViewOptions } from '../types/view-options';
 import type { FusionExtension } from '../extensions/extension';
 import type { Mount } from '../compose/mount';
+import type { ToolSearchSetting } from '../tool-search/tool-search-options';
 
 export type { ProviderSpec } from '../types/provider';
 
@@ -69,6 +70,23 @@ export interface FusionAppOptions<C extends object = Record<string, unknown>> {
    * (see {@link mount}). A name or URI clash is refused at startup, naming both sides.
    */
   mounts?: readonly Mount[];
+  /**
+   * Tool search for large catalogs (a gateway in front of many servers, say): `tools/list` shows
+   * a search tool (`search_tools`, a query and an optional limit) and a call tool (`call_tool`, a
+   * name and arguments) instead of every tool, and the model finds tools by what they do (BM25
+   * over names, titles, descriptions and parameters; no network, no model). A search answers with
+   * the tools' full listing entries (input schemas, annotations). A tool called through the call
+   * tool runs through its own chain (scopes, locks, questions, progress, tasks), and every tool
+   * stays callable by its own name. Tools added or removed at run time are found from the next
+   * search on. `true` for the defaults, or {@link ToolSearchOptions} (names, limits, pinned tools).
+   * Default off. See docs/tool-search.md.
+   *
+   * @example
+   * ```ts
+   * const app = FusionApp.create({ tools: [], gateways: [desk, files, crm], toolSearch: true });
+   * ```
+   */
+  toolSearch?: ToolSearchSetting;
   /** Services for the app's container. Registered as singletons unless a factory or value says otherwise. */
   providers?: readonly ProviderSpec[];
   /** Makes the per-call app context from the raw request. `signal` and the framework fields are added to what it returns. */

@@ -20,6 +20,8 @@ import { PromptCatalog } from '../surface/prompt-catalog';
 import { ResourceCatalog } from '../surface/resource-catalog';
 import { ToolCatalog } from '../surface/tool-catalog';
 import { compileTools } from '../surface/compile-tools';
+import { ToolSearch } from '../tool-search/tool-search';
+import { toolSearchSettings } from '../tool-search/tool-search-options';
 import { TaskIntake, type AppTasks } from '../tasks/app-tasks';
 import { InMemoryTaskStore } from '../tasks/task-store';
 import { LiveServers } from '../transports/live-servers';
@@ -169,14 +171,20 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   );
   const schemas = new SchemaCatalog();
   const views = compileViews(viewDescriptors, deps);
+  const searchSettings = toolSearchSettings(options.toolSearch);
   const toolClasses = new ToolClassSet(
     options.tools,
     registry,
-    (next) => ({
-      tools: new ToolCatalog(compileTools(next.tools, schemas, deps, options.presenter)),
-      resources: new ResourceCatalog(next.resources, next.templates, schemas, deps, views),
-      prompts: new PromptCatalog(next.prompts, schemas, deps)
-    }),
+    (next) => {
+      const tools = new ToolCatalog(compileTools(next.tools, schemas, deps, options.presenter));
+      return {
+        tools,
+        resources: new ResourceCatalog(next.resources, next.templates, schemas, deps, views),
+        prompts: new PromptCatalog(next.prompts, schemas, deps),
+        // A new search front with each catalog: what a search finds is what is served now.
+        ...(searchSettings ? { search: new ToolSearch(tools, searchSettings) } : {})
+      };
+    },
     (next) => {
       assertSingleUseSupported(next, continuations);
       assertInjectable(container, next, options, homes);

@@ -243,7 +243,10 @@ export class FusionApp {
     this.relay.announceResourceUpdated(uri);
   }
 
-  /** The `tools/list` entries. */
+  /**
+   * Every tool of the app, as `tools/list` entries. With `toolSearch`, `tools/list` shows the search and call
+   * tools (and the tools pinned) instead; these are what a search ranks.
+   */
   listTools(): readonly Tool[] {
     this.assertOpen();
     return this.parts.toolClasses.catalogs.tools.listing;
@@ -270,12 +273,22 @@ export class FusionApp {
   /**
    * Test entry point: calls a tool through the full chain with no transport and returns the
    * shaped result, as a client would receive it (see `DirectCallOptions`; `src/direct/` does the
-   * work). A failure resolves as an `isError` result; an unknown tool name throws.
+   * work). A failure resolves as an `isError` result; an unknown tool name throws. With `toolSearch`,
+   * the search tool and the call tool are called here too (the latter runs the tool it names).
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: DirectCallOptions = {}): Promise<CallToolResult> {
-    const tool = this.parts.toolClasses.catalogs.tools.get(name);
-    if (!tool) return Promise.reject(new UnknownToolError(name));
-    return callDirect(this.parts.direct, tool, args, options);
+    const { tools, search } = this.parts.toolClasses.catalogs;
+    const tool = tools.get(name);
+    if (tool) return callDirect(this.parts.direct, tool, args, options);
+    if (!search?.serves(name)) return Promise.reject(new UnknownToolError(name));
+    // With `toolSearch`: the search tool answers, the call tool calls the tool it names (its input rounds answered as above).
+    try {
+      const routed = search.route(name, args, undefined);
+      if ('answer' in routed) return Promise.resolve(routed.answer);
+      return callDirect(this.parts.direct, routed.call.tool, routed.call.arguments as Record<string, unknown>, options);
+    } catch (error) {
+      return Promise.resolve(this.parts.boundary.fail('tool', name, 'request', error) as CallToolResult);
+    }
   }
 
   /** A web-standard HTTP endpoint for both eras (mount it anywhere, or drive it in-process in tests). */

@@ -17,16 +17,20 @@ import type { MemberTarget } from '../transports/member-methods';
 import type { CompletionQuery, ServedApp } from '../transports/served-app';
 import type { ExtensionSet } from './extension-set';
 import type { CallKind } from '../types/core';
+import { isPlainJsonObject, ownValue } from '../wire/own-properties';
 import type { CallRequest, ServedRequest } from '../types/request';
 import type { CallEngine } from './call-engine';
 import type { ListenRouter } from '../transports/http/task-listen-request';
 import type { CompiledMember } from '../pipeline/compiled-member';
+import type { ToolSearch } from '../tool-search/tool-search';
 
 /** The catalogs the router reads, replaced as a whole when the tool classes change at run time. */
 export interface Catalogs {
   readonly tools: ToolCatalog;
   readonly resources: ResourceCatalog;
   readonly prompts: PromptCatalog;
+  /** With `toolSearch`: the search front of the tools (what `tools/list` shows, and the search and call tools' answers). */
+  readonly search?: ToolSearch;
 }
 
 /**
@@ -63,23 +67,51 @@ export class MemberRouter implements ServedApp {
   }
 
   listTools(auth?: AuthInfo) {
+    const { tools, search } = this.catalogs();
     const shown = this.shownTo(auth);
-    return shown ? this.catalogs().tools.listingFor(shown) : this.catalogs().tools.listing;
+    if (search) return search.listing(shown);
+    return shown ? tools.listingFor(shown) : tools.listing;
   }
 
   toolInputSchema(name: string) {
-    return this.catalogs().tools.get(name)?.listing.inputSchema as Record<string, unknown> | undefined;
+    const { tools, search } = this.catalogs();
+    return (tools.get(name)?.listing ?? search?.frontTool(name))?.inputSchema as Record<string, unknown> | undefined;
   }
 
   toolOutputSchema(name: string) {
     return this.catalogs().tools.get(name)?.outputSchema;
   }
 
-  /** A tool call: its result, a request for input, a `CreateTaskResult`, or an `isError` result; protocol errors are thrown. */
+  /**
+   * A tool call: its result, a request for input, a `CreateTaskResult`, or an `isError` result; protocol errors are thrown.
+   * With `toolSearch`, the search tool is answered here, and the call tool runs the tool it names through that
+   * tool's own chain, as a call of it (its name and arguments in place of the call tool's): so the tool's scopes,
+   * locks, questions (whose state is bound to the tool and its arguments), progress and task are its own. The
+   * search tool answers from memory and takes no queue slot.
+   */
   callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
-    const tool = this.catalogs().tools.get(request.subject);
-    if (!tool) return this.refuse('tool', request.subject, new UnknownToolError(request.subject));
-    return this.engine.run(tool, request) as Promise<CallToolResult | InputRequiredResult>;
+    const { tools, search } = this.catalogs();
+    const tool = tools.get(request.subject);
+    if (tool) return this.engine.run(tool, request) as Promise<CallToolResult | InputRequiredResult>;
+    if (search?.serves(request.subject)) return this.searched(search, request);
+    return this.refuse('tool', request.subject, new UnknownToolError(request.subject));
+  }
+
+  /** A call of the search tool or the call tool; their own bad input is an `isError` result the model reads. */
+  private searched(search: ToolSearch, request: CallRequest): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
+    let routed;
+    try {
+      routed = search.route(request.subject, request.arguments, this.shownTo(request.authInfo));
+    } catch (error) {
+      try {
+        return Promise.resolve(this.boundary.fail('tool', request.subject, 'request', error, request) as CallToolResult);
+      } catch (protocolError) {
+        return Promise.reject(protocolError);
+      }
+    }
+    if ('answer' in routed) return Promise.resolve(routed.answer);
+    const { tool, arguments: args } = routed.call;
+    return this.engine.run(tool, { ...request, subject: tool.info.name, arguments: args }) as Promise<CallToolResult | InputRequiredResult>;
   }
 
   async listResources(request: ServedRequest): Promise<Resource[]> {
@@ -142,8 +174,12 @@ export class MemberRouter implements ServedApp {
   scopesOf(target: MemberTarget): readonly string[] | undefined {
     const { tools, prompts, resources } = this.catalogs();
     switch (target.kind) {
-      case 'tool':
-        return tools.get(target.name)?.info.scopes;
+      case 'tool': {
+        // A call through the search's call tool needs the scopes of the tool it names (the HTTP gate's 403 says which).
+        const search = this.catalogs().search;
+        const name = search?.serves(target.name) && !search.isSearch(target.name) ? calledName(target.arguments) : target.name;
+        return name === undefined ? undefined : tools.get(name)?.info.scopes;
+      }
       case 'prompt':
         return prompts.get(target.name)?.info.scopes;
       case 'resource':
@@ -185,6 +221,12 @@ export class MemberRouter implements ServedApp {
   private refuse(kind: CallKind, subject: string, error: unknown): Promise<never> {
     return Promise.reject(this.boundary.protocolError(error, kind, subject));
   }
+}
+
+/** The tool a call tool's arguments name (untrusted: a string or nothing). */
+function calledName(args: unknown): string | undefined {
+  const name = isPlainJsonObject(args) ? ownValue(args, 'name') : undefined;
+  return typeof name === 'string' ? name : undefined;
 }
 
 /** Whether a token grants a member's scopes. */

@@ -43,6 +43,25 @@ export class UnknownToolError extends FusionError {
   }
 }
 
+/**
+ * The call tool of a searched catalog (`toolSearch`) named a tool the app does not have. Unlike
+ * an unknown name in `tools/call` (a JSON-RPC error for the client), this is the model's choice,
+ * so it is an `isError` result the model reads, saying how to find the right name.
+ */
+export class CalledToolNotFoundError extends FusionError {
+  /** The message names the tool asked for and the search tool to use instead. */
+  constructor(
+    /** The name asked for. */
+    readonly toolName: string,
+    searchToolName: string
+  ) {
+    super(
+      ErrorCode.CALLED_TOOL_NOT_FOUND,
+      `No tool is named ${JSON.stringify(toolName)}. Find the tool with ${searchToolName} (describe what it should do), then call it by the exact name it gives.`
+    );
+  }
+}
+
 /** The call queue is full; the call was refused without starting. */
 export class ServerBusyError extends FusionError {
   /** `queued` is how many calls were already waiting; the message asks the client to retry later. */

@@ -9,6 +9,11 @@ export const ErrorCode = {
   INVALID_INPUT: 'INVALID_INPUT',
   /** No tool with that name is registered. */
   UNKNOWN_TOOL: 'UNKNOWN_TOOL',
+  /**
+   * The call tool of a searched catalog (`toolSearch`) named a tool the app does not have: an
+   * `isError` result telling the model to search first (the model chose the name, so it is told).
+   */
+  CALLED_TOOL_NOT_FOUND: 'CALLED_TOOL_NOT_FOUND',
   /** No prompt with that name is registered. */
   UNKNOWN_PROMPT: 'UNKNOWN_PROMPT',
   /** No resource or template matches the URI. */

@@ -2,6 +2,7 @@ export { ErrorCode, FusionError } from './fusion-error';
 export type { ErrorCodeValue } from './fusion-error';
 export {
   AppClosedError,
+  CalledToolNotFoundError,
   ConfigurationError,
   ElicitationUnsupportedError,
   InputDeclinedError,

@@ -6,7 +6,12 @@ import { isPlainJsonObject, ownValue } from '../wire/own-properties';
  * runs or subscribes to or, for a completion, the prompt or resource whose argument it completes.
  */
 export type MemberTarget =
-  | { readonly kind: 'tool' | 'prompt'; readonly name: string }
+  | {
+      readonly kind: 'tool' | 'prompt';
+      readonly name: string;
+      /** A tool call's raw arguments (untrusted): a search's call tool needs the scopes of the tool they name. */
+      readonly arguments?: unknown;
+    }
   /** A URI to read (or follow): a fixed resource, else the first template that matches. */
   | { readonly kind: 'resource'; readonly uri: string }
   /** `ref/prompt` (`name`: the prompt's name) or `ref/resource` (`name`: its URI or URI template, as declared). */
@@ -77,7 +82,8 @@ function paramsOf(params: unknown): Record<string, unknown> | undefined {
 /** `tools/call`, `prompts/get`: the member's name. */
 function named(kind: 'tool' | 'prompt', params: unknown): MemberTarget | undefined {
   const name = text(ownValue(paramsOf(params), 'name'));
-  return name === undefined ? undefined : { kind, name };
+  if (name === undefined) return undefined;
+  return kind === 'tool' ? { kind, name, arguments: ownValue(paramsOf(params), 'arguments') } : { kind, name };
 }
 
 /** `resources/read`, `resources/subscribe`: the URI. */

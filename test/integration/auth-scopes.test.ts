@@ -119,6 +119,39 @@ describe('scopes declared on tools, resources and prompts', () => {
     return postRaw(url, body, { ...headers, authorization: `Bearer ${bearer}` });
   }
 
+  it('through toolSearch: call_tool needs the scopes of the tool it names (403 naming them), and a search shows only what the token allows', async () => {
+    probe = new Probe();
+    app = FusionApp.create({
+      tools: [LedgerTools],
+      providers: [
+        { provide: Probe, useValue: probe },
+        { provide: WhoIsCalling, useClass: WhoIsCalling, singleton: false }
+      ],
+      auth: authOptions({ listing: 'allowed' }),
+      toolSearch: true
+    });
+    ({ url } = (await app.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL });
+    const send = async (name: string, args: Record<string, unknown>, scope: string) => {
+      const { body, headers } = modernRequest('tools/call', { name, arguments: args });
+      return postRaw(url, body, { ...headers, authorization: `Bearer ${await token(scope)}` });
+    };
+    const refused = await send('call_tool', { name: 'ledger.write' }, 'ledger:read');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toContain('scope="ledger:write"');
+    expect(probe.runs).toEqual([]);
+    const allowed = await send('call_tool', { name: 'ledger.write' }, 'ledger:read ledger:write');
+    expect(allowed.status).toBe(200);
+    expect(probe.runs).toEqual(['write']);
+    const names = async (scope: string) => {
+      const result = responseOf(await send('search_tools', { query: 'write the ledger', limit: 10 }, scope)).result as {
+        structuredContent: { tools: { name: string }[] };
+      };
+      return result.structuredContent.tools.map((tool) => tool.name);
+    };
+    expect(await names('ledger:read')).not.toContain('ledger.write');
+    expect(await names('ledger:read ledger:write')).toContain('ledger.write');
+  });
+
   it('a token without the scope gets 403 insufficient_scope naming it, and nothing of the chain runs (2026-07-28)', async () => {
     await start();
     const answer = await callRaw('ledger.write', await token('ledger:read'));

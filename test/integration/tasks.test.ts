@@ -140,6 +140,15 @@ describe('tasks: lifecycle', () => {
     expect(done).not.toHaveProperty('error');
   });
 
+  it('through toolSearch: a tool called with call_tool becomes a task of its own, completed with its result', async () => {
+    const { client, gates } = await startApp({ toolSearch: true });
+    const created = await startTask(client, 'call_tool', { name: 'job.progress', arguments: { gate: 'p' } });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    gates.get('p').release();
+    const done = await pollTask(client, created.taskId, hasStatus('completed'), 'completion');
+    expect(done.result).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'done after half' }] });
+  });
+
   it('a call that settles within its turn is answered at once, even from a client that declared tasks', async () => {
     const { client, gates } = await startApp();
     gates.get('open').release();

@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { CallAbort } from '../../../src/concurrency/call-abort';
 import {
+  CalledToolNotFoundError,
   AppClosedError,
   CancelledError,
   ConfigurationError,
@@ -77,6 +78,7 @@ const TABLE: Record<ErrorCodeValue, Row> = {
     other: INVALID_PARAMS
   },
   [ErrorCode.UNKNOWN_TOOL]: { error: () => new UnknownToolError('nope'), tool: INVALID_PARAMS, other: INVALID_PARAMS },
+  [ErrorCode.CALLED_TOOL_NOT_FOUND]: { error: () => new CalledToolNotFoundError('nope', 'search_tools'), tool: 'result', other: INTERNAL },
   [ErrorCode.UNKNOWN_PROMPT]: { error: () => new UnknownPromptError('nope'), tool: INVALID_PARAMS, other: INVALID_PARAMS },
   [ErrorCode.UNKNOWN_RESOURCE]: {
     error: () => new UnknownResourceError('demo://nope'),

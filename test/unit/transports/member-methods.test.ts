@@ -18,9 +18,11 @@ describe('MEMBER_METHODS: the member a request names', () => {
   });
 
   it('reads a tool or prompt by name, a resource by URI, a completion by its ref', () => {
+    // A tool's target carries its raw arguments: the call tool of `toolSearch` needs the scopes of the tool they name.
     expect(memberTargetOf({ method: 'tools/call', params: { name: 'billing.refund', arguments: {} } })).toEqual({
       kind: 'tool',
-      name: 'billing.refund'
+      name: 'billing.refund',
+      arguments: {}
     });
     expect(memberTargetOf({ method: 'prompts/get', params: { name: 'summary' } })).toEqual({ kind: 'prompt', name: 'summary' });
     expect(memberTargetOf({ method: 'resources/read', params: { uri: 'demo://items/1' } })).toEqual({
