@@ -42,7 +42,8 @@ export class ProxiedServer implements Gateway, MemberSource {
   /** Use {@link proxy}, which connects and lists before the app is made. */
   constructor(
     private readonly target: ResolvedTarget,
-    private readonly options: ProxyOptions
+    private readonly options: ProxyOptions,
+    private readonly hooks: ServerHooks = {}
   ) {
     const problem = options.namespace === undefined ? undefined : namespaceProblem(options.namespace);
     if (problem) throw new ConfigurationError(`proxy(): ${problem}.`);
@@ -227,6 +228,8 @@ export class ProxiedServer implements Gateway, MemberSource {
   /** The connection a front request goes through: its session's own (see `ProxyOptions.sessions`), else the shared one. */
   private connectionFor(sessionId: string | undefined): Promise<UpstreamConnection> {
     if (this.closed) return Promise.reject(new ConfigurationError(`${this.label} is closed.`));
+    const refused = this.hooks.refuse?.();
+    if (refused) return Promise.reject(refused);
     const own = sessionId && this.perSession ? this.sessions.open(sessionId) : undefined;
     return own ?? this.connection();
   }
@@ -245,6 +248,8 @@ export class ProxiedServer implements Gateway, MemberSource {
   /** The open connection, or a new one (after the upstream died); a failure to connect is the caller's error, and the next try connects again. */
   private connection(): Promise<UpstreamConnection> {
     if (this.closed) return Promise.reject(new ConfigurationError(`${this.label} is closed.`));
+    const refused = this.hooks.refuse?.();
+    if (refused) return Promise.reject(refused);
     const reconnecting = this.current === undefined && this.listing.descriptors.length > 0;
     this.current ??= UpstreamConnection.open(this.target, this.options.era ?? '2025', {
       log: this.log,
@@ -253,13 +258,15 @@ export class ProxiedServer implements Gateway, MemberSource {
       },
       toolsChanged: () => void this.refresh().catch((error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)),
       closed: (reason) => {
-        this.log(`upstream ${describeTarget(this.target)}: ${reason.message}; reconnecting on the next call.`);
         this.current = undefined;
         this.subscribed.clear();
         this.parked.cancelAll(reason);
+        if (this.hooks.lost) this.hooks.lost(reason);
+        else this.log(`upstream ${describeTarget(this.target)}: ${reason.message}; reconnecting on the next call.`);
       }
     }).catch((error: unknown) => {
       this.current = undefined;
+      this.hooks.lost?.(error as Error);
       throw error;
     });
     // A reconnected upstream may serve other tools than the one that died: listed again, once connected.
@@ -269,6 +276,16 @@ export class ProxiedServer implements Gateway, MemberSource {
 
   /** What every proxied tool's descriptor names as its class: one per gateway, its method forwarding to this gateway. */
   private readonly members = membersOf(this);
+}
+
+/**
+ * How a set of upstreams (`proxyServers`) follows one of its servers: told when its connection is
+ * lost (or cannot be made), and asked before each request whether the upstream is known down (then
+ * the request fails at once with that error instead of waiting for a connection).
+ */
+export interface ServerHooks {
+  readonly lost?: (reason: Error) => void;
+  readonly refuse?: () => Error | undefined;
 }
 
 /** What the resources and prompts list (whether a relisting changed anything). */
