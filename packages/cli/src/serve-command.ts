@@ -6,7 +6,8 @@ import { note, type Terminal } from './terminal';
 export interface ServeCommand {
   readonly command: 'serve';
   /** One upstream (`--stdio`, `--url`), or none with `config`. */
-  readonly target?: { readonly url: URL; readonly headers?: Record<string, string> } | { readonly command: string; readonly args: string[] };
+  readonly target?:
+    { readonly url: URL; readonly headers?: Record<string, string> } | { readonly command: string; readonly args: string[] };
   /** `--config <file>`: every server of an `mcpServers` file (Claude Desktop, Cursor, VS Code), each under its name. */
   readonly config?: string;
   readonly port: number;
@@ -102,8 +103,9 @@ export function parseServe(argv: readonly string[]): ServeCommand {
   }
   if (config !== undefined) {
     if (target) throw new CliError('serve: --config names the upstreams; leave out --stdio and --url');
-    if (namespace !== undefined) throw new CliError("serve: with --config each server is served under its own name; leave out --namespace");
-    if (Object.keys(headers).length > 0) throw new CliError('serve: with --config, headers go in the file (its "headers" of each url entry)');
+    if (namespace !== undefined) throw new CliError('serve: with --config each server is served under its own name; leave out --namespace');
+    if (Object.keys(headers).length > 0)
+      throw new CliError('serve: with --config, headers go in the file (its "headers" of each url entry)');
     return { command: 'serve', config, port, ...(era ? { era } : {}), ...counts };
   }
   if (!target) throw new CliError("serve needs an upstream: --stdio '<command line>', --url <url> or --config <mcp.json>");

@@ -42,7 +42,8 @@ export async function proxyServers(config: string | object, options: ProxyServer
   const { ServerSet } = require('./server-set') as typeof import('./server-set');
   const { env = process.env, watch = true, connectTimeoutMs = 10_000, retryMs = 1_000, maxRetryMs = 60_000, ...proxyOptions } = options;
   for (const [name, value] of Object.entries({ connectTimeoutMs, retryMs, maxRetryMs }))
-    if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError(`proxyServers(): ${name} must be a positive number of milliseconds.`);
+    if (!Number.isFinite(value) || value <= 0)
+      throw new ConfigurationError(`proxyServers(): ${name} must be a positive number of milliseconds.`);
   const log = proxyOptions.logger ?? ((message: string) => process.stderr.write(`[mcpfusion gateway] ${message}\n`));
   const source = typeof config === 'string' ? { file: resolve(config.replace(/^~(?=$|[/\\])/, homedir())) } : { value: config };
   const set = new ServerSet(source, proxyOptions, { connectTimeoutMs, retryMs, maxRetryMs: Math.max(retryMs, maxRetryMs) }, env, log);

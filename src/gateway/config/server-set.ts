@@ -1,6 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { ConfigurationError } from '../../errors';
 import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../../metadata/member-source';
 import type { ToolDescriptor } from '../../metadata/tool-descriptor';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from '../../metadata/surface-descriptors';
@@ -160,7 +161,11 @@ export class ServerSet implements UpstreamSet, MemberSource {
   private async read(value: unknown): Promise<ConfiguredServer[]> {
     if (value !== undefined) return serversFromConfig(value, 'the gateway config', this.env);
     if ('value' in this.source) return serversFromConfig(this.source.value, 'the gateway config', this.env);
-    return parseServersConfig(await readFile(this.source.file, 'utf8'), this.source.file, this.env);
+    const file = this.source.file;
+    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new ConfigurationError(`Cannot read the gateway config ${file}: ${error.code ?? error.message}.`);
+    });
+    return parseServersConfig(text, file, this.env);
   }
 
   private slot(server: ConfiguredServer): UpstreamSlot {
@@ -168,6 +173,9 @@ export class ServerSet implements UpstreamSet, MemberSource {
       changed: () => this.changed(),
       resourceUpdated: (uri) => {
         for (const listener of this.listeners) listener.resourceUpdated?.(uri);
+      },
+      stateChanged: () => {
+        if (!this.closed) for (const listener of this.listeners) listener.resourceUpdated?.(HEALTH_URI);
       },
       log: this.log
     });

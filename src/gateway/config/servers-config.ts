@@ -107,13 +107,7 @@ export function namespaceOf(name: string): string {
   return namespace.slice(0, 64).replace(/-+$/, '');
 }
 
-function checkEntry(
-  name: string,
-  entry: unknown,
-  at: string,
-  env: NodeJS.ProcessEnv,
-  problems: string[]
-): ConfiguredServer | undefined {
+function checkEntry(name: string, entry: unknown, at: string, env: NodeJS.ProcessEnv, problems: string[]): ConfiguredServer | undefined {
   if (name.length === 0 || name.length > 128) {
     problems.push(`${at}: a server name must have 1 to 128 characters.`);
     return undefined;
@@ -156,9 +150,7 @@ function checkEntry(
   };
   const type = entry.type;
   if (type !== undefined && type !== 'stdio' && type !== 'http' && type !== 'streamable-http') {
-    problems.push(
-      `${at}.type: ${JSON.stringify(type)} is not served (stdio, http); an SSE-only server needs a Streamable HTTP endpoint.`
-    );
+    problems.push(`${at}.type: ${JSON.stringify(type)} is not served (stdio, http); an SSE-only server needs a Streamable HTTP endpoint.`);
     return undefined;
   }
   const hasCommand = entry.command !== undefined;

@@ -41,6 +41,8 @@ export interface SlotEvents {
   readonly changed: () => void;
   /** A resource it serves changed (its front URI). */
   readonly resourceUpdated: (uri: string) => void;
+  /** Its state changed (the health resource did). */
+  readonly stateChanged: () => void;
   readonly log: (message: string) => void;
 }
 
@@ -104,19 +106,24 @@ export class UpstreamSlot {
     await server?.close();
   }
 
-  /** Starts the loop, unless it runs already or the slot is closed. */
-  private connect(): void {
+  /** Starts the loop (its first try after `waitMs`), unless it runs already or the slot is closed. */
+  private connect(waitMs = 0): void {
     if (this.running || this.stop.signal.aborted) return;
     this.running = true;
-    void this.loop().finally(() => {
+    void this.loop(waitMs).finally(() => {
       this.running = false;
       this.firstTried();
     });
   }
 
-  private async loop(): Promise<void> {
+  private async loop(waitMs: number): Promise<void> {
     const signal = this.stop.signal;
     let delay = this.timing.retryMs;
+    if (waitMs > 0) {
+      this.nextRetryAt = new Date(Date.now() + waitMs);
+      await pause(waitMs, signal);
+      delay = Math.min(delay * 2, this.timing.maxRetryMs);
+    }
     while (!signal.aborted) {
       const candidate: ProxiedServer = new ProxiedServer(
         this.config.target,
@@ -135,9 +142,8 @@ export class UpstreamSlot {
         this.failures++;
         this.enter('down', firstLine(error));
         this.nextRetryAt = new Date(Date.now() + delay);
-        this.events.log(
-          `upstream "${this.config.name}" is down: ${this.lastError}; trying again in ${Math.round(delay / 100) / 10} s.`
-        );
+        this.events.log(`upstream "${this.config.name}" is down: ${this.lastError}; trying again in ${Math.round(delay / 100) / 10} s.`);
+        this.events.stateChanged();
         this.firstTried();
         await pause(delay, signal);
         delay = Math.min(delay * 2, this.timing.maxRetryMs);
@@ -166,9 +172,13 @@ export class UpstreamSlot {
   private lost(server: ProxiedServer, reason: Error): void {
     if (server !== this.server || this.state !== 'up' || this.stop.signal.aborted) return;
     this.enter('down', firstLine(reason));
-    this.events.log(`upstream "${this.config.name}" went down: ${this.lastError}; reconnecting.`);
-    this.events.changed();
-    this.connect();
+    this.failures++;
+    this.events.log(
+      `upstream "${this.config.name}" went down: ${this.lastError}; trying again in ${Math.round(this.timing.retryMs / 100) / 10} s.`
+    );
+    // Not at once: a server that crashed at its start would be spawned again in a tight loop.
+    this.connect(this.timing.retryMs);
+    this.events.stateChanged();
   }
 
   /** While the served server is down, its requests fail at once, naming it. */
