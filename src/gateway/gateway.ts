@@ -37,6 +37,8 @@ export class ProxiedServer implements Gateway, MemberSource {
   /** Upstream URIs the gateway subscribed to (after a read), so their updates reach the front's subscribers. */
   private readonly subscribed = new Set<string>();
   private closed = false;
+  /** Aborted on close: connections still being made are abandoned (see `UpstreamConnection.open`). */
+  private readonly closing = new AbortController();
   private readonly log: (message: string) => void;
 
   /** Use {@link proxy}, which connects and lists before the app is made. */
@@ -53,15 +55,20 @@ export class ProxiedServer implements Gateway, MemberSource {
     registerMemberSource(this, this);
     this.sessions = new SessionConnections(
       ({ closed }) =>
-        UpstreamConnection.open(this.target, this.options.era ?? '2025', {
-          log: this.log,
-          resourceUpdated: (uri) => {
-            for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+        UpstreamConnection.open(
+          this.target,
+          this.options.era ?? '2025',
+          {
+            log: this.log,
+            resourceUpdated: (uri) => {
+              for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+            },
+            // The shared connection lists, and hears of list changes, for all.
+            toolsChanged: () => undefined,
+            closed
           },
-          // The shared connection lists, and hears of list changes, for all.
-          toolsChanged: () => undefined,
-          closed
-        }),
+          this.closing.signal
+        ),
       this.options.sessionIdleMs ?? 600_000,
       maxUpstreamSessions(this.options.maxUpstreamSessions)
     );
@@ -168,8 +175,20 @@ export class ProxiedServer implements Gateway, MemberSource {
     return { ...result, contents } as ReadResourceResult;
   }
 
-  /** The upstream's resources (all pages), their URIs namespaced. */
+  /**
+   * The upstream's resources (all pages), their URIs namespaced. In a set (`proxyServers`), an
+   * upstream that is down or fails to list adds none: the others' resources are still listed.
+   */
   async listResources(): Promise<Resource[]> {
+    if (!this.hooks.refuse) return this.upstreamResources();
+    if (this.hooks.refuse()) return [];
+    return this.upstreamResources().catch((error: unknown) => {
+      this.log(`${this.label}: resources/list failed, listed without its resources: ${(error as Error).message}`);
+      return [];
+    });
+  }
+
+  private async upstreamResources(): Promise<Resource[]> {
     const connection = await this.connection();
     const resources = await connection.request((client) =>
       allPages(
@@ -214,6 +233,7 @@ export class ProxiedServer implements Gateway, MemberSource {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.closing.abort();
     this.parked.cancelAll(new Error('The gateway closed.'));
     const current = this.current;
     this.current = undefined;
@@ -251,20 +271,25 @@ export class ProxiedServer implements Gateway, MemberSource {
     const refused = this.hooks.refuse?.();
     if (refused) return Promise.reject(refused);
     const reconnecting = this.current === undefined && this.listing.descriptors.length > 0;
-    this.current ??= UpstreamConnection.open(this.target, this.options.era ?? '2025', {
-      log: this.log,
-      resourceUpdated: (uri) => {
-        for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+    this.current ??= UpstreamConnection.open(
+      this.target,
+      this.options.era ?? '2025',
+      {
+        log: this.log,
+        resourceUpdated: (uri) => {
+          for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+        },
+        toolsChanged: () => void this.refresh().catch((error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)),
+        closed: (reason) => {
+          this.current = undefined;
+          this.subscribed.clear();
+          this.parked.cancelAll(reason);
+          if (this.hooks.lost) this.hooks.lost(reason);
+          else this.log(`upstream ${describeTarget(this.target)}: ${reason.message}; reconnecting on the next call.`);
+        }
       },
-      toolsChanged: () => void this.refresh().catch((error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)),
-      closed: (reason) => {
-        this.current = undefined;
-        this.subscribed.clear();
-        this.parked.cancelAll(reason);
-        if (this.hooks.lost) this.hooks.lost(reason);
-        else this.log(`upstream ${describeTarget(this.target)}: ${reason.message}; reconnecting on the next call.`);
-      }
-    }).catch((error: unknown) => {
+      this.closing.signal
+    ).catch((error: unknown) => {
       this.current = undefined;
       this.hooks.lost?.(error as Error);
       throw error;

@@ -64,8 +64,12 @@ export class UpstreamConnection {
     this.calls = new CallRouter(target.kind === 'stdio');
   }
 
-  /** Connects to the target in `era`; a failure names the target and what its stderr said. */
-  static async open(target: ResolvedTarget, era: UpstreamEra, events: ConnectionEvents): Promise<UpstreamConnection> {
+  /**
+   * Connects to the target in `era`; a failure names the target and what its stderr said.
+   * `signal` abandons a connection still being made (an upstream that never answers `initialize`
+   * is stopped, rather than kept until the SDK's own timeout).
+   */
+  static async open(target: ResolvedTarget, era: UpstreamEra, events: ConnectionEvents, signal?: AbortSignal): Promise<UpstreamConnection> {
     const client = new Client(
       { name: 'mcpfusion-gateway', version: '1.0.0' },
       {
@@ -92,12 +96,17 @@ export class UpstreamConnection {
     client.setNotificationHandler('notifications/resources/updated', (notification) => events.resourceUpdated(notification.params.uri));
     const transport = connection.transport();
     if (transport instanceof StreamableHTTPClientTransport) connection.http = transport;
+    const abandon = (): void => void client.close().catch(() => undefined);
+    signal?.addEventListener('abort', abandon, { once: true });
     try {
+      if (signal?.aborted) throw new Error('the gateway closed');
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => undefined);
       const tail = connection.stderr.trim() ? `\n${connection.stderr.trim()}` : '';
       throw new ToolError(`Could not connect to the upstream MCP server ${describeTarget(target)}: ${(error as Error).message}${tail}`);
+    } finally {
+      signal?.removeEventListener('abort', abandon);
     }
     connection.tap(transport);
     client.onclose = () => connection.lost();

@@ -162,8 +162,13 @@ test('three upstreams from one file: one down at start comes up on retry; the fi
   expect(await toolNames(legacy)).toEqual(edited);
 }, 60_000);
 
-test('an upstream that dies is down: its calls fail at once naming it, the others keep working', async () => {
-  const set = await proxyServers({ mcpServers: { fixture, other: fixture } }, { retryMs: 600_000, logger: log });
+test('an upstream that dies is down: its calls fail at once naming it; a slow one does not hold the others', async () => {
+  // `slow` reads its stdin and never answers `initialize`.
+  const slow = { command: process.execPath, args: ['-e', 'process.stdin.resume()'] };
+  const set = await proxyServers(
+    { mcpServers: { fixture, other: fixture, slow } },
+    { retryMs: 600_000, connectTimeoutMs: 3000, logger: log }
+  );
   const app = await gatewayApp(set);
   const client = await front(app, 'legacy');
   await client.callTool({ name: 'fixture.die', arguments: {} }).catch(() => undefined);
@@ -173,7 +178,10 @@ test('an upstream that dies is down: its calls fail at once naming it, the other
   expect(result.isError).toBe(true);
   expect(textOf(result)).toMatch(/The upstream "fixture" is down .*tries it again at/);
   expect(textOf(await client.callTool({ name: 'other.count', arguments: {} }))).toMatch(/3/);
-  const fixtureHealth = (await health(client)).find((h) => h.name === 'fixture')!;
+  const states = await health(client);
+  expect(states.find((h) => h.name === 'slow')).toMatchObject({ state: 'down', lastError: 'no answer within 3000 ms', tools: 0 });
+  expect((await client.listResources()).resources.map((r) => r.uri)).toContain('mcpfusion://gateway/health');
+  const fixtureHealth = states.find((h) => h.name === 'fixture')!;
   expect(fixtureHealth).toMatchObject({ state: 'down', failures: 1, tools: expect.any(Number) });
   expect(logs.some((line) => line.includes('upstream "fixture" went down'))).toBe(true);
 }, 60_000);
