@@ -16,7 +16,9 @@ export interface ServeSettings {
    * name as namespace, the file watched (see `proxyServers`). Instead of `target`.
    */
   readonly config?: string;
+  /** The one upstream's namespace (with `target`; a config's servers are under their names). */
   readonly namespace?: string;
+  /** The era spoken upstream (`ProxyOptions.era`). */
   readonly era?: UpstreamEra;
   readonly host?: string;
   readonly port?: number;

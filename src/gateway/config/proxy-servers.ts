@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { ConfigurationError } from '../../errors';
 import type { ProxyOptions } from '../proxy-options';
 import type { UpstreamSet } from './server-set';
+import type { ServersConfig } from './servers-config';
 
 /** Options of {@link proxyServers}: those of `proxy` for every upstream (each gets its name as namespace), and how the set connects. */
 export interface ProxyServersOptions extends Omit<ProxyOptions, 'namespace'> {
@@ -36,7 +37,7 @@ export interface ProxyServersOptions extends Omit<ProxyOptions, 'namespace'> {
  * const app = FusionApp.create({ name: 'front', tools: [], gateways: [servers] });
  * ```
  */
-export async function proxyServers(config: string | object, options: ProxyServersOptions = {}): Promise<UpstreamSet> {
+export async function proxyServers(config: string | ServersConfig, options: ProxyServersOptions = {}): Promise<UpstreamSet> {
   // Loaded here, as in `proxy`: the SDK's client only for an app that has a gateway.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
   const { ServerSet } = require('./server-set') as typeof import('./server-set');

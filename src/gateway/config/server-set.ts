@@ -53,10 +53,10 @@ export class ServerSet implements UpstreamSet, MemberSource {
   ) {
     this.label = 'file' in source ? `gateway set (${source.file})` : 'gateway set';
     registerMemberSource(this, this);
-    const set = this;
+    const health = (): UpstreamHealth[] => this.health();
     const members = class GatewayHealth {
       readHealth() {
-        return { upstreams: set.health() };
+        return { upstreams: health() };
       }
 
       listHealth() {

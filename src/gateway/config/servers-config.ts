@@ -33,7 +33,9 @@ export type ServerEntry =
 
 /** The file's shape: `mcpServers` (Claude Desktop, Cursor) or `servers` (VS Code). */
 export interface ServersConfig {
+  /** The servers by name (Claude Desktop, Cursor, Windsurf); each name is its namespace. */
   readonly mcpServers?: Readonly<Record<string, ServerEntry>>;
+  /** VS Code's key for the same (its entries may say `type`). */
   readonly servers?: Readonly<Record<string, ServerEntry>>;
 }
 

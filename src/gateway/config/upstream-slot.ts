@@ -12,7 +12,9 @@ export interface UpstreamHealth {
   readonly name: string;
   /** The namespace its members are served under. */
   readonly namespace: string;
+  /** How the gateway reaches it: a spawned program, or an HTTP endpoint. */
   readonly transport: 'stdio' | 'http';
+  /** `connecting` (its first try), `up` (served), `down` (failing; tried again at `nextRetryAt`). */
   readonly state: UpstreamState;
   /** Tools served from it now (its last listing, kept while it is down). */
   readonly tools: number;
