@@ -251,6 +251,12 @@ export class ProxiedServer implements Gateway, MemberSource {
     const refused = this.hooks.refuse?.();
     if (refused) return Promise.reject(refused);
     const own = sessionId && this.perSession ? this.sessions.open(sessionId) : undefined;
+    // In a set, an upstream session that cannot be opened says the upstream is down, as the shared connection's failure does.
+    if (own && this.hooks.lost)
+      return own.catch((error: unknown) => {
+        this.hooks.lost?.(error as Error);
+        throw error;
+      });
     return own ?? this.connection();
   }
 
