@@ -65,6 +65,7 @@ export class ProxiedServer implements Gateway, MemberSource {
             },
             // The shared connection lists, and hears of list changes, for all.
             toolsChanged: () => undefined,
+            unreachable: (error) => this.hooks.lost?.(error),
             closed
           },
           this.closing.signal
@@ -286,6 +287,7 @@ export class ProxiedServer implements Gateway, MemberSource {
           for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
         },
         toolsChanged: () => void this.refresh().catch((error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)),
+        unreachable: (error) => this.hooks.lost?.(error),
         closed: (reason) => {
           this.current = undefined;
           this.subscribed.clear();

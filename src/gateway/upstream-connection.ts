@@ -29,6 +29,8 @@ export interface ConnectionEvents {
   readonly closed: (reason: Error) => void;
   /** Diagnostics (stderr by default: never stdout). */
   readonly log: (message: string) => void;
+  /** A call found the upstream unreachable (its HTTP endpoint refused the connection): the upstream is down, though no channel closed. */
+  readonly unreachable?: (error: Error) => void;
 }
 
 /** A request's upper bound the SDK holds the gateway to: long, since a question to a person may be pending (the park bounds that). */
@@ -213,8 +215,12 @@ export class UpstreamConnection {
       )
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),
-        (error: unknown) =>
-          call.push({ kind: 'failed', error: this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error, name) })
+        (error: unknown) => {
+          const unreachable = !this.closedBy && isUnreachable(error);
+          const reason = this.closedBy ?? (unreachable ? new Error(networkReason(error)) : undefined);
+          if (unreachable && reason) this.events.unreachable?.(reason);
+          call.push({ kind: 'failed', error: reason ? this.unavailable(reason) : upstreamFailure(error, name) });
+        }
       )
       .finally(() => {
         this.calls.delete(call);
@@ -276,4 +282,26 @@ export class UpstreamConnection {
       `The upstream MCP server ${describeTarget(this.target)} is unavailable: ${reason.message}. The gateway reconnects on the next call; call the tool again.`
     );
   }
+}
+
+/** Network failures that say the endpoint is not there (no answer at all), through an error's causes. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET']);
+
+/** Whether a failed request never reached a live upstream (its connection refused or reset). */
+function isUnreachable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE.has(code)) return true;
+  }
+  return false;
+}
+
+/** The innermost reason of a network failure: `fetch failed (ECONNREFUSED)`. */
+function networkReason(error: unknown): string {
+  let code: string | undefined;
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const found = (e as { code?: unknown }).code;
+    if (typeof found === 'string' && UNREACHABLE.has(found)) code = found;
+  }
+  return `${(error as Error).message ?? String(error)}${code ? ` (${code})` : ''}`;
 }

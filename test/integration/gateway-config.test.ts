@@ -162,13 +162,8 @@ test('three upstreams from one file: one down at start comes up on retry; the fi
   expect(await toolNames(legacy)).toEqual(edited);
 }, 60_000);
 
-test('an upstream that dies is down: its calls fail at once naming it; a slow one does not hold the others', async () => {
-  // `slow` reads its stdin and never answers `initialize`.
-  const slow = { command: process.execPath, args: ['-e', 'process.stdin.resume()'] };
-  const set = await proxyServers(
-    { mcpServers: { fixture, other: fixture, slow } },
-    { retryMs: 600_000, connectTimeoutMs: 3000, logger: log }
-  );
+test('an upstream that dies is down: its calls fail at once naming it, the others keep working', async () => {
+  const set = await proxyServers({ mcpServers: { fixture, other: fixture } }, { retryMs: 600_000, logger: log });
   const app = await gatewayApp(set);
   const client = await front(app, 'legacy');
   await client.callTool({ name: 'fixture.die', arguments: {} }).catch(() => undefined);
@@ -179,12 +174,49 @@ test('an upstream that dies is down: its calls fail at once naming it; a slow on
   expect(textOf(result)).toMatch(/The upstream "fixture" is down .*tries it again at/);
   expect(textOf(await client.callTool({ name: 'other.count', arguments: {} }))).toMatch(/3/);
   const states = await health(client);
-  expect(states.find((h) => h.name === 'slow')).toMatchObject({ state: 'down', lastError: 'no answer within 3000 ms', tools: 0 });
   expect((await client.listResources()).resources.map((r) => r.uri)).toContain('mcpfusion://gateway/health');
   const fixtureHealth = states.find((h) => h.name === 'fixture')!;
   expect(fixtureHealth).toMatchObject({ state: 'down', failures: 1, tools: expect.any(Number) });
   expect(logs.some((line) => line.includes('upstream "fixture" went down'))).toBe(true);
 }, 60_000);
+
+test('a slow upstream (it never answers initialize) does not hold the others: it is down at its deadline', async () => {
+  const port = await freePort();
+  await httpUpstream(port);
+  // `slow` reads its stdin and never answers `initialize`.
+  const slow = { command: process.execPath, args: ['-e', 'process.stdin.resume()'] };
+  const set = await proxyServers(
+    { mcpServers: { slow, quick: { url: `http://127.0.0.1:${port}/mcp` } } },
+    { retryMs: 600_000, connectTimeoutMs: 2000, logger: log }
+  );
+  const app = await gatewayApp(set);
+  const client = await front(app, 'modern');
+  expect(await toolNames(client)).toContain('quick.count');
+  const states = await health(client);
+  expect(states.find((h) => h.name === 'slow')).toMatchObject({ state: 'down', lastError: 'no answer within 2000 ms', tools: 0 });
+  expect(states.find((h) => h.name === 'quick')).toMatchObject({ state: 'up' });
+}, 30_000);
+
+test.each(['legacy', 'modern'] as const)(
+  'an HTTP upstream that goes away is down after its first failed call (%s front)',
+  async (era) => {
+    const port = await freePort();
+    await httpUpstream(port);
+    const upstream = closers.pop()!;
+    const set = await proxyServers({ mcpServers: { remote: { url: `http://127.0.0.1:${port}/mcp` } } }, { retryMs: 600_000, logger: log });
+    const app = await gatewayApp(set);
+    const client = await front(app, era);
+    expect(textOf(await client.callTool({ name: 'remote.count', arguments: {} }))).toMatch(/3/);
+    await upstream();
+    const first = await client.callTool({ name: 'remote.count', arguments: {} });
+    expect(first.isError).toBe(true);
+    expect(textOf(first)).toMatch(new RegExp(`The upstream MCP server http://127.0.0.1:${port}/mcp is unavailable: fetch failed`));
+    const second = await client.callTool({ name: 'remote.count', arguments: {} });
+    expect(textOf(second)).toMatch(/^The upstream "remote" is down \(fetch failed/);
+    expect(set.health()[0]).toMatchObject({ state: 'down', failures: 1, nextRetryAt: expect.any(String) });
+  },
+  30_000
+);
 
 describe('the config, checked', () => {
   const check = (value: unknown, env: NodeJS.ProcessEnv = {}) => proxyServers(value as object, { env, watch: false, logger: log });
