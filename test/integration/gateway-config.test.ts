@@ -83,14 +83,18 @@ async function toolNames(client: Client): Promise<string[]> {
   return (await client.listTools()).tools.map((tool) => tool.name);
 }
 
-/** Resolves once the tool listing satisfies `ok`, listing again at each list_changed (no polling on time). */
-async function listedWhen(client: Client, ok: (names: string[]) => boolean): Promise<string[]> {
+/** Resolves once the tool listing satisfies `ok`, listing again at each list_changed (no polling on time); `heard` counts those. */
+async function listedWhen(client: Client, ok: (names: string[]) => boolean): Promise<string[] & { heard?: number }> {
   let signal: () => void = () => undefined;
-  client.setNotificationHandler('notifications/tools/list_changed', () => signal());
+  let heard = 0;
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    heard++;
+    signal();
+  });
   for (;;) {
     const changed = new Promise<void>((resolve) => (signal = resolve));
     const names = await toolNames(client);
-    if (ok(names)) return names;
+    if (ok(names)) return Object.assign(names, { heard });
     await changed;
   }
 }
@@ -124,6 +128,9 @@ test('three upstreams from one file: one down at start comes up on retry; the fi
   const app = await gatewayApp(set);
   const legacy = await front(app, 'legacy');
   const modern = await front(app, 'modern');
+  // A 2026-07-28 client hears of list changes on a listen stream.
+  const subscription = await modern.listen({ toolsListChanged: true });
+  closers.push(() => subscription.close());
 
   // Served from those that answered; the one down is named in the health resource and the log.
   const names = await toolNames(legacy);
@@ -151,7 +158,12 @@ test('three upstreams from one file: one down at start comes up on retry; the fi
 
   // The file edited: `fixture` removed, `again` (the same fixture) added.
   writeConfig(file, { desk, late: { url: `http://127.0.0.1:${port}/mcp` }, again: fixture });
-  const edited = await listedWhen(legacy, (listed) => listed.includes('again.count') && !listed.includes('fixture.count'));
+  const editedOk = (listed: string[]): boolean => listed.includes('again.count') && !listed.includes('fixture.count');
+  const [edited, editedModern] = await Promise.all([listedWhen(legacy, editedOk), listedWhen(modern, editedOk)]);
+  expect([...editedModern]).toEqual([...edited]);
+  // Each front client was told (the listing it started from was the one before the edit).
+  expect(edited.heard).toBeGreaterThan(0);
+  expect(editedModern.heard).toBeGreaterThan(0);
   expect(edited).toContain('late.count');
   expect((await health(modern)).map((h) => h.name).sort()).toEqual(['again', 'desk', 'late']);
 
@@ -159,7 +171,7 @@ test('three upstreams from one file: one down at start comes up on retry; the fi
   const reloaded = logged('was not reloaded');
   writeFileSync(file, '{ "mcpServers": { "bad": { "url": 3 } } }');
   expect(await reloaded).toMatch(/mcpServers\."bad"\.url: expected a string/);
-  expect(await toolNames(legacy)).toEqual(edited);
+  expect(await toolNames(legacy)).toEqual([...edited]);
 }, 60_000);
 
 test('an upstream that dies is down: its calls fail at once naming it, the others keep working', async () => {
