@@ -44,8 +44,19 @@ export type { CallKind, Era, JsonSchema, MemberKind, OutputSpec, ParamKind, Requ
 export type { ToolTaskSupport } from './types/tasks';
 
 // Another MCP server behind the app: its tools served through the app's chain, across both eras.
-export { proxy } from './gateway';
-export type { Gateway, ProxyOptions, UpstreamEra, UpstreamTarget } from './gateway';
+export { proxy, proxyServers } from './gateway';
+export type {
+  Gateway,
+  ProxyOptions,
+  ProxyServersOptions,
+  ServerEntry,
+  ServersConfig,
+  UpstreamEra,
+  UpstreamHealth,
+  UpstreamSet,
+  UpstreamState,
+  UpstreamTarget
+} from './gateway';
 
 // Declaring tools, resources and prompts.
 export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTemplate, Signal, ToolProvider } from './decorators';

@@ -37,12 +37,15 @@ export class ProxiedServer implements Gateway, MemberSource {
   /** Upstream URIs the gateway subscribed to (after a read), so their updates reach the front's subscribers. */
   private readonly subscribed = new Set<string>();
   private closed = false;
+  /** Aborted on close: connections still being made are abandoned (see `UpstreamConnection.open`). */
+  private readonly closing = new AbortController();
   private readonly log: (message: string) => void;
 
   /** Use {@link proxy}, which connects and lists before the app is made. */
   constructor(
     private readonly target: ResolvedTarget,
-    private readonly options: ProxyOptions
+    private readonly options: ProxyOptions,
+    private readonly hooks: ServerHooks = {}
   ) {
     const problem = options.namespace === undefined ? undefined : namespaceProblem(options.namespace);
     if (problem) throw new ConfigurationError(`proxy(): ${problem}.`);
@@ -52,15 +55,21 @@ export class ProxiedServer implements Gateway, MemberSource {
     registerMemberSource(this, this);
     this.sessions = new SessionConnections(
       ({ closed }) =>
-        UpstreamConnection.open(this.target, this.options.era ?? '2025', {
-          log: this.log,
-          resourceUpdated: (uri) => {
-            for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+        UpstreamConnection.open(
+          this.target,
+          this.options.era ?? '2025',
+          {
+            log: this.log,
+            resourceUpdated: (uri) => {
+              for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+            },
+            // The shared connection lists, and hears of list changes, for all.
+            toolsChanged: () => undefined,
+            unreachable: (error) => this.hooks.lost?.(error),
+            closed
           },
-          // The shared connection lists, and hears of list changes, for all.
-          toolsChanged: () => undefined,
-          closed
-        }),
+          this.closing.signal
+        ),
       this.options.sessionIdleMs ?? 600_000,
       maxUpstreamSessions(this.options.maxUpstreamSessions)
     );
@@ -167,8 +176,20 @@ export class ProxiedServer implements Gateway, MemberSource {
     return { ...result, contents } as ReadResourceResult;
   }
 
-  /** The upstream's resources (all pages), their URIs namespaced. */
+  /**
+   * The upstream's resources (all pages), their URIs namespaced. In a set (`proxyServers`), an
+   * upstream that is down or fails to list adds none: the others' resources are still listed.
+   */
   async listResources(): Promise<Resource[]> {
+    if (!this.hooks.refuse) return this.upstreamResources();
+    if (this.hooks.refuse()) return [];
+    return this.upstreamResources().catch((error: unknown) => {
+      this.log(`${this.label}: resources/list failed, listed without its resources: ${(error as Error).message}`);
+      return [];
+    });
+  }
+
+  private async upstreamResources(): Promise<Resource[]> {
     const connection = await this.connection();
     const resources = await connection.request((client) =>
       allPages(
@@ -213,6 +234,7 @@ export class ProxiedServer implements Gateway, MemberSource {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.closing.abort();
     this.parked.cancelAll(new Error('The gateway closed.'));
     const current = this.current;
     this.current = undefined;
@@ -227,7 +249,15 @@ export class ProxiedServer implements Gateway, MemberSource {
   /** The connection a front request goes through: its session's own (see `ProxyOptions.sessions`), else the shared one. */
   private connectionFor(sessionId: string | undefined): Promise<UpstreamConnection> {
     if (this.closed) return Promise.reject(new ConfigurationError(`${this.label} is closed.`));
+    const refused = this.hooks.refuse?.();
+    if (refused) return Promise.reject(refused);
     const own = sessionId && this.perSession ? this.sessions.open(sessionId) : undefined;
+    // In a set, an upstream session that cannot be opened says the upstream is down, as the shared connection's failure does.
+    if (own && this.hooks.lost)
+      return own.catch((error: unknown) => {
+        this.hooks.lost?.(error as Error);
+        throw error;
+      });
     return own ?? this.connection();
   }
 
@@ -245,21 +275,31 @@ export class ProxiedServer implements Gateway, MemberSource {
   /** The open connection, or a new one (after the upstream died); a failure to connect is the caller's error, and the next try connects again. */
   private connection(): Promise<UpstreamConnection> {
     if (this.closed) return Promise.reject(new ConfigurationError(`${this.label} is closed.`));
+    const refused = this.hooks.refuse?.();
+    if (refused) return Promise.reject(refused);
     const reconnecting = this.current === undefined && this.listing.descriptors.length > 0;
-    this.current ??= UpstreamConnection.open(this.target, this.options.era ?? '2025', {
-      log: this.log,
-      resourceUpdated: (uri) => {
-        for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+    this.current ??= UpstreamConnection.open(
+      this.target,
+      this.options.era ?? '2025',
+      {
+        log: this.log,
+        resourceUpdated: (uri) => {
+          for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
+        },
+        toolsChanged: () => void this.refresh().catch((error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)),
+        unreachable: (error) => this.hooks.lost?.(error),
+        closed: (reason) => {
+          this.current = undefined;
+          this.subscribed.clear();
+          this.parked.cancelAll(reason);
+          if (this.hooks.lost) this.hooks.lost(reason);
+          else this.log(`upstream ${describeTarget(this.target)}: ${reason.message}; reconnecting on the next call.`);
+        }
       },
-      toolsChanged: () => void this.refresh().catch((error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)),
-      closed: (reason) => {
-        this.log(`upstream ${describeTarget(this.target)}: ${reason.message}; reconnecting on the next call.`);
-        this.current = undefined;
-        this.subscribed.clear();
-        this.parked.cancelAll(reason);
-      }
-    }).catch((error: unknown) => {
+      this.closing.signal
+    ).catch((error: unknown) => {
       this.current = undefined;
+      this.hooks.lost?.(error as Error);
       throw error;
     });
     // A reconnected upstream may serve other tools than the one that died: listed again, once connected.
@@ -269,6 +309,16 @@ export class ProxiedServer implements Gateway, MemberSource {
 
   /** What every proxied tool's descriptor names as its class: one per gateway, its method forwarding to this gateway. */
   private readonly members = membersOf(this);
+}
+
+/**
+ * How a set of upstreams (`proxyServers`) follows one of its servers: told when its connection is
+ * lost (or cannot be made), and asked before each request whether the upstream is known down (then
+ * the request fails at once with that error instead of waiting for a connection).
+ */
+export interface ServerHooks {
+  readonly lost?: (reason: Error) => void;
+  readonly refuse?: () => Error | undefined;
 }
 
 /** What the resources and prompts list (whether a relisting changed anything). */

@@ -4,3 +4,8 @@ export type { Gateway } from '../metadata/member-source';
 export type { ProxyOptions } from './proxy-options';
 export type { UpstreamEra } from './upstream-connection';
 export type { UpstreamTarget } from './upstream-target';
+export { proxyServers } from './config/proxy-servers';
+export type { ProxyServersOptions } from './config/proxy-servers';
+export type { UpstreamSet } from './config/server-set';
+export type { UpstreamHealth, UpstreamState } from './config/upstream-slot';
+export type { ServerEntry, ServersConfig } from './config/servers-config';

@@ -2,14 +2,23 @@ import 'reflect-metadata';
 import { FusionApp } from '../app/fusion-app';
 import { ConfigurationError } from '../errors';
 import { proxy } from './proxy';
+import { proxyServers } from './config/proxy-servers';
 import { gatewayAuthFromEnv } from './serve-auth';
 import type { UpstreamEra } from './upstream-connection';
 import { describeTarget, resolveTarget, type UpstreamTarget } from './upstream-target';
 
 /** What `mcpfusion serve` serves. */
 export interface ServeSettings {
-  readonly target: UpstreamTarget;
+  /** One upstream (or give `config`). */
+  readonly target?: UpstreamTarget;
+  /**
+   * An `mcpServers` file (Claude Desktop, Cursor, VS Code): every server in it, each under its
+   * name as namespace, the file watched (see `proxyServers`). Instead of `target`.
+   */
+  readonly config?: string;
+  /** The one upstream's namespace (with `target`; a config's servers are under their names). */
   readonly namespace?: string;
+  /** The era spoken upstream (`ProxyOptions.era`). */
   readonly era?: UpstreamEra;
   readonly host?: string;
   readonly port?: number;
@@ -34,23 +43,30 @@ export interface ServedGateway {
 }
 
 /**
- * Serves an upstream MCP server behind an HTTP endpoint for both eras (`mcpfusion serve`): a
+ * Serves an upstream MCP server (or every server of an `mcpServers` file) behind an HTTP endpoint for both eras (`mcpfusion serve`): a
  * gateway app with no tools of its own, the framework's bounds, queue and telemetry, and
  * authorization from the MCP_AUTH_* variables. Stops on SIGINT/SIGTERM.
  */
 export async function serveGateway(settings: ServeSettings): Promise<ServedGateway> {
-  const target = resolveTarget(settings.target);
+  if ((settings.target === undefined) === (settings.config === undefined))
+    throw new ConfigurationError('serveGateway() needs one upstream (target) or a config file (config), not both.');
+  const target = settings.target === undefined ? undefined : resolveTarget(settings.target);
   const env = settings.env ?? process.env;
-  const auth = gatewayAuthFromEnv(env, `Gateway to ${describeTarget(target)}`);
+  const auth = gatewayAuthFromEnv(env, target ? `Gateway to ${describeTarget(target)}` : `Gateway to the servers of ${settings.config}`);
   const maxSessions = settings.sessions?.maxSessions ?? countFrom(env, 'MCPFUSION_MAX_SESSIONS');
   const maxSessionsPerCaller = settings.sessions?.maxSessionsPerCaller ?? countFrom(env, 'MCPFUSION_MAX_SESSIONS_PER_CALLER');
   const maxUpstream = settings.maxUpstreamSessions ?? countFrom(env, 'MCPFUSION_UPSTREAM_SESSIONS');
-  const gateway = await proxy(target.kind === 'http' ? { url: target.url, headers: target.headers } : target, {
-    ...(settings.namespace ? { namespace: settings.namespace } : {}),
+  const shared = {
     ...(settings.era ? { era: settings.era } : {}),
     ...(maxUpstream !== undefined ? { maxUpstreamSessions: maxUpstream } : {}),
     ...(settings.log ? { logger: settings.log } : {})
-  });
+  };
+  const gateway = target
+    ? await proxy(target.kind === 'http' ? { url: target.url, headers: target.headers } : target, {
+        ...(settings.namespace ? { namespace: settings.namespace } : {}),
+        ...shared
+      })
+    : await proxyServers(settings.config!, { ...shared, env });
   let ended: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   let app: FusionApp;

@@ -29,6 +29,8 @@ export interface ConnectionEvents {
   readonly closed: (reason: Error) => void;
   /** Diagnostics (stderr by default: never stdout). */
   readonly log: (message: string) => void;
+  /** A call found the upstream unreachable (its HTTP endpoint refused the connection): the upstream is down, though no channel closed. */
+  readonly unreachable?: (error: Error) => void;
 }
 
 /** A request's upper bound the SDK holds the gateway to: long, since a question to a person may be pending (the park bounds that). */
@@ -64,8 +66,12 @@ export class UpstreamConnection {
     this.calls = new CallRouter(target.kind === 'stdio');
   }
 
-  /** Connects to the target in `era`; a failure names the target and what its stderr said. */
-  static async open(target: ResolvedTarget, era: UpstreamEra, events: ConnectionEvents): Promise<UpstreamConnection> {
+  /**
+   * Connects to the target in `era`; a failure names the target and what its stderr said.
+   * `signal` abandons a connection still being made (an upstream that never answers `initialize`
+   * is stopped, rather than kept until the SDK's own timeout).
+   */
+  static async open(target: ResolvedTarget, era: UpstreamEra, events: ConnectionEvents, signal?: AbortSignal): Promise<UpstreamConnection> {
     const client = new Client(
       { name: 'mcpfusion-gateway', version: '1.0.0' },
       {
@@ -92,12 +98,17 @@ export class UpstreamConnection {
     client.setNotificationHandler('notifications/resources/updated', (notification) => events.resourceUpdated(notification.params.uri));
     const transport = connection.transport();
     if (transport instanceof StreamableHTTPClientTransport) connection.http = transport;
+    const abandon = (): void => void client.close().catch(() => undefined);
+    signal?.addEventListener('abort', abandon, { once: true });
     try {
+      if (signal?.aborted) throw new Error('the gateway closed');
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => undefined);
       const tail = connection.stderr.trim() ? `\n${connection.stderr.trim()}` : '';
       throw new ToolError(`Could not connect to the upstream MCP server ${describeTarget(target)}: ${(error as Error).message}${tail}`);
+    } finally {
+      signal?.removeEventListener('abort', abandon);
     }
     connection.tap(transport);
     client.onclose = () => connection.lost();
@@ -204,8 +215,12 @@ export class UpstreamConnection {
       )
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),
-        (error: unknown) =>
-          call.push({ kind: 'failed', error: this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error, name) })
+        (error: unknown) => {
+          const unreachable = !this.closedBy && isUnreachable(error);
+          const reason = this.closedBy ?? (unreachable ? new Error(networkReason(error)) : undefined);
+          if (unreachable && reason) this.events.unreachable?.(reason);
+          call.push({ kind: 'failed', error: reason ? this.unavailable(reason) : upstreamFailure(error, name) });
+        }
       )
       .finally(() => {
         this.calls.delete(call);
@@ -267,4 +282,26 @@ export class UpstreamConnection {
       `The upstream MCP server ${describeTarget(this.target)} is unavailable: ${reason.message}. The gateway reconnects on the next call; call the tool again.`
     );
   }
+}
+
+/** Network failures that say the endpoint is not there (no answer at all), through an error's causes. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET']);
+
+/** Whether a failed request never reached a live upstream (its connection refused or reset). */
+function isUnreachable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE.has(code)) return true;
+  }
+  return false;
+}
+
+/** The innermost reason of a network failure: `fetch failed (ECONNREFUSED)`. */
+function networkReason(error: unknown): string {
+  let code: string | undefined;
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const found = (e as { code?: unknown }).code;
+    if (typeof found === 'string' && UNREACHABLE.has(found)) code = found;
+  }
+  return `${(error as Error).message ?? String(error)}${code ? ` (${code})` : ''}`;
 }

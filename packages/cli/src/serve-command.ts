@@ -5,7 +5,11 @@ import { note, type Terminal } from './terminal';
 /** `mcpfusion serve …`, as read from the command line. */
 export interface ServeCommand {
   readonly command: 'serve';
-  readonly target: { readonly url: URL; readonly headers?: Record<string, string> } | { readonly command: string; readonly args: string[] };
+  /** One upstream (`--stdio`, `--url`), or none with `config`. */
+  readonly target?:
+    { readonly url: URL; readonly headers?: Record<string, string> } | { readonly command: string; readonly args: string[] };
+  /** `--config <file>`: every server of an `mcpServers` file (Claude Desktop, Cursor, VS Code), each under its name. */
+  readonly config?: string;
   readonly port: number;
   readonly namespace?: string;
   readonly era?: '2025' | '2026' | 'auto';
@@ -20,11 +24,15 @@ export interface ServeCommand {
 /** The usage lines of `serve` (part of `mcpfusion --help`). */
 export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <url> [--header 'Name: value' …] [--port N] [--namespace ns] [--upstream-era 2025|2026|auto]
                          [--max-sessions N] [--max-sessions-per-caller N] [--upstream-sessions N]
-                         serve that server at http://127.0.0.1:N/mcp (default 3000) for clients of both eras`;
+                         serve that server at http://127.0.0.1:N/mcp (default 3000) for clients of both eras
+  mcpfusion serve --config <mcp.json> [--port N] [--upstream-era …] [--max-sessions N] …
+                         serve every server of an mcpServers file (Claude Desktop, Cursor, VS Code), each under its name;
+                         the file is watched, a down server retried (state at mcpfusion://gateway/health)`;
 
 /** Reads `serve`'s arguments (after the word `serve`). */
 export function parseServe(argv: readonly string[]): ServeCommand {
   let target: ServeCommand['target'] | undefined;
+  let config: string | undefined;
   let port = 3000;
   let namespace: string | undefined;
   let era: ServeCommand['era'];
@@ -52,6 +60,9 @@ export function parseServe(argv: readonly string[]): ServeCommand {
         }
         break;
       }
+      case '--config':
+        config = value();
+        break;
       case '--port': {
         const text = value();
         port = Number(text);
@@ -90,7 +101,14 @@ export function parseServe(argv: readonly string[]): ServeCommand {
         throw new CliError(`serve: unknown option "${flag}" (mcpfusion --help)`);
     }
   }
-  if (!target) throw new CliError("serve needs an upstream: --stdio '<command line>' or --url <url>");
+  if (config !== undefined) {
+    if (target) throw new CliError('serve: --config names the upstreams; leave out --stdio and --url');
+    if (namespace !== undefined) throw new CliError('serve: with --config each server is served under its own name; leave out --namespace');
+    if (Object.keys(headers).length > 0)
+      throw new CliError('serve: with --config, headers go in the file (its "headers" of each url entry)');
+    return { command: 'serve', config, port, ...(era ? { era } : {}), ...counts };
+  }
+  if (!target) throw new CliError("serve needs an upstream: --stdio '<command line>', --url <url> or --config <mcp.json>");
   if (Object.keys(headers).length > 0) {
     if (!('url' in target)) throw new CliError('--header goes with --url (a stdio upstream has no HTTP headers)');
     target = { ...target, headers };
@@ -110,7 +128,8 @@ export async function runServe(command: ServeCommand, terminal: Terminal): Promi
   let served;
   try {
     served = await serveGateway({
-      target: command.target,
+      ...(command.target ? { target: command.target } : {}),
+      ...(command.config !== undefined ? { config: command.config } : {}),
       port: command.port,
       ...(command.namespace !== undefined ? { namespace: command.namespace } : {}),
       ...(command.era ? { era: command.era } : {}),

@@ -81,6 +81,15 @@ describe('mcpfusion serve, as read from the command line', () => {
     });
   });
 
+  it('reads --config: every server of an mcpServers file', () => {
+    expect(parseServe(['--config', '~/.cursor/mcp.json', '--port', '0', '--upstream-era', 'auto'])).toEqual({
+      command: 'serve',
+      config: '~/.cursor/mcp.json',
+      port: 0,
+      era: 'auto'
+    });
+  });
+
   it('passes --header to an HTTP upstream', () => {
     expect(parseServe(['--url', 'http://x/mcp', '--header', 'Authorization: Bearer t'])).toMatchObject({
       target: { url: new URL('http://x/mcp'), headers: { Authorization: 'Bearer t' } }
@@ -90,7 +99,10 @@ describe('mcpfusion serve, as read from the command line', () => {
   it.each([
     [['--stdio', 'node a.js', '--header', 'A: b'], '--header goes with --url (a stdio upstream has no HTTP headers)'],
     [['--url', 'http://x/mcp', '--header', 'nocolon'], `--header must be 'Name: value' (got "nocolon")`],
-    [[], "serve needs an upstream: --stdio '<command line>' or --url <url>"],
+    [[], "serve needs an upstream: --stdio '<command line>', --url <url> or --config <mcp.json>"],
+    [['--config', 'mcp.json', '--url', 'http://x/mcp'], 'serve: --config names the upstreams; leave out --stdio and --url'],
+    [['--config', 'mcp.json', '--namespace', 'x'], 'serve: with --config each server is served under its own name; leave out --namespace'],
+    [['--config'], '--config needs a value'],
     [['--url', 'nope'], '--url: "nope" is not a URL (http://127.0.0.1:3000/mcp)'],
     [['--url', 'http://x/mcp', '--port', '70000'], '--port: "70000" is not a port number (0–65535)'],
     [['--url', 'http://x/mcp', '--upstream-era', '2027'], '--upstream-era must be 2025, 2026 or auto (got "2027")'],
