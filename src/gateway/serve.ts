@@ -20,23 +20,33 @@ export interface ServeSettings {
   readonly namespace?: string;
   /** The era spoken upstream (`ProxyOptions.era`). */
   readonly era?: UpstreamEra;
+  /** The address to listen on (default 127.0.0.1). */
   readonly host?: string;
+  /** The port to listen on (0: a free one). */
   readonly port?: number;
   /**
    * The front's 2025-era session limits: open sessions at most (default 1000), and per caller
    * (default 20). Unset, read from MCPFUSION_MAX_SESSIONS and MCPFUSION_MAX_SESSIONS_PER_CALLER.
    */
-  readonly sessions?: { readonly maxSessions?: number; readonly maxSessionsPerCaller?: number };
+  readonly sessions?: {
+    /** Open sessions at most. */
+    readonly maxSessions?: number;
+    /** Open sessions of one caller at most. */
+    readonly maxSessionsPerCaller?: number;
+  };
   /** Upstream sessions the gateway holds at once (`ProxyOptions.maxUpstreamSessions`). Unset: MCPFUSION_UPSTREAM_SESSIONS, else 16. */
   readonly maxUpstreamSessions?: number;
   /** Where MCP_AUTH_* are read (default: this process's environment). */
   readonly env?: NodeJS.ProcessEnv;
+  /** Where the gateway's lines go (default: stderr). */
   readonly log?: (message: string) => void;
 }
 
 /** A running gateway endpoint. */
 export interface ServedGateway {
+  /** The MCP endpoint it serves (`http://127.0.0.1:<port>/mcp`). */
   readonly url: URL;
+  /** The gateway app (its `close()` stops it). */
   readonly app: FusionApp;
   /** Resolves once the app has closed (SIGINT, SIGTERM, or `app.close()`). */
   readonly closed: Promise<void>;

@@ -20,6 +20,7 @@ export class ToolIndex {
   private readonly byName: ReadonlyMap<string, Tool>;
   private readonly ranking: Bm25Index<string>;
 
+  /** Indexes `tools` (their names, titles, descriptions and parameters) at once. */
   constructor(tools: readonly Tool[]) {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
     this.ranking = new Bm25Index(tools.map(toolDocument));

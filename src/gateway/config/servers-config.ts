@@ -13,9 +13,11 @@ export type ServerEntry =
   | {
       /** The program to spawn (no shell). */
       readonly command: string;
+      /** Its arguments, each passed as it is (`${VAR}` expanded). */
       readonly args?: readonly string[];
       /** Added to this process's environment. */
       readonly env?: Readonly<Record<string, string>>;
+      /** The folder it runs in (default: this process's). */
       readonly cwd?: string;
       /** VS Code's `"stdio"`. */
       readonly type?: 'stdio';
@@ -25,9 +27,11 @@ export type ServerEntry =
   | {
       /** A Streamable HTTP endpoint. */
       readonly url: string;
+      /** Sent with every request (`Authorization`, …; `${VAR}` expanded). */
       readonly headers?: Readonly<Record<string, string>>;
       /** VS Code's `"http"`. */
       readonly type?: 'http' | 'streamable-http';
+      /** Skipped when true. */
       readonly disabled?: boolean;
     };
 
