@@ -47,3 +47,10 @@ export function addHeader(header: string, headers: Record<string, string>): void
   if (colon <= 0) throw new CliError(`--header ${header}: write it as 'Name: value'`);
   headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
 }
+
+/** A port given on the command line (`--port`, `--inspector-port`): an integer 0–65535, else a usage error naming the flag. */
+export function parsePort(flag: string, text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${flag}: "${text}" is not a port number (0–65535)`);
+  return port;
+}

@@ -1,5 +1,5 @@
 import { CliError, ExitCode } from './cli-error';
-import { splitCommandLine } from './command-line';
+import { parsePort, splitCommandLine } from './command-line';
 import { note, type Terminal } from './terminal';
 
 /** `mcpfusion serve …`, as read from the command line. */
@@ -63,12 +63,9 @@ export function parseServe(argv: readonly string[]): ServeCommand {
       case '--config':
         config = value();
         break;
-      case '--port': {
-        const text = value();
-        port = Number(text);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port: "${text}" is not a port number (0–65535)`);
+      case '--port':
+        port = parsePort(flag, value());
         break;
-      }
       case '--header': {
         const text = value();
         const colon = text.indexOf(':');

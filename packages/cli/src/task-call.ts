@@ -1,3 +1,4 @@
+import { abortableDelay } from './abortable-delay';
 import type { CallDisplay } from './call-display';
 import { CliError, ExitCode } from './cli-error';
 import { followInputRounds } from '@mcpfusion/core/input-rounds';
@@ -56,20 +57,6 @@ async function answerAll(context: TaskCallContext, requests: Readonly<Json>): Pr
   return answers;
 }
 
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** Polls a task with `tasks/get` until it ends, answering its questions with `tasks/update`; Ctrl-C sends `tasks/cancel`. */
 async function followTask(context: TaskCallContext, created: Json): Promise<ToolResult> {
   const taskId = String(created.taskId);
@@ -90,7 +77,7 @@ async function followTask(context: TaskCallContext, created: Json): Promise<Tool
         await post(context, 'tasks/update', { taskId, inputResponses }, context.signal);
       } else {
         const interval = Math.max(MIN_POLL_MS, Number(task.pollIntervalMs ?? created.pollIntervalMs ?? DEFAULT_POLL_MS));
-        await delay(interval, context.signal);
+        await abortableDelay(interval, context.signal);
       }
       task = await post(context, 'tasks/get', { taskId }, context.signal);
     }

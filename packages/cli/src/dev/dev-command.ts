@@ -1,4 +1,5 @@
 import { CliError } from '../cli-error';
+import { parsePort } from '../command-line';
 import type { Terminal } from '../terminal';
 
 /** `mcpfusion dev …`, as read from the command line. */
@@ -36,12 +37,9 @@ export function parseDev(argv: readonly string[], dir: string = process.cwd()): 
       return next;
     };
     switch (flag) {
-      case '--port': {
-        const text = value();
-        port = Number(text);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port: "${text}" is not a port number (0–65535)`);
+      case '--port':
+        port = parsePort(flag, value());
         break;
-      }
       case '--app': {
         const text = value();
         const hash = text.lastIndexOf('#');
@@ -53,13 +51,9 @@ export function parseDev(argv: readonly string[], dir: string = process.cwd()): 
       case '--tsconfig':
         tsconfig = value();
         break;
-      case '--inspector-port': {
-        const text = value();
-        inspector = Number(text);
-        if (!Number.isInteger(inspector) || inspector < 0 || inspector > 65535)
-          throw new CliError(`--inspector-port: "${text}" is not a port number (0–65535)`);
+      case '--inspector-port':
+        inspector = parsePort(flag, value());
         break;
-      }
       case '--no-inspector':
         inspector = false;
         break;

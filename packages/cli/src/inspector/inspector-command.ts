@@ -1,5 +1,5 @@
 import { CliError, ExitCode, type ExitCodeValue } from '../cli-error';
-import { addHeader, splitCommandLine } from '../command-line';
+import { addHeader, parsePort, splitCommandLine } from '../command-line';
 import type { Target } from '../options';
 import { note, paint, type Terminal } from '../terminal';
 import { openBrowser } from './browser-opener';
@@ -36,12 +36,9 @@ export function parseInspector(argv: readonly string[], env: NodeJS.ProcessEnv =
         target = { kind: 'stdio', command, args };
         break;
       }
-      case '--port': {
-        const text = value();
-        port = Number(text);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port: "${text}" is not a port number (0–65535)`);
+      case '--port':
+        port = parsePort(flag, value());
         break;
-      }
       case '--header':
         addHeader(value(), headers);
         break;

@@ -1,3 +1,4 @@
+import { abortableDelay } from '../abortable-delay';
 import { followInputRounds } from '@mcpfusion/core/input-rounds';
 import { RpcFailure } from '../raw-exchange';
 import type { Answer, TaskState } from './inspector-protocol';
@@ -94,7 +95,7 @@ export async function runTaskCall(link: McpLink, name: string, args: Json, hooks
         hooks.signal.throwIfAborted();
         await post('tasks/update', { taskId, inputResponses }, hooks.signal);
       } else {
-        await delay(Math.max(MIN_POLL_MS, Number(task.pollIntervalMs ?? first.pollIntervalMs ?? DEFAULT_POLL_MS)), hooks.signal);
+        await abortableDelay(Math.max(MIN_POLL_MS, Number(task.pollIntervalMs ?? first.pollIntervalMs ?? DEFAULT_POLL_MS)), hooks.signal);
       }
       task = await post('tasks/get', { taskId }, hooks.signal);
     }
@@ -105,20 +106,4 @@ export async function runTaskCall(link: McpLink, name: string, args: Json, hooks
     }
     throw error;
   }
-}
-
-/** Waits `ms`, or until `signal` aborts (the timer is cleared and the listener removed either way). */
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
