@@ -3,6 +3,7 @@ import { FusionApp } from '../app/fusion-app';
 import { ConfigurationError } from '../errors';
 import { proxy } from './proxy';
 import { proxyServers } from './config/proxy-servers';
+import type { ToolSearchSetting } from '../tool-search/tool-search-options';
 import { gatewayAuthFromEnv } from './serve-auth';
 import type { UpstreamEra } from './upstream-connection';
 import { describeTarget, resolveTarget, type UpstreamTarget } from './upstream-target';
@@ -36,6 +37,11 @@ export interface ServeSettings {
   };
   /** Upstream sessions the gateway holds at once (`ProxyOptions.maxUpstreamSessions`). Unset: MCPFUSION_UPSTREAM_SESSIONS, else 16. */
   readonly maxUpstreamSessions?: number;
+  /**
+   * List a search tool and a call tool instead of every proxied tool (the app's `toolSearch`
+   * option): for a set of servers whose catalog would fill a model's context.
+   */
+  readonly toolSearch?: ToolSearchSetting;
   /** Where MCP_AUTH_* are read (default: this process's environment). */
   readonly env?: NodeJS.ProcessEnv;
   /** Where the gateway's lines go (default: stderr). */
@@ -86,6 +92,7 @@ export async function serveGateway(settings: ServeSettings): Promise<ServedGatew
       version: '1.0.0',
       tools: [],
       gateways: [gateway],
+      ...(settings.toolSearch !== undefined ? { toolSearch: settings.toolSearch } : {}),
       ...(auth ? { auth } : {}),
       ...(settings.log ? { logger: settings.log } : {}),
       onClose: () => ended()

@@ -19,15 +19,19 @@ export interface ServeCommand {
   readonly maxSessionsPerCaller?: number;
   /** `--upstream-sessions`: upstream sessions the gateway holds at once. */
   readonly upstreamSessions?: number;
+  /** `--tool-search`: list a search tool and a call tool instead of every tool. */
+  readonly toolSearch?: boolean;
 }
 
 /** The usage lines of `serve` (part of `mcpfusion --help`). */
 export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <url> [--header 'Name: value' …] [--port N] [--namespace ns] [--upstream-era 2025|2026|auto]
                          [--max-sessions N] [--max-sessions-per-caller N] [--upstream-sessions N]
+                         [--tool-search]
                          serve that server at http://127.0.0.1:N/mcp (default 3000) for clients of both eras
   mcpfusion serve --config <mcp.json> [--port N] [--upstream-era …] [--max-sessions N] …
                          serve every server of an mcpServers file (Claude Desktop, Cursor, VS Code), each under its name;
-                         the file is watched, a down server retried (state at mcpfusion://gateway/health)`;
+                         the file is watched, a down server retried (state at mcpfusion://gateway/health)
+                         --tool-search: tools/list shows search_tools and call_tool instead of every tool`;
 
 /** Reads `serve`'s arguments (after the word `serve`). */
 export function parseServe(argv: readonly string[]): ServeCommand {
@@ -37,7 +41,7 @@ export function parseServe(argv: readonly string[]): ServeCommand {
   let namespace: string | undefined;
   let era: ServeCommand['era'];
   const headers: Record<string, string> = {};
-  const counts: { maxSessions?: number; maxSessionsPerCaller?: number; upstreamSessions?: number } = {};
+  const counts: { maxSessions?: number; maxSessionsPerCaller?: number; upstreamSessions?: number; toolSearch?: boolean } = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = (): string => {
@@ -83,6 +87,9 @@ export function parseServe(argv: readonly string[]): ServeCommand {
         era = text;
         break;
       }
+      case '--tool-search':
+        counts.toolSearch = true;
+        break;
       case '--max-sessions':
       case '--max-sessions-per-caller':
       case '--upstream-sessions': {
@@ -139,6 +146,7 @@ export async function runServe(command: ServeCommand, terminal: Terminal): Promi
           }
         : {}),
       ...(command.upstreamSessions !== undefined ? { maxUpstreamSessions: command.upstreamSessions } : {}),
+      ...(command.toolSearch ? { toolSearch: true } : {}),
       log: (message: string) => note(terminal, `[mcpfusion gateway] ${message}`)
     });
   } catch (error) {

@@ -165,7 +165,7 @@ export class ServerSet implements UpstreamSet, MemberSource {
     const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       throw new ConfigurationError(`Cannot read the gateway config ${file}: ${error.code ?? error.message}.`);
     });
-    return parseServersConfig(text, file, this.env);
+    return parseServersConfig(text, file, this.env, dirname(file));
   }
 
   private slot(server: ConfiguredServer): UpstreamSlot {

@@ -7,6 +7,7 @@
 import { ConfigurationError } from '../../errors';
 import type { ResolvedTarget } from '../upstream-target';
 import { resolveTarget } from '../upstream-target';
+import { readEnvFile } from './env-file';
 
 /** One server entry as the file writes it (after checking). */
 export type ServerEntry =
@@ -17,6 +18,8 @@ export type ServerEntry =
       readonly args?: readonly string[];
       /** Added to this process's environment. */
       readonly env?: Readonly<Record<string, string>>;
+      /** A dotenv file (VS Code's field; relative to the config file's folder) whose variables it gets, under those of `env`. */
+      readonly envFile?: string;
       /** The folder it runs in (default: this process's). */
       readonly cwd?: string;
       /** VS Code's `"stdio"`. */
@@ -56,22 +59,23 @@ const MAX_SERVERS = 256;
 const MAX_STRING = 16_384;
 const ENTRY_FIELDS = new Set(['command', 'args', 'env', 'cwd', 'url', 'headers', 'type', 'disabled', 'envFile', 'description']);
 
-/** Parses a file's text (`where` names it in messages). */
-export function parseServersConfig(text: string, where: string, env: NodeJS.ProcessEnv): ConfiguredServer[] {
+/** Parses a file's text (`where` names it in messages; an `envFile` is read relative to `baseDir`). */
+export function parseServersConfig(text: string, where: string, env: NodeJS.ProcessEnv, baseDir = process.cwd()): ConfiguredServer[] {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new ConfigurationError(`${where} is not JSON: ${(error as Error).message}.`);
   }
-  return serversFromConfig(value, where, env);
+  return serversFromConfig(value, where, env, baseDir);
 }
 
 /**
- * The upstreams a config names, checked and with `${VAR}` (and VS Code's `${env:VAR}`) expanded
- * from `env`. All problems are gathered into one ConfigurationError, each naming its entry and field.
+ * The upstreams a config names, checked and with `${VAR}`, `${VAR:-default}` (and VS Code's
+ * `${env:VAR}`) expanded from `env`; an `envFile` is read relative to `baseDir`. All problems are
+ * gathered into one ConfigurationError, each naming its entry and field.
  */
-export function serversFromConfig(value: unknown, where: string, env: NodeJS.ProcessEnv): ConfiguredServer[] {
+export function serversFromConfig(value: unknown, where: string, env: NodeJS.ProcessEnv, baseDir = process.cwd()): ConfiguredServer[] {
   if (!isRecord(value)) throw new ConfigurationError(`${where}: expected an object with "mcpServers" (got ${kindOf(value)}).`);
   const key = 'mcpServers' in value ? 'mcpServers' : 'servers' in value ? 'servers' : undefined;
   if (!key) throw new ConfigurationError(`${where}: no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object.`);
@@ -85,7 +89,7 @@ export function serversFromConfig(value: unknown, where: string, env: NodeJS.Pro
   for (const name of names) {
     const at = `${key}.${JSON.stringify(name)}`;
     const before = problems.length;
-    const server = checkEntry(name, entries[name], at, env, problems);
+    const server = checkEntry(name, entries[name], at, { env, baseDir }, problems);
     if (!server || problems.length > before) continue;
     const other = byNamespace.get(server.namespace);
     if (other !== undefined) {
@@ -113,7 +117,13 @@ export function namespaceOf(name: string): string {
   return namespace.slice(0, 64).replace(/-+$/, '');
 }
 
-function checkEntry(name: string, entry: unknown, at: string, env: NodeJS.ProcessEnv, problems: string[]): ConfiguredServer | undefined {
+function checkEntry(
+  name: string,
+  entry: unknown,
+  at: string,
+  { env, baseDir }: { env: NodeJS.ProcessEnv; baseDir: string },
+  problems: string[]
+): ConfiguredServer | undefined {
   if (name.length === 0 || name.length > 128) {
     problems.push(`${at}: a server name must have 1 to 128 characters.`);
     return undefined;
@@ -169,13 +179,20 @@ function checkEntry(name: string, entry: unknown, at: string, env: NodeJS.Proces
     problems.push(`${at}.type: "${type}" does not match the entry (${hasCommand ? 'command' : 'url'}).`);
     return undefined;
   }
-  if (entry.envFile !== undefined) problems.push(`${at}.envFile: not supported; put the variables in "env" or the environment.`);
+  if (entry.envFile !== undefined && !hasCommand) problems.push(`${at}.envFile: only a stdio entry (command) has an environment.`);
   let target: ResolvedTarget | undefined;
   if (hasCommand) {
     const command = expand(entry.command, 'command');
     if (command === '') problems.push(`${at}.command: empty.`);
     const args = strings(entry.args, 'args');
-    const vars = map(entry.env, 'env');
+    const fromFile =
+      entry.envFile === undefined
+        ? {}
+        : (() => {
+            const path = expand(entry.envFile, 'envFile');
+            return path ? readEnvFile(path, baseDir, (problem) => problems.push(`${at}.envFile: ${problem}`)) : {};
+          })();
+    const vars = { ...fromFile, ...map(entry.env, 'env') };
     const cwd = entry.cwd === undefined ? undefined : expand(entry.cwd, 'cwd');
     if (command) target = { kind: 'stdio', command, args, ...(Object.keys(vars).length ? { env: vars } : {}), ...(cwd ? { cwd } : {}) };
   } else {
@@ -196,15 +213,22 @@ function checkEntry(name: string, entry: unknown, at: string, env: NodeJS.Proces
   return { name, namespace: namespaceOf(name), target, key };
 }
 
-/** `${VAR}` and `${env:VAR}` replaced from `env`; an unset one, or another `${…}` form, is a problem. */
+/**
+ * `${VAR}`, `${env:VAR}` and `${VAR:-default}` (the default when VAR is unset or empty, as in a
+ * shell) replaced from `env`; an unset one without a default, or another `${…}` form (VS Code's
+ * `${input:…}`, `${workspaceFolder}`), is a problem.
+ */
 export function expandVariables(text: string, env: NodeJS.ProcessEnv, problem: (message: string) => void): string {
   return text.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
-    const name = inner.startsWith('env:') ? inner.slice(4) : inner;
+    const withDefault = /^(.*?):-(.*)$/s.exec(inner);
+    const spelled = withDefault ? withDefault[1] : inner;
+    const name = spelled.startsWith('env:') ? spelled.slice(4) : spelled;
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-      problem(`${whole} is not a variable this file may use (write \${NAME} or \${env:NAME}).`);
+      problem(`${whole} is not a variable this file may use (write \${NAME}, \${env:NAME} or \${NAME:-default}).`);
       return '';
     }
     const value = env[name];
+    if (withDefault && (value === undefined || value === '')) return withDefault[2];
     if (value === undefined) {
       problem(`\${${name}} is not set in the environment.`);
       return '';

@@ -23,3 +23,11 @@ describe("mcpfusion serve's session limits, as read from the command line", () =
     expect(() => parseServe(argv)).toThrow(message);
   });
 });
+
+describe('serve --tool-search', () => {
+  test('is read as a switch, with --url and with --config', () => {
+    expect(parseServe(['--url', 'http://x/mcp', '--tool-search'])).toMatchObject({ toolSearch: true });
+    expect(parseServe(['--config', 'mcp.json', '--tool-search'])).toMatchObject({ config: 'mcp.json', toolSearch: true });
+    expect(parseServe(['--url', 'http://x/mcp'])).not.toHaveProperty('toolSearch');
+  });
+});
