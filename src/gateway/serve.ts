@@ -78,10 +78,15 @@ export async function serveGateway(settings: ServeSettings): Promise<ServedGatew
     ...(settings.log ? { logger: settings.log } : {})
   };
   const gateway = target
-    ? await proxy(target.kind === 'http' ? { url: target.url, headers: target.headers } : target, {
-        ...(settings.namespace ? { namespace: settings.namespace } : {}),
-        ...shared
-      })
+    ? await proxy(
+        target.kind === 'http'
+          ? { url: target.url, headers: target.headers, ...(target.sse ? { transport: 'sse' as const } : {}) }
+          : target,
+        {
+          ...(settings.namespace ? { namespace: settings.namespace } : {}),
+          ...shared
+        }
+      )
     : await proxyServers(settings.config!, { ...shared, env });
   let ended: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (ended = resolve));

@@ -63,7 +63,8 @@ export class UpstreamConnection {
     private readonly target: ResolvedTarget,
     private readonly events: ConnectionEvents
   ) {
-    this.calls = new CallRouter(target.kind === 'stdio');
+    // Over stdio and HTTP+SSE every message comes on one stream, naming no request.
+    this.calls = new CallRouter(target.kind === 'stdio' || target.sse === true);
   }
 
   /**
@@ -77,7 +78,10 @@ export class UpstreamConnection {
       {
         // Every kind of request a server may make of its client: each is forwarded to the front client that made the call.
         capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
-        versionNegotiation: { mode: era === '2025' ? 'legacy' : era === '2026' ? { pin: '2026-07-28' } : 'auto' },
+        // An HTTP+SSE server predates 2026-07-28: it is spoken to in the 2025 era whatever `era` says.
+        versionNegotiation: {
+          mode: era === '2025' || (target.kind === 'http' && target.sse) ? 'legacy' : era === '2026' ? { pin: '2026-07-28' } : 'auto'
+        },
         listChanged: {
           tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() },
           prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() },

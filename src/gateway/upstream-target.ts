@@ -9,6 +9,12 @@ export type UpstreamTarget =
       readonly url: string | URL;
       /** Headers sent with every request (an `Authorization` the upstream expects, say). */
       readonly headers?: Readonly<Record<string, string>>;
+      /**
+       * `'sse'`: the deprecated HTTP+SSE transport of 2024-11-05 (a GET event stream and a POST
+       * endpoint it names), for servers that have no Streamable HTTP endpoint; spoken in the 2025
+       * era. Default `'streamable-http'`.
+       */
+      readonly transport?: 'streamable-http' | 'sse';
     }
   | {
       /** The program to spawn (no shell). */
@@ -23,7 +29,13 @@ export type UpstreamTarget =
 
 /** A target, checked. */
 export type ResolvedTarget =
-  | { readonly kind: 'http'; readonly url: URL; readonly headers: Readonly<Record<string, string>> }
+  | {
+      readonly kind: 'http';
+      readonly url: URL;
+      readonly headers: Readonly<Record<string, string>>;
+      /** Over the deprecated HTTP+SSE transport (see {@link UpstreamTarget}). */
+      readonly sse?: true;
+    }
   | {
       readonly kind: 'stdio';
       readonly command: string;
@@ -35,8 +47,16 @@ export type ResolvedTarget =
 /** Checks a target: an http(s) URL (a string, a URL, or `{ url }`), or `{ command, args }`. */
 export function resolveTarget(target: UpstreamTarget): ResolvedTarget {
   if (typeof target === 'string' || target instanceof URL) return { kind: 'http', url: httpUrl(target), headers: {} };
-  if (target && typeof target === 'object' && 'url' in target)
-    return { kind: 'http', url: httpUrl(target.url), headers: { ...target.headers } };
+  if (target && typeof target === 'object' && 'url' in target) {
+    if (target.transport !== undefined && target.transport !== 'sse' && target.transport !== 'streamable-http')
+      throw new ConfigurationError(`proxy(): transport must be 'streamable-http' or 'sse' (got ${JSON.stringify(target.transport)}).`);
+    return {
+      kind: 'http',
+      url: httpUrl(target.url),
+      headers: { ...target.headers },
+      ...(target.transport === 'sse' ? { sse: true as const } : {})
+    };
+  }
   if (target && typeof target === 'object' && 'command' in target && typeof target.command === 'string' && target.command !== '') {
     return {
       kind: 'stdio',
@@ -53,7 +73,7 @@ export function resolveTarget(target: UpstreamTarget): ResolvedTarget {
 
 /** How messages name a target: its URL, or its command line. */
 export function describeTarget(target: ResolvedTarget): string {
-  return target.kind === 'http' ? target.url.href : [target.command, ...target.args].join(' ');
+  return target.kind === 'http' ? `${target.url.href}${target.sse ? ' (SSE)' : ''}` : [target.command, ...target.args].join(' ');
 }
 
 function httpUrl(value: string | URL): URL {

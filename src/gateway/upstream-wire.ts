@@ -1,13 +1,28 @@
 /** The wire around an upstream connection: its transport, what it is told of the front client, and how its failures read. */
-import { StreamableHTTPClientTransport, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
+import {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type ClientCapabilities,
+  type FetchLike,
+  type Transport
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MissingCapabilityError, ToolError } from '../errors';
 import { invalidRequest } from '../errors/peer-refusals';
 import type { UpstreamAnswer } from './upstream-call';
 import type { ResolvedTarget } from './upstream-target';
 
-/** The transport to a target: Streamable HTTP with its headers, or a spawned process whose stderr goes to `stderr`. */
+/** The transport to a target: Streamable HTTP (or HTTP+SSE) with its headers, or a spawned process whose stderr goes to `stderr`. */
 export function upstreamTransport(target: ResolvedTarget, stderr: (chunk: string) => void): Transport {
+  if (target.kind === 'http' && target.sse) {
+    // The headers go on every request, the GET that opens the event stream included (requestInit reaches only the POSTs).
+    const withHeaders: FetchLike = (url, init) => {
+      const headers = new Headers(init?.headers);
+      for (const [name, value] of Object.entries(target.headers)) if (!headers.has(name)) headers.set(name, value);
+      return fetch(url, { ...init, headers });
+    };
+    return new SSEClientTransport(target.url, { fetch: withHeaders });
+  }
   if (target.kind === 'http') return new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } } });
   // The upstream gets this process's environment, as a shell would give it (the SDK passes only a safe few by default).
   const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));

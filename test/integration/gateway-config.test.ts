@@ -259,7 +259,7 @@ describe('the config, checked', () => {
         a: { command: 'node', args: 'main.js' },
         b: { url: 'ftp://x' },
         c: { command: 'x', url: 'http://127.0.0.1/mcp' },
-        d: { type: 'sse', url: 'http://127.0.0.1/sse' },
+        d: { type: 'websocket', url: 'ws://127.0.0.1/mcp' },
         e: { command: 'x', env: { A: 1 } },
         f: { command: 'x', shell: true },
         g: 'node main.js',
@@ -271,7 +271,7 @@ describe('the config, checked', () => {
     expect(message).toMatch(/mcpServers\."a"\.args: expected an array of strings, got string/);
     expect(message).toMatch(/mcpServers\."b"\.url: ftp:\/\/x\/? is not an http\(s\) URL/);
     expect(message).toMatch(/mcpServers\."c": give either "command"/);
-    expect(message).toMatch(/mcpServers\."d"\.type: "sse" is not served/);
+    expect(message).toMatch(/mcpServers\."d"\.type: "websocket" is not a transport \(stdio, http, streamable-http, sse\)/);
     expect(message).toMatch(/mcpServers\."e"\.env\.A: expected a string, got number/);
     expect(message).toMatch(/mcpServers\."f"\.shell: unknown field/);
     expect(message).toMatch(/mcpServers\."g": expected an object/);

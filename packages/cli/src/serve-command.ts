@@ -7,7 +7,8 @@ export interface ServeCommand {
   readonly command: 'serve';
   /** One upstream (`--stdio`, `--url`), or none with `config`. */
   readonly target?:
-    { readonly url: URL; readonly headers?: Record<string, string> } | { readonly command: string; readonly args: string[] };
+    | { readonly url: URL; readonly headers?: Record<string, string>; readonly transport?: 'sse' }
+    | { readonly command: string; readonly args: string[] };
   /** `--config <file>`: every server of an `mcpServers` file (Claude Desktop, Cursor, VS Code), each under its name. */
   readonly config?: string;
   readonly port: number;
@@ -24,7 +25,7 @@ export interface ServeCommand {
 }
 
 /** The usage lines of `serve` (part of `mcpfusion --help`). */
-export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <url> [--header 'Name: value' …] [--port N] [--namespace ns] [--upstream-era 2025|2026|auto]
+export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <url> [--sse] [--header 'Name: value' …] [--port N] [--namespace ns] [--upstream-era 2025|2026|auto]
                          [--max-sessions N] [--max-sessions-per-caller N] [--upstream-sessions N]
                          [--tool-search]
                          serve that server at http://127.0.0.1:N/mcp (default 3000) for clients of both eras
@@ -40,6 +41,7 @@ export function parseServe(argv: readonly string[]): ServeCommand {
   let port = 3000;
   let namespace: string | undefined;
   let era: ServeCommand['era'];
+  let sse = false;
   const headers: Record<string, string> = {};
   const counts: { maxSessions?: number; maxSessionsPerCaller?: number; upstreamSessions?: number; toolSearch?: boolean } = {};
   for (let i = 0; i < argv.length; i++) {
@@ -66,6 +68,9 @@ export function parseServe(argv: readonly string[]): ServeCommand {
       }
       case '--config':
         config = value();
+        break;
+      case '--sse':
+        sse = true;
         break;
       case '--port':
         port = parsePort(flag, value());
@@ -106,6 +111,7 @@ export function parseServe(argv: readonly string[]): ServeCommand {
     }
   }
   if (config !== undefined) {
+    if (sse) throw new CliError('serve: with --config, an SSE server says "type": "sse" in the file');
     if (target) throw new CliError('serve: --config names the upstreams; leave out --stdio and --url');
     if (namespace !== undefined) throw new CliError('serve: with --config each server is served under its own name; leave out --namespace');
     if (Object.keys(headers).length > 0)
@@ -113,6 +119,10 @@ export function parseServe(argv: readonly string[]): ServeCommand {
     return { command: 'serve', config, port, ...(era ? { era } : {}), ...counts };
   }
   if (!target) throw new CliError("serve needs an upstream: --stdio '<command line>', --url <url> or --config <mcp.json>");
+  if (sse) {
+    if (!('url' in target)) throw new CliError('--sse goes with --url (the upstream speaks the deprecated HTTP+SSE transport)');
+    target = { ...target, transport: 'sse' };
+  }
   if (Object.keys(headers).length > 0) {
     if (!('url' in target)) throw new CliError('--header goes with --url (a stdio upstream has no HTTP headers)');
     target = { ...target, headers };

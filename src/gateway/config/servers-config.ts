@@ -32,8 +32,11 @@ export type ServerEntry =
       readonly url: string;
       /** Sent with every request (`Authorization`, …; `${VAR}` expanded). */
       readonly headers?: Readonly<Record<string, string>>;
-      /** VS Code's `"http"`. */
-      readonly type?: 'http' | 'streamable-http';
+      /**
+       * VS Code's `"http"`; `"sse"` for a server with only the deprecated HTTP+SSE transport (also
+       * taken when no type is given and the URL's path ends in `/sse`, as Claude Desktop and Cursor guess).
+       */
+      readonly type?: 'http' | 'streamable-http' | 'sse';
       /** Skipped when true. */
       readonly disabled?: boolean;
     };
@@ -165,8 +168,8 @@ function checkEntry(
     return out;
   };
   const type = entry.type;
-  if (type !== undefined && type !== 'stdio' && type !== 'http' && type !== 'streamable-http') {
-    problems.push(`${at}.type: ${JSON.stringify(type)} is not served (stdio, http); an SSE-only server needs a Streamable HTTP endpoint.`);
+  if (type !== undefined && type !== 'stdio' && type !== 'http' && type !== 'streamable-http' && type !== 'sse') {
+    problems.push(`${at}.type: ${JSON.stringify(type)} is not a transport (stdio, http, streamable-http, sse).`);
     return undefined;
   }
   const hasCommand = entry.command !== undefined;
@@ -175,7 +178,7 @@ function checkEntry(
     problems.push(`${at}: give either "command" (a program spawned over stdio) or "url" (a Streamable HTTP endpoint).`);
     return undefined;
   }
-  if ((type === 'stdio' && !hasCommand) || ((type === 'http' || type === 'streamable-http') && !hasUrl)) {
+  if ((type === 'stdio' && !hasCommand) || ((type === 'http' || type === 'streamable-http' || type === 'sse') && !hasUrl)) {
     problems.push(`${at}.type: "${type}" does not match the entry (${hasCommand ? 'command' : 'url'}).`);
     return undefined;
   }
@@ -202,7 +205,8 @@ function checkEntry(
       if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)) problems.push(`${at}.headers: ${JSON.stringify(header)} is not a header name.`);
     if (url !== undefined) {
       try {
-        target = resolveTarget({ url, headers });
+        const sse = type === 'sse' || (type === undefined && URL.canParse(url) && /\/sse\/?$/.test(new URL(url).pathname));
+        target = resolveTarget({ url, headers, ...(sse ? { transport: 'sse' as const } : {}) });
       } catch (error) {
         problems.push(`${at}.url: ${(error as Error).message.replace(/^proxy\(\): /, '')}`);
       }

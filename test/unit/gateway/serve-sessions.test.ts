@@ -31,3 +31,13 @@ describe('serve --tool-search', () => {
     expect(parseServe(['--url', 'http://x/mcp'])).not.toHaveProperty('toolSearch');
   });
 });
+
+describe('serve --sse', () => {
+  test('goes with --url, not with --stdio or --config', () => {
+    expect(parseServe(['--url', 'http://127.0.0.1:8000/sse', '--sse', '--header', 'A: b'])).toMatchObject({
+      target: { url: new URL('http://127.0.0.1:8000/sse'), transport: 'sse', headers: { A: 'b' } }
+    });
+    expect(() => parseServe(['--stdio', 'node x.js', '--sse'])).toThrow('--sse goes with --url');
+    expect(() => parseServe(['--config', 'mcp.json', '--sse'])).toThrow('"type": "sse" in the file');
+  });
+});
