@@ -22,8 +22,9 @@ import { assertLegacyDecorators } from './decorators/decorator-mode';
 import { progress as progressUpdate, type ProgressUpdate } from './pipeline/progress';
 
 // A program compiled without experimentalDecorators is stopped here, naming the fix, before its
-// input classes' class-validator decorators crash (they run before any decorator of ours).
-assertLegacyDecorators(module);
+// input classes' class-validator decorators crash (they run before any decorator of ours). Bundled as an ES
+// module (a Worker built from these sources) there is no `module`, and no importer file to read.
+assertLegacyDecorators(typeof module === 'undefined' ? undefined : module);
 
 // The app: composition root, its options, `listen`, and the test entry point `app.callTool` (with what its
 // `onInput` is handed and answers).

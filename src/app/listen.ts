@@ -2,8 +2,8 @@ import type { McpServerFactory, Transport } from '@modelcontextprotocol/server';
 import { positiveInt } from '../config/option-checks';
 import { ConfigurationError } from '../errors';
 import type { FusionHttpHandler } from '../transports/http/fusion-http-handler';
-import { listenHttp } from '../transports/http/http-listener';
-import { listenStdio } from '../transports/stdio-listener';
+import type * as HttpListener from '../transports/http/http-listener';
+import type * as StdioListener from '../transports/stdio-listener';
 import type { ListenOptions } from './app-options';
 
 /** What `listen` started. */
@@ -32,7 +32,12 @@ export interface ListenParts {
 
 /** Serves an app on stdio or Streamable HTTP (127.0.0.1 by default); returns what it started and its closer. */
 export async function listenOn(parts: ListenParts, options: ListenOptions, stdioTransport?: Transport): Promise<[Listening, Closable]> {
+  // The listeners are loaded here, on the first `listen`: `node:http` and the SDK's stdio transport
+  // are Node's, and an app served through `createHttpHandler().fetch` (a Worker, Deno, Bun, a
+  // Next.js route) never loads them.
   if (options.transport === 'stdio') {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+    const { listenStdio } = require('../transports/stdio-listener') as typeof StdioListener;
     const stdio = listenStdio(parts.serverFactory, (e) => parts.log(`stdio: ${e.message}`), stdioTransport);
     return [{ closed: stdio.closed }, stdio];
   }
@@ -41,6 +46,8 @@ export async function listenOn(parts: ListenParts, options: ListenOptions, stdio
     throw new ConfigurationError(`Binding to ${host} needs allowedHosts (the Host names clients use), to keep DNS rebinding protection.`);
   }
   const handler = parts.createHttpHandler(options);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  const { listenHttp } = require('../transports/http/http-listener') as typeof HttpListener;
   const http = await listenHttp(handler, {
     host,
     port: options.port ?? 3000,

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { ConfigurationError } from '../errors';
 import type { AuthOptions } from './http-auth';
 import { jwtVerifier, type JSONWebKeySet } from './jwt-verifier';
@@ -56,6 +55,9 @@ export function authFromEnv(
 function readJwks(path: string): JSONWebKeySet {
   let parsed: unknown;
   try {
+    // `node:fs` only for MCP_AUTH_JWKS_FILE: `/advanced` loads this module, and a Worker has no files.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+    const { readFileSync } = require('node:fs') as typeof import('node:fs');
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new ConfigurationError(`MCP_AUTH_JWKS_FILE ${path} could not be read as JSON: ${(error as Error).message}`);

@@ -17,9 +17,6 @@ export interface KnownRequest extends RequestFacts {
 /** Names a request's caller (the principal continuations, tasks and sessions are bound to), or none. */
 export type NamePrincipal = (request: KnownRequest) => string | undefined;
 
-/** The signal of a request that has none (nothing can abort it): the one such signal of the library. */
-export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
-
 const NO_ARGUMENTS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
@@ -58,7 +55,12 @@ export function requestExtraOf(request: KnownRequest, signalOf: () => AbortSigna
   };
 }
 
-/** The `extra` `principalOf` reads: the request's own signal, or one that never aborts. */
+/**
+ * The `extra` `principalOf` reads: the request's own signal, or one that never aborts. That one is
+ * made on first read, once per request (so `extra.signal` is the same object each time), never at
+ * module level: a Cloudflare Worker forbids making an `AbortController` in global scope.
+ */
 function extraOf(request: KnownRequest): RequestExtra {
-  return requestExtraOf(request, () => request.signal ?? NEVER_ABORTED);
+  let neverAborted: AbortSignal | undefined;
+  return requestExtraOf(request, () => request.signal ?? (neverAborted ??= new AbortController().signal));
 }

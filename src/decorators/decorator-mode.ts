@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readSync, readdirSync, type Dirent } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { ConfigurationError } from '../errors';
 
@@ -11,7 +11,18 @@ import { ConfigurationError } from '../errors';
  * that imports it and the ones that import that, and the entry file) and the compiled files
  * beside them (the same build) are read, and one that carries a standard decorators' helper
  * stops the program with a message naming the options to set and the file to put them in.
+ *
+ * This is the one module that does I/O at import (synchronous reads of the importers' files), on
+ * purpose: it must run before the importers' decorators do. `node:fs` is loaded only when there is
+ * a file to read: in a bundle (a Cloudflare Worker's) a module has no `parent` and no `process.argv[1]`,
+ * so nothing is read and `node:fs` is never loaded.
  */
+
+/** `node:fs`, loaded on first use (see above). */
+function fs(): typeof import('node:fs') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  return require('node:fs') as typeof import('node:fs');
+}
 
 /**
  * The helpers each compiler emits for standard decorators: tsc's `__esDecorate` (also
@@ -78,7 +89,7 @@ function besides(importers: readonly string[]): string[] {
   const visit = (dir: string, depth: number): void => {
     let entries: Dirent[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      entries = fs().readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }
@@ -122,6 +133,7 @@ const HELPER_MARKERS = [Buffer.from('__esDecorate'), Buffer.from('_apply_decs_')
 
 /** The compiler whose standard-decorator helper `file` carries, if it carries one. */
 function standardDecoratorsIn(file: string): Compiler | undefined {
+  const { closeSync, openSync, readSync } = fs();
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
@@ -144,6 +156,7 @@ function standardDecoratorsIn(file: string): Compiler | undefined {
 
 /** The nearest tsconfig.json at or above `dir` (a build's output folder sits below its project's). */
 function nearestTsconfig(dir: string): string | undefined {
+  const { existsSync } = fs();
   for (let current = dir; ; current = dirname(current)) {
     const candidate = join(current, 'tsconfig.json');
     if (existsSync(candidate)) return candidate;

@@ -1,4 +1,3 @@
-import { realpathSync } from 'node:fs';
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import type { Constructor } from '../types/core';
 import { CALL_AUTH, CALL_CONTEXT, CALL_SIGNAL } from './tokens';
@@ -152,7 +151,10 @@ export function duplicateCopies(from: string = process.cwd()): string[] {
 function locate(name: string, from?: string): string | undefined {
   try {
     // The main entry (some packages do not export their package.json): the same copy, the same file.
-    return realpathSync(from ? require.resolve(name, { paths: [from] }) : require.resolve(name));
+    const entry = from ? require.resolve(name, { paths: [from] }) : require.resolve(name);
+    // `node:fs` is loaded here, not at import: in a Worker bundle `require.resolve` fails first, and it is never loaded.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+    return (require('node:fs') as typeof import('node:fs')).realpathSync(entry);
   } catch {
     return undefined;
   }

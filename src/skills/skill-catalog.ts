@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigurationError } from '../errors';
 import { frontMatterOf, type SkillFrontMatter } from './skill-front-matter';
@@ -38,6 +37,15 @@ export interface DirectoryChild {
   readonly uri: string;
   readonly name: string;
   readonly mimeType: string;
+}
+
+/**
+ * `node:fs/promises`, loaded when a catalog is read (at the app's start), not when the root entry
+ * is imported: an app without skills (a Worker's) never loads it.
+ */
+function files(): typeof import('node:fs/promises') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  return require('node:fs/promises') as typeof import('node:fs/promises');
 }
 
 /**
@@ -90,14 +98,14 @@ export class SkillCatalog {
 
   /** Reads one folder: a skill if it holds `SKILL.md` (its files taken whole), else each subfolder in turn. */
   private async walk(folder: string, segments: string[], problems: string[]): Promise<void> {
-    const names = (await readdir(folder)).sort();
+    const names = (await files().readdir(folder)).sort();
     if (segments.length > 0 && names.includes('SKILL.md')) {
       await this.readSkill(folder, segments, problems);
       return;
     }
     for (const name of names) {
       const path = join(folder, name);
-      if ((await lstat(path)).isDirectory()) await this.walk(path, [...segments, name], problems);
+      if ((await files().lstat(path)).isDirectory()) await this.walk(path, [...segments, name], problems);
     }
   }
 
@@ -135,15 +143,15 @@ export class SkillCatalog {
 
   /** Every regular file under `folder` (SKILL.md first); a symbolic link or special file is a fault named here. */
   private async collect(folder: string, rel: string[], into: { rel: string[]; bytes: Uint8Array }[]): Promise<string | undefined> {
-    for (const name of (await readdir(folder)).sort((a, b) => (a === 'SKILL.md' ? -1 : b === 'SKILL.md' ? 1 : a < b ? -1 : 1))) {
+    for (const name of (await files().readdir(folder)).sort((a, b) => (a === 'SKILL.md' ? -1 : b === 'SKILL.md' ? 1 : a < b ? -1 : 1))) {
       const path = join(folder, name);
-      const stat = await lstat(path);
+      const stat = await files().lstat(path);
       if (stat.isDirectory()) {
         const fault = await this.collect(path, [...rel, name], into);
         if (fault) return fault;
       } else if (stat.isFile()) {
         if (into.length >= SKILL_LIMITS.files) return `${folder}: more than the ${SKILL_LIMITS.files} files a skill may have`;
-        into.push({ rel: [...rel, name], bytes: new Uint8Array(await readFile(path)) });
+        into.push({ rel: [...rel, name], bytes: new Uint8Array(await files().readFile(path)) });
       } else return `${path}: not a regular file (symbolic links and special files are not served)`;
     }
     return undefined;

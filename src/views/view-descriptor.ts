@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ConfigurationError } from '../errors';
 import { displayOf, type DisplayFields } from '../metadata/member-display';
 import type { CallContext } from '../types/context';
@@ -90,7 +88,11 @@ function documentOf(where: string, html: unknown, problems: string[]): ViewDescr
     text = html;
     source = 'html';
   } else if (html && typeof html === 'object' && typeof (html as { file?: unknown }).file === 'string') {
-    const path = resolve((html as { file: string }).file);
+    // `node:fs` only for a view read from a file: an app whose views are strings (a Worker's) never loads it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+    const { readFileSync } = require('node:fs') as typeof import('node:fs');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+    const path = (require('node:path') as typeof import('node:path')).resolve((html as { file: string }).file);
     source = `html file ${path}`;
     try {
       text = readFileSync(path, 'utf8');

@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { ConfigurationError } from '../../errors';
 import type { ProxyOptions } from '../proxy-options';
@@ -46,7 +45,10 @@ export async function proxyServers(config: string | ServersConfig, options: Prox
     if (!Number.isFinite(value) || value <= 0)
       throw new ConfigurationError(`proxyServers(): ${name} must be a positive number of milliseconds.`);
   const log = proxyOptions.logger ?? ((message: string) => process.stderr.write(`[mcpfusion gateway] ${message}\n`));
-  const source = typeof config === 'string' ? { file: resolve(config.replace(/^~(?=$|[/\\])/, homedir())) } : { value: config };
+  // `node:os` on use, not at import: the root entry loads this module, and a Worker has no home folder.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  const home = (): string => (require('node:os') as typeof import('node:os')).homedir();
+  const source = typeof config === 'string' ? { file: resolve(config.replace(/^~(?=$|[/\\])/, home)) } : { value: config };
   const set = new ServerSet(source, proxyOptions, { connectTimeoutMs, retryMs, maxRetryMs: Math.max(retryMs, maxRetryMs) }, env, log);
   try {
     await set.start(watch);
