@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { Action, FusionApp, Interactive, ToolProvider, ask, proxy, readInput, requireInput } from '../../src';
+import { Action, FusionApp, Interactive, ToolProvider, ask, proxy, proxyServers, readInput, requireInput } from '../../src';
 import type { Gateway } from '../../src/advanced';
 
 /**
@@ -218,6 +218,24 @@ describe("an upstream per front session (stdio, one child per 2025-era front ses
       expect(await call(modern, 'up.seen_roots')).toMatch(/^refused: .*shared by every front session/);
     } finally {
       await Promise.all([a.close(), b.close(), none.close(), modern.close()]);
+    }
+  }, 30_000);
+});
+
+describe('an upstream of a config (proxyServers), connected before the app that serves it', () => {
+  it("its logs between calls reach the front sessions, and a front session's level reaches it", async () => {
+    const servers = await proxyServers({ mcpServers: { up: UPSTREAM } }, { watch: false, logger: () => undefined });
+    const app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [servers], logger: () => undefined });
+    const front = await connectFront(app, 'legacy');
+    try {
+      const instance = await call(front, 'up.instance');
+      await front.client.setLoggingLevel('critical');
+      await front.logged(':emergency');
+      expect(front.logs).toEqual(['critical', 'alert', 'emergency'].map((level) => `${instance}:${level}`));
+      expect(await call(front, 'up.levels')).toBe('critical');
+    } finally {
+      await front.close();
+      await app.close();
     }
   }, 30_000);
 });
