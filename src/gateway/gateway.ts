@@ -371,11 +371,11 @@ export class ProxiedServer implements Gateway, MemberSource {
 
   /**
    * What the shared connection sends outside its calls. Its log messages go to every front
-   * session it serves, each at its own level (all of them; with upstreams per front session,
-   * those without a session id); a message that came while
-   * several calls were in flight over stdio may be one of theirs and is dropped rather than shown
-   * to the others. A roots request is refused: the connection serves every front session, and no
-   * one session's roots may stand for the others' (an upstream per front session gets its own).
+   * session it serves, each at its own level (all of them; with upstreams per front session, those
+   * without a session id); one that came while several calls were in flight over stdio may be one
+   * of theirs, and is dropped rather than shown to the others. A roots request is refused: the
+   * connection serves every front session, and no one session's roots may stand for the others'
+   * (an upstream per front session gets its own).
    */
   private sharedTraffic(): Pick<ConnectionEvents, 'logged' | 'outsideCall'> {
     return {
@@ -413,7 +413,7 @@ export class ProxiedServer implements Gateway, MemberSource {
     if (lowest && this.current) this.current.then((connection) => connection.setLevel(lowest)).catch(failed);
   }
 
-  /** A connection just opened, told the level it must log at (where one was set); returned once the request is sent. */
+  /** A connection just opened, told the level it must log at where one was set (not awaited: the request goes out first all the same). */
   private levelled(connection: UpstreamConnection, level: LoggingLevel | undefined): UpstreamConnection {
     if (level)
       connection
