@@ -137,7 +137,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   // Gateways' members join what the app's own classes and its mounts make, on every rebuild too.
   const extend = (own: Registry): Registry => withSources(withMounts(own), sources);
   const registry = extend(buildRegistry(options.tools, viewUris));
-  assertInjectable(container, registry, options, homes);
+  assertInjectable(container, registry, options, homes, sources);
   const continuations = continuationStoreOf(options, registry, log);
   assertSingleUseSupported(registry, continuations);
   const errorObjectOf = (error: unknown) => jsonRpcErrorObject(boundary.protocolError(error, 'tool', ''));
@@ -187,7 +187,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     },
     (next) => {
       assertSingleUseSupported(next, continuations);
-      assertInjectable(container, next, options, homes);
+      assertInjectable(container, next, options, homes, sources);
     },
     viewUris,
     extend

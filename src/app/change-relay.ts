@@ -1,6 +1,7 @@
 import type { Mount } from '../compose/mount';
 import { namespacedUri } from '../compose/namespace';
 import { memberSourceOf, type Gateway } from '../metadata/member-source';
+import type { FrontSessions } from '../types/front-sessions';
 
 /** What the relay needs of its app. */
 export interface RelayTarget {
@@ -10,6 +11,8 @@ export interface RelayTarget {
   resourceUpdated(uri: string): void;
   /** The app's logger. */
   log(message: string): void;
+  /** The app's front sessions, which its gateways reach outside a request. */
+  readonly sessions?: FrontSessions;
 }
 
 /**
@@ -67,7 +70,8 @@ export class ChangeRelay {
             this.rebuild(target, (message) => `${gateway.label}: its new members were refused, the previous ones stay: ${message}`),
           resourceUpdated: (uri) => {
             if (!this.closed) target.resourceUpdated(uri);
-          }
+          },
+          ...(target.sessions ? { sessions: target.sessions } : {})
         })
       );
   }

@@ -52,7 +52,8 @@ export class FusionApp {
     this.relay = new ChangeRelay(options.mounts ?? [], options.gateways ?? [], {
       rebuild: () => this.replaceTools([...this.parts.toolClasses.classes]),
       resourceUpdated: (uri) => this.parts.notifier.resourceUpdated(uri),
-      log: (m) => this.log(m)
+      log: (m) => this.log(m),
+      sessions: this.serving.live
     });
   }
 

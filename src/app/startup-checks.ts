@@ -3,6 +3,7 @@ import { checkInjection, duplicateCopies } from '../di/injection-check';
 import { ConfigurationError } from '../errors';
 import type { ContinuationStore } from '../interactive/continuation-store';
 import type { Registry } from '../metadata/registry-builder';
+import type { MemberSource } from '../metadata/member-source';
 import { isMiddlewareClass } from '../pipeline/middleware';
 import type { Constructor } from '../types/core';
 import type { FusionAppOptions } from './app-options';
@@ -54,16 +55,28 @@ export function assertSingleUseSupported(registry: Registry, store: Continuation
  * Every class the app will resolve (tool classes, presenter and middleware classes, class
  * providers) must be buildable by its container, and the packages whose identity matters must
  * be one copy: checked now, so that a missing metadata or a second tsyringe fails at startup
- * and not on every call.
+ * and not on every call. The copies are looked for from the current directory only when the app
+ * runs classes of a project (its own or mounted members, providers, middleware, a presenter): an
+ * app of gateways alone (`mcpfusion serve`) runs none, and the folder it is started in is not its project.
  */
 export function assertInjectable(
   container: DependencyContainer,
   registry: Registry,
   options: FusionAppOptions<object>,
   /** The mounts' homes, by namespace (a mounted member is resolved from its mount's container). */
-  mountHomes: ReadonlyMap<string, MemberHome> = new Map()
+  mountHomes: ReadonlyMap<string, MemberHome> = new Map(),
+  /** The app's gateways: their members are the framework's, not the project's. */
+  sources: readonly MemberSource[] = []
 ): void {
   const members = [...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts];
+  const sourced = new Set<unknown>(
+    sources.flatMap((source) => [...source.tools(), ...(source.templates?.() ?? []), ...(source.prompts?.() ?? [])].map((m) => m.target))
+  );
+  const runsProjectCode =
+    members.some((m) => !sourced.has(m.target)) ||
+    (options.providers?.length ?? 0) > 0 ||
+    (options.middleware?.length ?? 0) > 0 ||
+    options.presenter !== undefined;
   // The app's own members are resolved from its container; a mounted member from its mount's (`mountedUnder`).
   const own = members.filter((m) => m.mountedUnder === undefined);
   const homes = new Map<MemberHome, typeof members>();
@@ -72,7 +85,7 @@ export function assertInjectable(
     if (home) homes.set(home, [...(homes.get(home) ?? []), member]);
   }
   const problems = [
-    ...duplicateCopies(),
+    ...(runsProjectCode ? duplicateCopies() : []),
     ...injectionProblems(container, own, options.providers ?? [], { presenter: options.presenter, middleware: options.middleware ?? [] }),
     ...[...homes].flatMap(([home, mounted]) =>
       injectionProblems(home.container, mounted, home.providers, { middleware: [] }).map((problem) => `mount ${home.namespace}: ${problem}`)

@@ -23,6 +23,13 @@ export class CallRouter {
     return this.running.size;
   }
 
+  /** Calls in flight that have not had their outcome yet. */
+  get live(): number {
+    let count = 0;
+    for (const call of this.running) if (!call.finished) count++;
+    return count;
+  }
+
   add(call: UpstreamCall): void {
     this.running.add(call);
     this.byToken.set(call.progressToken, call);
@@ -81,16 +88,27 @@ export class CallRouter {
 
   /**
    * An upstream request of the client, delivered to its call and answered when the front client
-   * answers (or withdrawn); refused at once (`refuse` says why) when no call can be named.
+   * answers (or withdrawn). `outside` may answer what no call's context names before a call is
+   * guessed for it (`why` undefined: a per-session connection's roots are its front session's,
+   * whichever call is in flight), and what no call can be named for (`why` says why); else it is
+   * refused at once (`refuse` says why).
    */
-  ask(ask: UpstreamAsk, refuse: (why: string) => void): Promise<UpstreamAnswer> {
+  ask(
+    ask: UpstreamAsk,
+    refuse: (why: string) => void,
+    outside?: (why: string | undefined) => Promise<UpstreamAnswer> | undefined
+  ): Promise<UpstreamAnswer> {
     const store = this.storage.getStore();
+    const own = store === undefined ? outside?.(undefined) : undefined;
+    if (own) return own;
     const call = store === null ? undefined : (store ?? this.soleWaitingFree());
     if (!call) {
       const why =
         store === null
           ? 'it came during a request that is not a tool call'
           : `${this.running.size} calls were in flight and it cannot say which call asks`;
+      const answer = outside?.(why);
+      if (answer) return answer;
       refuse(why);
       return Promise.resolve(
         ask.method === 'elicitation/create'

@@ -19,6 +19,8 @@ export interface ForwardingGateway {
   readonly parked: ParkedCalls;
   /** Starts the call upstream (connecting, or reconnecting, first). */
   start(frontName: string, args: Record<string, unknown>, sessionId?: string, front?: ClientCapabilities): Promise<UpstreamCall>;
+  /** The tool asked the front client something: from now on it is listed as interactive. */
+  asked?(frontName: string): void;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function* forwardCall(
           ctx.log.message(event.level, event.data, event.logger);
           break;
         case 'question': {
+          gateway.asked?.(ctx.tool.name);
           const plan = planRound(event.question.ask, ctx);
           // Nothing the front client can be asked: the upstream is told at once (cancel), and goes on.
           if ('now' in plan) {

@@ -1,4 +1,4 @@
-import type { ClientCapabilities, GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, GetPromptResult, LoggingLevel, ReadResourceResult, Resource, Tool } from '@modelcontextprotocol/client';
 import { ConfigurationError, UnknownResourceError } from '../errors';
 import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../metadata/member-source';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
@@ -16,7 +16,9 @@ import type { ProxyOptions } from './proxy-options';
 import { membersOf } from './gateway-members';
 import { allPages } from './pages';
 import { SessionConnections, maxUpstreamSessions } from './session-connections';
-import { UpstreamConnection } from './upstream-connection';
+import { UpstreamConnection, type ConnectionEvents } from './upstream-connection';
+import type { FrontSessions } from '../types/front-sessions';
+import type { UpstreamAnswer, UpstreamAsk } from './upstream-call';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 
 /**
@@ -33,6 +35,12 @@ export class ProxiedServer implements Gateway, MemberSource {
   private readonly listeners = new Set<MemberSourceListener>();
   private current: Promise<UpstreamConnection> | undefined;
   private listing: ProxiedTools = { descriptors: [], upstreamOf: new Map() };
+  /** The upstream's tools as last listed, and those of them seen asking the front client during a call (see `proxiedTools`). */
+  private upstreamTools: readonly Tool[] = [];
+  private readonly asking = new Set<string>();
+  /** The front sessions of the app this gateway serves (told by the app when it follows the gateway), and the end of following their levels. */
+  private front: FrontSessions | undefined;
+  private unfollowLevels: (() => void) | undefined;
   private surface: ProxiedSurface = { templates: [], prompts: [], promptOf: new Map() };
   /** Upstream URIs the gateway subscribed to (after a read), so their updates reach the front's subscribers. */
   private readonly subscribed = new Set<string>();
@@ -54,7 +62,7 @@ export class ProxiedServer implements Gateway, MemberSource {
     this.log = options.logger ?? ((message) => process.stderr.write(`[mcpfusion gateway] ${message}\n`));
     registerMemberSource(this, this);
     this.sessions = new SessionConnections(
-      ({ closed }) =>
+      ({ closed }, sessionId) =>
         UpstreamConnection.open(
           this.target,
           this.options.era ?? '2025',
@@ -66,10 +74,11 @@ export class ProxiedServer implements Gateway, MemberSource {
             // The shared connection lists, and hears of list changes, for all.
             toolsChanged: () => undefined,
             unreachable: (error) => this.hooks.lost?.(error),
-            closed
+            closed,
+            ...this.sessionTraffic(sessionId)
           },
           this.closing.signal
-        ),
+        ).then((connection) => this.levelled(connection, this.front?.levelOf(sessionId))),
       this.options.sessionIdleMs ?? 600_000,
       maxUpstreamSessions(this.options.maxUpstreamSessions)
     );
@@ -100,17 +109,40 @@ export class ProxiedServer implements Gateway, MemberSource {
     return this.surface.prompts;
   }
 
-  /** See {@link MemberSource.subscribe}. */
+  /** See {@link MemberSource.subscribe}. The app's front sessions (`listener.sessions`) get what the upstream sends outside calls. */
   subscribe(listener: MemberSourceListener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const follows = listener.sessions !== undefined && this.front === undefined;
+    if (follows) {
+      this.front = listener.sessions;
+      this.unfollowLevels = listener.sessions!.onLevelSet((sessionId, level) => this.levelSet(sessionId, level));
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (!follows) return;
+      this.unfollowLevels?.();
+      this.unfollowLevels = undefined;
+      this.front = undefined;
+    };
+  }
+
+  /**
+   * A proxied tool asked the front client something during a call: from now on it is listed as
+   * interactive (see `proxiedTools`), and the app is told its list changed.
+   */
+  asked(frontName: string): void {
+    const name = this.listing.upstreamOf.get(frontName);
+    if (name === undefined || this.asking.has(name)) return;
+    this.asking.add(name);
+    this.listing = proxiedTools(this.upstreamTools, this.members, this.options, this.label, () => undefined, this.asking);
+    for (const listener of this.listeners) listener.listChanged();
   }
 
   /** Lists the upstream's tools again; the app is told when the listing changed. */
   async refresh(): Promise<void> {
     const connection = await this.connection();
     const tools = await connection.listTools();
-    const next = proxiedTools(tools, this.members, this.options, this.label, this.log);
+    const next = proxiedTools(tools, this.members, this.options, this.label, this.log, this.asking);
     const offers = connection.capabilities;
     const templates = offers.resources
       ? await connection.request((client) =>
@@ -145,6 +177,7 @@ export class ProxiedServer implements Gateway, MemberSource {
       JSON.stringify(next.descriptors.map(listed)) !== JSON.stringify(this.listing.descriptors.map(listed)) ||
       JSON.stringify(surfaceListed(surface)) !== JSON.stringify(surfaceListed(this.surface));
     this.listing = next;
+    this.upstreamTools = tools;
     this.surface = surface;
     if (changed) for (const listener of this.listeners) listener.listChanged();
   }
@@ -235,6 +268,7 @@ export class ProxiedServer implements Gateway, MemberSource {
     if (this.closed) return;
     this.closed = true;
     this.closing.abort();
+    this.unfollowLevels?.();
     this.parked.cancelAll(new Error('The gateway closed.'));
     const current = this.current;
     this.current = undefined;
@@ -288,6 +322,7 @@ export class ProxiedServer implements Gateway, MemberSource {
         },
         toolsChanged: () => void this.refresh().catch((error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)),
         unreachable: (error) => this.hooks.lost?.(error),
+        ...this.sharedTraffic(),
         closed: (reason) => {
           this.current = undefined;
           this.subscribed.clear();
@@ -297,14 +332,94 @@ export class ProxiedServer implements Gateway, MemberSource {
         }
       },
       this.closing.signal
-    ).catch((error: unknown) => {
-      this.current = undefined;
-      this.hooks.lost?.(error as Error);
-      throw error;
-    });
+    )
+      .then((connection) => this.levelled(connection, this.front?.lowestLevel()))
+      .catch((error: unknown) => {
+        this.current = undefined;
+        this.hooks.lost?.(error as Error);
+        throw error;
+      });
     // A reconnected upstream may serve other tools than the one that died: listed again, once connected.
     if (reconnecting) void this.current.then(() => this.refresh()).catch(() => undefined);
     return this.current;
+  }
+
+  /**
+   * What a front session's own upstream connection sends outside its calls: its log messages go
+   * to that front session alone (at the session's level), and its roots request is answered with
+   * that session's roots (the front client is asked), or refused saying why. A roots request with
+   * no call's context is the session's whatever call is in flight (one at the upstream's start
+   * often comes during the call that opened the connection): it is not given to that call.
+   */
+  private sessionTraffic(sessionId: string): Pick<ConnectionEvents, 'logged' | 'outsideCall'> {
+    return {
+      logged: (message) => this.front?.log(message, sessionId),
+      outsideCall: (ask) => {
+        if (ask.method !== 'roots/list') return undefined;
+        const front = this.front;
+        if (!front) return Promise.resolve(refusedRoots('the gateway serves no front app yet'));
+        return front.listRoots(sessionId, this.closing.signal).then(
+          (result): UpstreamAnswer => ({ result: result as unknown as Record<string, unknown> }),
+          (error: unknown) => {
+            this.log(`${this.label}: a roots request outside a call was refused: ${(error as Error).message}.`);
+            return refusedRoots((error as Error).message);
+          }
+        );
+      }
+    };
+  }
+
+  /**
+   * What the shared connection sends outside its calls. Its log messages go to every front
+   * session it serves, each at its own level (all of them; with upstreams per front session, those
+   * without a session id); one that came while several calls were in flight over stdio may be one
+   * of theirs, and is dropped rather than shown to the others. A roots request is refused: the
+   * connection serves every front session, and no one session's roots may stand for the others'
+   * (an upstream per front session gets its own).
+   */
+  private sharedTraffic(): Pick<ConnectionEvents, 'logged' | 'outsideCall'> {
+    return {
+      logged: (message, ambiguous) => {
+        // With upstreams per front session, the shared one serves only the front sessions without an id (stdio).
+        if (!ambiguous) this.front?.log(message, this.perSession ? null : undefined);
+      },
+      outsideCall: (ask: UpstreamAsk, why) => {
+        // Before a guess (`why` undefined), the one call in flight over stdio may be the asker: it gets it.
+        if (ask.method !== 'roots/list' || why === undefined) return undefined;
+        const reason = 'the upstream connection is shared by every front session, so no one front client can answer for the others';
+        this.log(`${this.label}: a roots request outside a call was refused: ${reason}.`);
+        return Promise.resolve(
+          refusedRoots(`${reason} (proxy({ sessions: 'per-front-session' }) gives each 2025-era front session its own)`)
+        );
+      }
+    };
+  }
+
+  /**
+   * A front session set its log level: forwarded to its own upstream connection (opened for it:
+   * what its upstream logs between calls is for it), else to the shared one as the lowest level
+   * any front session set (each front session's own level filters what it gets).
+   */
+  private levelSet(sessionId: string | undefined, level: LoggingLevel): void {
+    const failed = (error: unknown) => this.log(`${this.label}: logging/setLevel upstream failed: ${(error as Error).message}`);
+    if (this.closed || this.hooks.refuse?.()) return;
+    if (sessionId !== undefined && this.perSession) {
+      this.connectionFor(sessionId)
+        .then((connection) => connection.setLevel(level))
+        .catch(failed);
+      return;
+    }
+    const lowest = this.front?.lowestLevel();
+    if (lowest && this.current) this.current.then((connection) => connection.setLevel(lowest)).catch(failed);
+  }
+
+  /** A connection just opened, told the level it must log at where one was set (not awaited: the request goes out first all the same). */
+  private levelled(connection: UpstreamConnection, level: LoggingLevel | undefined): UpstreamConnection {
+    if (level)
+      connection
+        .setLevel(level)
+        .catch((error: unknown) => this.log(`${this.label}: logging/setLevel upstream failed: ${(error as Error).message}`));
+    return connection;
   }
 
   /** What every proxied tool's descriptor names as its class: one per gateway, its method forwarding to this gateway. */
@@ -321,6 +436,11 @@ export interface ServerHooks {
   readonly refuse?: () => Error | undefined;
 }
 
+/** A roots request outside a call, refused with the reason. */
+function refusedRoots(why: string): UpstreamAnswer {
+  return { refused: `The gateway cannot answer roots/list outside a tool call: ${why}.` };
+}
+
 /** What the resources and prompts list (whether a relisting changed anything). */
 function surfaceListed(surface: ProxiedSurface): unknown {
   return [
@@ -331,5 +451,13 @@ function surfaceListed(surface: ProxiedSurface): unknown {
 
 /** What a descriptor lists (whether a relisting changed anything). */
 function listed(descriptor: ToolDescriptor): unknown {
-  return [descriptor.name, descriptor.description, descriptor.title, descriptor.annotations, descriptor.schemas, descriptor.scopes];
+  return [
+    descriptor.name,
+    descriptor.description,
+    descriptor.title,
+    descriptor.annotations,
+    descriptor.schemas,
+    descriptor.scopes,
+    descriptor.listed
+  ];
 }

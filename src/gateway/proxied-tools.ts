@@ -16,8 +16,25 @@ export interface ProxiedTools {
 /** Tool names the protocol allows (the registry's rule). */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
+/** The listing key of a tool that may ask mid-call, as an upstream made with this framework lists it (`INTERACTIVE_META_KEY`). */
+const INTERACTIVE_KEY = 'io.mcpfusion/interactive';
+
 /** The upstream's result, as it came: the upstream shaped it already. */
 const PASS_THROUGH: Presenter = { present: (value) => value as CallToolResult };
+
+/**
+ * Whether a proxied tool is listed as one that may ask the user mid-call. The protocol gives no
+ * way to know it ahead: a server declares no capability for asking (the client does), and a tool
+ * says nothing of it. So the listing says what is known: the upstream's own word, where it lists
+ * the framework's key (an upstream made with this framework), else what the gateway saw (the tool
+ * asked the front client during a call, `asking`), and nothing otherwise. Marking every tool
+ * would tell a client that each may interrupt the user, which the common tool never does. The
+ * chain stays interactive for every proxied tool all the same: a question that comes during any
+ * call is still forwarded.
+ */
+function listedInteractive(tool: Tool, asking: ReadonlySet<string>): boolean {
+  return tool._meta?.[INTERACTIVE_KEY] === true || asking.has(tool.name);
+}
 
 /**
  * The descriptors of an upstream's tools as this app serves them: named under the namespace,
@@ -32,7 +49,9 @@ export function proxiedTools(
   members: Constructor,
   options: ProxyOptions,
   label: string,
-  log: (message: string) => void
+  log: (message: string) => void,
+  /** Upstream tools seen asking the front client during a call (see `listedInteractive`). */
+  asking: ReadonlySet<string> = new Set()
 ): ProxiedTools {
   const descriptors: ToolDescriptor[] = [];
   const upstreamOf = new Map<string, string>();
@@ -52,7 +71,13 @@ export function proxiedTools(
       Object.freeze({
         name,
         kind: 'action' as const,
+        // Every proxied call can forward a question (the chain's input steps); the listing says so only where it is known.
         interactive: true,
+        listed: Object.freeze({
+          interactive: listedInteractive(tool, asking),
+          // A tool that requires (or takes) a task stays marked so: the upstream's own `execution`, as it listed it.
+          ...(tool.execution ? { execution: Object.freeze({ ...tool.execution }) } : {})
+        }),
         // The answer to an upstream question authorizes what the upstream does next: each state is good once.
         singleUseState: true,
         answersUpFront: false,

@@ -29,7 +29,7 @@ export class SessionConnections {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly connect: (events: Pick<ConnectionEvents, 'closed'>) => Promise<UpstreamConnection>,
+    private readonly connect: (events: Pick<ConnectionEvents, 'closed'>, sessionId: string) => Promise<UpstreamConnection>,
     private readonly idleMs: number,
     private readonly max: number = DEFAULT_MAX_UPSTREAM_SESSIONS
   ) {}
@@ -45,7 +45,7 @@ export class SessionConnections {
     if (entry) this.entries.delete(sessionId);
     else {
       if (this.entries.size >= this.max && !this.evictOne()) return undefined;
-      const connection = this.connect({ closed: () => this.forget(sessionId, connection) }).catch((error: unknown) => {
+      const connection = this.connect({ closed: () => this.forget(sessionId, connection) }, sessionId).catch((error: unknown) => {
         this.forget(sessionId, connection);
         throw error;
       });

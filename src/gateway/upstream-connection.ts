@@ -5,6 +5,8 @@ import {
   LOG_LEVEL_META_KEY,
   StreamableHTTPClientTransport,
   type ClientCapabilities,
+  type LoggingLevel,
+  type LoggingMessageNotificationParams,
   type McpSubscription,
   type Tool,
   type Transport
@@ -31,6 +33,18 @@ export interface ConnectionEvents {
   readonly log: (message: string) => void;
   /** A call found the upstream unreachable (its HTTP endpoint refused the connection): the upstream is down, though no channel closed. */
   readonly unreachable?: (error: Error) => void;
+  /**
+   * A log message that belongs to no call (the upstream logged between calls, or on its own
+   * stream); `ambiguous` when calls were in flight over a connection that cannot say whose it is
+   * (stdio), so it may be one call's.
+   */
+  readonly logged?: (message: LoggingMessageNotificationParams, ambiguous: boolean) => void;
+  /**
+   * A request of the client that no call's context names: asked first with `why` undefined
+   * (before the one call in flight is guessed for it), then, when no call can be named, with
+   * `why`. Answered by the returned promise, or left to the call or refused (undefined).
+   */
+  readonly outsideCall?: (ask: UpstreamAsk, why: string | undefined) => Promise<UpstreamAnswer> | undefined;
 }
 
 /** A request's upper bound the SDK holds the gateway to: long, since a question to a person may be pending (the park bounds that). */
@@ -57,6 +71,8 @@ export class UpstreamConnection {
   private readonly watched = new Set<string>();
   private listening: McpSubscription | undefined;
   private http: StreamableHTTPClientTransport | undefined;
+  /** The level last sent upstream with `logging/setLevel`. */
+  private levelSent: LoggingLevel | undefined;
 
   private constructor(
     private readonly client: Client,
@@ -100,6 +116,10 @@ export class UpstreamConnection {
     );
     client.setRequestHandler('roots/list', async () => answered(await connection.question({ method: 'roots/list' })) as never);
     client.setNotificationHandler('notifications/resources/updated', (notification) => events.resourceUpdated(notification.params.uri));
+    // What `tap` could give to no call: the upstream's logging between calls (or on its own stream).
+    client.setNotificationHandler('notifications/message', (notification) =>
+      events.logged?.(notification.params, connection.target.kind === 'stdio' && connection.calls.live > 1)
+    );
     const transport = connection.transport();
     if (transport instanceof StreamableHTTPClientTransport) connection.http = transport;
     const abandon = (): void => void client.close().catch(() => undefined);
@@ -178,6 +198,17 @@ export class UpstreamConnection {
     const previous = this.listening;
     this.listening = await this.request((client) => client.listen({ resourceSubscriptions: [...this.watched] }));
     await previous?.close();
+  }
+
+  /**
+   * Tells a 2025-era upstream that declared logging the level to log at (`logging/setLevel`),
+   * unless it was the last one sent. A 2026-07-28 upstream is told per request (every level: the
+   * front's own level filters) and logs nothing between requests, so it is not told.
+   */
+  async setLevel(level: LoggingLevel): Promise<void> {
+    if (this.modern || this.client.getServerCapabilities()?.logging === undefined || this.levelSent === level) return;
+    this.levelSent = level;
+    await this.request((client) => client.setLoggingLevel(level));
   }
 
   /** Every tool the upstream lists (all pages). */
@@ -269,7 +300,11 @@ export class UpstreamConnection {
 
   /** An upstream request of the client (a question, a sampling request, a roots listing), given to its call. */
   private question(ask: UpstreamAsk): Promise<UpstreamAnswer> {
-    return this.calls.ask(ask, (why) => this.events.log(`${describeTarget(this.target)} sent ${ask.method} while ${why}: it was refused.`));
+    return this.calls.ask(
+      ask,
+      (why) => this.events.log(`${describeTarget(this.target)} sent ${ask.method} while ${why}: it was refused.`),
+      (why) => this.events.outsideCall?.(ask, why)
+    );
   }
 
   private lost(): void {

@@ -2,6 +2,7 @@ import { ConfigurationError } from '../errors';
 import type { Registry } from './registry-builder';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
 import type { ToolDescriptor } from './tool-descriptor';
+import type { FrontSessions } from '../types/front-sessions';
 
 /**
  * Another MCP server put behind an app, as `proxy()` (from `@mcpfusion/core`) returns it: give it
@@ -67,6 +68,8 @@ export interface MemberSourceListener {
   listChanged(): void;
   /** A resource the source serves changed (its URI as the app serves it). */
   resourceUpdated?(uri: string): void;
+  /** The app's front sessions, reached outside a request (a gateway's upstream logging between calls, its roots requests, the levels set). */
+  readonly sessions?: FrontSessions;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ClientCapabilities, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, ToolAnnotations, ToolExecution } from '@modelcontextprotocol/server';
 import type { Middleware } from '../types/middleware';
 import type { PresenterRef } from '../types/presenter';
 import type { ToolTaskSupport } from '../types/tasks';
@@ -14,6 +14,13 @@ export interface ToolDescriptor {
   readonly kind: ToolKind;
   /** Whether the method is marked `@Interactive` (it may ask the user mid-call). */
   readonly interactive: boolean;
+  /**
+   * What the listing says where the chain alone does not decide it (a gateway's proxied tool:
+   * its chain can forward any question, the listing says what the upstream is known to do):
+   * `interactive`, whether the tool is listed as one that may ask (absent: as `interactive`);
+   * `execution`, the listed `execution` (absent: from `task`).
+   */
+  readonly listed?: { readonly interactive?: boolean; readonly execution?: ToolExecution };
   /** Interactive: each issued `requestState` is accepted once. */
   readonly singleUseState: boolean;
   /** Interactive, read-only: answers sent with the first call are read (see `InteractiveOptions`). */

@@ -67,7 +67,7 @@ export function compileTools(
     const frameworkMeta = {
       ...toolViewMeta(descriptor),
       // Whether the tool may ask the user mid-call (clients such as mcpfusion say so in their listing).
-      ...(descriptor.interactive ? { [INTERACTIVE_META_KEY]: true } : {})
+      ...((descriptor.listed?.interactive ?? descriptor.interactive) ? { [INTERACTIVE_META_KEY]: true } : {})
     };
     const listing: Tool = {
       name: descriptor.name,
@@ -76,7 +76,11 @@ export function compileTools(
       inputSchema: inputSchema as Tool['inputSchema'],
       ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
       annotations: descriptor.annotations,
-      ...(descriptor.task ? { execution: { taskSupport: descriptor.task.support } } : {})
+      ...(descriptor.task
+        ? { execution: { taskSupport: descriptor.task.support } }
+        : descriptor.listed?.execution
+          ? { execution: descriptor.listed.execution }
+          : {})
     };
     return Object.freeze({
       ...member,

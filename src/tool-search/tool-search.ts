@@ -3,6 +3,7 @@ import { CalledToolNotFoundError, ConfigurationError, InvalidInputError, type Vi
 import type { CompiledTool } from '../pipeline/compiled-member';
 import type { ToolCatalog } from '../surface/tool-catalog';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
+import { INTERACTIVE_META_KEY } from '../surface/compile-tools';
 import { callToolListing, searchToolListing } from './front-tools';
 import { ToolIndex } from './tool-index';
 import type { ToolSearchSettings } from './tool-search-options';
@@ -45,7 +46,8 @@ export class ToolSearch {
             'rename one (toolSearch.searchToolName / callToolName).'
         );
     }
-    const interactive = catalog.listing.some((tool) => catalog.get(tool.name)?.info.interactive === true);
+    // As the tools are listed (a proxied tool's chain can always ask, its listing says whether it is known to).
+    const interactive = catalog.listing.some((tool) => tool._meta?.[INTERACTIVE_META_KEY] === true);
     this.front = Object.freeze([searchToolListing(settings, catalog.listing.length), callToolListing(settings, interactive)]);
   }
 

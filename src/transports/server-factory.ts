@@ -17,6 +17,7 @@ import type { CallTrace } from '../types/telemetry';
 import type { CallRequest, LogSend, ProgressSend, ServedRequest } from '../types/request';
 import { isPlainJsonObject, ownRecord, ownValue } from '../wire/own-properties';
 import type { LiveServers } from './live-servers';
+import { serveSetLevel } from './set-level';
 import { isCongested, remoteAddressOf } from './http/connection-facts';
 import { MEMBER_METHODS, MEMBER_METHOD_NAMES, type MemberMethodName } from './member-methods';
 import { RequestTelemetry, spanTargetOf, uriOf } from './request-telemetry';
@@ -69,6 +70,8 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     // SEP-2243 `Mcp-Param-*` header validation, which reads `toolInputSchemaJson`.
     const server = mcp.server;
     const subscriptions = era === 'legacy' || !requestInfo ? live.add(server, era) : new Set<string>();
+    // A long-lived instance's level also filters what is sent between requests, and is followed by the gateways.
+    if (era === 'legacy' || !requestInfo) serveSetLevel(server, live);
 
     const traced = new RequestTelemetry(telemetry, server, era);
 

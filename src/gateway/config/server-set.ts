@@ -8,6 +8,7 @@ import type { PromptDescriptor, ResourceTemplateDescriptor } from '../../metadat
 import type { ProxyOptions } from '../proxy-options';
 import { parseServersConfig, serversFromConfig, type ConfiguredServer } from './servers-config';
 import { UpstreamSlot, type SlotTiming, type UpstreamHealth } from './upstream-slot';
+import { LateFrontSessions } from './late-front-sessions';
 
 /** The health resource's URI. */
 export const HEALTH_URI = 'mcpfusion://gateway/health';
@@ -38,6 +39,8 @@ export class ServerSet implements UpstreamSet, MemberSource {
   readonly namespace = undefined;
   private readonly slots = new Map<string, UpstreamSlot>();
   private readonly listeners = new Set<MemberSourceListener>();
+  /** The front sessions of the app that follows the set, as its upstreams reach them (they may connect before it exists). */
+  private readonly front = new LateFrontSessions();
   private watcher: FSWatcher | undefined;
   private reloading: Promise<void> = Promise.resolve();
   private reloadAgain = false;
@@ -115,7 +118,11 @@ export class ServerSet implements UpstreamSet, MemberSource {
 
   subscribe(listener: MemberSourceListener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (listener.sessions) this.front.attach(listener.sessions);
+    return () => {
+      this.listeners.delete(listener);
+      if (listener.sessions) this.front.attach(undefined);
+    };
   }
 
   reload(value?: unknown): Promise<void> {
@@ -177,7 +184,8 @@ export class ServerSet implements UpstreamSet, MemberSource {
       stateChanged: () => {
         if (!this.closed) for (const listener of this.listeners) listener.resourceUpdated?.(HEALTH_URI);
       },
-      log: this.log
+      log: this.log,
+      sessions: this.front
     });
   }
 

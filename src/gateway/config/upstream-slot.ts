@@ -1,4 +1,5 @@
 import { ToolError } from '../../errors';
+import type { FrontSessions } from '../../types/front-sessions';
 import { ProxiedServer } from '../gateway';
 import type { ProxyOptions } from '../proxy-options';
 import type { ConfiguredServer } from './servers-config';
@@ -46,6 +47,8 @@ export interface SlotEvents {
   /** Its state changed (the health resource did). */
   readonly stateChanged: () => void;
   readonly log: (message: string) => void;
+  /** The front sessions its upstream's traffic outside calls goes to (see `LateFrontSessions`). */
+  readonly sessions?: FrontSessions;
 }
 
 /**
@@ -160,7 +163,8 @@ export class UpstreamSlot {
     this.server = server;
     this.unsubscribe = server.subscribe({
       listChanged: () => this.events.changed(),
-      resourceUpdated: (uri) => this.events.resourceUpdated(uri)
+      resourceUpdated: (uri) => this.events.resourceUpdated(uri),
+      ...(this.events.sessions ? { sessions: this.events.sessions } : {})
     });
     this.failures = 0;
     this.nextRetryAt = undefined;

@@ -112,4 +112,26 @@ describe('dependency injection is checked at startup', () => {
       rmSync(project, { recursive: true, force: true });
     }
   });
+
+  it("an app with the project's classes started in a folder with its own reflect-metadata is refused (an app of gateways alone is not: see sample-app/serve-any-folder.test.ts)", () => {
+    @ToolProvider()
+    class ProjectTools {
+      @Action('project.ping', { description: 'x' })
+      ping() {
+        return 'pong';
+      }
+    }
+    const project = mkdtempSync(join(tmpdir(), 'second-reflect-'));
+    const here = process.cwd();
+    try {
+      cpSync(dirname(require.resolve('reflect-metadata')), join(project, 'node_modules', 'reflect-metadata'), { recursive: true });
+      process.chdir(project);
+      expect(() => FusionApp.create({ tools: [ProjectTools] })).toThrow(/Two copies of reflect-metadata/);
+      // Nothing of the project runs: the folder is not looked at.
+      expect(() => FusionApp.create({ tools: [] })).not.toThrow();
+    } finally {
+      process.chdir(here);
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
 });
