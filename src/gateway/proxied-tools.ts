@@ -68,6 +68,7 @@ export function proxiedTools(
         presenter: PASS_THROUGH,
         middleware: [],
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...forwardedTaskSupport(tool),
         scopes: Object.freeze([...scopes]),
         isGenerator: true,
         schemas: Object.freeze({ input: tool.inputSchema as JsonSchema, ...(output ? { output } : {}) })
@@ -87,4 +88,10 @@ function compiles(schema: JsonSchema | undefined, name: string): JsonSchema | un
     if (error instanceof ConfigurationError) return undefined;
     throw error;
   }
+}
+
+/** The upstream's `execution.taskSupport` (untrusted), kept in the listing: a tool that needs a task stays marked as one. */
+function forwardedTaskSupport(tool: Tool): { forwardedTaskSupport?: 'optional' | 'required' } {
+  const support = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+  return support === 'optional' || support === 'required' ? { forwardedTaskSupport: support } : {};
 }

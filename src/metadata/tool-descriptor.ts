@@ -58,6 +58,11 @@ export interface ToolDescriptor {
   readonly scopes: readonly string[];
   /** How the tool takes part in tasks; absent: never a task. */
   readonly task?: ToolTaskSupport;
+  /**
+   * The task support another server declares for it, listed as its `execution.taskSupport` (a
+   * gateway's proxied tool: that server runs the tasks, the app's own task machinery does not).
+   */
+  readonly forwardedTaskSupport?: 'optional' | 'required';
   /** Mutations: what they serialize on (absent for actions; `'app'` by default). */
   readonly serializeOn?: SerializeOn;
   /** Whether the method is a generator function (its results are driven by the generator driver). */

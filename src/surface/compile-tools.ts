@@ -69,6 +69,7 @@ export function compileTools(
       // Whether the tool may ask the user mid-call (clients such as mcpfusion say so in their listing).
       ...(descriptor.interactive ? { [INTERACTIVE_META_KEY]: true } : {})
     };
+    const taskSupport = descriptor.task?.support ?? descriptor.forwardedTaskSupport;
     const listing: Tool = {
       name: descriptor.name,
       ...listedDisplay(descriptor, Object.keys(frameworkMeta).length > 0 ? frameworkMeta : undefined),
@@ -76,7 +77,7 @@ export function compileTools(
       inputSchema: inputSchema as Tool['inputSchema'],
       ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
       annotations: descriptor.annotations,
-      ...(descriptor.task ? { execution: { taskSupport: descriptor.task.support } } : {})
+      ...(taskSupport ? { execution: { taskSupport } } : {})
     };
     return Object.freeze({
       ...member,
