@@ -2,6 +2,7 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
   type CallToolResult,
   type ClientCapabilities
 } from '@modelcontextprotocol/client';
@@ -38,8 +39,8 @@ export async function callAcceptingTasks(
   call: UpstreamCall,
   params: { name: string; arguments: Record<string, unknown>; _meta: Record<string, unknown> }
 ): Promise<CallToolResult> {
-  const answer = await throughRounds<Record<string, unknown>>(call, (retry) =>
-    raw.request('tools/call', { ...params, ...retry }, call.signal)
+  const answer = withoutServerInfo(
+    await throughRounds<Record<string, unknown>>(call, (retry) => raw.request('tools/call', { ...params, ...retry }, call.signal))
   );
   const { resultType, ...rest } = answer;
   if (resultType === 'task') {
@@ -49,4 +50,16 @@ export async function callAcceptingTasks(
   if (resultType !== undefined && resultType !== 'complete')
     throw new Error(`The upstream answered with an unknown result type ${JSON.stringify(resultType)}.`);
   return rest as CallToolResult;
+}
+
+/**
+ * A raw answer without the upstream's `serverInfo` (`_meta`): the front's server stamps its own,
+ * and keeps one already there. (The SDK client lifts it off the answers it decodes.)
+ */
+export function withoutServerInfo(answer: Record<string, unknown>): Record<string, unknown> {
+  const meta = answer._meta;
+  if (!meta || typeof meta !== 'object' || !(SERVER_INFO_META_KEY in meta)) return answer;
+  const { [SERVER_INFO_META_KEY]: _upstream, ...kept } = meta as Record<string, unknown>;
+  const { _meta: _old, ...rest } = answer;
+  return Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest;
 }

@@ -3,6 +3,7 @@ import type { ForwardedTaskMethod, TaskForwarding } from '../../types/forwarded-
 import type { UpstreamConnection } from '../upstream-connection';
 import { UpstreamRpcError } from './raw-exchange';
 import { ForwardedTaskTable } from './task-table';
+import { withoutServerInfo } from './task-call';
 
 /** What a gateway's upstream tasks need of their gateway. */
 export interface UpstreamTasksHost {
@@ -84,7 +85,7 @@ export class UpstreamTasks implements TaskForwarding {
       throw new ToolError(`${this.host.label()} refused ${method} (${error.code}): ${error.message}`);
     }
     // The framework stamps the front's own `resultType`; the upstream's id never reaches the front client.
-    const { resultType: _stamped, ...rest } = answer;
+    const { resultType: _stamped, ...rest } = withoutServerInfo(answer);
     return 'taskId' in rest ? { ...rest, taskId: frontId } : rest;
   }
 }
