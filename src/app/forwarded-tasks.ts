@@ -1,13 +1,15 @@
 import { InvalidParamsError, MissingCapabilityError, TaskNotFoundError } from '../errors';
 import type { NamePrincipal } from '../auth/principal';
 import type { ExtensionCallLife } from '../extensions/call-life';
-import type { ExtensionMethod, ExtensionRequest, FusionExtension } from '../extensions/extension';
+import type { ExtensionListens, ExtensionMethod, ExtensionRequest, FusionExtension } from '../extensions/extension';
 import type { MemberSource } from '../metadata/member-source';
 import type { ErrorBoundary } from '../pipeline/error-boundary';
 import { acceptsTasks } from '../tasks/task-acceptance';
 import { TASKS_EXTENSION } from '../tasks/task-record';
 import type { ForwardedTaskMethod, TaskForwarding } from '../types/forwarded-tasks';
+import { taskIdsOf } from '../transports/http/task-listen-request';
 import { isPlainJsonObject, ownValue } from '../wire/own-properties';
+import { forwardedListenResponse } from './forwarded-task-listen';
 
 const METHODS: readonly ForwardedTaskMethod[] = ['tasks/get', 'tasks/update', 'tasks/cancel'];
 
@@ -22,6 +24,9 @@ const METHODS: readonly ForwardedTaskMethod[] = ['tasks/get', 'tasks/update', 't
  * - `tasks/get`, `tasks/update` and `tasks/cancel` need the extension declared (-32021), a
  *   `taskId` (-32602); then the source whose task it is, for this caller, forwards the request to
  *   its server; an id no source has for this caller goes to the app's own tasks, or is -32602.
+ *
+ * - A task status listen naming forwarded tasks of the caller follows them on their servers
+ *   (`forwarded-task-listen.ts`); one naming none of them is the app's own tasks' listen.
  *
  * Returns `own` untouched when no source forwards tasks.
  */
@@ -45,6 +50,7 @@ export function withForwardedTasks(
     id: TASKS_EXTENSION,
     settings: own?.settings ?? {},
     methods,
+    listens: followingListens(forwarding, ownerOf, boundary, own?.listens),
     callLife: bothLives(own?.callLife, adoptingLife(forwarding, ownerOf))
   };
 }
@@ -81,6 +87,34 @@ function forwardTo(
       throw boundary.protocolError(error, 'tool', '');
     }
     return own(request);
+  };
+}
+
+/** Task status listens: forwarded tasks followed on their servers, else the app's own tasks' listen. */
+function followingListens(
+  forwarding: readonly TaskForwarding[],
+  ownerOf: (request: ExtensionRequest) => string,
+  boundary: ErrorBoundary,
+  own: ExtensionListens | undefined
+): ExtensionListens {
+  return {
+    accepts: (params) => taskIdsOf(params) !== undefined,
+    open: async (request) => {
+      if (!acceptsTasks(request)) {
+        throw boundary.protocolError(
+          new MissingCapabilityError(
+            TASKS_EXTENSION,
+            { extensions: { [TASKS_EXTENSION]: {} } },
+            `Listening for task status needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities.`
+          ),
+          'tool',
+          ''
+        );
+      }
+      const taskIds = taskIdsOf(request.params) ?? [];
+      const forwarded = forwardedListenResponse(request.id, taskIds, ownerOf(request), forwarding, request.signal, !own);
+      return forwarded ?? (await own!.open(request));
+    }
   };
 }
 

@@ -198,6 +198,20 @@ export class UpstreamConnection {
     return this.raw.request(method, { ...params, _meta: envelope }, signal);
   }
 
+  /**
+   * A task status listen upstream (`subscriptions/listen` naming `taskIds`, raw): each
+   * `notifications/tasks` on its stream goes to `status`; resolves when the upstream ends the
+   * stream (every task followed is finished), rejects when `signal` aborts or the connection closes.
+   */
+  async listenToTasks(taskIds: readonly string[], signal: AbortSignal, status: (task: Record<string, unknown>) => void): Promise<void> {
+    if (this.closedBy || !this.raw) throw this.unavailable(this.closedBy ?? new Error('the connection is not open'));
+    const envelope = taskEnvelope(this.protocolVersion ?? '2026-07-28', {});
+    await this.raw.listen({ notifications: { taskIds: [...taskIds] }, _meta: envelope }, signal, (notification) => {
+      if (notification.method === 'notifications/tasks' && notification.params && typeof notification.params === 'object')
+        status(notification.params as Record<string, unknown>);
+    });
+  }
+
   /** Every tool the upstream lists (all pages). */
   async listTools(): Promise<Tool[]> {
     const tools: Tool[] = [];

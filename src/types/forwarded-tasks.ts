@@ -36,4 +36,17 @@ export interface TaskForwarding {
     params: Readonly<Record<string, unknown>>,
     signal: AbortSignal
   ): Promise<Record<string, unknown>> | undefined;
+  /**
+   * Follows the status of those of `taskIds` (untrusted) that are this source's tasks for
+   * `owner`: each status the server behind it reports goes to `status` (as `tasks/get` shows
+   * the task, under its front id). `followed`: the ids it follows (none: `ended` is settled);
+   * `ended` settles when the server ended the stream (every task finished), `signal` aborted, or
+   * the connection failed.
+   */
+  follow(
+    taskIds: readonly string[],
+    owner: string,
+    signal: AbortSignal,
+    status: (task: Record<string, unknown>) => void
+  ): { readonly followed: readonly string[]; readonly ended: Promise<void> };
 }

@@ -78,6 +78,8 @@ interface Front {
   readonly client: Client;
   /** A raw request over the client's own transport, the tasks extension declared (or not: `declare: false`). */
   request(method: string, params: Json, declare?: boolean): Promise<Json>;
+  /** A task status listen naming `taskIds`: every notification until the stream's result. */
+  listen(taskIds: readonly string[], onNotification: (notification: Json) => void): Promise<Json>;
   close(): Promise<void>;
 }
 
@@ -90,17 +92,16 @@ async function connectFront(url: URL, user: string): Promise<Front> {
   transport.onmessage = (message: JSONRPCMessage) => {
     if (!raw.takes(message)) receive?.(message);
   };
+  const envelope = (declare: boolean) => ({
+    [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
+    [CLIENT_CAPABILITIES_META_KEY]: { elicitation: { form: {} }, ...(declare ? { extensions: { [TASKS]: {} } } : {}) },
+    [CLIENT_INFO_META_KEY]: { name: `front-${user}`, version: '1.0.0' }
+  });
   return {
     client,
-    request: (method, params, declare = true) =>
-      raw.request(method, {
-        ...params,
-        _meta: {
-          [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
-          [CLIENT_CAPABILITIES_META_KEY]: { elicitation: { form: {} }, ...(declare ? { extensions: { [TASKS]: {} } } : {}) },
-          [CLIENT_INFO_META_KEY]: { name: `front-${user}`, version: '1.0.0' }
-        }
-      }),
+    request: (method, params, declare = true) => raw.request(method, { ...params, _meta: envelope(declare) }),
+    listen: (taskIds, onNotification) =>
+      raw.listen({ notifications: { taskIds }, _meta: envelope(true) }, new AbortController().signal, onNotification),
     close: () => client.close()
   };
 }
@@ -241,6 +242,31 @@ describe('tasks through the gateway (2026-07-28, upstream over HTTP)', () => {
     await expect(alice.request('tasks/get', { taskId })).resolves.toMatchObject({ taskId, status: 'working' });
     await alice.request('tasks/cancel', { taskId });
     await expect(until(alice, taskId, ['cancelled', 'completed', 'failed'])).resolves.toMatchObject({ status: 'cancelled' });
+  });
+
+  it('forwards task status listens: the caller’s own tasks followed under their front ids until they finish, no one else’s', async () => {
+    const created = await alice.request('tools/call', { name: 'long_job', arguments: {} });
+    const taskId = String(created.taskId);
+    const heard: Json[] = [];
+    const working = new Deferred();
+    const listened = alice.listen([taskId, 'not-a-task'], (notification) => {
+      heard.push(notification);
+      if (notification.method === 'notifications/tasks') working.resolve();
+    });
+    await working.promise;
+    await alice.request('tasks/cancel', { taskId });
+    await expect(listened).resolves.toMatchObject({ resultType: 'complete' });
+    expect(heard[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: [taskId] } }
+    });
+    const statuses = heard.filter((n) => n.method === 'notifications/tasks').map((n) => n.params as Json);
+    expect(statuses.every((task) => task.taskId === taskId)).toBe(true);
+    expect(statuses.at(-1)).toMatchObject({ taskId, status: 'cancelled' });
+    // Bob follows nothing of Alice's: an empty acknowledgement, and the stream ends.
+    const bobHeard: Json[] = [];
+    await expect(bob.listen([taskId], (notification) => bobHeard.push(notification))).resolves.toMatchObject({ resultType: 'complete' });
+    expect(bobHeard).toEqual([expect.objectContaining({ params: expect.objectContaining({ notifications: { taskIds: [] } }) })]);
   });
 
   it('answers a client that did not declare the extension synchronously, and refuses it a task-required tool (-32021)', async () => {

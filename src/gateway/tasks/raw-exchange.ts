@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { SUBSCRIPTION_ID_META_KEY, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 
 type Json = Record<string, unknown>;
 
@@ -30,6 +30,8 @@ interface Waiter {
  */
 export class RawExchange {
   private readonly waiting = new Map<string, Waiter>();
+  /** The listens open, by their request id: the notifications their stream carries go to the listener. */
+  private readonly listeners = new Map<string, (notification: Json) => void>();
   private nextId = 1;
 
   /** `stdio`: a transport on which a cancelled request is told with `notifications/cancelled` (over HTTP, closing its stream is the cancellation). */
@@ -40,6 +42,13 @@ export class RawExchange {
 
   /** Whether `message` answers one of these requests (it is then settled here, and not passed on). */
   takes(message: JSONRPCMessage): boolean {
+    if ('method' in message && !('id' in message)) {
+      const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+      const listener = meta ? this.listeners.get(String(meta[SUBSCRIPTION_ID_META_KEY])) : undefined;
+      if (!listener) return false;
+      listener({ method: message.method, params: message.params });
+      return true;
+    }
     if ('method' in message || !('id' in message) || typeof message.id !== 'string') return false;
     const waiter = this.waiting.get(message.id);
     if (!waiter) return false;
@@ -62,7 +71,24 @@ export class RawExchange {
    * closes; over stdio `notifications/cancelled` is sent) and rejects with the signal's reason.
    */
   request(method: string, params: Json, signal?: AbortSignal): Promise<Json> {
+    return this.send(`gw:${this.nextId++}`, method, params, signal);
+  }
+
+  /**
+   * A `subscriptions/listen`: every notification its stream carries (named by its subscription
+   * id, the request's) goes to `listener` until the stream's result (resolved) or `signal` (rejected).
+   */
+  async listen(params: Json, signal: AbortSignal, listener: (notification: Json) => void): Promise<Json> {
     const id = `gw:${this.nextId++}`;
+    this.listeners.set(id, listener);
+    try {
+      return await this.send(id, 'subscriptions/listen', params, signal);
+    } finally {
+      this.listeners.delete(id);
+    }
+  }
+
+  private send(id: string, method: string, params: Json, signal?: AbortSignal): Promise<Json> {
     return new Promise<Json>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason as Error);
       const settle = (end: () => void): void => {

@@ -68,6 +68,33 @@ export class UpstreamTasks implements TaskForwarding {
     return this.send(method, sent, taskId, signal);
   }
 
+  follow(
+    taskIds: readonly string[],
+    owner: string,
+    signal: AbortSignal,
+    status: (task: Record<string, unknown>) => void
+  ): { readonly followed: readonly string[]; readonly ended: Promise<void> } {
+    const frontOf = new Map<string, string>();
+    for (const taskId of new Set(taskIds)) {
+      const task = this.table.find(taskId, owner);
+      if (task) frontOf.set(task.upstreamId, taskId);
+    }
+    if (frontOf.size === 0) return { followed: [], ended: Promise.resolve() };
+    const ended = this.host
+      .connection()
+      .then((connection) =>
+        connection.listenToTasks([...frontOf.keys()], signal, (task) => {
+          const frontId = frontOf.get(String(task.taskId));
+          // Only the tasks asked for, under their front ids; the upstream's subscription id stays upstream.
+          if (frontId === undefined) return;
+          const { _meta: _upstream, ...view } = task;
+          status({ ...view, taskId: frontId });
+        })
+      )
+      .catch(() => undefined);
+    return { followed: [...frontOf.values()], ended };
+  }
+
   private async send(
     method: ForwardedTaskMethod,
     params: Record<string, unknown>,
