@@ -138,7 +138,7 @@ function adoptingLife(forwarding: readonly TaskForwarding[], ownerOf: (request: 
       const source = sourceOf(call.tool.name);
       // Not reached (the point applies to the sources' tools only); an upstream's id is never passed on unbound.
       if (!source) throw new TaskNotFoundError();
-      return source.adopt(value, ownerOf(call.request));
+      return source.adopt(call.tool.name, value, ownerOf(call.request));
     }
   };
 }

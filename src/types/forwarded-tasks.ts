@@ -19,11 +19,11 @@ export interface TaskForwarding {
   /** Whether `toolName` is one of the source's tools (its calls may come back as tasks). */
   serves(toolName: string): boolean;
   /**
-   * A call of one of its tools came back as a task (`resultType: "task"`): the task is recorded
+   * A call of its tool `toolName` came back as a task (`resultType: "task"`): the task is recorded
    * for `owner`, and the `CreateTaskResult` the client gets (the front id in place of the
    * upstream's) returned. `created` is untrusted (the upstream's answer).
    */
-  adopt(created: Readonly<Record<string, unknown>>, owner: string): Record<string, unknown>;
+  adopt(toolName: string, created: Readonly<Record<string, unknown>>, owner: string): Record<string, unknown>;
   /**
    * A `tasks/*` request for `taskId` (untrusted) from `owner`: forwarded to the server that runs
    * the task and its answer returned (the front id in place of the upstream's), or undefined when

@@ -48,7 +48,7 @@ export class UpstreamTasks implements TaskForwarding {
     return this.host.serves(toolName);
   }
 
-  adopt(created: Readonly<Record<string, unknown>>, owner: string): Record<string, unknown> {
+  adopt(_toolName: string, created: Readonly<Record<string, unknown>>, owner: string): Record<string, unknown> {
     const taskId = this.table.add(String(created.taskId), owner, created.ttlMs);
     return { ...created, taskId };
   }
