@@ -18,14 +18,19 @@ const DEFAULT_KEPT_MS = 24 * 60 * 60 * 1000;
  * upstream's id, which the upstream may make guessable and which all front callers share through
  * one upstream caller, the gateway), bound to the front caller that created the task. A lookup
  * with another owner, an unknown id, or an id past its time finds nothing, all alike. Bounded: past
- * `max` tasks the oldest is forgotten (its upstream task runs on; the front can no longer reach it).
+ * `maxPerOwner` tasks of one owner that owner's oldest is forgotten, past `max` in all the oldest
+ * (its upstream task runs on; the front can no longer reach it), so one caller's flood does not
+ * push out the others' tasks before it has pushed out its own.
  */
 export class ForwardedTaskTable {
   private readonly tasks = new Map<string, ForwardedTask>();
 
+  private readonly countOf = new Map<string, number>();
+
   constructor(
     private readonly max = 10_000,
-    private readonly now: () => number = Date.now
+    private readonly now: () => number = Date.now,
+    private readonly maxPerOwner = 1_000
   ) {}
 
   /** Tasks known now. */
@@ -38,8 +43,16 @@ export class ForwardedTaskTable {
     const now = this.now();
     this.sweep(now);
     const kept = typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0 ? Math.min(ttlMs, DEFAULT_KEPT_MS * 7) : DEFAULT_KEPT_MS;
+    if ((this.countOf.get(owner) ?? 0) >= this.maxPerOwner) {
+      for (const [id, task] of this.tasks) {
+        if (task.owner !== owner) continue;
+        this.forget(id, task);
+        break;
+      }
+    }
     const id = randomUUID();
     this.tasks.set(id, { upstreamId, owner, expiresAt: now + kept });
+    this.countOf.set(owner, (this.countOf.get(owner) ?? 0) + 1);
     return id;
   }
 
@@ -48,7 +61,7 @@ export class ForwardedTaskTable {
     const task = this.tasks.get(frontId);
     if (!task) return undefined;
     if (task.expiresAt <= this.now()) {
-      this.tasks.delete(frontId);
+      this.forget(frontId, task);
       return undefined;
     }
     return task.owner === owner ? task : undefined;
@@ -56,10 +69,17 @@ export class ForwardedTaskTable {
 
   /** Forgets the tasks past their time, and the oldest beyond the bound (a Map iterates in insertion order). */
   private sweep(now: number): void {
-    for (const [id, task] of this.tasks) if (task.expiresAt <= now) this.tasks.delete(id);
-    for (const id of this.tasks.keys()) {
+    for (const [id, task] of this.tasks) if (task.expiresAt <= now) this.forget(id, task);
+    for (const [id, task] of this.tasks) {
       if (this.tasks.size < this.max) break;
-      this.tasks.delete(id);
+      this.forget(id, task);
     }
+  }
+
+  private forget(id: string, task: ForwardedTask): void {
+    this.tasks.delete(id);
+    const left = (this.countOf.get(task.owner) ?? 1) - 1;
+    if (left === 0) this.countOf.delete(task.owner);
+    else this.countOf.set(task.owner, left);
   }
 }

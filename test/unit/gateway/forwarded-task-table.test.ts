@@ -39,4 +39,13 @@ describe('ForwardedTaskTable', () => {
     expect(table.find(ids[0]!, 'anonymous')).toBeUndefined();
     expect(ids.slice(1).map((id) => table.find(id, 'anonymous')?.upstreamId)).toEqual(['b', 'c', 'd']);
   });
+
+  it('bounds one owner before the others: its own oldest task goes first', () => {
+    const table = new ForwardedTaskTable(100, Date.now, 2);
+    const bobs = table.add('b', 'principal:bob', 60_000);
+    const flood = ['1', '2', '3', '4'].map((upstream) => table.add(upstream, 'principal:mallory', 60_000));
+    expect(table.size).toBe(3);
+    expect(table.find(bobs, 'principal:bob')?.upstreamId).toBe('b');
+    expect(flood.map((id) => table.find(id, 'principal:mallory')?.upstreamId)).toEqual([undefined, undefined, '3', '4']);
+  });
 });
