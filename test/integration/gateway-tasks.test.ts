@@ -11,6 +11,7 @@ import { Action, Ctx, FusionApp, Input, Interactive, ToolProvider, ask, proxy, r
 import type { Gateway } from '../../src/advanced';
 import { RawExchange, UpstreamRpcError } from '../../src/gateway/tasks/raw-exchange';
 import { IsOptional, IsString } from 'class-validator';
+import { join } from 'node:path';
 
 /**
  * Tasks through the gateway (SEP-2663, 2026-07-28): a real framework app upstream over HTTP on
@@ -273,5 +274,40 @@ describe('tasks through the gateway (2026-07-28, upstream over HTTP)', () => {
     const plain = await alice.client.callTool({ name: 'report', arguments: { title: 'sync' } });
     expect(plain.content).toEqual([{ type: 'text', text: 'Report sync ready' }]);
     expect(await codeOf(alice.request('tools/call', { name: 'long_job', arguments: {} }, false))).toBe(-32021);
+  });
+});
+
+describe('tasks through the gateway (2026-07-28, upstream over stdio)', () => {
+  let front: FusionApp;
+  let alice: Front;
+
+  beforeAll(async () => {
+    const gateway = await proxy(
+      { command: process.execPath, args: [join(__dirname, '..', '..', 'build', 'test', 'fixtures', 'gateway-task-upstream.js')] },
+      { era: '2026', logger: () => undefined }
+    );
+    front = FusionApp.create({ name: 'front', tools: [], gateways: [gateway], logger: () => undefined });
+    const served = (await front.listen({ transport: 'http', port: 0, handleSignals: false })) as { url: URL };
+    alice = await connectFront(served.url, 'alice');
+  });
+
+  afterAll(async () => {
+    await alice?.close();
+    await front?.close();
+  });
+
+  it('creates a task over stdio and follows it to its result', async () => {
+    const created = await alice.request('tools/call', { name: 'slow_compute', arguments: { seconds: 1, label: 'stdio' } });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const done = await until(alice, String(created.taskId), ['completed', 'failed', 'cancelled']);
+    expect(done).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'Computed stdio after 1s' }] } });
+  });
+
+  it('cancels a task over stdio', async () => {
+    const created = await alice.request('tools/call', { name: 'slow_compute', arguments: { seconds: 60, label: 'stopped' } });
+    await expect(alice.request('tasks/cancel', { taskId: created.taskId })).resolves.toMatchObject({ resultType: 'complete' });
+    await expect(until(alice, String(created.taskId), ['completed', 'failed', 'cancelled'])).resolves.toMatchObject({
+      status: 'cancelled'
+    });
   });
 });
