@@ -1,4 +1,4 @@
-import { InvalidParamsError, MissingCapabilityError, TaskNotFoundError } from '../errors';
+import { InvalidParamsError, MissingCapabilityError, TaskNotFoundError, ToolError } from '../errors';
 import type { NamePrincipal } from '../auth/principal';
 import type { ExtensionCallLife } from '../extensions/call-life';
 import type { ExtensionListens, ExtensionMethod, ExtensionRequest, FusionExtension } from '../extensions/extension';
@@ -138,7 +138,12 @@ function adoptingLife(forwarding: readonly TaskForwarding[], ownerOf: (request: 
       const source = sourceOf(call.tool.name);
       // Not reached (the point applies to the sources' tools only); an upstream's id is never passed on unbound.
       if (!source) throw new TaskNotFoundError();
-      return source.adopt(call.tool.name, value, ownerOf(call.request));
+      const owner = ownerOf(call.request);
+      const adopted = source.adopt(call.tool.name, value, owner);
+      if (acceptsTasks(call.request)) return adopted;
+      // A 2025-era client that declared the extension at `initialize` got a task it has no methods to follow: stopped upstream.
+      void source.forward('tasks/cancel', String(adopted.taskId), owner, {}, new AbortController().signal)?.catch(() => undefined);
+      throw new ToolError(`${call.tool.name} answered with a task, which this client cannot follow: tasks need a 2026-07-28 client.`);
     }
   };
 }

@@ -270,6 +270,25 @@ describe('tasks through the gateway (2026-07-28, upstream over HTTP)', () => {
     expect(bobHeard).toEqual([expect.objectContaining({ params: expect.objectContaining({ notifications: { taskIds: [] } }) })]);
   });
 
+  it('refuses a task to a 2025-era client that declared the extension (it has no methods to follow one)', async () => {
+    const handler = front.createHttpHandler();
+    const client = new Client(
+      { name: 'legacy', version: '1.0.0' },
+      { capabilities: { extensions: { [TASKS]: {} } }, versionNegotiation: { mode: 'legacy' } }
+    );
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) })
+      );
+      const result = await client.callTool({ name: 'long_job', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('cannot follow');
+    } finally {
+      await client.close();
+      await handler.close();
+    }
+  });
+
   it('answers a client that did not declare the extension synchronously, and refuses it a task-required tool (-32021)', async () => {
     const plain = await alice.client.callTool({ name: 'report', arguments: { title: 'sync' } });
     expect(plain.content).toEqual([{ type: 'text', text: 'Report sync ready' }]);
