@@ -24,7 +24,6 @@ const METHODS: readonly ForwardedTaskMethod[] = ['tasks/get', 'tasks/update', 't
  * - `tasks/get`, `tasks/update` and `tasks/cancel` need the extension declared (-32021), a
  *   `taskId` (-32602); then the source whose task it is, for this caller, forwards the request to
  *   its server; an id no source has for this caller goes to the app's own tasks, or is -32602.
- *
  * - A task status listen naming forwarded tasks of the caller follows them on their servers
  *   (`forwarded-task-listen.ts`); one naming none of them is the app's own tasks' listen.
  *
