@@ -45,6 +45,7 @@ import { describeViews } from '../views/view-descriptor';
 import { mountedViewsOf } from '../views/mounted-views';
 import { viewsExtension } from '../views/views-extension';
 import { tasksExtension } from './tasks-extension';
+import { withForwardedTasks } from './forwarded-tasks';
 import { ExtensionSet, callLivesOf, middlewareAround } from './extension-set';
 import { compileExtensionResources } from './extension-resources';
 import type { ExtensionHost, FusionExtension } from '../extensions/extension';
@@ -159,7 +160,9 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   // The framework's own extensions are written in the same API as the app's (the tasks' later rounds through its host).
   const withTasks = intake ? tasksExtension(intake, boundary) : undefined;
   const tasks: AppTasks | undefined = withTasks?.tasks;
-  const tasksExt: FusionExtension[] = withTasks ? [withTasks.extension] : [];
+  // The sources' tasks (a gateway's upstream tasks) are served by the same extension as the app's own.
+  const servedTasks = withForwardedTasks(withTasks?.extension, sources, namePrincipal, boundary);
+  const tasksExt: FusionExtension[] = servedTasks ? [servedTasks] : [];
   const deps = chainDependencies(
     options,
     container,

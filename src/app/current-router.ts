@@ -81,10 +81,10 @@ export class CurrentRouter implements ServedApp, ListenRouter {
     return this.current().listens?.accepts(listen) ?? false;
   }
 
-  open(listen: ParsedListen, authInfo: AuthInfo | undefined, signal: AbortSignal): Promise<Response> {
+  open(listen: ParsedListen, authInfo: AuthInfo | undefined, signal: AbortSignal, httpRequest?: Request): Promise<Response> {
     const listens = this.current().listens;
     // `accepts` said yes just before: only a reload in between (to a definition without tasks) leads here.
     if (!listens) return Promise.reject(new TaskNotFoundError());
-    return listens.open(listen, authInfo, signal);
+    return listens.open(listen, authInfo, signal, httpRequest);
   }
 }

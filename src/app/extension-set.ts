@@ -1,5 +1,6 @@
 import type { AuthInfo, ClientCapabilities, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { ListenRouter, ParsedListen } from '../transports/http/task-listen-request';
+import { remoteAddressOf } from '../transports/http/connection-facts';
 import { ConfigurationError, MissingCapabilityError } from '../errors';
 import type { ErrorBoundary } from '../pipeline/error-boundary';
 import type { Middleware } from '../types/middleware';
@@ -152,10 +153,12 @@ export class ExtensionSet implements ListenRouter {
   }
 
   /** Opens a listen an extension answers (started first, opt-in checked); failures thrown as the boundary maps them. */
-  async open(listen: ParsedListen, authInfo: AuthInfo | undefined, signal: AbortSignal): Promise<Response> {
+  async open(listen: ParsedListen, authInfo: AuthInfo | undefined, signal: AbortSignal, httpRequest?: Request): Promise<Response> {
     const served: ServedRequest = {
       era: 'modern',
       authInfo,
+      // The caller's facts, as for any request: `principalOf` may name the caller from them (a task is found only for its creator).
+      ...(httpRequest ? { httpRequest, remoteAddress: remoteAddressOf(httpRequest) } : {}),
       clientCapabilities: isPlainJsonObject(listen.capabilities) ? (listen.capabilities as ClientCapabilities) : undefined,
       signal
     };

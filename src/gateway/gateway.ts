@@ -20,6 +20,7 @@ import { UpstreamConnection, type ConnectionEvents } from './upstream-connection
 import type { FrontSessions } from '../types/front-sessions';
 import type { UpstreamAnswer, UpstreamAsk } from './upstream-call';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
+import { UpstreamTasks } from './tasks/upstream-tasks';
 
 /**
  * A server behind the app (made by `proxy`, `proxy.ts`). It holds the connection to the upstream
@@ -45,6 +46,8 @@ export class ProxiedServer implements Gateway, MemberSource {
   /** Upstream URIs the gateway subscribed to (after a read), so their updates reach the front's subscribers. */
   private readonly subscribed = new Set<string>();
   private closed = false;
+  /** Whether the upstream offered the tasks extension when last listed. */
+  private offersTasks = false;
   /** Aborted on close: connections still being made are abandoned (see `UpstreamConnection.open`). */
   private readonly closing = new AbortController();
   private readonly log: (message: string) => void;
@@ -144,6 +147,7 @@ export class ProxiedServer implements Gateway, MemberSource {
     const tools = await connection.listTools();
     const next = proxiedTools(tools, this.members, this.options, this.label, this.log, this.asking);
     const offers = connection.capabilities;
+    this.offersTasks = connection.offersTasks;
     const templates = offers.resources
       ? await connection.request((client) =>
           allPages(
@@ -421,6 +425,13 @@ export class ProxiedServer implements Gateway, MemberSource {
         .catch((error: unknown) => this.log(`${this.label}: logging/setLevel upstream failed: ${(error as Error).message}`));
     return connection;
   }
+  /** The upstream's tasks its tools' calls created, as the app's tasks extension serves them. */
+  readonly tasks = new UpstreamTasks({
+    label: () => this.label,
+    offersTasks: () => this.offersTasks,
+    serves: (toolName) => this.listing.upstreamOf.has(toolName),
+    connection: () => this.connection()
+  });
 
   /** What every proxied tool's descriptor names as its class: one per gateway, its method forwarding to this gateway. */
   private readonly members = membersOf(this);

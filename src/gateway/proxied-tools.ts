@@ -113,3 +113,5 @@ function compiles(schema: JsonSchema | undefined, name: string): JsonSchema | un
     throw error;
   }
 }
+
+/** The upstream's `execution.taskSupport` (untrusted), kept in the listing: a tool that needs a task stays marked as one. */

@@ -17,6 +17,9 @@ import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-
 import { callThroughRounds } from './upstream-rounds';
 import { CallRouter } from './call-router';
 import { answered, forwardedCapabilities, upstreamFailure, upstreamTransport } from './upstream-wire';
+import { declaresTasks } from '../tasks/task-record';
+import { RawExchange } from './tasks/raw-exchange';
+import { callAcceptingTasks, taskEnvelope } from './tasks/task-call';
 
 /** The protocol era a gateway speaks to its upstream: `'2025'` (initialize, a live channel), `'2026'` (2026-07-28), or `'auto'` (the SDK's negotiation). */
 export type UpstreamEra = '2025' | '2026' | 'auto';
@@ -73,6 +76,8 @@ export class UpstreamConnection {
   private http: StreamableHTTPClientTransport | undefined;
   /** The level last sent upstream with `logging/setLevel`. */
   private levelSent: LoggingLevel | undefined;
+  /** The requests the SDK client cannot make (a call that may become a task, `tasks/*`): see `RawExchange`. */
+  private raw: RawExchange | undefined;
 
   private constructor(
     private readonly client: Client,
@@ -134,6 +139,7 @@ export class UpstreamConnection {
     } finally {
       signal?.removeEventListener('abort', abandon);
     }
+    connection.raw = new RawExchange(transport, target.kind === 'stdio');
     connection.tap(transport);
     client.onclose = () => connection.lost();
     return connection;
@@ -211,6 +217,36 @@ export class UpstreamConnection {
     await this.request((client) => client.setLoggingLevel(level));
   }
 
+  /** Whether the upstream speaks 2026-07-28 and offers the tasks extension (`capabilities.extensions`). */
+  get offersTasks(): boolean {
+    return this.modern && declaresTasks(this.client.getServerCapabilities());
+  }
+
+  /**
+   * A `tasks/*` request to the upstream (raw: see `RawExchange`), the extension declared; its
+   * JSON-RPC error rejects as an `UpstreamRpcError` (its code kept), a closed connection as the
+   * upstream being unavailable.
+   */
+  async taskRequest(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    if (this.closedBy || !this.raw) throw this.unavailable(this.closedBy ?? new Error('the connection is not open'));
+    const envelope = taskEnvelope(this.protocolVersion ?? '2026-07-28', {});
+    return this.raw.request(method, { ...params, _meta: envelope }, signal);
+  }
+
+  /**
+   * A task status listen upstream (`subscriptions/listen` naming `taskIds`, raw): each
+   * `notifications/tasks` on its stream goes to `status`; resolves when the upstream ends the
+   * stream (every task followed is finished), rejects when `signal` aborts or the connection closes.
+   */
+  async listenToTasks(taskIds: readonly string[], signal: AbortSignal, status: (task: Record<string, unknown>) => void): Promise<void> {
+    if (this.closedBy || !this.raw) throw this.unavailable(this.closedBy ?? new Error('the connection is not open'));
+    const envelope = taskEnvelope(this.protocolVersion ?? '2026-07-28', {});
+    await this.raw.listen({ notifications: { taskIds: [...taskIds] }, _meta: envelope }, signal, (notification) => {
+      if (notification.method === 'notifications/tasks' && notification.params && typeof notification.params === 'object')
+        status(notification.params as Record<string, unknown>);
+    });
+  }
+
   /** Every tool the upstream lists (all pages). */
   async listTools(): Promise<Tool[]> {
     const tools: Tool[] = [];
@@ -242,11 +278,16 @@ export class UpstreamConnection {
     this.calls.add(call);
     // A 2026-07-28 upstream's rounds pass through whole (their keys, several requests at once); a 2025-era one asks live.
     const modern = this.client.getProtocolEra() === 'modern';
+    // A front client that accepts a task, before an upstream that offers them: sent raw (the SDK refuses a task result).
+    const raw = front && declaresTasks(front) && this.offersTasks ? this.raw : undefined;
+    if (raw && front) Object.assign(meta, taskEnvelope(this.protocolVersion ?? '2026-07-28', forwardedCapabilities(front)));
     this.calls
       .runIn(call, () =>
-        modern
-          ? callThroughRounds(this.client, call, { name, arguments: args, _meta: meta }, UPSTREAM_REQUEST_TIMEOUT_MS)
-          : this.client.callTool({ name, arguments: args, _meta: meta }, { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS })
+        raw
+          ? callAcceptingTasks(raw, call, { name, arguments: args, _meta: meta })
+          : modern
+            ? callThroughRounds(this.client, call, { name, arguments: args, _meta: meta }, UPSTREAM_REQUEST_TIMEOUT_MS)
+            : this.client.callTool({ name, arguments: args, _meta: meta }, { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS })
       )
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),
@@ -294,6 +335,7 @@ export class UpstreamConnection {
   private tap(transport: Transport): void {
     const receive = transport.onmessage;
     transport.onmessage = (message, extra) => {
+      if (this.raw?.takes(message)) return;
       if (!this.calls.route(message)) receive?.(message, extra);
     };
   }
@@ -313,6 +355,7 @@ export class UpstreamConnection {
     this.closedBy = new Error(`the connection closed${tail}`);
     const error = this.unavailable(this.closedBy);
     this.calls.failAll(error);
+    this.raw?.failAll(error);
     this.events.closed(this.closedBy);
   }
 

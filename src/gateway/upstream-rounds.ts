@@ -2,7 +2,7 @@ import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { UpstreamCall, UpstreamRound } from './upstream-call';
 
 /** What a 2026-07-28 upstream answers with `allowInputRequired`: the plain result, or a round it needs answered. */
-type Round = { resultType: 'input_required'; inputRequests?: Record<string, unknown>; requestState?: string };
+export type Round = { resultType: 'input_required'; inputRequests?: Record<string, unknown>; requestState?: string };
 type Answer = CallToolResult | Round;
 
 function isRound(answer: Answer): answer is Round {
@@ -24,15 +24,34 @@ export async function callThroughRounds(
   params: { name: string; arguments: Record<string, unknown>; _meta: Record<string, unknown> },
   timeout: number
 ): Promise<CallToolResult> {
-  let retry: { inputResponses: Record<string, unknown>; requestState?: string } | undefined;
+  return throughRounds(
+    call,
+    async (retry) =>
+      (await client.callTool({ ...params, ...retry } as never, {
+        signal: call.signal,
+        timeout,
+        allowInputRequired: true
+      })) as unknown as Answer
+  ) as Promise<CallToolResult>;
+}
+
+/** What a round's retry adds to the call's params: the front client's answers, and the upstream's state echoed. */
+export type RoundRetry = { inputResponses: Record<string, unknown>; requestState?: string };
+
+/**
+ * The rounds of one upstream call, however it is sent (`send`, with the retry of the round before,
+ * or none the first time): each `input_required` round goes to `call` as one question (see
+ * {@link callThroughRounds}); any other answer ends the call.
+ */
+export async function throughRounds<T extends object>(
+  call: UpstreamCall,
+  send: (retry: RoundRetry | undefined) => Promise<T | Round>
+): Promise<T> {
+  let retry: RoundRetry | undefined;
   for (;;) {
-    const answer = (await client.callTool({ ...params, ...retry } as never, {
-      signal: call.signal,
-      timeout,
-      allowInputRequired: true
-    })) as unknown as Answer;
-    if (!isRound(answer)) return answer;
-    const round: UpstreamRound = { method: 'input_required', inputRequests: { ...answer.inputRequests } };
+    const answer = await send(retry);
+    if (!isRound(answer as Answer)) return answer as T;
+    const round: UpstreamRound = { method: 'input_required', inputRequests: { ...(answer as Round).inputRequests } };
     const responses = await new Promise<Record<string, unknown> | undefined>((resolve) => {
       let answered = false;
       call.push({
@@ -48,6 +67,7 @@ export async function callThroughRounds(
       });
     });
     if (!responses) throw new Error('The round was not answered: the call was cancelled.');
-    retry = { inputResponses: responses, ...(answer.requestState !== undefined ? { requestState: answer.requestState } : {}) };
+    const { requestState } = answer as Round;
+    retry = { inputResponses: responses, ...(requestState !== undefined ? { requestState } : {}) };
   }
 }

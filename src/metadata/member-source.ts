@@ -3,6 +3,7 @@ import type { Registry } from './registry-builder';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
 import type { ToolDescriptor } from './tool-descriptor';
 import type { FrontSessions } from '../types/front-sessions';
+import type { TaskForwarding } from '../types/forwarded-tasks';
 
 /**
  * Another MCP server put behind an app, as `proxy()` (from `@mcpfusion/core`) returns it: give it
@@ -58,6 +59,8 @@ export interface MemberSource {
    * Returns the unsubscribe function.
    */
   subscribe(listener: MemberSourceListener): () => void;
+  /** Tasks its server runs, served through the app's tasks extension (a gateway's upstream tasks). */
+  readonly tasks?: TaskForwarding;
   /** Releases what the source holds (upstream connections). Idempotent. */
   close(): Promise<void>;
 }

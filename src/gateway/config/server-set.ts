@@ -1,11 +1,13 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { ConfigurationError } from '../../errors';
+import { ConfigurationError, TaskNotFoundError } from '../../errors';
 import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../../metadata/member-source';
 import type { ToolDescriptor } from '../../metadata/tool-descriptor';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from '../../metadata/surface-descriptors';
 import type { ProxyOptions } from '../proxy-options';
+import type { ProxiedServer } from '../gateway';
+import type { TaskForwarding } from '../../types/forwarded-tasks';
 import { parseServersConfig, serversFromConfig, type ConfiguredServer } from './servers-config';
 import { UpstreamSlot, type SlotTiming, type UpstreamHealth } from './upstream-slot';
 import { LateFrontSessions } from './late-front-sessions';
@@ -102,6 +104,37 @@ export class ServerSet implements UpstreamSet, MemberSource {
 
   health(): UpstreamHealth[] {
     return [...this.slots.values()].map((slot) => slot.health());
+  }
+
+  /** The upstreams' tasks (each server's own, see `UpstreamTasks`): a task is its server's, reached by its front id. */
+  readonly tasks: TaskForwarding = {
+    offered: () => this.servers().some((server) => server.tasks.offered()),
+    serves: (toolName) => this.servers().some((server) => server.tasks.serves(toolName)),
+    adopt: (toolName, created, owner) => {
+      const server = this.servers().find((candidate) => candidate.tasks.serves(toolName));
+      // Not reached (the app asks only for a tool a server serves); an upstream's id is never passed on unbound.
+      if (!server) throw new TaskNotFoundError();
+      return server.tasks.adopt(toolName, created, owner);
+    },
+    forward: (method, taskId, owner, params, signal) => {
+      for (const server of this.servers()) {
+        const answer = server.tasks.forward(method, taskId, owner, params, signal);
+        if (answer) return answer;
+      }
+      return undefined;
+    },
+    follow: (taskIds, owner, signal, status) => {
+      const follows = this.servers().map((server) => server.tasks.follow(taskIds, owner, signal, status));
+      return {
+        followed: follows.flatMap((follow) => follow.followed),
+        ended: Promise.all(follows.map((follow) => follow.ended)).then(() => undefined)
+      };
+    }
+  };
+
+  /** The servers answering now. */
+  private servers(): ProxiedServer[] {
+    return [...this.slots.values()].flatMap((slot) => (slot.current ? [slot.current] : []));
   }
 
   tools(): readonly ToolDescriptor[] {

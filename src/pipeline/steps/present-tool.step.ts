@@ -16,7 +16,7 @@ import { namedAfter, type NamedStep } from './named-step';
  * outcome is decided before it runs (the handler returned), so no abort reaches it: a presenter
  * that awaits is bounded by its own limit (`presenterTimeoutMs`), and one that overruns it is a
  * {@link PresentationError} (an `isError` result), never a cancellation. An input-required
- * result passes through.
+ * result, and a task's `CreateTaskResult`, pass through.
  *
  * A tool with a listed `outputSchema` is held to it the way clients hold it (the SDK's clients
  * reject a non-error result without conforming `structuredContent`): a result that does not
@@ -37,6 +37,8 @@ export function presentToolStep(
   return namedAfter('present', (state, next) =>
     next(state).then((value) => {
       if (isInputRequiredResult(value)) return value;
+      // A task another server created (a gateway's upstream task, adopted by the tasks extension): its `CreateTaskResult` as it is.
+      if (isCreatedTask(value)) return value as CallToolResult;
       // A re-issued round's recorded outcome was presented once already.
       if (value instanceof Replayed) return value.outcome as CallToolResult;
       if (isInputRound(value)) throw new NotInteractiveError(`Tool ${tool.name} (${tool.className}.${tool.methodName})`);
@@ -51,6 +53,10 @@ export function presentToolStep(
       return isThenable(presented) ? presented.then((shaped) => conform(shaped, value)) : conform(presented, value);
     })
   );
+}
+
+function isCreatedTask(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === 'task';
 }
 
 /** Settles with `presenting`, or fails with a PresentationError after `timeoutMs`; the timer is cleared either way. */

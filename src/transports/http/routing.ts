@@ -63,7 +63,7 @@ export function createRouting(
     async route(request, parsedBody, authInfo) {
       // A listen an extension answers (task status, the tasks extension's) is served here: the SDK's listen router knows only the core ones.
       const listen = listens ? listenOf(parsedBody) : undefined;
-      if (listen && listens!.accepts(listen)) return answerListen(listen, authInfo, listens!, request.signal);
+      if (listen && listens!.accepts(listen)) return answerListen(listen, authInfo, listens!, request.signal, request);
       if (!claimsModernEnvelope(parsedBody) && (onLegacySession(request) || (await isLegacyRequest(request, parsedBody)))) {
         return legacy(request, parsedBody, authInfo);
       }

@@ -22,8 +22,11 @@ export interface ParsedListen {
 export interface ListenRouter {
   /** Whether an extension answers this listen. */
   accepts(listen: ParsedListen): boolean;
-  /** Its stream; a refusal is thrown as the JSON-RPC error the app's boundary makes of it. */
-  open(listen: ParsedListen, authInfo: AuthInfo | undefined, signal: AbortSignal): Promise<Response>;
+  /**
+   * Its stream; a refusal is thrown as the JSON-RPC error the app's boundary makes of it.
+   * `httpRequest`: the HTTP request it came in (the caller's facts: `principalOf` may read its headers).
+   */
+  open(listen: ParsedListen, authInfo: AuthInfo | undefined, signal: AbortSignal, httpRequest?: Request): Promise<Response>;
 }
 
 /** The listen a parsed body is, or undefined (anything else, a GET's absent body included). */
@@ -57,10 +60,11 @@ export async function answerListen(
   listen: ParsedListen,
   authInfo: AuthInfo | undefined,
   router: ListenRouter,
-  signal: AbortSignal
+  signal: AbortSignal,
+  httpRequest?: Request
 ): Promise<Response> {
   try {
-    return await router.open(listen, authInfo, signal);
+    return await router.open(listen, authInfo, signal, httpRequest);
   } catch (error) {
     const { code, message, data } = error as { code: number; message: string; data?: unknown };
     return Response.json({ jsonrpc: '2.0', id: listen.id, error: { code, message, ...(data !== undefined ? { data } : {}) } });
