@@ -6,6 +6,9 @@ import type { ToolDescriptor } from './tool-descriptor';
 /**
  * Another MCP server put behind an app, as `proxy()` (from `@mcpfusion/core`) returns it: give it
  * to `FusionApp.create({ gateways: [gateway] })`, which serves its members and closes it.
+ *
+ * The app reads what it serves from {@link Gateway.memberSource}, so an object of your own that has
+ * these fields (a {@link MemberSource} of your own as `memberSource`) is served the same way.
  */
 export interface Gateway {
   /** How messages name it: `gateway desk (node main.js --stdio)`. */
@@ -14,23 +17,18 @@ export interface Gateway {
   readonly namespace: string | undefined;
   /** Upstream calls waiting now for a front client's answer to their question. */
   readonly waitingQuestions: number;
+  /** What the app serves of it: its members, their changes, and its close (see {@link MemberSource}). */
+  readonly memberSource: MemberSource;
   /** Closes the upstream connection (a spawned server is stopped) and cancels the calls waiting on it. Idempotent. */
   close(): Promise<void>;
 }
 
-const SOURCES = new WeakMap<Gateway, MemberSource>();
-
-/** Records what a gateway serves (the gateway's constructor calls it). */
-export function registerMemberSource(gateway: Gateway, source: MemberSource): void {
-  SOURCES.set(gateway, source);
-}
-
-/** The members a gateway serves; a value that is not a gateway made by `proxy()` is a ConfigurationError. */
+/** The members a gateway serves; a value that has no {@link MemberSource} as `memberSource` is a ConfigurationError. */
 export function memberSourceOf(gateway: Gateway): MemberSource {
-  const source = SOURCES.get(gateway);
-  if (!source)
+  const source = (gateway as Partial<Gateway> | undefined)?.memberSource;
+  if (typeof source?.tools !== 'function' || typeof source.subscribe !== 'function' || typeof source.close !== 'function')
     throw new ConfigurationError(
-      `gateways contains ${String(gateway)}, which proxy() did not make: pass what \`await proxy(target)\` returns.`
+      `gateways contains ${String(gateway)}, which has no member source: pass what \`await proxy(target)\` returns.`
     );
   return source;
 }
