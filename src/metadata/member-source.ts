@@ -17,7 +17,7 @@ export interface Gateway {
   readonly namespace: string | undefined;
   /** Upstream calls waiting now for a front client's answer to their question. */
   readonly waitingQuestions: number;
-  /** What the app serves of it: its members, their changes, and its close (see {@link MemberSource}). */
+  /** What the app serves of it: its members and their changes (see {@link MemberSource}); the app closes the gateway itself (`close`). */
   readonly memberSource: MemberSource;
   /** Closes the upstream connection (a spawned server is stopped) and cancels the calls waiting on it. Idempotent. */
   close(): Promise<void>;
@@ -36,9 +36,9 @@ export function memberSourceOf(gateway: Gateway): MemberSource {
 /**
  * Members an app serves that are not methods of its tool classes: a gateway's proxied tools
  * (see `src/gateway/`). The app merges them into its registry at startup and again whenever the
- * source says they changed (`onChange`), refusing a name that clashes with another member; it
- * closes the source when it closes. Descriptors are built by the source, complete (no decorator
- * records behind them).
+ * source says they changed (`subscribe`), refusing a name that clashes with another member; it
+ * closes the gateway that gives it when it closes (a gateway's `close` releases its source).
+ * Descriptors are built by the source, complete (no decorator records behind them).
  */
 export interface MemberSource {
   /** How clash messages and logs name the source (`gateway desk (node main.js --stdio)`). */
