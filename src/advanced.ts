@@ -141,6 +141,10 @@ export { UI_EXTENSION, VIEW_MIME_TYPE } from './views/view';
 export type { ListenOptions, ProviderSpec } from './app/app-options';
 export type { Listening } from './app/listen';
 export type { Gateway, UpstreamEra, UpstreamTarget } from './gateway';
+// What an app serves of a gateway (`Gateway.memberSource`): members that are not methods of its classes, and their changes.
+export type { MemberSource, MemberSourceListener } from './metadata/member-source';
+export type { PromptDescriptor, ResourceTemplateDescriptor, SurfaceMember } from './metadata/surface-descriptors';
+export type { MemberMeta } from './types/display';
 export type { SkillsOptions } from './skills/skills-extension';
 export type { Mount } from './compose/mount';
 export type { CallQueueOptions } from './concurrency';

@@ -41,6 +41,10 @@ export type { SessionOptions, SessionResumption } from './transports/http/sessio
 export type { TelemetryOptions } from './telemetry/telemetry-options';
 // What the app says of its members (`app.tools`, `app.describeChain`) and what a call is told of its tool (`ctx.tool`).
 export type { ToolDescriptor } from './metadata/tool-descriptor';
+// What an app serves of a gateway (`Gateway.memberSource`): members that are not methods of its classes.
+export type { MemberSource, MemberSourceListener } from './metadata/member-source';
+export type { PromptDescriptor, ResourceTemplateDescriptor, SurfaceMember } from './metadata/surface-descriptors';
+export type { MemberMeta } from './types/display';
 export type { CallKind, Era, JsonSchema, MemberKind, OutputSpec, ParamKind, RequestFacts, ToolInfo, ToolKind } from './types/core';
 export type { ToolTaskSupport } from './types/tasks';
 

@@ -10,7 +10,6 @@ import { needsCallScope } from '../di/injection-check';
 import { FUSION_APP } from '../di/tokens';
 import type { DirectTarget } from '../direct/direct-target';
 import { SignedContinuationStore, resolveStateKey, type ContinuationStore } from '../interactive/continuation-store';
-import { memberSourceOf, withSources } from '../metadata/member-source';
 import { buildRegistry, type Registry } from '../metadata/registry-builder';
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { ExtensionLife } from '../pipeline/steps/call-life.step';
@@ -32,6 +31,7 @@ import { FRAMEWORK_VERSION } from '../telemetry/version';
 import type { ContextFactory } from '../types/context';
 import type { FusionAppOptions } from './app-options';
 import { CallEngine } from './call-engine';
+import { composition } from './composition';
 import { ChangeNotifier } from './change-notifier';
 import { CurrentRouter } from './current-router';
 import { MemberRouter, type Catalogs } from './member-router';
@@ -41,8 +41,6 @@ import { laterRoundRunner } from './later-rounds';
 import { ServedRequests } from './served-requests';
 import { ToolClassSet } from './tool-class-set';
 import { compileViews } from '../views/compile-views';
-import { describeViews } from '../views/view-descriptor';
-import { mountedViewsOf } from '../views/mounted-views';
 import { viewsExtension } from '../views/views-extension';
 import { tasksExtension } from './tasks-extension';
 import { withForwardedTasks } from './forwarded-tasks';
@@ -50,9 +48,7 @@ import { ExtensionSet, callLivesOf, middlewareAround } from './extension-set';
 import { compileExtensionResources } from './extension-resources';
 import type { ExtensionHost, FusionExtension } from '../extensions/extension';
 import type { LaterRound } from '../extensions/call-life';
-import { checkMounts, mergeRegistries, mountedTools, namespacedRegistry, type Mount } from '../compose/mount';
 import type { MemberHome } from '../pipeline/member-spec';
-import type { Constructor } from '../types/core';
 
 /** The parts of an app, wired once by {@link assembleApp}. */
 export interface AppParts {
@@ -110,33 +106,12 @@ export interface AppShell {
 export function assembleApp(options: FusionAppOptions<object>, app: object, log: (message: string) => void, shell?: AppShell): AppParts {
   const container = (options.parentContainer ?? rootContainer).createChildContainer();
   for (const provider of options.providers ?? []) registerProvider(container, provider);
-  const mounts = options.mounts ?? [];
-  checkMounts(mounts);
-  // Each mount lives in a child container of the app's, with its own providers and contextFactory (see compose/mount.ts).
-  const homes: ReadonlyMap<string, MemberHome> = new Map(mounts.map((m) => [m.namespace, mountHome(container, m, options)]));
+  // The mounts (each housed in a child container) and gateways: what they add to the app's own members (see ./composition.ts).
+  const { homes, viewUris, views: viewDescriptors, sources, extend } = composition(options, container);
   container.register(FUSION_APP, { useValue: app });
   const boundary = new ErrorBoundary(options.maskErrors === true, log);
   const namePrincipal = principalNamer(options.principalOf);
   const engine = new CallEngine(container, namePrincipal, boundary);
-
-  // The app's views, and each mount's own under its namespace (`ui://<namespace>/…`); a URI held twice is refused.
-  const ownViews = describeViews(options.views);
-  const viewUris = new Set(ownViews.map((view) => view.uri));
-  const mountedViews = new Map(mounts.map((m) => [m, describeViews(m.views)]));
-  const viewDescriptors = [...ownViews, ...mountedViewsOf(mountedViews, viewUris)];
-  // What is mounted is built once and merged into every registry of the app's own classes (see compose/mount.ts).
-  // A mounted app's classes are read again on each rebuild (its own changes rebuild the app: see FusionApp).
-  const withMounts = (own: Registry): Registry =>
-    mergeRegistries(
-      own,
-      mounts.map((m) => ({
-        namespace: m.namespace,
-        registry: namespacedRegistry(m, buildRegistry(mountedTools(m), new Set(mountedViews.get(m)!.map((view) => view.uri))))
-      }))
-    );
-  const sources = (options.gateways ?? []).map(memberSourceOf);
-  // Gateways' members join what the app's own classes and its mounts make, on every rebuild too.
-  const extend = (own: Registry): Registry => withSources(withMounts(own), sources);
   const registry = extend(buildRegistry(options.tools, viewUris));
   assertInjectable(container, registry, options, homes, sources);
   const continuations = continuationStoreOf(options, registry, log);
@@ -241,21 +216,6 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     queue: deps.queue,
     mutationLock: deps.mutationLock,
     continuations
-  });
-}
-
-/** A mount's home: a child container of the app's with the mount's providers, and its contextFactory. */
-function mountHome(container: DependencyContainer, m: Mount, options: FusionAppOptions<object>): MemberHome {
-  const child = container.createChildContainer();
-  const providers = m.providers ?? [];
-  for (const provider of providers) registerProvider(child, provider);
-  const opaque = opaqueTokens({ ...options, providers: [...(options.providers ?? []), ...providers] });
-  return Object.freeze({
-    namespace: m.namespace,
-    container: child,
-    providers,
-    ...(m.contextFactory ? { contextFactory: m.contextFactory as ContextFactory } : {}),
-    needsCallScope: (classes: readonly Constructor[]) => needsCallScope(child, classes, opaque)
   });
 }
 

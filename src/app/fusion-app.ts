@@ -1,16 +1,17 @@
 import type { CallToolResult, McpServerFactory, Tool, Transport } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
-import { AppClosedError, ConfigurationError, UnknownToolError } from '../errors';
+import { AppClosedError, ConfigurationError } from '../errors';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
-import type { CompiledMember } from '../pipeline/compiled-member';
-import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
+import type { FusionHttpHandler, HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import type { CallKind, Constructor } from '../types/core';
 import type { Mount } from '../compose/mount';
 import type { DirectCallOptions } from '../types/harness';
-import { callDirect } from '../direct/direct-call';
 import type { FusionAppOptions, ListenOptions } from './app-options';
 import { assembleApp, type AppParts, type ServingParts } from './assemble';
+import { adoptedDefinition, assertAdoptable, RetiredDefinitions } from './definition-swap';
 import { ChangeRelay } from './change-relay';
+import { callByName, chainOf } from './direct-calls';
+import { HttpEndpoints } from './http-endpoints';
 import { CurrentRouter } from './current-router';
 import { changedLists } from './definition-changes';
 import { listenOn, ProcessSignals, type Closable, type Listening } from './listen';
@@ -31,28 +32,32 @@ import type { ListChanges } from './tool-class-set';
 export class FusionApp {
   /** The SDK server factory (for `createMcpHandler`, `serveStdio`, or your own HTTP framework). */
   readonly serverFactory: McpServerFactory;
+  /** The server's own diagnostics: the `logger` option, else stderr (never stdout, the stdio transport). */
+  private readonly log = (message: string): void =>
+    (this.options.logger ?? ((m: string) => process.stderr.write(`[mcpfusion] ${m}\n`)))(message);
   /** The definition served now: replaced as a whole by {@link FusionApp.adopt}. */
   private parts: AppParts;
   /** What every definition is served through (made with the first, kept by `adopt`). */
   private readonly front = new CurrentRouter(() => this.parts.router);
   private readonly serving: ServingParts;
   /** Definitions replaced by `adopt` whose calls have not all ended yet, and their release. */
-  private readonly retiring = new Map<AppParts, Promise<void>>();
-  private readonly httpHandlers = new Set<FusionHttpHandler>();
+  private readonly retired = new RetiredDefinitions(this.log);
+  private readonly httpHandlers: HttpEndpoints;
   private readonly listeners: Closable[] = [];
-  private readonly signals = new ProcessSignals();
+  private readonly signals = new ProcessSignals(() => this.close(), this.log);
   private closing: Promise<void> | undefined;
   /** Follows the apps mounted into this one and the gateways; tells the apps this one is mounted into. */
   private readonly relay: ChangeRelay;
 
   private constructor(private options: FusionAppOptions<object>) {
-    this.parts = assembleApp(options, this, (m) => this.log(m), { front: this.front });
+    this.parts = assembleApp(options, this, this.log, { front: this.front });
     this.serving = this.parts;
     this.serverFactory = this.parts.serverFactory;
+    this.httpHandlers = new HttpEndpoints(this.serverFactory, this.front, options.bus, () => this.parts, this.log);
     this.relay = new ChangeRelay(options.mounts ?? [], options.gateways ?? [], {
       rebuild: () => this.replaceTools([...this.parts.toolClasses.classes]),
       resourceUpdated: (uri) => this.parts.notifier.resourceUpdated(uri),
-      log: (m) => this.log(m),
+      log: this.log,
       sessions: this.serving.live
     });
   }
@@ -173,56 +178,19 @@ export class FusionApp {
    */
   async adopt(next: FusionApp): Promise<ListChanges> {
     this.assertOpen();
-    if (next === this) throw new ConfigurationError('An app cannot adopt itself: give adopt a new app made from the new code.');
+    assertAdoptable(this, next, next.listeners.length > 0 || next.httpHandlers.size > 0);
     next.assertOpen();
-    if (next.listeners.length > 0 || next.httpHandlers.size > 0)
-      throw new ConfigurationError('adopt takes an app that was never served: create a new one for it, and do not listen on it.');
-    // The new definition keeps what calls of both definitions share, so mutations stay serialized across the reload.
-    const options: FusionAppOptions<object> = {
-      ...next.options,
-      concurrency: { queue: this.parts.queue },
-      mutationLock: this.parts.mutationLock,
-      continuationStore: this.parts.continuations
-    };
     next.spend();
-    const parts = assembleApp(options, this, (m) => this.log(m), { front: this.front, serving: this.serving });
-    try {
-      // A served app's extensions are started before it serves (see `listen`): so are the new definition's.
-      if (this.listeners.length > 0) await parts.extensions.start();
-      if (this.closing) throw new AppClosedError();
-    } catch (error) {
-      parts.tasks?.close();
-      parts.engine.close();
-      await parts.extensions.stop();
-      throw error;
-    }
+    const how = { front: this.front, serving: this.serving, served: this.listeners.length > 0, closed: () => this.closing !== undefined };
+    const { parts, options } = await adoptedDefinition(next.options, this.parts, this, this.log, how);
     const [before, beforeOptions] = [this.parts, this.options];
     const changes = changedLists(before, parts);
     [this.parts, this.options] = [parts, options];
     this.relay.follow(options.mounts ?? [], options.gateways ?? []);
     for (const surface of ['tools', 'resources', 'prompts'] as const) if (changes[surface]) this.parts.notifier.listChanged(surface);
     this.relay.announceToolsChanged();
-    this.retire(before, beforeOptions);
+    this.retired.retire(before, beforeOptions, options);
     return changes;
-  }
-
-  /** Releases a replaced definition once its last call ended (`close` aborts those calls instead of waiting). */
-  private retire(old: AppParts, oldOptions: FusionAppOptions<object>): void {
-    const now = this.options;
-    const released = (async () => {
-      await old.engine.whenIdle();
-      old.tasks?.close();
-      old.engine.close();
-      await old.extensions.stop(new Set(now.extensions ?? []));
-      const gateways = (oldOptions.gateways ?? []).filter((gateway) => !(now.gateways ?? []).includes(gateway));
-      await Promise.allSettled(gateways.map((gateway) => gateway.close()));
-      if (oldOptions.onClose && oldOptions.onClose !== now.onClose) await oldOptions.onClose();
-    })()
-      .catch((error: unknown) =>
-        this.log(`the replaced definition failed to close: ${error instanceof Error ? error.message : String(error)}`)
-      )
-      .finally(() => this.retiring.delete(old));
-    this.retiring.set(old, released);
   }
 
   /** Ends an app given to `adopt`: it stops following what it followed, and refuses use from now on. */
@@ -259,11 +227,7 @@ export class FusionApp {
    */
   describeChain(name: string, kind: Exclude<CallKind, 'completion'> = 'tool'): readonly string[] {
     this.assertOpen();
-    const { tools, prompts, resources } = this.parts.toolClasses.catalogs;
-    const member: CompiledMember | undefined =
-      kind === 'tool' ? tools.get(name) : kind === 'prompt' ? prompts.get(name) : resources.member(name);
-    if (!member) throw new ConfigurationError(`No ${kind} named ${name}.`);
-    return member.steps.map((step) => step.name);
+    return chainOf(this.parts, name, kind);
   }
 
   /** Calls in flight now. */
@@ -278,45 +242,13 @@ export class FusionApp {
    * the search tool and the call tool are called here too (the latter runs the tool it names).
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: DirectCallOptions = {}): Promise<CallToolResult> {
-    const { tools, search } = this.parts.toolClasses.catalogs;
-    const tool = tools.get(name);
-    if (tool) return callDirect(this.parts.direct, tool, args, options);
-    if (!search?.serves(name)) return Promise.reject(new UnknownToolError(name));
-    // With `toolSearch`: the search tool answers, the call tool calls the tool it names (its input rounds answered as above).
-    try {
-      const routed = search.route(name, args, undefined);
-      if ('answer' in routed) return Promise.resolve(routed.answer);
-      return callDirect(this.parts.direct, routed.call.tool, routed.call.arguments as Record<string, unknown>, options);
-    } catch (error) {
-      return Promise.resolve(this.parts.boundary.fail('tool', name, 'request', error) as CallToolResult);
-    }
+    return callByName(this.parts, name, args, options);
   }
 
   /** A web-standard HTTP endpoint for both eras (mount it anywhere, or drive it in-process in tests). */
   createHttpHandler(options: HttpHandlerOptions = {}): FusionHttpHandler {
     this.assertOpen();
-    const { namePrincipal } = this.parts;
-    const handler = createFusionHttpHandler(
-      this.serverFactory,
-      {
-        onerror: (e) => this.log(`http: ${e.message}`),
-        ...(this.options.bus ? { bus: this.options.bus } : {}),
-        ...options,
-        onClose: () => {
-          this.httpHandlers.delete(handler);
-          this.parts.notifier.endpoints.delete(handler.notify);
-          options.onClose?.();
-        }
-      },
-      this.parts.gate,
-      // Through the front: the listens of whichever definition is served when one arrives.
-      this.front,
-      // 2025-era sessions are bound to the caller as `principalOf` names it, from what the HTTP request knows.
-      (authInfo, httpRequest) => namePrincipal({ authInfo, httpRequest, era: 'legacy' })
-    );
-    this.httpHandlers.add(handler);
-    this.parts.notifier.endpoints.add(handler.notify);
-    return handler;
+    return this.httpHandlers.create(options);
   }
 
   /**
@@ -331,17 +263,13 @@ export class FusionApp {
         serverFactory: this.serverFactory,
         createHttpHandler: (http) => this.createHttpHandler(http),
         withAuth: this.options.auth !== undefined,
-        log: (m) => this.log(m)
+        log: this.log
       },
       options,
       stdioTransport
     );
     this.listeners.push(started);
-    if (options.handleSignals !== false)
-      this.signals.install(
-        () => this.close(),
-        (m) => this.log(m)
-      );
+    if (options.handleSignals !== false) this.signals.install();
     return listening;
   }
 
@@ -354,9 +282,8 @@ export class FusionApp {
       this.parts.notifier.close();
       this.parts.engine.close();
       // Replaced definitions still running calls: those are aborted too, and their release awaited.
-      for (const old of this.retiring.keys()) old.engine.close();
-      await Promise.allSettled([...this.retiring.values()]);
-      await Promise.allSettled([...this.listeners, ...this.httpHandlers].map((listener) => listener.close()));
+      await this.retired.abort();
+      await Promise.allSettled([...this.listeners, ...this.httpHandlers.all()].map((listener) => listener.close()));
       await this.parts.extensions.stop();
       await Promise.allSettled((this.options.gateways ?? []).map((gateway) => gateway.close()));
       await this.options.onClose?.();
@@ -366,9 +293,5 @@ export class FusionApp {
 
   private assertOpen(): void {
     if (this.closing) throw new AppClosedError();
-  }
-
-  private log(message: string): void {
-    (this.options.logger ?? ((m: string) => process.stderr.write(`[mcpfusion] ${m}\n`)))(message);
   }
 }

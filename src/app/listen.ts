@@ -62,12 +62,19 @@ export async function listenOn(parts: ListenParts, options: ListenOptions, stdio
 export class ProcessSignals {
   private readonly handlers: Array<[NodeJS.Signals, () => void]> = [];
 
-  install(close: () => Promise<void>, log: (message: string) => void): void {
+  /** `close` is the app's graceful shutdown, `log` where the signal is told. */
+  constructor(
+    private readonly close: () => Promise<void>,
+    private readonly log: (message: string) => void
+  ) {}
+
+  /** Installs the handlers (once). */
+  install(): void {
     if (this.handlers.length > 0) return;
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       const handler = (): void => {
-        log(`${signal}: shutting down`);
-        void close().finally(() => process.exit(0));
+        this.log(`${signal}: shutting down`);
+        void this.close().finally(() => process.exit(0));
       };
       process.once(signal, handler);
       this.handlers.push([signal, handler]);

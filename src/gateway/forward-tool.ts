@@ -1,7 +1,6 @@
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client';
 import { readRequestState } from '../interactive/input-scope';
 import { createInputRound, type InputRound } from '../interactive/require-input';
-import { liveRequestSignalOf } from '../pipeline/call-context-factory';
 import { progress, type ProgressUpdate } from '../pipeline/progress';
 import type { CallContext } from '../types/context';
 import type { ParkedCalls } from './parked-calls';
@@ -70,7 +69,7 @@ export async function* forwardCall(
             call.answer(plan.now);
             break;
           }
-          const id = gateway.parked.park(call, liveRequestSignalOf(ctx));
+          const id = gateway.parked.park(call, ctx.requestSignal);
           parked = true;
           const state: ForwardState = { gw: id, ...(plan.cancelled.length > 0 ? { cancelled: plan.cancelled } : {}) };
           return createInputRound(plan.requests, state);

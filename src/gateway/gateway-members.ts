@@ -2,6 +2,8 @@ import type { GetPromptResult, ReadResourceResult, Resource } from '@modelcontex
 import type { CallContext } from '../types/context';
 import type { InputRound } from '../interactive/require-input';
 import type { Constructor } from '../types/core';
+import { namespacedResultUris } from '../compose/namespaced-content';
+import { isInputRound } from '../interactive/require-input';
 import { forwardCall, type ForwardingGateway } from './forward-tool';
 import { namespacedUri } from './namespace';
 
@@ -20,9 +22,12 @@ export interface MembersHost extends ForwardingGateway {
 
 /** The class behind a gateway's members (the chain resolves it per call): `forward` is the tools' interactive generator. */
 export function membersOf(gateway: MembersHost): Constructor {
+  // The URIs an upstream's results name (resource links, embedded resources) under the gateway's namespace, so they read through it.
+  const inFront = (uri: string) => namespacedUri(gateway.namespace, uri);
   return class GatewayMembers {
-    forward(args: Record<string, unknown>, ctx: CallContext, signal: AbortSignal) {
-      return forwardCall(gateway, args, ctx, signal);
+    async *forward(args: Record<string, unknown>, ctx: CallContext, signal: AbortSignal) {
+      const result = yield* forwardCall(gateway, args, ctx, signal);
+      return gateway.namespace === undefined || isInputRound(result) ? result : namespacedResultUris(result, inFront);
     }
 
     readResource(variables: Record<string, string>, ctx: CallContext, signal: AbortSignal) {
@@ -34,8 +39,9 @@ export function membersOf(gateway: MembersHost): Constructor {
       return gateway.listResources();
     }
 
-    renderPrompt(args: Record<string, string>, ctx: CallContext, signal: AbortSignal) {
-      return gateway.renderPrompt(ctx.tool.name, args, ctx, signal);
+    async renderPrompt(args: Record<string, string>, ctx: CallContext, signal: AbortSignal) {
+      const result = await gateway.renderPrompt(ctx.tool.name, args, ctx, signal);
+      return gateway.namespace === undefined || isInputRound(result) ? result : namespacedResultUris(result, inFront);
     }
   };
 }

@@ -1,6 +1,6 @@
 import type { ClientCapabilities, GetPromptResult, LoggingLevel, ReadResourceResult, Resource, Tool } from '@modelcontextprotocol/client';
 import { ConfigurationError, UnknownResourceError } from '../errors';
-import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../metadata/member-source';
+import type { Gateway, MemberSource, MemberSourceListener } from '../metadata/member-source';
 import type { ToolDescriptor } from '../metadata/tool-descriptor';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
 import { namespacedUri, upstreamUri } from './namespace';
@@ -33,6 +33,8 @@ export class ProxiedServer implements Gateway, MemberSource {
   readonly label: string;
   /** Calls waiting for the user's answer to an upstream question. */
   readonly parked: ParkedCalls;
+  /** It is its own member source (what the app reads through `Gateway.memberSource`). */
+  readonly memberSource: MemberSource = this;
   private readonly listeners = new Set<MemberSourceListener>();
   private current: Promise<UpstreamConnection> | undefined;
   private listing: ProxiedTools = { descriptors: [], upstreamOf: new Map() };
@@ -63,7 +65,6 @@ export class ProxiedServer implements Gateway, MemberSource {
     this.label = `gateway ${options.namespace ? `${options.namespace} ` : ''}(${describeTarget(target)})`;
     this.parked = new ParkedCalls(options.questionTimeoutMs ?? 600_000);
     this.log = options.logger ?? ((message) => process.stderr.write(`[mcpfusion gateway] ${message}\n`));
-    registerMemberSource(this, this);
     this.sessions = new SessionConnections(
       ({ closed }, sessionId) =>
         UpstreamConnection.open(

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { FusionApp } from '../app/fusion-app';
+import { authFromEnv } from '../auth/auth-from-env';
 import { ConfigurationError } from '../errors';
 import { proxy } from './proxy';
 import { proxyServers } from './config/proxy-servers';
 import type { ToolSearchSetting } from '../tool-search/tool-search-options';
-import { gatewayAuthFromEnv } from './serve-auth';
 import type { UpstreamEra } from './upstream-connection';
 import { describeTarget, resolveTarget, type UpstreamTarget } from './upstream-target';
 
@@ -68,7 +68,10 @@ export async function serveGateway(settings: ServeSettings): Promise<ServedGatew
     throw new ConfigurationError('serveGateway() needs one upstream (target) or a config file (config), not both.');
   const target = settings.target === undefined ? undefined : resolveTarget(settings.target);
   const env = settings.env ?? process.env;
-  const auth = gatewayAuthFromEnv(env, target ? `Gateway to ${describeTarget(target)}` : `Gateway to the servers of ${settings.config}`);
+  // The MCP_AUTH_* variables, read as every server reads them, advertised under the gateway's name.
+  const auth = authFromEnv(env, {
+    resourceName: target ? `Gateway to ${describeTarget(target)}` : `Gateway to the servers of ${settings.config}`
+  });
   const maxSessions = settings.sessions?.maxSessions ?? countFrom(env, 'MCPFUSION_MAX_SESSIONS');
   const maxSessionsPerCaller = settings.sessions?.maxSessionsPerCaller ?? countFrom(env, 'MCPFUSION_MAX_SESSIONS_PER_CALLER');
   const maxUpstream = settings.maxUpstreamSessions ?? countFrom(env, 'MCPFUSION_UPSTREAM_SESSIONS');

@@ -8,6 +8,9 @@ import type { TaskForwarding } from '../types/forwarded-tasks';
 /**
  * Another MCP server put behind an app, as `proxy()` (from `@mcpfusion/core`) returns it: give it
  * to `FusionApp.create({ gateways: [gateway] })`, which serves its members and closes it.
+ *
+ * The app reads what it serves from {@link Gateway.memberSource}, so an object of your own that has
+ * these fields (a {@link MemberSource} of your own as `memberSource`) is served the same way.
  */
 export interface Gateway {
   /** How messages name it: `gateway desk (node main.js --stdio)`. */
@@ -16,23 +19,18 @@ export interface Gateway {
   readonly namespace: string | undefined;
   /** Upstream calls waiting now for a front client's answer to their question. */
   readonly waitingQuestions: number;
+  /** What the app serves of it: its members and their changes (see {@link MemberSource}); the app closes the gateway itself (`close`). */
+  readonly memberSource: MemberSource;
   /** Closes the upstream connection (a spawned server is stopped) and cancels the calls waiting on it. Idempotent. */
   close(): Promise<void>;
 }
 
-const SOURCES = new WeakMap<Gateway, MemberSource>();
-
-/** Records what a gateway serves (the gateway's constructor calls it). */
-export function registerMemberSource(gateway: Gateway, source: MemberSource): void {
-  SOURCES.set(gateway, source);
-}
-
-/** The members a gateway serves; a value that is not a gateway made by `proxy()` is a ConfigurationError. */
+/** The members a gateway serves; a value that has no {@link MemberSource} as `memberSource` is a ConfigurationError. */
 export function memberSourceOf(gateway: Gateway): MemberSource {
-  const source = SOURCES.get(gateway);
-  if (!source)
+  const source = (gateway as Partial<Gateway> | undefined)?.memberSource;
+  if (typeof source?.tools !== 'function' || typeof source.subscribe !== 'function' || typeof source.close !== 'function')
     throw new ConfigurationError(
-      `gateways contains ${String(gateway)}, which proxy() did not make: pass what \`await proxy(target)\` returns.`
+      `gateways contains ${String(gateway)}, which has no member source: pass what \`await proxy(target)\` returns.`
     );
   return source;
 }
@@ -40,9 +38,9 @@ export function memberSourceOf(gateway: Gateway): MemberSource {
 /**
  * Members an app serves that are not methods of its tool classes: a gateway's proxied tools
  * (see `src/gateway/`). The app merges them into its registry at startup and again whenever the
- * source says they changed (`onChange`), refusing a name that clashes with another member; it
- * closes the source when it closes. Descriptors are built by the source, complete (no decorator
- * records behind them).
+ * source says they changed (`subscribe`), refusing a name that clashes with another member; it
+ * closes the gateway that gives it when it closes (a gateway's `close` releases its source).
+ * Descriptors are built by the source, complete (no decorator records behind them).
  */
 export interface MemberSource {
   /** How clash messages and logs name the source (`gateway desk (node main.js --stdio)`). */

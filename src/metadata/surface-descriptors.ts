@@ -3,8 +3,8 @@ import type { CompleterRef } from './types';
 import type { Icon, MemberMeta } from '../types/display';
 import type { Constructor, OutputSpec, ParamKind } from '../types/core';
 
-/** What resources, templates and prompts share. */
-interface SurfaceMember {
+/** What the descriptors of resources, templates and prompts share. */
+export interface SurfaceMember {
   readonly target: Constructor;
   readonly className: string;
   readonly methodName: string;

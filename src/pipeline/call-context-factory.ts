@@ -10,19 +10,6 @@ import type { LogChannel } from './call-log';
 
 const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/** The request-level signal of a 2025-era call, by its context (see {@link liveRequestSignalOf}). */
-const LIVE_REQUEST_SIGNALS = new WeakMap<object, AbortSignal>();
-
-/**
- * The signal of the request a 2025-era call runs in, which outlives the call itself: on a live
- * channel the rounds of a question are re-entries within one request, so its abort is the
- * client's cancellation while a question is out (the gateway cancels its parked upstream call
- * then). Undefined on 2026-07-28 (each round is a request of its own) and in the harness.
- */
-export function liveRequestSignalOf(ctx: CallContext): AbortSignal | undefined {
-  return LIVE_REQUEST_SIGNALS.get(ctx);
-}
-
 /** The raw arguments of a request (`{}` when it carried none). */
 export function argumentsOf(request: CallRequest): Readonly<Record<string, unknown>> {
   return request.arguments ?? EMPTY_ARGS;
@@ -42,6 +29,7 @@ class FrameworkContext {
   readonly clientCapabilities: CallRequest['clientCapabilities'];
   readonly closeStream: CallRequest['closeStream'];
   readonly auth: CallContext['auth'];
+  readonly requestSignal: AbortSignal | undefined;
   lock: LockGrant | undefined;
 
   constructor(
@@ -60,6 +48,8 @@ class FrameworkContext {
     this.clientCapabilities = request.clientCapabilities;
     this.closeStream = request.closeStream;
     this.auth = request.authInfo ? callerAuthOf(request.authInfo) : undefined;
+    // Only a 2025-era interactive call's request outlives its rounds (see CallContextBase.requestSignal).
+    this.requestSignal = tool.interactive && request.era === 'legacy' ? request.signal : undefined;
     this.lock = undefined;
   }
 
@@ -85,7 +75,6 @@ export function createCallContext(
   progress: (percent: number, message?: string) => void
 ): CallContext {
   const ctx = new FrameworkContext(request, args, tool, aborter, log, scope, progress) as unknown as CallContext;
-  if (tool.interactive && request.era === 'legacy' && request.signal) LIVE_REQUEST_SIGNALS.set(ctx, request.signal);
   scope.ctx = ctx;
   return ctx;
 }

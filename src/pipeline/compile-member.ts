@@ -4,6 +4,7 @@ import type { CompiledMember } from './call-state';
 import type { MemberSpec } from './member-spec';
 import { isMiddlewareClass } from './middleware';
 import type { ExtensionLife } from './steps/call-life.step';
+import { mountedUrisStep } from './steps/mounted-uris.step';
 
 /**
  * The one compile path: every kind of member becomes a chain here, fed with its own
@@ -27,7 +28,15 @@ export function compileMember(spec: MemberSpec, appDeps: ChainDependencies): Com
   const classes: Constructor[] = [spec.target, ...middleware.filter(isMiddlewareClass)];
   if (spec.presenterClass) classes.push(spec.presenterClass);
   const callLives = spec.kind === 'tool' ? livesFor(spec, deps) : NONE;
-  const { steps, run, outcome, admit } = buildChain({ ...spec, middleware, perCall: deps.needsCallScope(classes), callLives }, deps);
+  // What a mounted tool or prompt answers names its resources as the app in front serves them.
+  const present =
+    spec.mountedUnder !== undefined && (spec.kind === 'tool' || spec.kind === 'prompt')
+      ? mountedUrisStep(spec.mountedUnder, spec.present)
+      : spec.present;
+  const { steps, run, outcome, admit } = buildChain(
+    { ...spec, present, middleware, perCall: deps.needsCallScope(classes), callLives },
+    deps
+  );
   return Object.freeze({
     kind: spec.kind,
     info,

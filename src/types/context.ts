@@ -93,6 +93,15 @@ export interface CallContextBase {
   readonly lock?: LockGrant;
   /** Closes this call's resumable SSE stream (see {@link RequestFacts.closeStream}); absent where not supported. */
   readonly closeStream?: () => void;
+  /**
+   * The signal of the request an interactive call runs in, where that request outlives a round of
+   * questions: on a 2025-era live channel a question is asked and answered within the one request,
+   * so this aborts when the client cancels it or goes away while a question is out (`signal` is the
+   * round's). What a call parks across its rounds (a gateway's upstream call) ends with it.
+   * Undefined on 2026-07-28 (each round is a request of its own), for tools that are not
+   * interactive, and in the test harness.
+   */
+  readonly requestSignal?: AbortSignal;
   /** The call's child container (holds CALL_CONTEXT and CALL_SIGNAL). */
   readonly container: DependencyContainer;
 }

@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { ConfigurationError, TaskNotFoundError } from '../../errors';
-import { registerMemberSource, type Gateway, type MemberSource, type MemberSourceListener } from '../../metadata/member-source';
+import type { Gateway, MemberSource, MemberSourceListener } from '../../metadata/member-source';
 import type { ToolDescriptor } from '../../metadata/tool-descriptor';
 import type { PromptDescriptor, ResourceTemplateDescriptor } from '../../metadata/surface-descriptors';
 import type { ProxyOptions } from '../proxy-options';
@@ -39,6 +39,8 @@ export interface UpstreamSet extends Gateway {
 export class ServerSet implements UpstreamSet, MemberSource {
   readonly label: string;
   readonly namespace = undefined;
+  /** It is its own member source (what the app reads through `Gateway.memberSource`). */
+  readonly memberSource: MemberSource = this;
   private readonly slots = new Map<string, UpstreamSlot>();
   private readonly listeners = new Set<MemberSourceListener>();
   /** The front sessions of the app that follows the set, as its upstreams reach them (they may connect before it exists). */
@@ -57,7 +59,6 @@ export class ServerSet implements UpstreamSet, MemberSource {
     private readonly log: (message: string) => void
   ) {
     this.label = 'file' in source ? `gateway set (${source.file})` : 'gateway set';
-    registerMemberSource(this, this);
     const health = (): UpstreamHealth[] => this.health();
     const members = class GatewayHealth {
       readHealth() {

@@ -19,6 +19,7 @@ export const RESERVED_CONTEXT_FIELDS: ReadonlySet<string> = new Set([
   'auth',
   'lock',
   'closeStream',
+  'requestSignal',
   'container'
 ]);
 

@@ -13,28 +13,34 @@ export interface ResponsePressure {
   congested: boolean;
 }
 
-const pressures = new WeakMap<Request, ResponsePressure>();
+/**
+ * What the Node entry knows of a request's connection, carried by the `Request` it builds (its
+ * own subclass, see node-entry.ts): the facts travel with the request, not in a table beside it.
+ * A `Request` built elsewhere (an in-process fetch, another framework) has none of them.
+ */
+export interface ConnectionFacts {
+  /** The client's network address. */
+  readonly remoteAddress: string | undefined;
+  /** How far the client is behind in reading the streamed response to it. */
+  readonly pressure: ResponsePressure;
+}
 
-/** The pressure of the response to `request` (made by the entry that writes it). */
+/** The facts a request carries, where the Node entry built it. */
+function factsOf(request: Request | undefined): Partial<ConnectionFacts> | undefined {
+  return request as Partial<ConnectionFacts> | undefined;
+}
+
+/** The pressure of the response to `request` (a fresh one, that nobody reads, for a request no entry streams). */
 export function pressureFor(request: Request): ResponsePressure {
-  let pressure = pressures.get(request);
-  if (!pressure) pressures.set(request, (pressure = { congested: false }));
-  return pressure;
+  return factsOf(request)?.pressure ?? { congested: false };
 }
 
 /** Whether the response to `request` is congested now (false for a request no entry streams). */
 export function isCongested(request: Request | undefined): boolean {
-  return request !== undefined && pressures.get(request)?.congested === true;
-}
-
-const addresses = new WeakMap<Request, string>();
-
-/** Records the network address a request came from (the Node entry knows it; a web `Request` does not carry it). */
-export function rememberRemoteAddress(request: Request, address: string | undefined): void {
-  if (address !== undefined) addresses.set(request, address);
+  return factsOf(request)?.pressure?.congested === true;
 }
 
 /** The network address a request came from, when the entry that built it knew it. */
 export function remoteAddressOf(request: Request | undefined): string | undefined {
-  return request === undefined ? undefined : addresses.get(request);
+  return factsOf(request)?.remoteAddress;
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { rememberRemoteAddress, type ResponsePressure } from './connection-facts';
+import type { ConnectionFacts, ResponsePressure } from './connection-facts';
 
 /** A POST body as read once by an entry: its text, or that it is over the limit. */
 export type ReadBody = { readonly tooLarge: true } | { readonly tooLarge: false; readonly text: string };
@@ -48,9 +48,7 @@ export function nodeRequest(req: IncomingMessage, signal: AbortSignal, authority
   const path = target.startsWith('/') ? target : target.replace(/^https?:\/\/[^/?#]*/i, '') || '/';
   const url = `http://${authority}${path.startsWith('/') ? path : `/${path}`}`;
   const Built = nodeWebRequestType();
-  const request = new Built(url, { method: req.method ?? 'GET', headers }, signal);
-  rememberRemoteAddress(request, req.socket?.remoteAddress);
-  return request;
+  return new Built(url, { method: req.method ?? 'GET', headers }, signal, req.socket?.remoteAddress);
 }
 
 /**
@@ -61,14 +59,26 @@ export function nodeRequest(req: IncomingMessage, signal: AbortSignal, authority
  * first use: Node loads its fetch implementation when `Request` is first touched, and an app
  * need not pay for that before it serves its first request.
  */
-type NodeWebRequestClass = new (url: string, init: RequestInit, signal: AbortSignal) => Request;
+type NodeWebRequestClass = new (
+  url: string,
+  init: RequestInit,
+  signal: AbortSignal,
+  remoteAddress: string | undefined
+) => Request & ConnectionFacts;
 let nodeWebRequestClass: NodeWebRequestClass | undefined;
 
 function nodeWebRequestType(): NodeWebRequestClass {
-  return (nodeWebRequestClass ??= class NodeWebRequest extends Request {
+  return (nodeWebRequestClass ??= class NodeWebRequest extends Request implements ConnectionFacts {
     readonly #signal: AbortSignal;
+    /** What the connection knows that a web `Request` does not carry (see connection-facts.ts). */
+    readonly pressure: ResponsePressure = { congested: false };
 
-    constructor(url: string, init: RequestInit, signal: AbortSignal) {
+    constructor(
+      url: string,
+      init: RequestInit,
+      signal: AbortSignal,
+      readonly remoteAddress: string | undefined
+    ) {
       super(url, init);
       this.#signal = signal;
     }

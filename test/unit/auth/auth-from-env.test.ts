@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../../src';
 import { authFromEnv } from '../../../src/advanced';
-import { gatewayAuthFromEnv } from '../../../src/gateway/serve-auth';
 import { AUDIENCE, ISSUER, JwksServer, jwksOf, mintToken, signingKey, type SigningKey } from '../../helpers/auth-fixtures';
 
 let key: SigningKey;
@@ -88,10 +87,10 @@ describe('authFromEnv', () => {
     });
   });
 
-  it('mcpfusion serve reads the same variables, advertised under the gateway’s name', () => {
-    expect(gatewayAuthFromEnv({}, 'Gateway to x')).toBeUndefined();
+  it('resourceName is advertised as given (how mcpfusion serve names its gateway)', () => {
+    expect(authFromEnv({}, { resourceName: 'Gateway to x' })).toBeUndefined();
     expect(
-      gatewayAuthFromEnv({ MCP_AUTH_ISSUER: ISSUER, MCP_AUTH_AUDIENCE: AUDIENCE, MCP_AUTH_JWKS_FILE: jwksFile }, 'Gateway to x')
+      authFromEnv({ MCP_AUTH_ISSUER: ISSUER, MCP_AUTH_AUDIENCE: AUDIENCE, MCP_AUTH_JWKS_FILE: jwksFile }, { resourceName: 'Gateway to x' })
     ).toMatchObject({
       resource: AUDIENCE,
       authorizationServers: [ISSUER],

@@ -1,0 +1,60 @@
+import type { McpServerFactory, ServerEventBus } from '@modelcontextprotocol/server';
+import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
+import type { AppParts } from './assemble';
+import type { CurrentRouter } from './current-router';
+
+/**
+ * The HTTP endpoints an app made (`createHttpHandler`, and `listen` on HTTP): each is told the
+ * app's list changes while it is open, and is closed with the app.
+ */
+export class HttpEndpoints {
+  private readonly open = new Set<FusionHttpHandler>();
+
+  /**
+   * `parts` is the definition served at the moment (`FusionApp.adopt` replaces it); `front` the
+   * router of whichever definition is served when a listen arrives.
+   */
+  constructor(
+    private readonly serverFactory: McpServerFactory,
+    private readonly front: CurrentRouter,
+    private readonly bus: ServerEventBus | undefined,
+    private readonly parts: () => AppParts,
+    private readonly log: (message: string) => void
+  ) {}
+
+  /** How many are open. */
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Every endpoint open now. */
+  all(): readonly FusionHttpHandler[] {
+    return [...this.open];
+  }
+
+  /** A web-standard HTTP endpoint for both eras, served by the app's definition of the moment. */
+  create(options: HttpHandlerOptions): FusionHttpHandler {
+    const { gate, namePrincipal, notifier } = this.parts();
+    const handler = createFusionHttpHandler(
+      this.serverFactory,
+      {
+        onerror: (e) => this.log(`http: ${e.message}`),
+        ...(this.bus ? { bus: this.bus } : {}),
+        ...options,
+        onClose: () => {
+          this.open.delete(handler);
+          notifier.endpoints.delete(handler.notify);
+          options.onClose?.();
+        }
+      },
+      gate,
+      // Through the front: the listens of whichever definition is served when one arrives.
+      this.front,
+      // 2025-era sessions are bound to the caller as `principalOf` names it, from what the HTTP request knows.
+      (authInfo, httpRequest) => namePrincipal({ authInfo, httpRequest, era: 'legacy' })
+    );
+    this.open.add(handler);
+    notifier.endpoints.add(handler.notify);
+    return handler;
+  }
+}

@@ -1,0 +1,15 @@
+import { mountedUriRewrite, namespacedResultUris } from '../../compose/namespaced-content';
+import { namedAfter, type NamedStep } from './named-step';
+
+/**
+ * A mounted tool's or prompt's presentation, then the URIs its result names (resource links,
+ * embedded resources) put under the mount's namespace, as the app in front serves them (see
+ * src/compose/namespaced-content.ts): a link a mounted tool returns reads back through the app.
+ * It keeps the presentation step's name, so the chain reads as before.
+ */
+export function mountedUrisStep(namespace: string, present: NamedStep): NamedStep {
+  const rewrite = mountedUriRewrite(namespace);
+  return namedAfter(present.name, (state, next) =>
+    Promise.resolve(present.run(state, next)).then((result) => namespacedResultUris(result, rewrite))
+  );
+}
