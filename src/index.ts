@@ -43,6 +43,9 @@ export type { TelemetryOptions } from './telemetry/telemetry-options';
 export type { ToolDescriptor } from './metadata/tool-descriptor';
 // What an app serves of a gateway (`Gateway.memberSource`): members that are not methods of its classes.
 export type { MemberSource, MemberSourceListener } from './metadata/member-source';
+// What a member source is handed of the app in front (its sessions), and what it offers of its upstream's tasks.
+export type { FrontSessions } from './types/front-sessions';
+export type { ForwardedTaskMethod, TaskForwarding } from './types/forwarded-tasks';
 export type { PromptDescriptor, ResourceTemplateDescriptor, SurfaceMember } from './metadata/surface-descriptors';
 export type { MemberMeta } from './types/display';
 export type { CallKind, Era, JsonSchema, MemberKind, OutputSpec, ParamKind, RequestFacts, ToolInfo, ToolKind } from './types/core';
