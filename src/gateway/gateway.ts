@@ -15,6 +15,7 @@ import type { UpstreamCall } from './upstream-call';
 import type { ProxyOptions } from './proxy-options';
 import { membersOf } from './gateway-members';
 import { allPages } from './pages';
+import { coalesced } from './guards/relist';
 import { SessionConnections, maxUpstreamSessions } from './session-connections';
 import { UpstreamConnection } from './upstream-connection';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
@@ -286,7 +287,7 @@ export class ProxiedServer implements Gateway, MemberSource {
         resourceUpdated: (uri) => {
           for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
         },
-        toolsChanged: () => void this.refresh().catch((error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)),
+        toolsChanged: this.relist,
         unreachable: (error) => this.hooks.lost?.(error),
         closed: (reason) => {
           this.current = undefined;
@@ -306,6 +307,12 @@ export class ProxiedServer implements Gateway, MemberSource {
     if (reconnecting) void this.current.then(() => this.refresh()).catch(() => undefined);
     return this.current;
   }
+
+  /** Lists again on the upstream's `list_changed`: one listing at a time, however many notices (see guards/relist.ts). */
+  private readonly relist = coalesced(
+    () => this.refresh(),
+    (error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)
+  );
 
   /** What every proxied tool's descriptor names as its class: one per gateway, its method forwarding to this gateway. */
   private readonly members = membersOf(this);

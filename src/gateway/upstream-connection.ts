@@ -9,12 +9,15 @@ import {
   type Tool,
   type Transport
 } from '@modelcontextprotocol/client';
-import { ToolError } from '../errors';
+import { ToolError, UpstreamError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
 import { callThroughRounds } from './upstream-rounds';
 import { CallRouter } from './call-router';
 import { answered, forwardedCapabilities, upstreamFailure, upstreamTransport } from './upstream-wire';
+import { ListingBudget } from './guards/listing-guard';
+import { NoiseGuard } from './guards/noise-guard';
+import { UPSTREAM_LIMITS } from './guards/limits';
 
 /** The protocol era a gateway speaks to its upstream: `'2025'` (initialize, a live channel), `'2026'` (2026-07-28), or `'auto'` (the SDK's negotiation). */
 export type UpstreamEra = '2025' | '2026' | 'auto';
@@ -57,6 +60,10 @@ export class UpstreamConnection {
   private readonly watched = new Set<string>();
   private listening: McpSubscription | undefined;
   private http: StreamableHTTPClientTransport | undefined;
+  /** What the upstream sends that belongs to nobody: logged a few times, then counted (see guards/). */
+  private readonly noise: NoiseGuard;
+  /** Why the gateway broke the connection off (a bound the upstream broke), when it did. */
+  private brokenBy: Error | undefined;
 
   private constructor(
     private readonly client: Client,
@@ -64,6 +71,7 @@ export class UpstreamConnection {
     private readonly events: ConnectionEvents
   ) {
     this.calls = new CallRouter(target.kind === 'stdio');
+    this.noise = new NoiseGuard(events.log);
   }
 
   /**
@@ -111,6 +119,7 @@ export class UpstreamConnection {
       signal?.removeEventListener('abort', abandon);
     }
     connection.tap(transport);
+    client.onerror = (error) => connection.noticed(error);
     client.onclose = () => connection.lost();
     return connection;
   }
@@ -180,8 +189,10 @@ export class UpstreamConnection {
   async listTools(): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
+    const budget = new ListingBudget(describeTarget(this.target));
     do {
       const page = await this.client.listTools(cursor ? { cursor } : undefined);
+      budget.add(page.tools);
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
@@ -265,20 +276,48 @@ export class UpstreamConnection {
 
   /** An upstream request of the client (a question, a sampling request, a roots listing), given to its call. */
   private question(ask: UpstreamAsk): Promise<UpstreamAnswer> {
-    return this.calls.ask(ask, (why) => this.events.log(`${describeTarget(this.target)} sent ${ask.method} while ${why}: it was refused.`));
+    return this.calls.ask(ask, (why) => {
+      this.noise.note('unrequested', `${describeTarget(this.target)} sent ${ask.method} while ${why}: it was refused.`);
+      // A stream of requests no call made is hostile: past the burst, the upstream is disconnected (and retried with backoff).
+      if (!this.noise.unrequested())
+        this.breakOff(
+          `it sent more than ${UPSTREAM_LIMITS.unrequestedBurst} requests no call made (sampling, elicitation or roots outside a call)`
+        );
+    });
+  }
+
+  /** The SDK's report of something it could not use (a line that is no JSON-RPC, a response to an id never sent, a message over the bound). */
+  private noticed(error: Error): void {
+    if (/ReadBuffer exceeded/.test(error.message)) {
+      this.brokenBy ??= new Error(`it sent a message over ${UPSTREAM_LIMITS.maxMessageBytes} bytes`);
+      return;
+    }
+    const kind = /unknown message ID|unknown.*token/i.test(error.message) ? 'unknown-id' : 'unreadable';
+    this.noise.note(
+      kind,
+      `${describeTarget(this.target)} sent something the gateway ignored: ${error.message.split('\n')[0]!.slice(0, 200)}`
+    );
+  }
+
+  /** Ends the connection because the upstream broke a bound; its calls fail naming `why`. */
+  private breakOff(why: string): void {
+    if (this.closedBy || this.brokenBy) return;
+    this.brokenBy = new Error(why);
+    this.events.log(`${describeTarget(this.target)} is disconnected: ${why}.`);
+    void this.client.close().catch(() => undefined);
   }
 
   private lost(): void {
     if (this.closedBy) return;
     const tail = this.stderr.trim() ? ` (its last words: ${this.stderr.trim().split('\n').slice(-3).join(' / ')})` : '';
-    this.closedBy = new Error(`the connection closed${tail}`);
+    this.closedBy = this.brokenBy ?? new Error(`the connection closed${tail}`);
     const error = this.unavailable(this.closedBy);
     this.calls.failAll(error);
     this.events.closed(this.closedBy);
   }
 
-  private unavailable(reason: Error): ToolError {
-    return new ToolError(
+  private unavailable(reason: Error): UpstreamError {
+    return new UpstreamError(
       `The upstream MCP server ${describeTarget(this.target)} is unavailable: ${reason.message}. The gateway reconnects on the next call; call the tool again.`
     );
   }

@@ -1,14 +1,21 @@
 /** The wire around an upstream connection: its transport, what it is told of the front client, and how its failures read. */
 import { StreamableHTTPClientTransport, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { MissingCapabilityError, ToolError } from '../errors';
+import { MissingCapabilityError, ToolError, UpstreamError } from '../errors';
 import { invalidRequest } from '../errors/peer-refusals';
 import type { UpstreamAnswer } from './upstream-call';
-import type { ResolvedTarget } from './upstream-target';
+import { describeTarget, type ResolvedTarget } from './upstream-target';
+import { boundedFetch } from './guards/bounded-fetch';
+import { UPSTREAM_LIMITS } from './guards/limits';
 
 /** The transport to a target: Streamable HTTP with its headers, or a spawned process whose stderr goes to `stderr`. */
 export function upstreamTransport(target: ResolvedTarget, stderr: (chunk: string) => void): Transport {
-  if (target.kind === 'http') return new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } } });
+  // One message larger than the gateway keeps fails (HTTP: the body is cut off; stdio: the SDK's read buffer closes the connection).
+  if (target.kind === 'http')
+    return new StreamableHTTPClientTransport(target.url, {
+      requestInit: { headers: { ...target.headers } },
+      fetch: boundedFetch(UPSTREAM_LIMITS.maxMessageBytes, describeTarget(target))
+    });
   // The upstream gets this process's environment, as a shell would give it (the SDK passes only a safe few by default).
   const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const stdio = new StdioClientTransport({
@@ -16,7 +23,8 @@ export function upstreamTransport(target: ResolvedTarget, stderr: (chunk: string
     args: [...target.args],
     env: { ...inherited, ...target.env },
     ...(target.cwd ? { cwd: target.cwd } : {}),
-    stderr: 'pipe'
+    stderr: 'pipe',
+    maxBufferSize: UPSTREAM_LIMITS.maxMessageBytes
   });
   stdio.stderr?.on('data', (chunk: Buffer) => stderr(chunk.toString()));
   return stdio;
@@ -41,7 +49,9 @@ export function forwardedCapabilities(front: ClientCapabilities): ClientCapabili
  * stays that refusal, naming what is missing.
  */
 export function upstreamFailure(error: unknown, tool?: string): Error {
-  if (error instanceof ToolError) return error;
+  if (error instanceof ToolError || error instanceof UpstreamError) return error;
+  const bound = boundBroken(error);
+  if (bound) return bound;
   const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
   if (code === -32021 && tool !== undefined) {
     const required = (data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
@@ -50,4 +60,11 @@ export function upstreamFailure(error: unknown, tool?: string): Error {
   }
   const text = typeof message === 'string' ? message : String(error);
   return new ToolError(`The upstream server refused the call${typeof code === 'number' ? ` (${code})` : ''}: ${text}`, { cause: error });
+}
+
+/** An {@link UpstreamError} among an error's causes (a bound the transport enforced, wrapped by the SDK). */
+function boundBroken(error: unknown): UpstreamError | undefined {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
+    if (e instanceof UpstreamError) return e;
+  return undefined;
 }
