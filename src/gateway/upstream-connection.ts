@@ -5,6 +5,7 @@ import {
   LOG_LEVEL_META_KEY,
   StreamableHTTPClientTransport,
   type ClientCapabilities,
+  type JSONRPCMessage,
   type McpSubscription,
   type Tool,
   type Transport
@@ -64,6 +65,8 @@ export class UpstreamConnection {
   private readonly noise: NoiseGuard;
   /** Why the gateway broke the connection off (a bound the upstream broke), when it did. */
   private brokenBy: Error | undefined;
+  /** The tool listing being read, counted page by page. */
+  private readonly listing = new ListingBudget();
 
   private constructor(
     private readonly client: Client,
@@ -85,6 +88,8 @@ export class UpstreamConnection {
       {
         // Every kind of request a server may make of its client: each is forwarded to the front client that made the call.
         capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
+        // The SDK gathers a listing's pages itself: its cap on pages is the gateway's (bytes and tools are counted in `tap`).
+        listMaxPages: UPSTREAM_LIMITS.maxListingPages,
         versionNegotiation: { mode: era === '2025' ? 'legacy' : era === '2026' ? { pin: '2026-07-28' } : 'auto' },
         listChanged: {
           tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() },
@@ -189,13 +194,16 @@ export class UpstreamConnection {
   async listTools(): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
-    const budget = new ListingBudget(describeTarget(this.target));
-    do {
-      const page = await this.client.listTools(cursor ? { cursor } : undefined);
-      budget.add(page.tools);
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
+    try {
+      do {
+        const page = await this.client.listTools(cursor ? { cursor } : undefined);
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor);
+    } catch (error) {
+      // A listing broken off at a bound (see `tap`) fails saying which.
+      throw this.brokenBy ? this.unavailable(this.brokenBy) : error;
+    }
     return tools;
   }
 
@@ -270,8 +278,18 @@ export class UpstreamConnection {
   private tap(transport: Transport): void {
     const receive = transport.onmessage;
     transport.onmessage = (message, extra) => {
+      if (this.overListed(message)) return;
       if (!this.calls.route(message)) receive?.(message, extra);
     };
+  }
+
+  /** Whether `message` is a tool-listing page past the listing's bounds: then the connection is broken off, and the page dropped. */
+  private overListed(message: JSONRPCMessage): boolean {
+    const result = (message as { result?: { tools?: unknown; nextCursor?: unknown } }).result;
+    if (!result || !Array.isArray(result.tools)) return false;
+    const over = this.listing.add(result.tools, result.nextCursor === undefined);
+    if (over) this.breakOff(`${over}, more than the gateway keeps of one upstream`);
+    return over !== undefined;
   }
 
   /** An upstream request of the client (a question, a sampling request, a roots listing), given to its call. */

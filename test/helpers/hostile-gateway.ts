@@ -62,7 +62,8 @@ export async function bench(
 ): Promise<Bench> {
   const set = await proxyServers(
     { mcpServers: { good: { command: process.execPath, args: [GOOD] }, bad } },
-    { logger: log.log, retryMs: 600_000, watch: false }
+    // A slow machine must not turn a bound broken into a connect timeout: the bound is what is shown.
+    { logger: log.log, retryMs: 600_000, watch: false, connectTimeoutMs: 60_000 }
   );
   const app = FusionApp.create({
     name: 'front',

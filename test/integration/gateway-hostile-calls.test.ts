@@ -14,6 +14,9 @@ import { bench, gatewayLog, HOSTILE, textOf, type Bench, type Front } from '../h
 const hostile = { command: process.execPath, args: [HOSTILE, 'normal'] };
 let current: Bench | undefined;
 
+// Child processes and megabytes on a shared machine: generous, never a synchronization.
+jest.setTimeout(90_000);
+
 afterEach(async () => {
   await current?.close();
   current = undefined;

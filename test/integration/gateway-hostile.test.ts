@@ -19,6 +19,9 @@ import { bench, gatewayLog, HOSTILE, MB, memoryInUse, textOf, type Bench } from 
 const hostile = (mode: string) => ({ command: process.execPath, args: [HOSTILE, mode] });
 let current: Bench | undefined;
 
+// Child processes and megabytes on a shared machine: generous, never a synchronization.
+jest.setTimeout(90_000);
+
 afterEach(async () => {
   await current?.close();
   current = undefined;
@@ -45,14 +48,14 @@ describe('a flood of notifications', () => {
     const [a, b] = [await gw.front(), await gw.front()];
     await a.client.setLoggingLevel('debug');
     let progressed = 0;
-    const n = 20_000;
+    const n = 5_000;
     const flood = a.client.callTool({ name: 'bad.flood', arguments: { n } }, { onprogress: () => void progressed++ });
     // The other upstream and the other front client are served during the flood.
     await goodAnswers(gw, b);
     expect(textOf(await flood)).toBe('flooded');
-    // 20,000 list_changed notices cost a few listings, not 20,000.
+    // 5,000 list_changed notices cost a few listings, not 5,000.
     const stats = JSON.parse(textOf(await a.client.callTool({ name: 'bad.stats', arguments: {} }))) as { listCalls: number };
-    expect(stats.listCalls).toBeLessThan(n / 20);
+    expect(stats.listCalls).toBeLessThan(n / 10);
     expect(progressed).toBeGreaterThan(0);
     expect(progressed).toBeLessThanOrEqual(n);
     // b caused nothing, and got nothing of a's call.

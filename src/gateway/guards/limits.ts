@@ -7,12 +7,12 @@
 export const UPSTREAM_LIMITS = Object.freeze({
   /** One JSON-RPC message from the upstream (a stdio line; an HTTP JSON body or one SSE event): larger closes the connection. */
   maxMessageBytes: 8 * 1024 * 1024,
-  /** A whole tool listing (all pages, as JSON): larger, and the upstream is not served (its slot is down, retried with backoff). */
+  /** A whole tool listing (all pages, as JSON): larger, and the connection is broken off (in a set, the upstream is down and retried with backoff). */
   maxListingBytes: 16 * 1024 * 1024,
   /** Tools in one upstream's listing. */
   maxTools: 2000,
-  /** Pages of one listing (a cursor that never ends). */
-  maxListingPages: 100,
+  /** Pages of one listing (a cursor that never ends; the SDK's own cap is set to it too). */
+  maxListingPages: 64,
   /** One tool's upstream name, in characters (the protocol's tool-name limit). */
   maxToolNameChars: 128,
   /** One tool's description, in characters: a longer one leaves the tool out (logged). */

@@ -1,36 +1,33 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import { UpstreamError } from '../../errors';
 import { UPSTREAM_LIMITS } from './limits';
 
 /**
- * Counts an upstream's tool listing as its pages arrive, and stops it past the bounds (tools,
- * bytes, pages): a 50 MB listing, or a cursor that never ends, is refused with an error naming
- * the upstream, instead of being kept.
+ * Counts an upstream's tool listing as its pages arrive at the transport (before the SDK gathers
+ * them), and says when it is past a bound (tools, bytes, pages): a 50 MB listing, or a cursor
+ * that never ends, is then broken off, instead of being kept. A page without `nextCursor` ends
+ * the listing: the count starts again.
  */
 export class ListingBudget {
   private tools = 0;
   private bytes = 0;
   private pages = 0;
 
-  /** `label` names the upstream in the error. */
-  constructor(private readonly label: string) {}
-
-  /** Counts a page; throws an {@link UpstreamError} when the listing so far is past a bound. */
-  add(page: readonly Tool[]): void {
+  /** Counts a `tools/list` page; returns what is wrong (`it lists more than 2000 tools`) when the listing so far is past a bound. */
+  add(page: readonly unknown[], last: boolean): string | undefined {
     this.pages++;
     this.tools += page.length;
     this.bytes += Buffer.byteLength(JSON.stringify(page));
     const { maxTools, maxListingBytes, maxListingPages } = UPSTREAM_LIMITS;
     const over =
       this.tools > maxTools
-        ? `more than ${maxTools} tools`
+        ? `it lists more than ${maxTools} tools`
         : this.bytes > maxListingBytes
-          ? `a tool listing over ${maxListingBytes} bytes`
+          ? `it sent a tool listing over ${maxListingBytes} bytes`
           : this.pages > maxListingPages
-            ? `more than ${maxListingPages} pages of tools`
+            ? `it sent more than ${maxListingPages} pages of tools`
             : undefined;
-    if (over)
-      throw new UpstreamError(`The upstream ${this.label} lists ${over}, past what the gateway keeps of one upstream; it is not served.`);
+    if (last || over) this.tools = this.bytes = this.pages = 0;
+    return over;
   }
 }
 
