@@ -38,8 +38,16 @@ async function goodAnswers(gw: Bench, front?: Awaited<ReturnType<Bench['front']>
   expect(textOf(await client.callTool({ name: 'good.count', arguments: {} }))).toMatch(/3/);
 }
 
-/** Growth of the memory in use over `before`, in MB, for the message of a failed bound. */
-const grownMb = (before: number): number => Math.round(((memoryInUse() - before) / MB) * 10) / 10;
+/** Growth of the memory in use over `before`, in MB (each kept by test name; `GW_HOSTILE_REPORT=1` prints them). */
+const measured: Record<string, number> = {};
+const grownMb = (before: number): number => {
+  const grown = Math.round(((memoryInUse() - before) / MB) * 10) / 10;
+  measured[expect.getState().currentTestName ?? '?'] = grown;
+  return grown;
+};
+afterAll(() => {
+  if (process.env.GW_HOSTILE_REPORT) process.stderr.write(`memory growth (MB): ${JSON.stringify(measured, null, 2)}\n`);
+});
 
 describe('a flood of notifications', () => {
   it('progress, log and list_changed floods during a call: the call ends, the relistings are coalesced, memory stays bounded', async () => {
