@@ -12,16 +12,25 @@ export function boundedFetch(maxBytes: number, label: string): typeof fetch {
     if (!response.body) return response;
     const sse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
     let size = 0;
+    let newlineLast = false;
     const counter = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        // A blank line (\n\n, or \n\r\n) ends an SSE event: the count starts again after the chunk's last one.
         const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        const end = sse ? Math.max(bytes.lastIndexOf('\n\n'), bytes.lastIndexOf('\n\r\n')) : -1;
-        size = end >= 0 ? chunk.byteLength - end : size + chunk.byteLength;
-        if (size > maxBytes) {
-          controller.error(new UpstreamError(`The upstream ${label} sent a message over ${maxBytes} bytes; the gateway does not read it.`));
-          return;
+        // Each event of the chunk is measured: a blank line (\n\n, or \n\r\n) ends one, also across chunks.
+        for (let from = 0; ;) {
+          const next = sse ? eventEnd(bytes, from, newlineLast && from === 0) : -1;
+          size += (next < 0 ? bytes.length : next) - from;
+          if (size > maxBytes) {
+            controller.error(
+              new UpstreamError(`The upstream ${label} sent a message over ${maxBytes} bytes; the gateway does not read it.`)
+            );
+            return;
+          }
+          if (next < 0) break;
+          size = 0;
+          from = next;
         }
+        newlineLast = bytes.length > 0 && bytes[bytes.length - 1] === 10;
         controller.enqueue(chunk);
       }
     });
@@ -31,4 +40,14 @@ export function boundedFetch(maxBytes: number, label: string): typeof fetch {
       headers: response.headers
     });
   };
+}
+
+/** Where the SSE event that runs at `from` ends (just past its blank line), or -1 when it goes on past the chunk. */
+function eventEnd(bytes: Buffer, from: number, afterNewline: boolean): number {
+  if (afterNewline && bytes[0] === 10) return 1;
+  if (afterNewline && bytes[0] === 13 && bytes[1] === 10) return 2;
+  const lf = bytes.indexOf('\n\n', from);
+  const crlf = bytes.indexOf('\n\r\n', from);
+  if (lf < 0) return crlf < 0 ? -1 : crlf + 3;
+  return crlf < 0 || lf < crlf ? lf + 2 : crlf + 3;
 }
