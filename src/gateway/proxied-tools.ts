@@ -24,7 +24,8 @@ const PASS_THROUGH: Presenter = { present: (value) => value as CallToolResult };
  * the gateway's forwarding generator. They are never serialized by this app's mutation lock: the
  * upstream serializes its own work. A tool whose front name the protocol refuses, that is past a
  * size bound, or whose front name collides with one served before it is left out (and logged,
- * naming both; see guards/listing-guard.ts); an output schema this app cannot compile is not listed (the upstream still checks its results).
+ * naming both; see guards/listing-guard.ts); an output schema this app cannot compile is not
+ * listed (the upstream still checks its results).
  */
 export function proxiedTools(
   tools: readonly Tool[],

@@ -1,5 +1,5 @@
-import { foldedIntoFullQueue } from './guards/event-queue';
 import type { CallToolResult, CreateMessageRequestParams, ElicitRequestParams, LoggingLevel } from '@modelcontextprotocol/client';
+import { foldedIntoFullQueue } from './guards/event-queue';
 
 /**
  * What the upstream asks of the front client during a call: a question to the user

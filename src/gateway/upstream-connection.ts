@@ -310,10 +310,15 @@ export class UpstreamConnection {
       this.brokenBy ??= new Error(`it sent a message over ${UPSTREAM_LIMITS.maxMessageBytes} bytes`);
       return;
     }
-    const kind = /unknown message ID|unknown.*token/i.test(error.message) ? 'unknown-id' : 'unreadable';
+    const first = error.message.replace(/\s+/g, ' ').slice(0, 200);
+    // A message that is no valid JSON-RPC (the SDK's schema check says so), or an answer to an id never sent, is the upstream's noise.
+    const unreadable = error.name === 'SyntaxError' || error.name === 'ZodError' || error.message.trimStart().startsWith('[');
+    const kind = /unknown message ID|unknown.*token/i.test(first) ? 'unknown-id' : unreadable ? 'unreadable' : 'transport';
     this.noise.note(
       kind,
-      `${describeTarget(this.target)} sent something the gateway ignored: ${error.message.split('\n')[0]!.slice(0, 200)}`
+      kind === 'transport'
+        ? `the connection to ${describeTarget(this.target)} reported: ${first}`
+        : `${describeTarget(this.target)} sent something the gateway ignored: ${first}`
     );
   }
 
