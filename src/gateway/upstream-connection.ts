@@ -119,7 +119,7 @@ export class UpstreamConnection {
     } catch (error) {
       await client.close().catch(() => undefined);
       const tail = connection.stderr.trim() ? `\n${connection.stderr.trim()}` : '';
-      throw new ToolError(`Could not connect to the upstream MCP server ${describeTarget(target)}: ${(error as Error).message}${tail}`);
+      throw new UpstreamError(`Could not connect to the upstream MCP server ${describeTarget(target)}: ${(error as Error).message}${tail}`);
     } finally {
       signal?.removeEventListener('abort', abandon);
     }
