@@ -10,7 +10,7 @@ import {
   type Tool,
   type Transport
 } from '@modelcontextprotocol/client';
-import { ToolError, UpstreamError } from '../errors';
+import { UpstreamError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
 import { callThroughRounds } from './upstream-rounds';
@@ -162,7 +162,7 @@ export class UpstreamConnection {
 
   /**
    * A request that is not a tool call (a listing, a read, a prompt, a completion), sent with
-   * `signal`; its failure is a ToolError naming the upstream (the app's boundary maps it).
+   * `signal`; its failure is an error naming the upstream (the app's boundary maps it).
    */
   async request<T>(send: (client: Client) => Promise<T>): Promise<T> {
     if (this.closedBy) throw this.unavailable(this.closedBy);
