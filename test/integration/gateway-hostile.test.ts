@@ -180,6 +180,12 @@ describe('requests no call made', () => {
     const gw = await start('ask-flood', log);
     const [a, b] = [await gw.front(), await gw.front()];
     expect(await disconnected).toContain(`more than ${UPSTREAM_LIMITS.unrequestedBurst} requests no call made`);
+    // The set has it down (its first try, or after it), naming why; it is tried again with backoff.
+    await log.logged(' down: ');
+    expect(gw.health().find((h) => h.name === 'bad')).toMatchObject({
+      state: 'down',
+      lastError: expect.stringContaining('requests no call made') as unknown
+    });
     expect(gw.logs.filter((line) => line.includes('it was refused')).length).toBeLessThanOrEqual(UPSTREAM_LIMITS.loggedNoise + 2);
     await goodAnswers(gw, a);
     expect(a.asked).toEqual([]);
