@@ -2,6 +2,7 @@ import { ErrorCode } from '../../src';
 import { UpstreamError } from '../../src/advanced';
 import { UpstreamConnection } from '../../src/gateway/upstream-connection';
 import { resolveTarget } from '../../src/gateway/upstream-target';
+import { startHostileHttp } from '../fixtures/hostile-upstreams/hostile-http';
 import { bench, gatewayLog, HOSTILE, textOf, type Bench, type Front } from '../helpers/hostile-gateway';
 
 /**
@@ -100,5 +101,38 @@ describe('a call that never answers', () => {
     expect(textOf(both[0])).toMatch(/3/);
     expect(textOf(both[1])).toBe('ok');
     expect(gw.set.waitingQuestions).toBe(0);
+  });
+});
+
+describe('over HTTP', () => {
+  it("a call that never answers ends on the front's cancel and the upstream is told; a crash mid-answer ends with an error", async () => {
+    const server = await startHostileHttp('small');
+    try {
+      current = await bench({ url: server.url }, gatewayLog(), { maxActive: 2, maxQueue: 0 });
+      const gw = current;
+      const [a, b] = [await gw.front(), await gw.front()];
+      const cancel = new AbortController();
+      const hanging = a.client.callTool({ name: 'bad.hang', arguments: {} }, { signal: cancel.signal }).catch((e: Error) => e);
+      await server.events.seen('hang');
+      expect(textOf(await b.client.callTool({ name: 'good.count', arguments: {} }))).toMatch(/3/);
+      cancel.abort(new Error('the user cancelled'));
+      expect(await hanging).toBeInstanceOf(Error);
+      // The upstream is told: its request is dropped, or a notifications/cancelled is posted (whichever it sees first).
+      await Promise.race([server.events.seen('aborted'), server.events.seen('cancelled')]);
+
+      const crashed = await a.client.callTool({ name: 'bad.crash', arguments: {} });
+      expect(crashed.isError).toBe(true);
+      expect(textOf(crashed)).toContain(server.url);
+      // Both slots are free: two calls at once are served.
+      const both = await Promise.all([
+        a.client.callTool({ name: 'good.count', arguments: {} }),
+        b.client.callTool({ name: 'good.count', arguments: {} })
+      ]);
+      expect(both.map(textOf).join()).toMatch(/3.*3/);
+    } finally {
+      await current?.close();
+      current = undefined;
+      await server.close();
+    }
   });
 });
