@@ -136,3 +136,49 @@ describe('over HTTP', () => {
     }
   });
 });
+
+describe('questions over HTTP', () => {
+  it("a question on a call's own stream reaches only that call's front client, with another front client's call in flight", async () => {
+    const server = await startHostileHttp('small');
+    try {
+      current = await bench({ url: server.url }, gatewayLog());
+      const [a, b] = [await current.front(), await current.front()];
+      const cancel = new AbortController();
+      const hanging = b.client.callTool({ name: 'bad.hang', arguments: {} }, { signal: cancel.signal }).catch((e: Error) => e);
+      await server.events.seen('hang');
+      expect(textOf(await a.client.callTool({ name: 'bad.ask', arguments: {} }))).toContain('"action":"accept"');
+      cancel.abort();
+      await hanging;
+      expect(a.asked).toEqual(['elicitation/create']);
+      expect(b.asked).toEqual([]);
+    } finally {
+      await current?.close();
+      current = undefined;
+      await server.close();
+    }
+  });
+
+  it('a question on the standalone stream, while a call is in flight, is refused: no call made it', async () => {
+    const server = await startHostileHttp('small', true);
+    try {
+      current = await bench({ url: server.url }, gatewayLog());
+      const [a, b] = [await current.front(), await current.front()];
+      const cancel = new AbortController();
+      const hanging = a.client.callTool({ name: 'bad.hang', arguments: {} }, { signal: cancel.signal }).catch((e: Error) => e);
+      await server.events.seen('hang');
+      // Every standalone stream open then (the front sessions' upstream sessions, and the shared one) got one; each is answered with a refusal.
+      const pushed = server.events.count('pushed');
+      expect(pushed).toBeGreaterThan(0);
+      await server.events.seen('answered', pushed);
+      expect(server.events.count('refused')).toBe(pushed);
+      cancel.abort();
+      await hanging;
+      expect(a.asked).toEqual([]);
+      expect(b.asked).toEqual([]);
+    } finally {
+      await current?.close();
+      current = undefined;
+      await server.close();
+    }
+  });
+});
