@@ -47,9 +47,11 @@ const STDERR_KEPT = 2000;
  * order, before the response that follows them), and routes the upstream's questions to the
  * call that caused them. A 2026-07-28 upstream's questions come inside the call's own
  * `input_required` result, so the call is known exactly; a 2025-era upstream sends
- * `elicitation/create` on its channel with nothing that names the call, so it goes to the one
- * call in flight that is not already waiting for an answer, and is cancelled when there is more
- * than one (an ambiguity the gateway refuses to guess). When the connection closes, every call
+ * `elicitation/create` on its channel with nothing that names the call: over HTTP the call's own
+ * response stream names it (one on the standalone stream is refused); over stdio it goes to the
+ * one call in flight that is not already waiting for an answer, and is cancelled when there is
+ * more than one (an ambiguity the gateway refuses to guess). What the upstream sends past the
+ * bounds of guards/limits.ts breaks the connection off, naming the bound. When the connection closes, every call
  * in flight fails with a message naming the upstream.
  */
 export class UpstreamConnection {
