@@ -123,6 +123,7 @@ export {
   TaskNotFoundError,
   TimeoutError,
   UnknownPromptError,
+  UpstreamError,
   UnknownResourceError,
   UnknownToolError
 } from './errors';

@@ -68,6 +68,12 @@ export const ErrorCode = {
   INSUFFICIENT_SCOPE: 'INSUFFICIENT_SCOPE',
   /** A mutation's lock-key function threw, or gave something that is not a list of keys; nothing was run. */
   LOCK_KEY: 'LOCK_KEY',
+  /**
+   * An upstream behind a gateway failed the call or broke one of the gateway's bounds (it closed or
+   * crashed mid-call, sent more than the gateway keeps, or was disconnected as hostile); the
+   * message names the upstream and what it did. The gateway and its other upstreams are unaffected.
+   */
+  UPSTREAM_FAILED: 'UPSTREAM_FAILED',
   /** A failure meant for the agent, raised by application code with `ToolError`: its message is always sent. */
   TOOL_ERROR: 'TOOL_ERROR',
   /** An unexpected failure whose message was masked (`maskErrors`); `reference` is in the server's log. */

@@ -25,6 +25,7 @@ export {
 } from './errors';
 export type { Violation } from './errors';
 export { CancelledError } from './cancelled-error';
+export { UpstreamError } from './upstream-error';
 export {
   InvalidParamsError,
   NothingToCompleteError,

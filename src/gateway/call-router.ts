@@ -7,7 +7,8 @@ import type { UpstreamAnswer, UpstreamAsk, UpstreamCall } from './upstream-call'
  * which: progress by its `progressToken`; a log message or a question by the call whose request
  * carries it where the SDK runs that inside the call (a 2026-07-28 `input_required`, or a
  * 2025-era HTTP request's own response stream: an async context); else, over stdio, the one call
- * in flight that can take it. `null` context: a request that is no call (a read, a prompt): its
+ * in flight that can take it (over HTTP, a request outside every call is refused: it came on the
+ * standalone stream, which no call's request uses). `null` context: a request that is no call (a read, a prompt): its
  * questions are refused, never given to a call. Where it cannot say which call, it does not guess.
  */
 export class CallRouter {
@@ -101,12 +102,15 @@ export class CallRouter {
     const store = this.storage.getStore();
     const own = store === undefined ? outside?.(undefined) : undefined;
     if (own) return own;
-    const call = store === null ? undefined : (store ?? this.soleWaitingFree());
+    // Over HTTP, a request outside every call's context came on the standalone stream, which carries no call's requests: refused, never guessed.
+    const call = store === null ? undefined : (store ?? (this.stdio ? this.soleWaitingFree() : undefined));
     if (!call) {
       const why =
         store === null
           ? 'it came during a request that is not a tool call'
-          : `${this.running.size} calls were in flight and it cannot say which call asks`;
+          : !this.stdio
+            ? 'it came outside every call (on the standalone stream)'
+            : `${this.running.size} calls were in flight and it cannot say which call asks`;
       const answer = outside?.(why);
       if (answer) return answer;
       refuse(why);

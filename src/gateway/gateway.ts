@@ -15,6 +15,7 @@ import type { UpstreamCall } from './upstream-call';
 import type { ProxyOptions } from './proxy-options';
 import { membersOf } from './gateway-members';
 import { allPages } from './pages';
+import { coalesced } from './guards/relist';
 import { SessionConnections, maxUpstreamSessions } from './session-connections';
 import { UpstreamConnection, type ConnectionEvents } from './upstream-connection';
 import type { FrontSessions } from '../types/front-sessions';
@@ -325,7 +326,7 @@ export class ProxiedServer implements Gateway, MemberSource {
         resourceUpdated: (uri) => {
           for (const listener of this.listeners) listener.resourceUpdated?.(namespacedUri(this.options.namespace, uri));
         },
-        toolsChanged: () => void this.refresh().catch((error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)),
+        toolsChanged: this.relist,
         unreachable: (error) => this.hooks.lost?.(error),
         ...this.sharedTraffic(),
         closed: (reason) => {
@@ -433,6 +434,12 @@ export class ProxiedServer implements Gateway, MemberSource {
     serves: (toolName) => this.listing.upstreamOf.has(toolName),
     connection: () => this.connection()
   });
+
+  /** Lists again on the upstream's `list_changed`: one listing at a time, however many notices (see guards/relist.ts). */
+  private readonly relist = coalesced(
+    () => this.refresh(),
+    (error: unknown) => this.log(`relisting failed: ${(error as Error).message}`)
+  );
 
   /** What every proxied tool's descriptor names as its class: one per gateway, its method forwarding to this gateway. */
   private readonly members = membersOf(this);

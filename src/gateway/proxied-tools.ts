@@ -5,6 +5,7 @@ import { compileSchemaCheck } from '../schema/schema-check';
 import type { Constructor, JsonSchema } from '../types/core';
 import type { Presenter } from '../types/presenter';
 import { namespacedName } from './namespace';
+import { toolProblem } from './guards/listing-guard';
 import type { ProxyOptions } from './proxy-options';
 
 /** A gateway's listing: the descriptors the app compiles, and the upstream name behind each front name. */
@@ -12,9 +13,6 @@ export interface ProxiedTools {
   readonly descriptors: readonly ToolDescriptor[];
   readonly upstreamOf: ReadonlyMap<string, string>;
 }
-
-/** Tool names the protocol allows (the registry's rule). */
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** The listing key of a tool that may ask mid-call, as an upstream made with this framework lists it (`INTERACTIVE_META_KEY`). */
 const INTERACTIVE_KEY = 'io.mcpfusion/interactive';
@@ -41,8 +39,10 @@ function listedInteractive(tool: Tool, asking: ReadonlySet<string>): boolean {
  * listed with the upstream's description, title, icons, schemas and annotations as they are (a
  * destructive tool stays destructive: nothing the framework's kinds imply is added), served by
  * the gateway's forwarding generator. They are never serialized by this app's mutation lock: the
- * upstream serializes its own work. A tool whose front name the protocol refuses is left out
- * (and logged); an output schema this app cannot compile is not listed (the upstream still checks its results).
+ * upstream serializes its own work. A tool whose front name the protocol refuses, that is past a
+ * size bound, or whose front name collides with one served before it is left out (and logged,
+ * naming both; see guards/listing-guard.ts); an output schema this app cannot compile is not
+ * listed (the upstream still checks its results).
  */
 export function proxiedTools(
   tools: readonly Tool[],
@@ -55,14 +55,15 @@ export function proxiedTools(
 ): ProxiedTools {
   const descriptors: ToolDescriptor[] = [];
   const upstreamOf = new Map<string, string>();
+  const seen = new Map<string, string>();
   for (const tool of tools) {
-    const name = namespacedName(options.namespace, tool.name);
-    if (!TOOL_NAME.test(name) || upstreamOf.has(name)) {
-      log(
-        `${label}: upstream tool ${JSON.stringify(tool.name)} is left out: ${upstreamOf.has(name) ? 'listed twice' : `"${name}" is not a tool name the protocol allows`}.`
-      );
+    const name = namespacedName(options.namespace, String(tool.name));
+    const problem = toolProblem(tool, name, seen);
+    if (problem) {
+      log(`${label}: upstream tool ${JSON.stringify(String(tool.name).slice(0, 200))} is left out: ${problem}.`);
       continue;
     }
+    seen.set(name.toLowerCase(), tool.name);
     upstreamOf.set(name, tool.name);
     const output = compiles(tool.outputSchema as JsonSchema | undefined, name);
     if (tool.outputSchema && !output) log(`${label}: the output schema of ${tool.name} cannot be compiled here; it is not listed.`);

@@ -1,4 +1,5 @@
 import type { CallToolResult, CreateMessageRequestParams, ElicitRequestParams, LoggingLevel } from '@modelcontextprotocol/client';
+import { foldedIntoFullQueue } from './guards/event-queue';
 
 /**
  * What the upstream asks of the front client during a call: a question to the user
@@ -88,6 +89,8 @@ export class UpstreamCall {
     if (event.kind === 'done' || event.kind === 'failed') this.ended = true;
     if (event.kind === 'question') this.pending = event.question;
     const waiter = this.waiting;
+    // A flood of progress or log messages the front has not read yet is folded, not kept (see guards/event-queue.ts).
+    if (!waiter && foldedIntoFullQueue(this.queue, event)) return;
     if (waiter) {
       this.waiting = undefined;
       waiter(event);

@@ -7,11 +7,12 @@ import {
   type ClientCapabilities,
   type LoggingLevel,
   type LoggingMessageNotificationParams,
+  type JSONRPCMessage,
   type McpSubscription,
   type Tool,
   type Transport
 } from '@modelcontextprotocol/client';
-import { ToolError } from '../errors';
+import { UpstreamError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
 import { callThroughRounds } from './upstream-rounds';
@@ -20,6 +21,9 @@ import { answered, forwardedCapabilities, upstreamFailure, upstreamTransport } f
 import { declaresTasks } from '../tasks/task-record';
 import { RawExchange } from './tasks/raw-exchange';
 import { callAcceptingTasks, taskEnvelope } from './tasks/task-call';
+import { ListingBudget } from './guards/listing-guard';
+import { NoiseGuard } from './guards/noise-guard';
+import { UPSTREAM_LIMITS } from './guards/limits';
 
 /** The protocol era a gateway speaks to its upstream: `'2025'` (initialize, a live channel), `'2026'` (2026-07-28), or `'auto'` (the SDK's negotiation). */
 export type UpstreamEra = '2025' | '2026' | 'auto';
@@ -60,9 +64,11 @@ const STDERR_KEPT = 2000;
  * order, before the response that follows them), and routes the upstream's questions to the
  * call that caused them. A 2026-07-28 upstream's questions come inside the call's own
  * `input_required` result, so the call is known exactly; a 2025-era upstream sends
- * `elicitation/create` on its channel with nothing that names the call, so it goes to the one
- * call in flight that is not already waiting for an answer, and is cancelled when there is more
- * than one (an ambiguity the gateway refuses to guess). When the connection closes, every call
+ * `elicitation/create` on its channel with nothing that names the call: over HTTP the call's own
+ * response stream names it (one on the standalone stream is refused); over stdio it goes to the
+ * one call in flight that is not already waiting for an answer, and is cancelled when there is
+ * more than one (an ambiguity the gateway refuses to guess). What the upstream sends past the
+ * bounds of guards/limits.ts breaks the connection off, naming the bound. When the connection closes, every call
  * in flight fails with a message naming the upstream.
  */
 export class UpstreamConnection {
@@ -78,6 +84,12 @@ export class UpstreamConnection {
   private levelSent: LoggingLevel | undefined;
   /** The requests the SDK client cannot make (a call that may become a task, `tasks/*`): see `RawExchange`. */
   private raw: RawExchange | undefined;
+  /** What the upstream sends that belongs to nobody: logged a few times, then counted (see guards/). */
+  private readonly noise: NoiseGuard;
+  /** Why the gateway broke the connection off (a bound the upstream broke), when it did. */
+  private brokenBy: Error | undefined;
+  /** The tool listing being read, counted page by page. */
+  private readonly listing = new ListingBudget();
 
   private constructor(
     private readonly client: Client,
@@ -86,6 +98,7 @@ export class UpstreamConnection {
   ) {
     // Over stdio and HTTP+SSE every message comes on one stream, naming no request.
     this.calls = new CallRouter(target.kind === 'stdio' || target.sse === true);
+    this.noise = new NoiseGuard(events.log);
   }
 
   /**
@@ -99,6 +112,8 @@ export class UpstreamConnection {
       {
         // Every kind of request a server may make of its client: each is forwarded to the front client that made the call.
         capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
+        // The SDK gathers a listing's pages itself: its cap on pages is the gateway's (bytes and tools are counted in `tap`).
+        listMaxPages: UPSTREAM_LIMITS.maxListingPages,
         // An HTTP+SSE server predates 2026-07-28: it is spoken to in the 2025 era whatever `era` says.
         versionNegotiation: {
           mode: era === '2025' || (target.kind === 'http' && target.sse) ? 'legacy' : era === '2026' ? { pin: '2026-07-28' } : 'auto'
@@ -135,12 +150,13 @@ export class UpstreamConnection {
     } catch (error) {
       await client.close().catch(() => undefined);
       const tail = connection.stderr.trim() ? `\n${connection.stderr.trim()}` : '';
-      throw new ToolError(`Could not connect to the upstream MCP server ${describeTarget(target)}: ${(error as Error).message}${tail}`);
+      throw new UpstreamError(`Could not connect to the upstream MCP server ${describeTarget(target)}: ${(error as Error).message}${tail}`);
     } finally {
       signal?.removeEventListener('abort', abandon);
     }
     connection.raw = new RawExchange(transport, target.kind === 'stdio');
     connection.tap(transport);
+    client.onerror = (error) => connection.noticed(error);
     client.onclose = () => connection.lost();
     return connection;
   }
@@ -178,7 +194,7 @@ export class UpstreamConnection {
 
   /**
    * A request that is not a tool call (a listing, a read, a prompt, a completion), sent with
-   * `signal`; its failure is a ToolError naming the upstream (the app's boundary maps it).
+   * `signal`; its failure is an error naming the upstream (the app's boundary maps it).
    */
   async request<T>(send: (client: Client) => Promise<T>): Promise<T> {
     if (this.closedBy) throw this.unavailable(this.closedBy);
@@ -251,11 +267,16 @@ export class UpstreamConnection {
   async listTools(): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
-    do {
-      const page = await this.client.listTools(cursor ? { cursor } : undefined);
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
+    try {
+      do {
+        const page = await this.client.listTools(cursor ? { cursor } : undefined);
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor);
+    } catch (error) {
+      // A listing broken off at a bound (see `tap`) fails saying which.
+      throw this.brokenBy ? this.unavailable(this.brokenBy) : error;
+    }
     return tools;
   }
 
@@ -336,31 +357,74 @@ export class UpstreamConnection {
     const receive = transport.onmessage;
     transport.onmessage = (message, extra) => {
       if (this.raw?.takes(message)) return;
+      if (this.overListed(message)) return;
       if (!this.calls.route(message)) receive?.(message, extra);
     };
+  }
+
+  /** Whether `message` is a tool-listing page past the listing's bounds: then the connection is broken off, and the page dropped. */
+  private overListed(message: JSONRPCMessage): boolean {
+    const result = (message as { result?: { tools?: unknown; nextCursor?: unknown } }).result;
+    if (!result || !Array.isArray(result.tools)) return false;
+    const over = this.listing.add(result.tools, result.nextCursor === undefined);
+    if (over) this.breakOff(`${over}, more than the gateway keeps of one upstream`);
+    return over !== undefined;
   }
 
   /** An upstream request of the client (a question, a sampling request, a roots listing), given to its call. */
   private question(ask: UpstreamAsk): Promise<UpstreamAnswer> {
     return this.calls.ask(
       ask,
-      (why) => this.events.log(`${describeTarget(this.target)} sent ${ask.method} while ${why}: it was refused.`),
+      (why) => {
+        this.noise.note('unrequested', `${describeTarget(this.target)} sent ${ask.method} while ${why}: it was refused.`);
+        // A stream of requests no call made is hostile: past the burst, the upstream is disconnected (and retried with backoff).
+        if (!this.noise.unrequested())
+          this.breakOff(
+            `it sent more than ${UPSTREAM_LIMITS.unrequestedBurst} requests no call made (sampling, elicitation or roots outside a call)`
+          );
+      },
       (why) => this.events.outsideCall?.(ask, why)
     );
+  }
+
+  /** The SDK's report of something it could not use (a line that is no JSON-RPC, a response to an id never sent, a message over the bound). */
+  private noticed(error: Error): void {
+    if (/ReadBuffer exceeded/.test(error.message)) {
+      this.brokenBy ??= new Error(`it sent a message over ${UPSTREAM_LIMITS.maxMessageBytes} bytes`);
+      return;
+    }
+    const first = error.message.replace(/\s+/g, ' ').slice(0, 200);
+    // A message that is no valid JSON-RPC (the SDK's schema check says so), or an answer to an id never sent, is the upstream's noise.
+    const unreadable = error.name === 'SyntaxError' || error.name === 'ZodError' || error.message.trimStart().startsWith('[');
+    const kind = /unknown message ID|unknown.*token/i.test(first) ? 'unknown-id' : unreadable ? 'unreadable' : 'transport';
+    this.noise.note(
+      kind,
+      kind === 'transport'
+        ? `the connection to ${describeTarget(this.target)} reported: ${first}`
+        : `${describeTarget(this.target)} sent something the gateway ignored: ${first}`
+    );
+  }
+
+  /** Ends the connection because the upstream broke a bound; its calls fail naming `why`. */
+  private breakOff(why: string): void {
+    if (this.closedBy || this.brokenBy) return;
+    this.brokenBy = new Error(why);
+    this.events.log(`${describeTarget(this.target)} is disconnected: ${why}.`);
+    void this.client.close().catch(() => undefined);
   }
 
   private lost(): void {
     if (this.closedBy) return;
     const tail = this.stderr.trim() ? ` (its last words: ${this.stderr.trim().split('\n').slice(-3).join(' / ')})` : '';
-    this.closedBy = new Error(`the connection closed${tail}`);
+    this.closedBy = this.brokenBy ?? new Error(`the connection closed${tail}`);
     const error = this.unavailable(this.closedBy);
     this.calls.failAll(error);
     this.raw?.failAll(error);
     this.events.closed(this.closedBy);
   }
 
-  private unavailable(reason: Error): ToolError {
-    return new ToolError(
+  private unavailable(reason: Error): UpstreamError {
+    return new UpstreamError(
       `The upstream MCP server ${describeTarget(this.target)} is unavailable: ${reason.message}. The gateway reconnects on the next call; call the tool again.`
     );
   }

@@ -7,23 +7,32 @@ import {
   type Transport
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { MissingCapabilityError, ToolError } from '../errors';
+import { MissingCapabilityError, ToolError, UpstreamError } from '../errors';
 import { invalidRequest } from '../errors/peer-refusals';
 import type { UpstreamAnswer } from './upstream-call';
-import type { ResolvedTarget } from './upstream-target';
+import { describeTarget, type ResolvedTarget } from './upstream-target';
+import { boundedFetch } from './guards/bounded-fetch';
+import { UPSTREAM_LIMITS } from './guards/limits';
 
 /** The transport to a target: Streamable HTTP (or HTTP+SSE) with its headers, or a spawned process whose stderr goes to `stderr`. */
 export function upstreamTransport(target: ResolvedTarget, stderr: (chunk: string) => void): Transport {
   if (target.kind === 'http' && target.sse) {
-    // The headers go on every request, the GET that opens the event stream included (requestInit reaches only the POSTs).
+    // The headers go on every request, the GET that opens the event stream included (requestInit reaches only the POSTs);
+    // each event is bounded as a Streamable HTTP message is.
+    const bounded = boundedFetch(UPSTREAM_LIMITS.maxMessageBytes, describeTarget(target));
     const withHeaders: FetchLike = (url, init) => {
       const headers = new Headers(init?.headers);
       for (const [name, value] of Object.entries(target.headers)) if (!headers.has(name)) headers.set(name, value);
-      return fetch(url, { ...init, headers });
+      return bounded(url, { ...init, headers });
     };
     return new SSEClientTransport(target.url, { fetch: withHeaders });
   }
-  if (target.kind === 'http') return new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } } });
+  // One message larger than the gateway keeps fails (HTTP: the body is cut off; stdio: the SDK's read buffer closes the connection).
+  if (target.kind === 'http')
+    return new StreamableHTTPClientTransport(target.url, {
+      requestInit: { headers: { ...target.headers } },
+      fetch: boundedFetch(UPSTREAM_LIMITS.maxMessageBytes, describeTarget(target))
+    });
   // The upstream gets this process's environment, as a shell would give it (the SDK passes only a safe few by default).
   const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const stdio = new StdioClientTransport({
@@ -31,7 +40,8 @@ export function upstreamTransport(target: ResolvedTarget, stderr: (chunk: string
     args: [...target.args],
     env: { ...inherited, ...target.env },
     ...(target.cwd ? { cwd: target.cwd } : {}),
-    stderr: 'pipe'
+    stderr: 'pipe',
+    maxBufferSize: UPSTREAM_LIMITS.maxMessageBytes
   });
   stdio.stderr?.on('data', (chunk: Buffer) => stderr(chunk.toString()));
   return stdio;
@@ -56,7 +66,9 @@ export function forwardedCapabilities(front: ClientCapabilities): ClientCapabili
  * stays that refusal, naming what is missing.
  */
 export function upstreamFailure(error: unknown, tool?: string): Error {
-  if (error instanceof ToolError) return error;
+  if (error instanceof ToolError || error instanceof UpstreamError) return error;
+  const bound = boundBroken(error);
+  if (bound) return bound;
   const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
   if (code === -32021 && tool !== undefined) {
     const required = (data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
@@ -65,4 +77,11 @@ export function upstreamFailure(error: unknown, tool?: string): Error {
   }
   const text = typeof message === 'string' ? message : String(error);
   return new ToolError(`The upstream server refused the call${typeof code === 'number' ? ` (${code})` : ''}: ${text}`, { cause: error });
+}
+
+/** An {@link UpstreamError} among an error's causes (a bound the transport enforced, wrapped by the SDK). */
+function boundBroken(error: unknown): UpstreamError | undefined {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
+    if (e instanceof UpstreamError) return e;
+  return undefined;
 }

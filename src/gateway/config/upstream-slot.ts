@@ -1,4 +1,4 @@
-import { ToolError } from '../../errors';
+import { UpstreamError } from '../../errors';
 import type { FrontSessions } from '../../types/front-sessions';
 import { ProxiedServer } from '../gateway';
 import type { ProxyOptions } from '../proxy-options';
@@ -191,7 +191,7 @@ export class UpstreamSlot {
   private refusal(server: ProxiedServer): Error | undefined {
     if (server !== this.server || this.state === 'up') return undefined;
     const retry = this.nextRetryAt ? ` The gateway tries it again at ${this.nextRetryAt.toISOString()}.` : ' The gateway is reconnecting.';
-    return new ToolError(
+    return new UpstreamError(
       `The upstream "${this.config.name}" is down (${this.lastError ?? 'not connected'}).${retry} Its tools fail until it is back; the others work.`
     );
   }

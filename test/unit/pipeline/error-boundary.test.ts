@@ -29,6 +29,7 @@ import {
   TaskNotFoundError,
   TimeoutError,
   ToolError,
+  UpstreamError,
   UnknownPromptError,
   UnknownResourceError,
   UnknownToolError,
@@ -133,6 +134,11 @@ const TABLE: Record<ErrorCodeValue, Row> = {
     other: INTERNAL
   },
   [ErrorCode.TOOL_ERROR]: { error: () => new ToolError('Invoice 7 not found: call billing.list'), tool: 'result', other: INTERNAL },
+  [ErrorCode.UPSTREAM_FAILED]: {
+    error: () => new UpstreamError('The upstream MCP server node hostile.js is unavailable: the connection closed.'),
+    tool: 'result',
+    other: INTERNAL
+  },
   [ErrorCode.INTERNAL]: { error: () => new MaskedError('0123abcd'), tool: 'result', other: INTERNAL }
 };
 
