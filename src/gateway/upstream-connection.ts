@@ -14,6 +14,7 @@ import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
 import { callThroughRounds } from './upstream-rounds';
 import { CallRouter } from './call-router';
+import { UpstreamFetch } from './upstream-fetch';
 import { answered, forwardedCapabilities, upstreamFailure, upstreamTransport } from './upstream-wire';
 
 /** The protocol era a gateway speaks to its upstream: `'2025'` (initialize, a live channel), `'2026'` (2026-07-28), or `'auto'` (the SDK's negotiation). */
@@ -57,6 +58,8 @@ export class UpstreamConnection {
   private readonly watched = new Set<string>();
   private listening: McpSubscription | undefined;
   private http: StreamableHTTPClientTransport | undefined;
+  /** An HTTP upstream's client: its own keep-alive sockets, ended when the connection closes. */
+  private readonly fetcher: UpstreamFetch | undefined;
 
   private constructor(
     private readonly client: Client,
@@ -64,6 +67,7 @@ export class UpstreamConnection {
     private readonly events: ConnectionEvents
   ) {
     this.calls = new CallRouter(target.kind === 'stdio');
+    this.fetcher = target.kind === 'http' ? new UpstreamFetch() : undefined;
   }
 
   /**
@@ -105,6 +109,7 @@ export class UpstreamConnection {
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => undefined);
+      connection.fetcher?.close();
       const tail = connection.stderr.trim() ? `\n${connection.stderr.trim()}` : '';
       throw new ToolError(`Could not connect to the upstream MCP server ${describeTarget(target)}: ${(error as Error).message}${tail}`);
     } finally {
@@ -242,12 +247,17 @@ export class UpstreamConnection {
     await this.listening?.close().catch(() => undefined);
     await this.http?.terminateSession().catch(() => undefined);
     await this.client.close().catch(() => undefined);
+    this.fetcher?.close();
   }
 
   private transport(): Transport {
-    return upstreamTransport(this.target, (chunk) => {
-      this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT);
-    });
+    return upstreamTransport(
+      this.target,
+      (chunk) => {
+        this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT);
+      },
+      this.fetcher?.fetch
+    );
   }
 
   /**
@@ -274,6 +284,7 @@ export class UpstreamConnection {
     this.closedBy = new Error(`the connection closed${tail}`);
     const error = this.unavailable(this.closedBy);
     this.calls.failAll(error);
+    this.fetcher?.close();
     this.events.closed(this.closedBy);
   }
 

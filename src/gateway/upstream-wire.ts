@@ -4,11 +4,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MissingCapabilityError, ToolError } from '../errors';
 import { invalidRequest } from '../errors/peer-refusals';
 import type { UpstreamAnswer } from './upstream-call';
+import type { UpstreamFetchFn } from './upstream-fetch';
 import type { ResolvedTarget } from './upstream-target';
 
-/** The transport to a target: Streamable HTTP with its headers, or a spawned process whose stderr goes to `stderr`. */
-export function upstreamTransport(target: ResolvedTarget, stderr: (chunk: string) => void): Transport {
-  if (target.kind === 'http') return new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } } });
+/**
+ * The transport to a target: Streamable HTTP with its headers (sent with `fetch`, see
+ * `upstream-fetch.ts`), or a spawned process whose stderr goes to `stderr`.
+ */
+export function upstreamTransport(target: ResolvedTarget, stderr: (chunk: string) => void, fetch?: UpstreamFetchFn): Transport {
+  if (target.kind === 'http')
+    return new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } }, ...(fetch ? { fetch } : {}) });
   // The upstream gets this process's environment, as a shell would give it (the SDK passes only a safe few by default).
   const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const stdio = new StdioClientTransport({
