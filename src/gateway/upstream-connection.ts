@@ -15,6 +15,7 @@ import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-
 import { callThroughRounds } from './upstream-rounds';
 import { CallRouter } from './call-router';
 import { UpstreamFetch } from './upstream-fetch';
+import { FORWARDED_RESULT } from './upstream-result';
 import { answered, forwardedCapabilities, upstreamFailure, upstreamTransport } from './upstream-wire';
 
 /** The protocol era a gateway speaks to its upstream: `'2025'` (initialize, a live channel), `'2026'` (2026-07-28), or `'auto'` (the SDK's negotiation). */
@@ -216,7 +217,11 @@ export class UpstreamConnection {
       .runIn(call, () =>
         modern
           ? callThroughRounds(this.client, call, { name, arguments: args, _meta: meta }, UPSTREAM_REQUEST_TIMEOUT_MS)
-          : this.client.callTool({ name, arguments: args, _meta: meta }, { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS })
+          : // One check of the result's shape (see FORWARDED_RESULT): the front chain checks the output schema.
+            this.client.request({ method: 'tools/call', params: { name, arguments: args, _meta: meta } }, FORWARDED_RESULT, {
+              signal: call.signal,
+              timeout: UPSTREAM_REQUEST_TIMEOUT_MS
+            })
       )
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),
