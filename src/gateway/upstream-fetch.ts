@@ -1,8 +1,12 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { setMaxListeners } from 'node:events';
 
 /** The `fetch` an SDK transport takes (`FetchLike`): a URL and an init, a web `Response`. */
 export type UpstreamFetchFn = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Abort listeners one signal may carry before node warns (undici's own figure): one per request in flight on it. */
+const MAX_IN_FLIGHT_LISTENERS = 1500;
 
 /** Statuses whose response has no body (a web `Response` refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -52,7 +56,11 @@ export class UpstreamFetch {
         request.destroy(reason);
         if (!answered) reject(reason);
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal) {
+        // The SDK may send every request with its transport's one signal: a listener per request in flight (as undici allows).
+        setMaxListeners(MAX_IN_FLIGHT_LISTENERS, signal);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
       request.once('error', (error) => {
         signal?.removeEventListener('abort', onAbort);
         if (!answered && !signal?.aborted) reject(new TypeError('fetch failed', { cause: error }));
