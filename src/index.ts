@@ -19,7 +19,7 @@
  */
 import 'reflect-metadata';
 import { assertLegacyDecorators } from './decorators/decorator-mode';
-import { progress as progressUpdate } from './pipeline/progress';
+import { progress as progressUpdate, type ProgressFunction } from './pipeline/progress';
 
 // A program compiled without experimentalDecorators is stopped here, naming the fix, before its
 // input classes' class-validator decorators crash (they run before any decorator of ours).
@@ -122,8 +122,8 @@ export type { CappedListOptions, PresentationContext, Presenter, PresenterRef } 
  * Values must increase (see `progress` in `pipeline/progress.ts`). Exported as a plain value, not
  * a re-export, so a call from a handler's loop reads a property rather than running a getter.
  */
-export const progress: typeof progressUpdate = progressUpdate;
-export type { ProgressCount, ProgressUpdate } from './pipeline/progress';
+export const progress: ProgressFunction = progressUpdate;
+export type { ProgressCount, ProgressFunction, ProgressUpdate } from './pipeline/progress';
 
 // Asking the user mid-call: the functions, what an interactive handler returns, the fields `ask` makes.
 export { ask } from './interactive/ask';

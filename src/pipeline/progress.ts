@@ -58,6 +58,12 @@ export function progress(value: number | ProgressCount, message?: string): Progr
   return new ProgressMark(shareOf(count, total), said, count, total);
 }
 
+/** The two forms of {@link progress}: a percentage, or a count sent as given. */
+export interface ProgressFunction {
+  (percent: number, message?: string): ProgressUpdate;
+  (count: ProgressCount): ProgressUpdate;
+}
+
 /** A count as a percentage: its share of `total`; without a (positive) total, the value, within 0–100. */
 export function shareOf(count: number, total: number | undefined): number {
   const percent = total !== undefined && total > 0 ? (count / total) * 100 : count;
