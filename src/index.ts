@@ -19,7 +19,7 @@
  */
 import 'reflect-metadata';
 import { assertLegacyDecorators } from './decorators/decorator-mode';
-import { progress as progressUpdate, type ProgressUpdate } from './pipeline/progress';
+import { progress as progressUpdate, type ProgressFunction } from './pipeline/progress';
 
 // A program compiled without experimentalDecorators is stopped here, naming the fix, before its
 // input classes' class-validator decorators crash (they run before any decorator of ours). Bundled as an ES
@@ -125,13 +125,13 @@ export type { FusionMiddleware, Middleware, MiddlewareFn, Next } from './types/m
 export { cappedList } from './presenters';
 export type { CappedListOptions, PresentationContext, Presenter, PresenterRef } from './presenters';
 /**
- * Makes a progress event for `yield` in a generator handler: `yield progress(40, 'rows loaded')`.
- * `percent` is 0–100 and must increase (see `progress` in `pipeline/progress.ts`). Exported as a
- * plain value, not a re-export, so a call from a handler's loop reads a property rather than
- * running a getter.
+ * Makes a progress event for `yield` in a generator handler: `yield progress(40, 'rows loaded')`
+ * (`percent` 0–100), or a count sent as given: `yield progress({ progress: 3, total: 7, message })`.
+ * Values must increase (see `progress` in `pipeline/progress.ts`). Exported as a plain value, not
+ * a re-export, so a call from a handler's loop reads a property rather than running a getter.
  */
-export const progress: (percent: number, message?: string) => ProgressUpdate = progressUpdate;
-export type { ProgressUpdate } from './pipeline/progress';
+export const progress: ProgressFunction = progressUpdate;
+export type { ProgressCount, ProgressFunction, ProgressUpdate } from './pipeline/progress';
 
 // Asking the user mid-call: the functions, what an interactive handler returns, the fields `ask` makes.
 export { ask } from './interactive/ask';

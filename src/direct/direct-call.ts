@@ -63,7 +63,7 @@ function roundRequest(
     signal: options.signal,
     meta: options.meta,
     authInfo: options.authInfo,
-    sendProgress: onProgress ? async (progress, message) => onProgress(progress, message) : undefined,
+    sendProgress: onProgress ? async (progress, message, total) => onProgress(progress, message, total) : undefined,
     requestState,
     inputResponses,
     inputChannel: directChannel(options)

@@ -17,7 +17,12 @@ export interface CallLifeTool extends ToolInfo {
 }
 
 /** A progress report of the call, as a call-life point receives it once it moved the call's progress (see {@link ExtensionCall.reportProgressTo}). */
-export type CallProgressReport = (percent: number, message: string | undefined) => void | Promise<void>;
+export type CallProgressReport = (
+  percent: number,
+  message: string | undefined,
+  /** Set when the call reported a count (`progress({ progress, total })`): the values as given (`percent` is then their share). */
+  count?: { readonly progress: number; readonly total?: number }
+) => void | Promise<void>;
 
 /**
  * A run of a call that answered its request early ({@link ExtensionCall.answerNow}): how it is

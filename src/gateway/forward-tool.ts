@@ -52,11 +52,10 @@ export async function* forwardCall(
     for (;;) {
       const event: CallEvent = await call.next();
       switch (event.kind) {
-        case 'progress': {
-          const percent = percentOf(event.progress, event.total);
-          if (percent !== undefined) yield progress(percent, event.message);
+        case 'progress':
+          // As the upstream gave it: its value, its total (or none), its message.
+          yield progress(event);
           break;
-        }
         case 'log':
           // The front client's level applies (its `logging/setLevel`, or its request's 2026-07-28 `logLevel`).
           ctx.log.message(event.level, event.data, event.logger);
@@ -85,11 +84,4 @@ export async function* forwardCall(
     // A round that ends without an outcome or a question (aborted, or its generator closed) ends the upstream call too.
     if (!parked && !call.finished) call.cancel(new Error('The call was cancelled by its client.'));
   }
-}
-
-/** An upstream progress as the percentage the framework reports (with a total: its share; without: the value, within 0–100). */
-function percentOf(value: number, total: number | undefined): number | undefined {
-  const percent = total !== undefined && total > 0 ? (value / total) * 100 : value;
-  if (!Number.isFinite(percent)) return undefined;
-  return Math.min(100, Math.max(0, percent));
 }

@@ -17,6 +17,8 @@ import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
 import { callThroughRounds } from './upstream-rounds';
 import { CallRouter } from './call-router';
+import { UpstreamFetch } from './upstream-fetch';
+import { FORWARDED_RESULT } from './upstream-result';
 import { answered, forwardedCapabilities, upstreamFailure, upstreamTransport } from './upstream-wire';
 import { declaresTasks } from '../tasks/task-record';
 import { RawExchange } from './tasks/raw-exchange';
@@ -90,6 +92,8 @@ export class UpstreamConnection {
   private brokenBy: Error | undefined;
   /** The tool listing being read, counted page by page. */
   private readonly listing = new ListingBudget();
+  /** An HTTP upstream's client: its own keep-alive sockets, ended when the connection closes. */
+  private readonly fetcher: UpstreamFetch | undefined;
 
   private constructor(
     private readonly client: Client,
@@ -99,6 +103,7 @@ export class UpstreamConnection {
     // Over stdio and HTTP+SSE every message comes on one stream, naming no request.
     this.calls = new CallRouter(target.kind === 'stdio' || target.sse === true);
     this.noise = new NoiseGuard(events.log);
+    this.fetcher = target.kind === 'http' && !target.sse ? new UpstreamFetch() : undefined;
   }
 
   /**
@@ -149,6 +154,7 @@ export class UpstreamConnection {
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => undefined);
+      connection.fetcher?.close();
       const tail = connection.stderr.trim() ? `\n${connection.stderr.trim()}` : '';
       throw new UpstreamError(`Could not connect to the upstream MCP server ${describeTarget(target)}: ${(error as Error).message}${tail}`);
     } finally {
@@ -308,7 +314,11 @@ export class UpstreamConnection {
           ? callAcceptingTasks(raw, call, { name, arguments: args, _meta: meta })
           : modern
             ? callThroughRounds(this.client, call, { name, arguments: args, _meta: meta }, UPSTREAM_REQUEST_TIMEOUT_MS)
-            : this.client.callTool({ name, arguments: args, _meta: meta }, { signal: call.signal, timeout: UPSTREAM_REQUEST_TIMEOUT_MS })
+            : // One check of the result's shape (see FORWARDED_RESULT): the front chain checks the output schema.
+              this.client.request({ method: 'tools/call', params: { name, arguments: args, _meta: meta } }, FORWARDED_RESULT, {
+                signal: call.signal,
+                timeout: UPSTREAM_REQUEST_TIMEOUT_MS
+              })
       )
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),
@@ -339,12 +349,17 @@ export class UpstreamConnection {
     await this.listening?.close().catch(() => undefined);
     await this.http?.terminateSession().catch(() => undefined);
     await this.client.close().catch(() => undefined);
+    this.fetcher?.close();
   }
 
   private transport(): Transport {
-    return upstreamTransport(this.target, (chunk) => {
-      this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT);
-    });
+    return upstreamTransport(
+      this.target,
+      (chunk) => {
+        this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT);
+      },
+      this.fetcher?.fetch
+    );
   }
 
   /**
@@ -420,6 +435,7 @@ export class UpstreamConnection {
     const error = this.unavailable(this.closedBy);
     this.calls.failAll(error);
     this.raw?.failAll(error);
+    this.fetcher?.close();
     this.events.closed(this.closedBy);
   }
 

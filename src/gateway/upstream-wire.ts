@@ -10,12 +10,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MissingCapabilityError, ToolError, UpstreamError } from '../errors';
 import { invalidRequest } from '../errors/peer-refusals';
 import type { UpstreamAnswer } from './upstream-call';
+import type { UpstreamFetchFn } from './upstream-fetch';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { boundedFetch } from './guards/bounded-fetch';
 import { UPSTREAM_LIMITS } from './guards/limits';
 
-/** The transport to a target: Streamable HTTP (or HTTP+SSE) with its headers, or a spawned process whose stderr goes to `stderr`. */
-export function upstreamTransport(target: ResolvedTarget, stderr: (chunk: string) => void): Transport {
+/**
+ * The transport to a target: Streamable HTTP with its headers (sent with `fetch`, see
+ * `upstream-fetch.ts`), or HTTP+SSE, or a spawned process whose stderr goes to `stderr`.
+ */
+export function upstreamTransport(target: ResolvedTarget, stderr: (chunk: string) => void, fetch?: UpstreamFetchFn): Transport {
   if (target.kind === 'http' && target.sse) {
     // The headers go on every request, the GET that opens the event stream included (requestInit reaches only the POSTs);
     // each event is bounded as a Streamable HTTP message is.
@@ -31,7 +35,7 @@ export function upstreamTransport(target: ResolvedTarget, stderr: (chunk: string
   if (target.kind === 'http')
     return new StreamableHTTPClientTransport(target.url, {
       requestInit: { headers: { ...target.headers } },
-      fetch: boundedFetch(UPSTREAM_LIMITS.maxMessageBytes, describeTarget(target))
+      fetch: boundedFetch(UPSTREAM_LIMITS.maxMessageBytes, describeTarget(target), fetch)
     });
   // The upstream gets this process's environment, as a shell would give it (the SDK passes only a safe few by default).
   const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));

@@ -16,7 +16,7 @@ import { ConfigurationError } from '../errors';
 import { argumentsOf, createCallContext } from './call-context-factory';
 import { CallScope } from './call-scope';
 import { LogChannel } from './call-log';
-import { ProgressChannel } from './progress';
+import { ProgressChannel, shareOf } from './progress';
 
 /**
  * One call as it moves through its chain (internal, not user-visible). The engine makes it
@@ -233,9 +233,9 @@ function progressChannelOf(send: ProgressSend | undefined, trace: CallTrace | un
 
 /** A traced call's progress: the span's events, and the request's notifications when it carried a token. (Apart, so an untraced call allocates no closure scope.) */
 function tracedProgress(send: ProgressSend | undefined, trace: CallTrace): ProgressChannel {
-  return new ProgressChannel((percent, message) => {
-    trace.progress(percent, message);
-    return send ? send(percent, message) : DELIVERED;
+  return new ProgressChannel((progress, message, total) => {
+    trace.progress(total === 100 ? progress : shareOf(progress, total), message);
+    return send ? send(progress, message, total) : DELIVERED;
   });
 }
 

@@ -8,40 +8,83 @@ const PROGRESS = Symbol.for('mcpfusion:progress');
 export interface ProgressUpdate {
   /** The brand `isProgressUpdate` looks for. */
   readonly [PROGRESS]: true;
-  /** 0–100, increasing over the call. */
+  /**
+   * The update as a percentage, 0–100: `progress(percent)`'s own; for an update given as a count
+   * (`progress({ progress, total })`), its share of `total` (without a total: the value, within 0–100).
+   */
   readonly percent: number;
+  /** What is being done, shown with the progress. */
+  readonly message?: string;
+  /** An update given as a count: the value the notification carries unchanged (absent for a percentage). */
+  readonly progress?: number;
+  /** An update given as a count: its total, carried unchanged (absent when not known, or for a percentage). */
+  readonly total?: number;
+}
+
+/** Progress as counted by the handler (or an upstream server): sent as given, `progress` of `total`. */
+export interface ProgressCount {
+  /** The value so far; must increase over the call (any finite number: the protocol prescribes no unit). */
+  readonly progress: number;
+  /** The total, when known (finite). */
+  readonly total?: number;
   /** What is being done, shown with the progress. */
   readonly message?: string;
 }
 
 /**
- * Makes a progress event for `yield` in a generator handler. `percent` is 0–100 and
- * must increase: a value not above the last one sent is dropped (the protocol requires
+ * Makes a progress event for `yield` in a generator handler. Two forms:
+ * - `progress(percent, message?)`: `percent` is 0–100; the client gets `progress: percent, total: 100`.
+ * - `progress({ progress, total?, message? })`: sent as given (`progress: 3, total: 7` reaches
+ *   the client as 3 of 7; without `total`, none is sent), for work counted in steps, or progress
+ *   relayed from another server.
+ *
+ * Values must increase: one not above the last one sent is dropped (the protocol requires
  * strictly increasing progress).
  *
  * @example
  * ```ts
  * async *generate(@Input() q: ReportQuery) {
  *   yield progress(30, 'rows loaded');
+ *   for (let i = 1; i <= files.length; i++) yield progress({ progress: i, total: files.length, message: files[i - 1] });
  *   return report;
  * }
  * ```
  */
-export function progress(percent: number, message?: string): ProgressUpdate {
-  return new ProgressMark(percent, message);
+export function progress(percent: number, message?: string): ProgressUpdate;
+export function progress(count: ProgressCount): ProgressUpdate;
+export function progress(value: number | ProgressCount, message?: string): ProgressUpdate {
+  if (typeof value === 'number') return new ProgressMark(value, message, undefined, undefined);
+  const { progress: count, total, message: said } = value;
+  return new ProgressMark(shareOf(count, total), said, count, total);
+}
+
+/** The two forms of {@link progress}: a percentage, or a count sent as given. */
+export interface ProgressFunction {
+  (percent: number, message?: string): ProgressUpdate;
+  (count: ProgressCount): ProgressUpdate;
+}
+
+/** A count as a percentage: its share of `total`; without a (positive) total, the value, within 0–100. */
+export function shareOf(count: number, total: number | undefined): number {
+  const percent = total !== undefined && total > 0 ? (count / total) * 100 : count;
+  return percent > 100 ? 100 : percent > 0 ? percent : 0;
 }
 
 /**
  * A progress event: a small class, so creating one per yield stays cheap (its fields are
- * assigned once, not defined and then set); the brand sits on the prototype.
+ * assigned once, in one order: one hidden class for both forms); the brand sits on the prototype.
  */
 class ProgressMark {
   declare readonly [PROGRESS]: true;
   declare readonly percent: number;
   declare readonly message?: string;
-  constructor(percent: number, message?: string) {
+  declare readonly progress?: number;
+  declare readonly total?: number;
+  constructor(percent: number, message: string | undefined, count: number | undefined, total: number | undefined) {
     (this as { percent: number }).percent = percent;
     (this as { message?: string }).message = message;
+    (this as { progress?: number }).progress = count;
+    (this as { total?: number }).total = total;
   }
 }
 Object.defineProperty(ProgressMark.prototype, PROGRESS, { value: true });
@@ -58,6 +101,14 @@ export function checkProgress(percent: number): boolean {
   throw new InvalidProgressError(percent);
 }
 
+/** Checks a count (`progress({ progress, total })`): finite numbers; in production a bad one is dropped, elsewhere it is an error. */
+export function checkCount(count: number, total: number | undefined): boolean {
+  if (typeof count === 'number' && Number.isFinite(count) && (total === undefined || (typeof total === 'number' && Number.isFinite(total))))
+    return true;
+  if (process.env.NODE_ENV === 'production') return false;
+  throw new InvalidProgressError(count);
+}
+
 /** Notifications delivered one for one before coalescing starts. */
 const BURST = 16;
 
@@ -72,7 +123,7 @@ const BURST = 16;
 export class ProgressChannel {
   private last = -Infinity;
   /** Reports not yet written, each with its place among the accepted ones (the burst's are never replaced). */
-  private readonly queue: Array<{ progress: number; message: string | undefined; place: number }> = [];
+  private readonly queue: Array<Queued> = [];
   private inFlight: Promise<void> | undefined;
   private closed = false;
   private accepted = 0;
@@ -80,10 +131,21 @@ export class ProgressChannel {
 
   constructor(private readonly send: ProgressSend) {}
 
+  /** A percentage (0–100): sent as `progress: percent, total: 100`. */
   report(percent: number, message?: string): void {
     if (this.closed || !checkProgress(percent) || percent <= this.last) return;
-    this.last = percent;
-    const next = { progress: percent, message, place: ++this.accepted };
+    this.accept(percent, 100, message);
+  }
+
+  /** A count, sent as given (`progress` of `total`; no total when there is none). */
+  reportCount(count: number, total: number | undefined, message?: string): void {
+    if (this.closed || !checkCount(count, total) || count <= this.last) return;
+    this.accept(count, total, message);
+  }
+
+  private accept(progress: number, total: number | undefined, message: string | undefined): void {
+    this.last = progress;
+    const next: Queued = { progress, total, message, place: ++this.accepted };
     // Within the burst every report is kept; past it, the newest report not yet written is
     // replaced, unless that one is itself one of the burst (still waiting behind a slow write).
     const tail = this.queue[this.queue.length - 1];
@@ -108,7 +170,7 @@ export class ProgressChannel {
     try {
       while (this.queue.length > 0) {
         const next = this.queue.shift()!;
-        await this.send(next.progress, next.message).catch(() => undefined);
+        await this.send(next.progress, next.message, next.total).catch(() => undefined);
         // Past the burst, let the producer run for a turn: what it reports meanwhile coalesces.
         if (++this.sent >= BURST) await new Promise((resolve) => setImmediate(resolve));
       }
@@ -116,4 +178,12 @@ export class ProgressChannel {
       this.inFlight = undefined;
     }
   }
+}
+
+/** A report waiting to be written, with its place among the accepted ones (the burst's are never replaced). */
+interface Queued {
+  readonly progress: number;
+  readonly total: number | undefined;
+  readonly message: string | undefined;
+  readonly place: number;
 }

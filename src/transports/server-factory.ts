@@ -79,11 +79,14 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     const members: MemberHandlers = {
       'tools/call': async (params, ctx, trace) => {
         const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-        const result = await app.callTool(requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) }));
+        const result = await app.callTool(
+          requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) })
+        );
         if (isInputRequiredResult(result) || result.resultType === 'task') return result;
         return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
       },
-      'resources/read': (params, ctx, trace) => app.readResource(requestOf(server, ctx, era, trace, { subject: (params as { uri: string }).uri })),
+      'resources/read': (params, ctx, trace) =>
+        app.readResource(requestOf(server, ctx, era, trace, { subject: (params as { uri: string }).uri })),
       'resources/subscribe': (params) => {
         subscriptions.add((params as { uri: string }).uri);
         return {};
@@ -99,7 +102,10 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     };
     for (const method of MEMBER_METHOD_NAMES) serveMember(server, traced, method, members[method]);
 
-    server.setRequestHandler('tools/list', traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] })));
+    server.setRequestHandler(
+      'tools/list',
+      traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] }))
+    );
     serveExtensions(server, app, era, traced);
     server.setRequestHandler(
       'resources/list',
@@ -109,7 +115,9 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     );
     server.setRequestHandler(
       'resources/templates/list',
-      traced.serve('resources/templates/list', undefined, (_request, ctx) => ({ resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo) }))
+      traced.serve('resources/templates/list', undefined, (_request, ctx) => ({
+        resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo)
+      }))
     );
     server.setRequestHandler(
       'resources/unsubscribe',
@@ -118,7 +126,10 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
         return {};
       })
     );
-    server.setRequestHandler('prompts/list', traced.serve('prompts/list', undefined, (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] })));
+    server.setRequestHandler(
+      'prompts/list',
+      traced.serve('prompts/list', undefined, (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] }))
+    );
     return mcp;
   };
 }
@@ -155,15 +166,18 @@ type MemberHandlers = { readonly [M in MemberMethodName]: MemberHandler };
  */
 function serveMember(server: Server, traced: RequestTelemetry, method: MemberMethodName, handler: MemberHandler): void {
   const row = MEMBER_METHODS[method];
-  const served = traced.serve(method, (request: { params?: unknown }) => spanTargetOf(row.target(request.params)), (request, ctx, trace) =>
-    handler(request.params as Record<string, unknown>, ctx, trace)
+  const served = traced.serve(
+    method,
+    (request: { params?: unknown }) => spanTargetOf(row.target(request.params)),
+    (request, ctx, trace) => handler(request.params as Record<string, unknown>, ctx, trace)
   );
   if (row.params === 'sdk') {
     server.setRequestHandler(method as never, served as never);
     return;
   }
   const schema = row.params === 'as-sent' ? PASS_THROUGH : (specTypeSchemas[row.params] as StandardSchemaV1);
-  server.setRequestHandler(method as never, { params: schema }, ((params: unknown, ctx: ServerContext) => served({ params }, ctx)) as never);
+  server.setRequestHandler(method as never, { params: schema }, ((params: unknown, ctx: ServerContext) =>
+    served({ params }, ctx)) as never);
 }
 
 /**
@@ -174,13 +188,19 @@ function progressSender(ctx: ServerContext): ProgressSend | undefined {
   const raw = ownValue(ctx.mcpReq._meta as Record<string, unknown> | undefined, 'progressToken');
   if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
   const stream = ctx.http?.req;
-  return (progress, message) =>
+  return (progress, message, total) =>
     isCongested(stream)
       ? DROPPED
       : ctx.mcpReq.notify({
           method: 'notifications/progress',
-          params: { progressToken: raw, progress, total: 100, ...(message !== undefined ? { message } : {}) }
+          params: progressParams(raw, progress, total, message)
         });
+}
+
+/** A progress notification's params: the total and message only where there is one (a count may have no total). */
+function progressParams(progressToken: string | number, progress: number, total: number | undefined, message: string | undefined) {
+  if (total === undefined) return message === undefined ? { progressToken, progress } : { progressToken, progress, message };
+  return message === undefined ? { progressToken, progress, total } : { progressToken, progress, total, message };
 }
 
 /**
@@ -197,7 +217,11 @@ type CallOf = Pick<CallRequest, 'subject' | 'arguments' | 'input' | 'sendProgres
 
 /** What `completion/complete` calls: the prompt or template named, its context's arguments, the value typed so far. */
 function completed(query: CompletionQuery): CallOf {
-  return { subject: query.ref.name ?? query.ref.uri ?? '', arguments: ownRecord<string>(query.context?.arguments), input: String(query.argument.value ?? '') };
+  return {
+    subject: query.ref.name ?? query.ref.uri ?? '',
+    arguments: ownRecord<string>(query.context?.arguments),
+    input: String(query.argument.value ?? '')
+  };
 }
 
 /**

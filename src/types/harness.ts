@@ -42,8 +42,11 @@ export interface DirectCallOptions {
   signal?: AbortSignal;
   /** The request `_meta`, as a client would send it. */
   meta?: Record<string, unknown>;
-  /** Receives progress as a client with a progress token would. Without it, no progress channel exists. */
-  onProgress?: (progress: number, message: string | undefined) => void;
+  /**
+   * Receives progress as a client with a progress token would (`total` 100 for a percentage,
+   * the handler's own for a count, undefined when a count has none). Without it, no progress channel exists.
+   */
+  onProgress?: (progress: number, message: string | undefined, total: number | undefined) => void;
   /** The verified token the call carries, as the HTTP endpoint would pass it (`ctx.auth`, scope checks). */
   authInfo?: AuthInfo;
   /**

@@ -7,8 +7,8 @@ import type { LogLevel } from './context';
 import type { TaskHandle } from './task-handle';
 import type { CallTrace } from './telemetry';
 
-/** Sends one progress notification. */
-export type ProgressSend = (progress: number, message: string | undefined) => Promise<void>;
+/** Sends one progress notification: `progress` of `total` (none when undefined), as the call reported it. */
+export type ProgressSend = (progress: number, message: string | undefined, total?: number) => Promise<void>;
 
 /** Sends one `notifications/message` (the SDK applies the client's level filter). */
 export type LogSend = (level: LogLevel, data: unknown, logger?: string) => Promise<void>;

@@ -194,7 +194,7 @@ describe("the README's refund snippet", () => {
 
 describe('the documentation says what a newcomer needs', () => {
   it.each([
-    ['the onProgress signature', 'onProgress(progress, message)'],
+    ['the onProgress signature', 'onProgress(progress, message, total)'],
     ['that an aborted app.callTool resolves with isError', 'an aborted call (`options.signal`) all resolve with `isError: true`'],
     ['the middleware app option', '`middleware: [auditTrail, RateLimit]`'],
     ['what next() returns', '`next()`\nreturns a promise of what the rest of the chain returned'],

@@ -11,18 +11,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCall } from './call-command';
 import { CliError, ExitCode } from './cli-error';
-import { parseDev, runDev } from './dev/dev-command';
-import { runInit } from './init-command';
-import { runInspect } from './inspect-command';
-import { parseInspector, runInspector } from './inspector';
-import { parseInstall, runInstall } from './install-command';
-import { runList } from './list-command';
-import { parseServe, runServe } from './serve-command';
-import { runTypes } from './types-command';
-import { parseCommandLine, USAGE } from './options';
 import { note, paint, processTerminal } from './terminal';
+
+/* eslint-disable @typescript-eslint/no-require-imports -- each command is loaded when it runs (below) */
+// Each command is loaded when it runs: `serve` is a gateway's start, and its cold start should not
+// pay for the client commands' prompts, progress bars and inspector page (measured: a third of it).
 
 /** The package's version, read from its package.json (dist/main.js or src/main.ts → ../package.json). */
 function version(): string {
@@ -42,11 +36,23 @@ function exitNow(code: number): never {
 async function main(argv: readonly string[]): Promise<number> {
   const terminal = processTerminal();
   try {
-    if (argv[0] === 'serve') return await runServe(parseServe(argv.slice(1)), terminal);
-    if (argv[0] === 'inspector' && !argv.includes('--help') && !argv.includes('-h'))
+    if (argv[0] === 'serve') {
+      const { parseServe, runServe } = require('./serve-command') as typeof import('./serve-command.js');
+      return await runServe(parseServe(argv.slice(1)), terminal);
+    }
+    if (argv[0] === 'inspector' && !argv.includes('--help') && !argv.includes('-h')) {
+      const { parseInspector, runInspector } = require('./inspector') as typeof import('./inspector/index.js');
       return await runInspector(parseInspector(argv.slice(1)), terminal);
-    if (argv[0] === 'dev') return await runDev(parseDev(argv.slice(1)), terminal);
-    if (argv[0] === 'install' && !argv.includes('--help') && !argv.includes('-h')) return runInstall(parseInstall(argv.slice(1)), terminal);
+    }
+    if (argv[0] === 'dev') {
+      const { parseDev, runDev } = require('./dev/dev-command') as typeof import('./dev/dev-command.js');
+      return await runDev(parseDev(argv.slice(1)), terminal);
+    }
+    if (argv[0] === 'install' && !argv.includes('--help') && !argv.includes('-h')) {
+      const { parseInstall, runInstall } = require('./install-command') as typeof import('./install-command.js');
+      return runInstall(parseInstall(argv.slice(1)), terminal);
+    }
+    const { parseCommandLine, USAGE } = require('./options') as typeof import('./options.js');
     const command = parseCommandLine(argv);
     switch (command.command) {
       case 'help':
@@ -56,15 +62,15 @@ async function main(argv: readonly string[]): Promise<number> {
         terminal.out.write(`${version()}\n`);
         return ExitCode.OK;
       case 'list':
-        return await runList(command, terminal);
+        return await (require('./list-command') as typeof import('./list-command.js')).runList(command, terminal);
       case 'inspect':
-        return await runInspect(command, terminal);
+        return await (require('./inspect-command') as typeof import('./inspect-command.js')).runInspect(command, terminal);
       case 'call':
-        return await runCall(command, terminal, exitNow);
+        return await (require('./call-command') as typeof import('./call-command.js')).runCall(command, terminal, exitNow);
       case 'types':
-        return await runTypes(command, terminal);
+        return await (require('./types-command') as typeof import('./types-command.js')).runTypes(command, terminal);
       case 'init':
-        return runInit(command, terminal);
+        return (require('./init-command') as typeof import('./init-command.js')).runInit(command, terminal);
     }
   } catch (error) {
     if (error instanceof CliError) {

@@ -4,11 +4,15 @@ import { UpstreamError } from '../../errors';
  * A `fetch` for an upstream's Streamable HTTP transport whose response bodies are cut off at
  * `maxBytes` per message (a JSON body whole; an SSE stream per event, counted from the last blank
  * line): past it the body fails with an {@link UpstreamError}, so that one answer of 50 MB is
- * never buffered. `label` names the upstream in the error.
+ * never buffered. `label` names the upstream in the error; `base` sends the request (default: the global `fetch`).
  */
-export function boundedFetch(maxBytes: number, label: string): typeof fetch {
+export function boundedFetch(
+  maxBytes: number,
+  label: string,
+  base: (url: string | URL, init?: RequestInit) => Promise<Response> = fetch
+): (url: string | URL, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
-    const response = await fetch(input, init);
+    const response = await base(input, init);
     if (!response.body) return response;
     const sse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
     let size = 0;

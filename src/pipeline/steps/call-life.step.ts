@@ -3,7 +3,7 @@ import type { CallLifeTool, CallProgressReport, DetachedRun, ExtensionCall, Exte
 import { extensionRequestOf, type ExtensionRequest } from '../../extensions/extension-request';
 import type { CallOutcome, TaskHandle } from '../../types/task-handle';
 import type { CallState } from '../call-state';
-import { ProgressChannel } from '../progress';
+import { ProgressChannel, shareOf } from '../progress';
 import { named, type NamedStep } from './named-step';
 
 /** An extension's call-life point, as the chain builder is given it: the extension's id (its opt-in is read under it) and the point. */
@@ -79,9 +79,11 @@ class LifeOfCall implements ExtensionCall {
   reportProgressTo(report: CallProgressReport): void {
     const { state } = this;
     state.routeProgress(
-      new ProgressChannel(async (percent, message) => {
+      new ProgressChannel(async (progress, message, total) => {
+        // A count (`progress({ progress, total })`) reaches the point as its share, and as given.
+        const percent = total === 100 ? progress : shareOf(progress, total);
         state.trace?.progress(percent, message);
-        await report(percent, message);
+        await report(percent, message, total === 100 ? undefined : { progress, ...(total !== undefined ? { total } : {}) });
       })
     );
   }

@@ -1,5 +1,5 @@
 import type { CallState } from '../call-state';
-import { isProgressUpdate } from '../progress';
+import { isProgressUpdate, type ProgressChannel, type ProgressUpdate } from '../progress';
 import { named, type NamedStep } from './named-step';
 
 type AnyIterator = AsyncIterator<unknown, unknown> | Iterator<unknown, unknown>;
@@ -26,7 +26,7 @@ async function drive(gen: AnyIterator, state: CallState): Promise<unknown> {
       const step = await aborter.race(Promise.resolve(gen.next(state)));
       if (step.done) return step.value;
       // Without a progress token there is nowhere to send it: the event is dropped unread.
-      if (state.progress && isProgressUpdate(step.value)) state.progress.report(step.value.percent, step.value.message);
+      if (state.progress && isProgressUpdate(step.value)) report(state.progress, step.value);
     }
   } catch (error) {
     // Not awaited: a generator stuck in an await must not hold the response.
@@ -35,6 +35,12 @@ async function drive(gen: AnyIterator, state: CallState): Promise<unknown> {
       .catch(() => undefined);
     throw error;
   }
+}
+
+/** A yielded update to the channel: a count as given, a percentage as such. */
+function report(channel: ProgressChannel, update: ProgressUpdate): void {
+  if (update.progress === undefined) channel.report(update.percent, update.message);
+  else channel.reportCount(update.progress, update.total, update.message);
 }
 
 function isIterator(value: unknown): value is AnyIterator {

@@ -1,0 +1,138 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { setMaxListeners } from 'node:events';
+
+/** The `fetch` an SDK transport takes (`FetchLike`): a URL and an init, a web `Response`. */
+export type UpstreamFetchFn = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Abort listeners one signal may carry before node warns (undici's own figure): one per request in flight on it. */
+const MAX_IN_FLIGHT_LISTENERS = 1500;
+
+/** Statuses whose response has no body (a web `Response` refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The gateway's HTTP client to an upstream: `fetch` on `node:http` with a keep-alive agent of
+ * its own, for one upstream connection. Profiling the gateway showed the global `fetch`
+ * (undici's WHATWG machinery: a `Request`, a body stream written chunk by chunk, listener checks
+ * on the signal) as the largest cost of a proxied call; this sends each request in one write
+ * on a reused socket and hands the SDK a `Response` over the socket's stream (with backpressure:
+ * the socket pauses while the stream is full). Failures read as undici's do (`fetch failed`, the
+ * network error as its `cause`), so what the gateway says of a down upstream is unchanged.
+ * {@link close} ends its sockets (the connection closed).
+ */
+export class UpstreamFetch {
+  private readonly agents: { http: HttpAgent; https: HttpsAgent };
+
+  constructor() {
+    this.agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  }
+
+  /** The fetch function (bound: the SDK calls it bare). */
+  readonly fetch: UpstreamFetchFn = (url, init) => this.send(typeof url === 'string' ? new URL(url) : url, init ?? {});
+
+  /** Ends its sockets, idle and in use (the connection is closed). */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  private send(url: URL, init: RequestInit): Promise<Response> {
+    const signal = init.signal ?? undefined;
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    const secure = url.protocol === 'https:';
+    const headers = headerRecord(init.headers);
+    const body = bodyOf(init.body);
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    return new Promise<Response>((resolve, reject) => {
+      const request = (secure ? httpsRequest : httpRequest)(url, {
+        method: init.method ?? 'GET',
+        headers,
+        agent: secure ? this.agents.https : this.agents.http
+      });
+      let answered = false;
+      const onAbort = (): void => {
+        const reason = signal!.reason as Error;
+        request.destroy(reason);
+        if (!answered) reject(reason);
+      };
+      if (signal) {
+        // The SDK may send every request with its transport's one signal: a listener per request in flight (as undici allows).
+        setMaxListeners(MAX_IN_FLIGHT_LISTENERS, signal);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      request.once('error', (error) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (!answered && !signal?.aborted) reject(new TypeError('fetch failed', { cause: error }));
+      });
+      request.once('response', (incoming) => {
+        answered = true;
+        // The signal goes on ending the body (an SSE stream the call stops reading) until the body ends.
+        incoming.once('close', () => signal?.removeEventListener('abort', onAbort));
+        resolve(responseOf(incoming));
+      });
+      request.end(body);
+    });
+  }
+}
+
+/** The init's headers as node takes them (a `Headers`, a record or pairs). */
+function headerRecord(init: HeadersInit | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!init) return out;
+  if (init instanceof Headers) init.forEach((value, name) => (out[name] = value));
+  else if (Array.isArray(init)) for (const [name, value] of init) out[name.toLowerCase()] = value;
+  else for (const name of Object.keys(init)) out[name.toLowerCase()] = (init as Record<string, string>)[name];
+  return out;
+}
+
+/** A request body as one write: the SDK sends JSON text (a string); bytes pass as they are. */
+function bodyOf(body: RequestInit['body']): string | Buffer | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  throw new TypeError('The gateway sends upstream only text or byte bodies.');
+}
+
+/** A web `Response` over a node response: its status and headers, its body a byte stream that pauses the socket while full. */
+function responseOf(incoming: IncomingMessage): Response {
+  const headers = new Headers();
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  const status = incoming.statusCode ?? 502;
+  if (NULL_BODY.has(status)) {
+    incoming.resume();
+    return new Response(null, { status, statusText: incoming.statusMessage ?? '', headers });
+  }
+  let settled = false;
+  // The stream ends once: closed, errored or cancelled (whichever came first).
+  const settle = (end: () => void): void => {
+    if (settled) return;
+    settled = true;
+    end();
+  };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        incoming.on('data', (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
+        });
+        incoming.once('end', () => settle(() => controller.close()));
+        incoming.once('error', (error) => settle(() => controller.error(error)));
+        // A body cut short (the upstream died mid-stream, or the request was aborted) errors the stream, as undici's does.
+        incoming.once('aborted', () => settle(() => controller.error(new TypeError('terminated'))));
+      },
+      pull() {
+        incoming.resume();
+      },
+      cancel() {
+        settled = true;
+        incoming.destroy();
+      }
+    },
+    { highWaterMark: 16 }
+  );
+  return new Response(body, { status, statusText: incoming.statusMessage ?? '', headers });
+}
