@@ -151,7 +151,9 @@ describe('docs/deploy.md: every production setting in one table', () => {
     const rows = new Set([...GUIDE.matchAll(/^\|\s*`([\w.]+)`\s*\|/gm)].map((m) => m[1]));
     expect(wanted.filter((option) => !rows.has(option))).toEqual([]);
     // Every row names its default.
-    const table = GUIDE.slice(GUIDE.indexOf('## Every production setting'));
+    const from = GUIDE.indexOf('## Every production setting');
+    const next = GUIDE.indexOf('\n## ', from + 3);
+    const table = GUIDE.slice(from, next < 0 ? undefined : next);
     const settingRows = table.split('\n').filter((line) => /^\|\s*`/.test(line));
     expect(settingRows.length).toBeGreaterThanOrEqual(wanted.length);
     for (const row of settingRows) expect(row.split('|')[3].trim()).not.toBe('');

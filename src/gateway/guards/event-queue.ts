@@ -1,4 +1,3 @@
-import type { CallEvent } from '../upstream-call';
 import { UPSTREAM_LIMITS } from './limits';
 
 /**
@@ -6,9 +5,10 @@ import { UPSTREAM_LIMITS } from './limits';
  * every event is queued; past it a progress replaces the last queued progress when that is the
  * queue's tail (progress only counts up: the latest says it all), a log message is dropped, and
  * questions and outcomes are always queued (they are few: one outcome, and a question parks the call).
- * Returns true when the event was handled here (folded or dropped).
+ * Returns true when the event was handled here (folded or dropped). Generic over the event type,
+ * so that the guards import nothing of the call they bound.
  */
-export function foldedIntoFullQueue(queue: CallEvent[], event: CallEvent): boolean {
+export function foldedIntoFullQueue<E extends { readonly kind: string }>(queue: E[], event: E): boolean {
   if (queue.length < UPSTREAM_LIMITS.maxQueuedEvents) return false;
   if (event.kind === 'log') return true;
   if (event.kind !== 'progress') return false;
