@@ -1,63 +1,30 @@
-import { context, propagation } from '@opentelemetry/api';
 import {
-  CLIENT_CAPABILITIES_META_KEY,
-  Client,
-  LOG_LEVEL_META_KEY,
   StreamableHTTPClientTransport,
+  type Client,
   type ClientCapabilities,
   type LoggingLevel,
-  type LoggingMessageNotificationParams,
-  type JSONRPCMessage,
-  type McpSubscription,
   type Tool,
   type Transport
 } from '@modelcontextprotocol/client';
 import { UpstreamError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
-import { callThroughRounds } from './upstream-rounds';
 import { CallRouter } from './call-router';
 import { UpstreamFetch } from './upstream-fetch';
-import { FORWARDED_RESULT } from './upstream-result';
-import { answered, forwardedCapabilities, upstreamFailure, upstreamTransport } from './upstream-wire';
+import { upstreamFailure, upstreamTransport } from './upstream-wire';
 import { declaresTasks } from '../tasks/task-record';
 import { RawExchange } from './tasks/raw-exchange';
-import { callAcceptingTasks, taskEnvelope } from './tasks/task-call';
-import { ListingBudget } from './guards/listing-guard';
-import { NoiseGuard } from './guards/noise-guard';
-import { UPSTREAM_LIMITS } from './guards/limits';
+import { listenToTaskStatus, requestTask } from './tasks/task-requests';
+import { ConnectionGuard } from './guards/connection-guard';
+import type { ConnectionEvents, UpstreamEra } from './upstream-events';
+import { upstreamClient } from './upstream-client';
+import { isUnreachable, networkReason } from './upstream-unreachable';
+import { callMeta, sendCall } from './upstream-send';
+import { ResourceWatch } from './resource-watch';
 
-/** The protocol era a gateway speaks to its upstream: `'2025'` (initialize, a live channel), `'2026'` (2026-07-28), or `'auto'` (the SDK's negotiation). */
-export type UpstreamEra = '2025' | '2026' | 'auto';
+// Kept importable from here, where the gateway's modules have always found them.
+export type { ConnectionEvents, UpstreamEra } from './upstream-events';
 
-/** What a connection tells its gateway. */
-export interface ConnectionEvents {
-  /** The upstream's tool, prompt or resource list changed. */
-  readonly toolsChanged: () => void;
-  /** A resource the gateway subscribed to upstream changed (its upstream URI). */
-  readonly resourceUpdated: (uri: string) => void;
-  /** The connection closed (the upstream died or hung up); `reason` says how. */
-  readonly closed: (reason: Error) => void;
-  /** Diagnostics (stderr by default: never stdout). */
-  readonly log: (message: string) => void;
-  /** A call found the upstream unreachable (its HTTP endpoint refused the connection): the upstream is down, though no channel closed. */
-  readonly unreachable?: (error: Error) => void;
-  /**
-   * A log message that belongs to no call (the upstream logged between calls, or on its own
-   * stream); `ambiguous` when calls were in flight over a connection that cannot say whose it is
-   * (stdio), so it may be one call's.
-   */
-  readonly logged?: (message: LoggingMessageNotificationParams, ambiguous: boolean) => void;
-  /**
-   * A request of the client that no call's context names: asked first with `why` undefined
-   * (before the one call in flight is guessed for it), then, when no call can be named, with
-   * `why`. Answered by the returned promise, or left to the call or refused (undefined).
-   */
-  readonly outsideCall?: (ask: UpstreamAsk, why: string | undefined) => Promise<UpstreamAnswer> | undefined;
-}
-
-/** A request's upper bound the SDK holds the gateway to: long, since a question to a person may be pending (the park bounds that). */
-const UPSTREAM_REQUEST_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const STDERR_KEPT = 2000;
 
 /**
@@ -78,32 +45,41 @@ export class UpstreamConnection {
   private nextToken = 0;
   private closedBy: Error | undefined;
   private stderr = '';
-  /** 2026-07-28: the URIs watched, and the listen stream that carries their updates. */
-  private readonly watched = new Set<string>();
-  private listening: McpSubscription | undefined;
+  /** The upstream resources watched for updates. */
+  private readonly watch = new ResourceWatch();
   private http: StreamableHTTPClientTransport | undefined;
   /** The level last sent upstream with `logging/setLevel`. */
   private levelSent: LoggingLevel | undefined;
   /** The requests the SDK client cannot make (a call that may become a task, `tasks/*`): see `RawExchange`. */
   private raw: RawExchange | undefined;
-  /** What the upstream sends that belongs to nobody: logged a few times, then counted (see guards/). */
-  private readonly noise: NoiseGuard;
-  /** Why the gateway broke the connection off (a bound the upstream broke), when it did. */
-  private brokenBy: Error | undefined;
-  /** The tool listing being read, counted page by page. */
-  private readonly listing = new ListingBudget();
+  /** The bounds the upstream is held to (listings, noise, requests no call made): see guards/. */
+  private readonly guard: ConnectionGuard;
   /** An HTTP upstream's client: its own keep-alive sockets, ended when the connection closes. */
   private readonly fetcher: UpstreamFetch | undefined;
+  /** The SDK client the upstream is spoken to through (see upstream-client.ts). */
+  private readonly client: Client;
 
   private constructor(
-    private readonly client: Client,
     private readonly target: ResolvedTarget,
+    era: UpstreamEra,
     private readonly events: ConnectionEvents
   ) {
     // Over stdio and HTTP+SSE every message comes on one stream, naming no request.
     this.calls = new CallRouter(target.kind === 'stdio' || target.sse === true);
-    this.noise = new NoiseGuard(events.log);
     this.fetcher = target.kind === 'http' && !target.sse ? new UpstreamFetch() : undefined;
+    this.client = upstreamClient(target, era, {
+      question: (ask) => this.question(ask),
+      changed: () => events.toolsChanged(),
+      resourceUpdated: (uri) => events.resourceUpdated(uri),
+      // Over stdio a log message names no call: with more than one in flight, it may be any one's.
+      logged: (message) => events.logged?.(message, target.kind === 'stdio' && this.calls.live > 1)
+    });
+    this.guard = new ConnectionGuard({
+      name: describeTarget(target),
+      log: events.log,
+      closed: () => this.closedBy !== undefined,
+      disconnect: () => void this.client.close().catch(() => undefined)
+    });
   }
 
   /**
@@ -112,39 +88,8 @@ export class UpstreamConnection {
    * is stopped, rather than kept until the SDK's own timeout).
    */
   static async open(target: ResolvedTarget, era: UpstreamEra, events: ConnectionEvents, signal?: AbortSignal): Promise<UpstreamConnection> {
-    const client = new Client(
-      { name: 'mcpfusion-gateway', version: '1.0.0' },
-      {
-        // Every kind of request a server may make of its client: each is forwarded to the front client that made the call.
-        capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
-        // The SDK gathers a listing's pages itself: its cap on pages is the gateway's (bytes and tools are counted in `tap`).
-        listMaxPages: UPSTREAM_LIMITS.maxListingPages,
-        // An HTTP+SSE server predates 2026-07-28: it is spoken to in the 2025 era whatever `era` says.
-        versionNegotiation: {
-          mode: era === '2025' || (target.kind === 'http' && target.sse) ? 'legacy' : era === '2026' ? { pin: '2026-07-28' } : 'auto'
-        },
-        listChanged: {
-          tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() },
-          prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() },
-          resources: { autoRefresh: false, debounceMs: 0, onChanged: () => events.toolsChanged() }
-        }
-      }
-    );
-    const connection = new UpstreamConnection(client, target, events);
-    client.setRequestHandler(
-      'elicitation/create',
-      async (request) => answered(await connection.question({ method: 'elicitation/create', params: request.params })) as never
-    );
-    client.setRequestHandler(
-      'sampling/createMessage',
-      async (request) => answered(await connection.question({ method: 'sampling/createMessage', params: request.params })) as never
-    );
-    client.setRequestHandler('roots/list', async () => answered(await connection.question({ method: 'roots/list' })) as never);
-    client.setNotificationHandler('notifications/resources/updated', (notification) => events.resourceUpdated(notification.params.uri));
-    // What `tap` could give to no call: the upstream's logging between calls (or on its own stream).
-    client.setNotificationHandler('notifications/message', (notification) =>
-      events.logged?.(notification.params, connection.target.kind === 'stdio' && connection.calls.live > 1)
-    );
+    const connection = new UpstreamConnection(target, era, events);
+    const client = connection.client;
     const transport = connection.transport();
     if (transport instanceof StreamableHTTPClientTransport) connection.http = transport;
     const abandon = (): void => void client.close().catch(() => undefined);
@@ -162,7 +107,7 @@ export class UpstreamConnection {
     }
     connection.raw = new RawExchange(transport, target.kind === 'stdio');
     connection.tap(transport);
-    client.onerror = (error) => connection.noticed(error);
+    client.onerror = (error) => connection.guard.noticed(error);
     client.onclose = () => connection.lost();
     return connection;
   }
@@ -218,14 +163,7 @@ export class UpstreamConnection {
    * caller's to ignore: the resource is still served, its updates are not forwarded.
    */
   async watchResource(uri: string): Promise<void> {
-    if (this.client.getProtocolEra() !== 'modern') {
-      await this.request((client) => client.subscribeResource({ uri }));
-      return;
-    }
-    this.watched.add(uri);
-    const previous = this.listening;
-    this.listening = await this.request((client) => client.listen({ resourceSubscriptions: [...this.watched] }));
-    await previous?.close();
+    await this.watch.add(uri, this.client.getProtocolEra() === 'modern', this);
   }
 
   /**
@@ -250,9 +188,7 @@ export class UpstreamConnection {
    * upstream being unavailable.
    */
   async taskRequest(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
-    if (this.closedBy || !this.raw) throw this.unavailable(this.closedBy ?? new Error('the connection is not open'));
-    const envelope = taskEnvelope(this.protocolVersion ?? '2026-07-28', {});
-    return this.raw.request(method, { ...params, _meta: envelope }, signal);
+    return requestTask(this.openRaw(), this.protocolVersion ?? '2026-07-28', method, params, signal);
   }
 
   /**
@@ -261,12 +197,13 @@ export class UpstreamConnection {
    * stream (every task followed is finished), rejects when `signal` aborts or the connection closes.
    */
   async listenToTasks(taskIds: readonly string[], signal: AbortSignal, status: (task: Record<string, unknown>) => void): Promise<void> {
+    await listenToTaskStatus(this.openRaw(), this.protocolVersion ?? '2026-07-28', taskIds, signal, status);
+  }
+
+  /** The raw exchange of an open connection; a closed one is the upstream being unavailable. */
+  private openRaw(): RawExchange {
     if (this.closedBy || !this.raw) throw this.unavailable(this.closedBy ?? new Error('the connection is not open'));
-    const envelope = taskEnvelope(this.protocolVersion ?? '2026-07-28', {});
-    await this.raw.listen({ notifications: { taskIds: [...taskIds] }, _meta: envelope }, signal, (notification) => {
-      if (notification.method === 'notifications/tasks' && notification.params && typeof notification.params === 'object')
-        status(notification.params as Record<string, unknown>);
-    });
+    return this.raw;
   }
 
   /** Every tool the upstream lists (all pages). */
@@ -281,7 +218,7 @@ export class UpstreamConnection {
       } while (cursor);
     } catch (error) {
       // A listing broken off at a bound (see `tap`) fails saying which.
-      throw this.brokenBy ? this.unavailable(this.brokenBy) : error;
+      throw this.guard.brokenBy ? this.unavailable(this.guard.brokenBy) : error;
     }
     return tools;
   }
@@ -296,30 +233,17 @@ export class UpstreamConnection {
     if (this.closedBy) throw this.unavailable(this.closedBy);
     const token = `gw-${++this.nextToken}`;
     const call = new UpstreamCall(name, token);
-    // The proxied call's trace context travels upstream (SEP-414: `traceparent` in `_meta`), where a registered propagator has one.
-    const meta: Record<string, unknown> = { progressToken: token };
-    // A 2026-07-28 upstream logs to a request only when asked: every level is asked for, the front's own level filters what it gets.
-    if (this.client.getProtocolEra() === 'modern') meta[LOG_LEVEL_META_KEY] = 'debug';
-    if (this.client.getProtocolEra() === 'modern' && front) meta[CLIENT_CAPABILITIES_META_KEY] = forwardedCapabilities(front);
-    propagation.inject(context.active(), meta);
-    this.calls.add(call);
-    // A 2026-07-28 upstream's rounds pass through whole (their keys, several requests at once); a 2025-era one asks live.
-    const modern = this.client.getProtocolEra() === 'modern';
     // A front client that accepts a task, before an upstream that offers them: sent raw (the SDK refuses a task result).
     const raw = front && declaresTasks(front) && this.offersTasks ? this.raw : undefined;
-    if (raw && front) Object.assign(meta, taskEnvelope(this.protocolVersion ?? '2026-07-28', forwardedCapabilities(front)));
+    const meta = callMeta(
+      token,
+      this.client.getProtocolEra() === 'modern',
+      front,
+      raw ? (this.protocolVersion ?? '2026-07-28') : undefined
+    );
+    this.calls.add(call);
     this.calls
-      .runIn(call, () =>
-        raw
-          ? callAcceptingTasks(raw, call, { name, arguments: args, _meta: meta })
-          : modern
-            ? callThroughRounds(this.client, call, { name, arguments: args, _meta: meta }, UPSTREAM_REQUEST_TIMEOUT_MS)
-            : // One check of the result's shape (see FORWARDED_RESULT): the front chain checks the output schema.
-              this.client.request({ method: 'tools/call', params: { name, arguments: args, _meta: meta } }, FORWARDED_RESULT, {
-                signal: call.signal,
-                timeout: UPSTREAM_REQUEST_TIMEOUT_MS
-              })
-      )
+      .runIn(call, () => sendCall(this.client, call, { name, arguments: args, _meta: meta }, raw))
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),
         (error: unknown) => {
@@ -346,7 +270,7 @@ export class UpstreamConnection {
    */
   async close(): Promise<void> {
     this.closedBy ??= new Error('the gateway closed');
-    await this.listening?.close().catch(() => undefined);
+    await this.watch.close();
     await this.http?.terminateSession().catch(() => undefined);
     await this.client.close().catch(() => undefined);
     this.fetcher?.close();
@@ -372,66 +296,24 @@ export class UpstreamConnection {
     const receive = transport.onmessage;
     transport.onmessage = (message, extra) => {
       if (this.raw?.takes(message)) return;
-      if (this.overListed(message)) return;
+      if (this.guard.overListed(message)) return;
       if (!this.calls.route(message)) receive?.(message, extra);
     };
-  }
-
-  /** Whether `message` is a tool-listing page past the listing's bounds: then the connection is broken off, and the page dropped. */
-  private overListed(message: JSONRPCMessage): boolean {
-    const result = (message as { result?: { tools?: unknown; nextCursor?: unknown } }).result;
-    if (!result || !Array.isArray(result.tools)) return false;
-    const over = this.listing.add(result.tools, result.nextCursor === undefined);
-    if (over) this.breakOff(`${over}, more than the gateway keeps of one upstream`);
-    return over !== undefined;
   }
 
   /** An upstream request of the client (a question, a sampling request, a roots listing), given to its call. */
   private question(ask: UpstreamAsk): Promise<UpstreamAnswer> {
     return this.calls.ask(
       ask,
-      (why) => {
-        this.noise.note('unrequested', `${describeTarget(this.target)} sent ${ask.method} while ${why}: it was refused.`);
-        // A stream of requests no call made is hostile: past the burst, the upstream is disconnected (and retried with backoff).
-        if (!this.noise.unrequested())
-          this.breakOff(
-            `it sent more than ${UPSTREAM_LIMITS.unrequestedBurst} requests no call made (sampling, elicitation or roots outside a call)`
-          );
-      },
+      (why) => this.guard.unrequested(ask.method, why),
       (why) => this.events.outsideCall?.(ask, why)
     );
-  }
-
-  /** The SDK's report of something it could not use (a line that is no JSON-RPC, a response to an id never sent, a message over the bound). */
-  private noticed(error: Error): void {
-    if (/ReadBuffer exceeded/.test(error.message)) {
-      this.brokenBy ??= new Error(`it sent a message over ${UPSTREAM_LIMITS.maxMessageBytes} bytes`);
-      return;
-    }
-    const first = error.message.replace(/\s+/g, ' ').slice(0, 200);
-    // A message that is no valid JSON-RPC (the SDK's schema check says so), or an answer to an id never sent, is the upstream's noise.
-    const unreadable = error.name === 'SyntaxError' || error.name === 'ZodError' || error.message.trimStart().startsWith('[');
-    const kind = /unknown message ID|unknown.*token/i.test(first) ? 'unknown-id' : unreadable ? 'unreadable' : 'transport';
-    this.noise.note(
-      kind,
-      kind === 'transport'
-        ? `the connection to ${describeTarget(this.target)} reported: ${first}`
-        : `${describeTarget(this.target)} sent something the gateway ignored: ${first}`
-    );
-  }
-
-  /** Ends the connection because the upstream broke a bound; its calls fail naming `why`. */
-  private breakOff(why: string): void {
-    if (this.closedBy || this.brokenBy) return;
-    this.brokenBy = new Error(why);
-    this.events.log(`${describeTarget(this.target)} is disconnected: ${why}.`);
-    void this.client.close().catch(() => undefined);
   }
 
   private lost(): void {
     if (this.closedBy) return;
     const tail = this.stderr.trim() ? ` (its last words: ${this.stderr.trim().split('\n').slice(-3).join(' / ')})` : '';
-    this.closedBy = this.brokenBy ?? new Error(`the connection closed${tail}`);
+    this.closedBy = this.guard.brokenBy ?? new Error(`the connection closed${tail}`);
     const error = this.unavailable(this.closedBy);
     this.calls.failAll(error);
     this.raw?.failAll(error);
@@ -444,26 +326,4 @@ export class UpstreamConnection {
       `The upstream MCP server ${describeTarget(this.target)} is unavailable: ${reason.message}. The gateway reconnects on the next call; call the tool again.`
     );
   }
-}
-
-/** Network failures that say the endpoint is not there (no answer at all), through an error's causes. */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET']);
-
-/** Whether a failed request never reached a live upstream (its connection refused or reset). */
-function isUnreachable(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && UNREACHABLE.has(code)) return true;
-  }
-  return false;
-}
-
-/** The innermost reason of a network failure: `fetch failed (ECONNREFUSED)`. */
-function networkReason(error: unknown): string {
-  let code: string | undefined;
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const found = (e as { code?: unknown }).code;
-    if (typeof found === 'string' && UNREACHABLE.has(found)) code = found;
-  }
-  return `${(error as Error).message ?? String(error)}${code ? ` (${code})` : ''}`;
 }
