@@ -1,4 +1,4 @@
-import { Client, type LoggingMessageNotificationParams } from '@modelcontextprotocol/client';
+import { Client, type LoggingMessageNotificationParams, type Tool } from '@modelcontextprotocol/client';
 import type { UpstreamAnswer, UpstreamAsk } from './upstream-call';
 import type { UpstreamEra } from './upstream-events';
 import type { ResolvedTarget } from './upstream-target';
@@ -54,4 +54,35 @@ export function upstreamClient(target: ResolvedTarget, era: UpstreamEra, handler
   // What `tap` could give to no call: the upstream's logging between calls (or on its own stream).
   client.setNotificationHandler('notifications/message', (notification) => handlers.logged(notification.params));
   return client;
+}
+
+/** What an upstream serves besides tools, as its capabilities declare. */
+export interface ServedCapabilities {
+  readonly resources: boolean;
+  readonly subscribe: boolean;
+  readonly prompts: boolean;
+  readonly completions: boolean;
+}
+
+/** What the upstream `client` is connected to serves besides tools (its declared capabilities). */
+export function servedCapabilities(client: Client): ServedCapabilities {
+  const declared = client.getServerCapabilities() ?? {};
+  return {
+    resources: declared.resources !== undefined,
+    subscribe: declared.resources?.subscribe === true,
+    prompts: declared.prompts !== undefined,
+    completions: declared.completions !== undefined
+  };
+}
+
+/** Every tool the upstream lists, page after page (the SDK's cap on pages and the connection's guard bound it). */
+export async function listAllTools(client: Client): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
 }

@@ -1,31 +1,22 @@
-import {
-  StreamableHTTPClientTransport,
-  type Client,
-  type ClientCapabilities,
-  type LoggingLevel,
-  type Tool,
-  type Transport
-} from '@modelcontextprotocol/client';
+import { type Client, type ClientCapabilities, type LoggingLevel, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { UpstreamError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
 import { CallRouter } from './call-router';
-import { UpstreamFetch } from './upstream-fetch';
-import { upstreamFailure, upstreamTransport } from './upstream-wire';
+import { upstreamFailure } from './upstream-wire';
 import { declaresTasks } from '../tasks/task-record';
 import { RawExchange } from './tasks/raw-exchange';
 import { listenToTaskStatus, requestTask } from './tasks/task-requests';
 import { ConnectionGuard } from './guards/connection-guard';
 import type { ConnectionEvents, UpstreamEra } from './upstream-events';
-import { upstreamClient } from './upstream-client';
+import { listAllTools, servedCapabilities, upstreamClient } from './upstream-client';
 import { isUnreachable, networkReason } from './upstream-unreachable';
 import { callMeta, sendCall } from './upstream-send';
 import { ResourceWatch } from './resource-watch';
+import { UpstreamChannel } from './upstream-channel';
 
 // Kept importable from here, where the gateway's modules have always found them.
 export type { ConnectionEvents, UpstreamEra } from './upstream-events';
-
-const STDERR_KEPT = 2000;
 
 /**
  * One connected SDK v2 client to the upstream: it forwards calls (each an {@link UpstreamCall}),
@@ -44,18 +35,16 @@ export class UpstreamConnection {
   private readonly calls: CallRouter;
   private nextToken = 0;
   private closedBy: Error | undefined;
-  private stderr = '';
   /** The upstream resources watched for updates. */
   private readonly watch = new ResourceWatch();
-  private http: StreamableHTTPClientTransport | undefined;
   /** The level last sent upstream with `logging/setLevel`. */
   private levelSent: LoggingLevel | undefined;
   /** The requests the SDK client cannot make (a call that may become a task, `tasks/*`): see `RawExchange`. */
   private raw: RawExchange | undefined;
   /** The bounds the upstream is held to (listings, noise, requests no call made): see guards/. */
   private readonly guard: ConnectionGuard;
-  /** An HTTP upstream's client: its own keep-alive sockets, ended when the connection closes. */
-  private readonly fetcher: UpstreamFetch | undefined;
+  /** The transport side: the transport, the upstream's stderr, an HTTP upstream's session and sockets. */
+  private readonly channel: UpstreamChannel;
   /** The SDK client the upstream is spoken to through (see upstream-client.ts). */
   private readonly client: Client;
 
@@ -66,7 +55,7 @@ export class UpstreamConnection {
   ) {
     // Over stdio and HTTP+SSE every message comes on one stream, naming no request.
     this.calls = new CallRouter(target.kind === 'stdio' || target.sse === true);
-    this.fetcher = target.kind === 'http' && !target.sse ? new UpstreamFetch() : undefined;
+    this.channel = new UpstreamChannel(target);
     this.client = upstreamClient(target, era, {
       question: (ask) => this.question(ask),
       changed: () => events.toolsChanged(),
@@ -90,8 +79,7 @@ export class UpstreamConnection {
   static async open(target: ResolvedTarget, era: UpstreamEra, events: ConnectionEvents, signal?: AbortSignal): Promise<UpstreamConnection> {
     const connection = new UpstreamConnection(target, era, events);
     const client = connection.client;
-    const transport = connection.transport();
-    if (transport instanceof StreamableHTTPClientTransport) connection.http = transport;
+    const transport = connection.channel.transport();
     const abandon = (): void => void client.close().catch(() => undefined);
     signal?.addEventListener('abort', abandon, { once: true });
     try {
@@ -99,8 +87,8 @@ export class UpstreamConnection {
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => undefined);
-      connection.fetcher?.close();
-      const tail = connection.stderr.trim() ? `\n${connection.stderr.trim()}` : '';
+      connection.channel.release();
+      const tail = connection.channel.stderrTail ? `\n${connection.channel.stderrTail}` : '';
       throw new UpstreamError(`Could not connect to the upstream MCP server ${describeTarget(target)}: ${(error as Error).message}${tail}`);
     } finally {
       signal?.removeEventListener('abort', abandon);
@@ -134,13 +122,7 @@ export class UpstreamConnection {
 
   /** What the upstream serves besides tools (its declared capabilities). */
   get capabilities(): { resources: boolean; subscribe: boolean; prompts: boolean; completions: boolean } {
-    const declared = this.client.getServerCapabilities() ?? {};
-    return {
-      resources: declared.resources !== undefined,
-      subscribe: declared.resources?.subscribe === true,
-      prompts: declared.prompts !== undefined,
-      completions: declared.completions !== undefined
-    };
+    return servedCapabilities(this.client);
   }
 
   /**
@@ -208,19 +190,12 @@ export class UpstreamConnection {
 
   /** Every tool the upstream lists (all pages). */
   async listTools(): Promise<Tool[]> {
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
     try {
-      do {
-        const page = await this.client.listTools(cursor ? { cursor } : undefined);
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor);
+      return await listAllTools(this.client);
     } catch (error) {
       // A listing broken off at a bound (see `tap`) fails saying which.
       throw this.guard.brokenBy ? this.unavailable(this.guard.brokenBy) : error;
     }
-    return tools;
   }
 
   /**
@@ -261,7 +236,7 @@ export class UpstreamConnection {
 
   /** The upstream's 2025-era session id, where it gave one (HTTP). */
   get sessionId(): string | undefined {
-    return this.http?.sessionId;
+    return this.channel.sessionId;
   }
 
   /**
@@ -271,19 +246,9 @@ export class UpstreamConnection {
   async close(): Promise<void> {
     this.closedBy ??= new Error('the gateway closed');
     await this.watch.close();
-    await this.http?.terminateSession().catch(() => undefined);
+    await this.channel.endSession();
     await this.client.close().catch(() => undefined);
-    this.fetcher?.close();
-  }
-
-  private transport(): Transport {
-    return upstreamTransport(
-      this.target,
-      (chunk) => {
-        this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT);
-      },
-      this.fetcher?.fetch
-    );
+    this.channel.release();
   }
 
   /**
@@ -312,12 +277,13 @@ export class UpstreamConnection {
 
   private lost(): void {
     if (this.closedBy) return;
-    const tail = this.stderr.trim() ? ` (its last words: ${this.stderr.trim().split('\n').slice(-3).join(' / ')})` : '';
+    const stderr = this.channel.stderrTail;
+    const tail = stderr ? ` (its last words: ${stderr.split('\n').slice(-3).join(' / ')})` : '';
     this.closedBy = this.guard.brokenBy ?? new Error(`the connection closed${tail}`);
     const error = this.unavailable(this.closedBy);
     this.calls.failAll(error);
     this.raw?.failAll(error);
-    this.fetcher?.close();
+    this.channel.release();
     this.events.closed(this.closedBy);
   }
 
