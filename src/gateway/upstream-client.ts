@@ -28,7 +28,7 @@ export function upstreamClient(target: ResolvedTarget, era: UpstreamEra, handler
     {
       // Every kind of request a server may make of its client: each is forwarded to the front client that made the call.
       capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
-      // The SDK gathers a listing's pages itself: its cap on pages is the gateway's (bytes and tools are counted in `tap`).
+      // The SDK gathers a listing's pages itself: its cap on pages is the gateway's (bytes and tools are counted in the connection's `tap`).
       listMaxPages: UPSTREAM_LIMITS.maxListingPages,
       // An HTTP+SSE server predates 2026-07-28: it is spoken to in the 2025 era whatever `era` says.
       versionNegotiation: {

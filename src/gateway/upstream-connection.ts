@@ -1,4 +1,4 @@
-import { type Client, type ClientCapabilities, type LoggingLevel, type Tool, type Transport } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, LoggingLevel, Tool, Transport } from '@modelcontextprotocol/client';
 import { UpstreamError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
