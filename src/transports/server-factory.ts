@@ -14,16 +14,15 @@ import {
 import type { Telemetry } from '../telemetry';
 import type { Era, InputChannel } from '../types/core';
 import type { CallTrace } from '../types/telemetry';
-import type { CallRequest, LogSend, ProgressSend, ServedRequest } from '../types/request';
+import type { CallRequest, LogSend, ServedRequest } from '../types/request';
 import { isPlainJsonObject, ownRecord, ownValue } from '../wire/own-properties';
 import type { LiveServers } from './live-servers';
 import { serveSetLevel } from './set-level';
-import { isCongested, remoteAddressOf } from './http/connection-facts';
+import { remoteAddressOf } from './http/connection-facts';
+import { progressSender } from './progress-sender';
 import { MEMBER_METHODS, MEMBER_METHOD_NAMES, type MemberMethodName } from './member-methods';
 import { RequestTelemetry, spanTargetOf, uriOf } from './request-telemetry';
 import type { CompletionQuery, ServedApp } from './served-app';
-
-const DROPPED: Promise<void> = Promise.resolve();
 
 /** Identity and instructions the server announces. */
 export interface ServerIdentity {
@@ -178,29 +177,6 @@ function serveMember(server: Server, traced: RequestTelemetry, method: MemberMet
   const schema = row.params === 'as-sent' ? PASS_THROUGH : (specTypeSchemas[row.params] as StandardSchemaV1);
   server.setRequestHandler(method as never, { params: schema }, ((params: unknown, ctx: ServerContext) =>
     served({ params }, ctx)) as never);
-}
-
-/**
- * Sends the call's progress, where the request carried a progress token; dropped while the
- * client does not read the stream it goes on (see `http/connection-facts.ts`).
- */
-function progressSender(ctx: ServerContext): ProgressSend | undefined {
-  const raw = ownValue(ctx.mcpReq._meta as Record<string, unknown> | undefined, 'progressToken');
-  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
-  const stream = ctx.http?.req;
-  return (progress, message, total) =>
-    isCongested(stream)
-      ? DROPPED
-      : ctx.mcpReq.notify({
-          method: 'notifications/progress',
-          params: progressParams(raw, progress, total, message)
-        });
-}
-
-/** A progress notification's params: the total and message only where there is one (a count may have no total). */
-function progressParams(progressToken: string | number, progress: number, total: number | undefined, message: string | undefined) {
-  if (total === undefined) return message === undefined ? { progressToken, progress } : { progressToken, progress, message };
-  return message === undefined ? { progressToken, progress, total } : { progressToken, progress, total, message };
 }
 
 /**
