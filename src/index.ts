@@ -72,7 +72,8 @@ export { Action, Ctx, Input, Interactive, Mutation, Prompt, Resource, ResourceTe
  * Adds to or overrides the JSON Schema generated for a property of an input class (re-exported from
  * `class-validator-jsonschema`), for what its validators cannot say: `@JSONSchema({ type: ['string', 'null'] })`.
  */
-export { JSONSchema } from 'class-validator-jsonschema';
+// From its decorators module, the same function as its index's, which would load class-validator at import.
+export { JSONSchema } from 'class-validator-jsonschema/build/decorators';
 export type {
   Completer,
   CompleterRef,

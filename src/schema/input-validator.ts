@@ -1,10 +1,10 @@
-import { plainToInstance } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
+import type { ValidationError } from 'class-validator';
 import type { Violation } from '../errors';
 import type { Constructor } from '../types/core';
 import { isPrototypeKey } from '../wire/own-properties';
 import type { SchemaCheck, SchemaViolation } from './schema-check';
 import { instantiate } from './schema-exactness';
+import { classTransformer, classValidator } from './validation-libraries';
 
 const MAX_NESTING = 32;
 
@@ -87,12 +87,12 @@ function noInput(raw: Readonly<Record<string, unknown>>): ValidationOutcome {
 }
 
 function validateClass(type: Constructor, raw: Readonly<Record<string, unknown>>): ValidationOutcome {
-  const instance = plainToInstance(type, raw, { enableImplicitConversion: false }) as object;
+  const instance = classTransformer().plainToInstance(type, raw, { enableImplicitConversion: false }) as object;
   // Synchronous: class-validator's async form only adds promise overhead for the built-in
   // constraints. (Custom async constraints are not supported on input classes; see the README.)
   let errors: ValidationError[];
   try {
-    errors = validateSync(instance, {
+    errors = classValidator().validateSync(instance, {
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,

@@ -1,11 +1,9 @@
-import { getMetadataStorage } from 'class-validator';
-import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { getMetadataSchema } from 'class-validator-jsonschema/build/decorators';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { Constructor, JsonSchema } from '../types/core';
 import { createInputValidator, type InputValidator } from './input-validator';
 import { compileSchemaCheck, derivedSchemaCheck } from './schema-check';
 import { schemaImpliesClass } from './schema-exactness';
+import { classValidator, schemaConverter, transformerMetadata } from './validation-libraries';
 
 const REF_PREFIX = '#/definitions/';
 const MAX_DEPTH = 16;
@@ -50,9 +48,9 @@ export class SchemaCatalog {
     const cached = this.cache.get(type);
     if (cached) return cached;
     if (depth > MAX_DEPTH) return { type: 'object' };
-    const raw = targetConstructorToSchema(type, {
-      classValidatorMetadataStorage: getMetadataStorage(),
-      classTransformerMetadataStorage: defaultMetadataStorage,
+    const raw = schemaConverter().targetConstructorToSchema(type, {
+      classValidatorMetadataStorage: classValidator().getMetadataStorage(),
+      classTransformerMetadataStorage: transformerMetadata(),
       refPointerPrefix: REF_PREFIX
     }) as JsonSchema;
     const properties = (raw.properties ?? {}) as Record<string, JsonSchema>;
@@ -74,7 +72,7 @@ export class SchemaCatalog {
 
   /** Replaces a `$ref` (in the property or its `items`) by the schema of the class `@Type` names. */
   private inlineNested(owner: Constructor, property: string, node: JsonSchema, depth: number): JsonSchema {
-    const nested = () => defaultMetadataStorage.findTypeMetadata(owner, property)?.typeFunction() as Constructor | undefined;
+    const nested = () => transformerMetadata().findTypeMetadata(owner, property)?.typeFunction() as Constructor | undefined;
     const resolve = (schema: JsonSchema): JsonSchema => {
       if (typeof schema.$ref !== 'string' || !schema.$ref.startsWith(REF_PREFIX)) return schema;
       const type = nested();
@@ -115,7 +113,8 @@ function hasOverrides(type: Constructor, properties: readonly string[]): boolean
  */
 function integerWhereInt(type: Constructor, name: string, property: JsonSchema): JsonSchema {
   if (property.type !== 'number') return property;
-  const isInt = getMetadataStorage()
+  const isInt = classValidator()
+    .getMetadataStorage()
     .getTargetValidationMetadatas(type, '', true, false)
     .some((m) => m.propertyName === name && m.name === 'isInt' && !m.each);
   return isInt ? { ...property, type: 'integer' } : property;

@@ -1,21 +1,7 @@
-import {
-  IsBoolean,
-  IsEnum,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  getMetadataStorage,
-  ValidationTypes
-} from 'class-validator';
+import type { IsNumber } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import { TransformationType } from 'class-transformer';
 import type { Constructor, JsonSchema } from '../types/core';
+import { classTransformer, classValidator, transformerMetadata } from './validation-libraries';
 
 /**
  * Whether, for an input class, "the listed schema accepts" implies "the class's validators
@@ -30,12 +16,13 @@ import type { Constructor, JsonSchema } from '../types/core';
  */
 export function schemaImpliesClass(type: Constructor, schema: JsonSchema): boolean {
   if (schema.type !== 'object' || schema.additionalProperties !== false || !onlyKeys(schema, ROOT_KEYWORDS)) return false;
-  if (defaultMetadataStorage.getStrategy(type) !== 'none') return false;
+  if (transformerMetadata().getStrategy(type) !== 'none') return false;
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   if (Object.keys(properties).length === 0) return false; // class-validator refuses an instance it knows no property of
   if (!freshInstanceIsBlank(type, properties)) return false;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const byProperty = new Map<string, ValidationMetadata[]>();
+  const { getMetadataStorage, ValidationTypes } = classValidator();
   for (const meta of getMetadataStorage().getTargetValidationMetadatas(type, '', true, false)) {
     const list = byProperty.get(meta.propertyName) ?? [];
     list.push(meta);
@@ -122,16 +109,16 @@ function freshInstanceIsBlank(type: Constructor, properties: Readonly<Record<str
 
 /** The built-in decorators the fast path knows, to tell them from custom constraints that reuse their names. */
 const BUILT_INS: Readonly<Record<string, (c: unknown[]) => PropertyDecorator>> = {
-  isString: () => IsString(),
-  isInt: () => IsInt(),
-  isBoolean: () => IsBoolean(),
-  isNumber: (c) => IsNumber((c[0] ?? {}) as Parameters<typeof IsNumber>[0]),
-  min: (c) => Min(c[0] as number),
-  max: (c) => Max(c[0] as number),
-  maxLength: (c) => MaxLength(c[0] as number),
-  matches: (c) => Matches(c[0] as RegExp),
-  isIn: (c) => IsIn(c[0] as unknown[]),
-  isEnum: (c) => IsEnum(c[0] as object)
+  isString: () => classValidator().IsString(),
+  isInt: () => classValidator().IsInt(),
+  isBoolean: () => classValidator().IsBoolean(),
+  isNumber: (c) => classValidator().IsNumber((c[0] ?? {}) as Parameters<typeof IsNumber>[0]),
+  min: (c) => classValidator().Min(c[0] as number),
+  max: (c) => classValidator().Max(c[0] as number),
+  maxLength: (c) => classValidator().MaxLength(c[0] as number),
+  matches: (c) => classValidator().Matches(c[0] as RegExp),
+  isIn: (c) => classValidator().IsIn(c[0] as unknown[]),
+  isEnum: (c) => classValidator().IsEnum(c[0] as object)
 };
 
 /**
@@ -153,13 +140,13 @@ function compareWithBuiltIn(meta: ValidationMetadata): boolean {
   if (!make) return false;
   class Probe {}
   make((meta.constraints ?? []) as unknown[])(Probe.prototype, 'probe');
-  const [reference] = getMetadataStorage().getTargetValidationMetadatas(Probe, '', true, false);
+  const [reference] = classValidator().getMetadataStorage().getTargetValidationMetadatas(Probe, '', true, false);
   const expected = reference && messageOf(reference, meta);
   return expected !== undefined && expected === messageOf(meta, meta);
 }
 
 function messageOf(of: ValidationMetadata, args: ValidationMetadata): string | undefined {
-  const [constraint] = getMetadataStorage().getTargetValidatorConstraints(of.constraintCls);
+  const [constraint] = classValidator().getMetadataStorage().getTargetValidatorConstraints(of.constraintCls);
   const instance = constraint?.instance as { defaultMessage?: (a: object) => string } | undefined;
   try {
     return instance?.defaultMessage?.({ property: 'p', constraints: args.constraints ?? [], value: 'v', targetName: 'T', object: {} });
@@ -173,11 +160,12 @@ function isPrimitiveType(type: unknown): boolean {
 }
 
 function transformed(type: Constructor, property: string): boolean {
+  const storage = transformerMetadata();
   return (
-    defaultMetadataStorage.findTypeMetadata(type, property) !== undefined ||
-    defaultMetadataStorage.findTransformMetadatas(type, property, TransformationType.PLAIN_TO_CLASS).length > 0 ||
-    defaultMetadataStorage.findExposeMetadata(type, property) !== undefined ||
-    defaultMetadataStorage.findExcludeMetadata(type, property) !== undefined
+    storage.findTypeMetadata(type, property) !== undefined ||
+    storage.findTransformMetadatas(type, property, classTransformer().TransformationType.PLAIN_TO_CLASS).length > 0 ||
+    storage.findExposeMetadata(type, property) !== undefined ||
+    storage.findExcludeMetadata(type, property) !== undefined
   );
 }
 

@@ -17,6 +17,11 @@ import { promisify } from 'node:util';
  * The same child records which `node:` built-ins are loaded, and by which module: the Node-only
  * ones (`node:http`, `node:fs`, `node:child_process`, `node:os`, …) are loaded where they are used,
  * never at import, and not on the path of `app.createHttpHandler().fetch(request)` either.
+ *
+ * It also records which of the validation libraries are loaded (class-validator, which brings
+ * libphonenumber-js and validator, class-transformer, class-validator-jsonschema's index): none at
+ * import, nor for an app without input classes (the gateway is one); they load with the first input
+ * class (src/schema/validation-libraries.ts).
  */
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -96,8 +101,11 @@ try {
 } finally {
   restore.reverse().forEach((undo) => undo());
 }
+const LAZY = /\/node_modules\/(class-validator|class-transformer|libphonenumber-js|validator)\/|\/node_modules\/class-validator-jsonschema\/build\/index\.js$/;
+const lazyLoaded = () => [...new Set(Object.keys(require.cache).filter((file) => LAZY.test(file)).map((file) => file.split('/node_modules/').pop().split('/')[0]))].sort();
 const report = () => Object.fromEntries(Object.entries(builtins).sort().map(([name, by]) => [name, [...by].sort()]));
 const atImport = report();
+const librariesAtImport = lazyLoaded();
 async function fetchPath() {
   // As a Worker does it: the app made in the request handler, every request through handler.fetch.
   const core = require(process.env.PROBE_ENTRY);
@@ -117,7 +125,7 @@ async function fetchPath() {
   return { tools, called, era };
 }
 (process.env.PROBE_FETCH && !threw ? fetchPath() : Promise.resolve(undefined)).then(
-  (served) => process.stdout.write(JSON.stringify({ forbidden, threw, atImport, served, afterFetch: served && report() })),
+  (served) => process.stdout.write(JSON.stringify({ forbidden, threw, atImport, librariesAtImport, served, afterFetch: served && report(), librariesAfterFetch: served && lazyLoaded() })),
   (error) => process.stdout.write(JSON.stringify({ forbidden, threw: String(error && error.stack), atImport }))
 );
 `;
@@ -129,6 +137,10 @@ interface ProbeReport {
   readonly atImport: Readonly<Record<string, readonly string[]>>;
   readonly served?: { tools: string[]; called: unknown; era: string };
   readonly afterFetch?: Readonly<Record<string, readonly string[]>>;
+  /** The validation libraries (package names) loaded at import. */
+  readonly librariesAtImport: readonly string[];
+  /** The same after the fetch path (an app whose one tool has no input). */
+  readonly librariesAfterFetch?: readonly string[];
 }
 
 async function probe(entry: string, fetchPath = false): Promise<ProbeReport> {
@@ -169,6 +181,8 @@ describe('importing the package (what a Cloudflare Worker allows in global scope
       expect(report.forbidden.map(({ op, module }) => ({ op, module }))).toEqual([]);
       expect(report.threw).toBeUndefined();
       expect(nodeOnly(report.atImport)).toEqual({});
+      // Loaded with the first input class, not at import (a third of the package's load time).
+      expect(report.librariesAtImport).toEqual([]);
     }
   );
 
@@ -181,5 +195,7 @@ describe('importing the package (what a Cloudflare Worker allows in global scope
     const ours = (name: string, by: string): boolean =>
       by.includes('/node_modules/@modelcontextprotocol/client/') || (name === 'fs' && by.endsWith('/dist/di/injection-check.js'));
     expect(nodeOnly(report.afterFetch!, ours)).toEqual({});
+    // No input class, no validation library: an app like the gateway never loads them.
+    expect(report.librariesAfterFetch).toEqual([]);
   });
 });
