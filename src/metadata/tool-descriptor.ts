@@ -20,7 +20,12 @@ export interface ToolDescriptor {
    * `interactive`, whether the tool is listed as one that may ask (absent: as `interactive`);
    * `execution`, the listed `execution` (absent: from `task`).
    */
-  readonly listed?: { readonly interactive?: boolean; readonly execution?: ToolExecution };
+  readonly listed?: {
+    /** Whether the listing says the tool may ask (absent: as `interactive`). */
+    readonly interactive?: boolean;
+    /** The listed `execution` (absent: from `task`). */
+    readonly execution?: ToolExecution;
+  };
   /** Interactive: each issued `requestState` is accepted once. */
   readonly singleUseState: boolean;
   /** Interactive, read-only: answers sent with the first call are read (see `InteractiveOptions`). */

@@ -48,5 +48,10 @@ export interface TaskForwarding {
     owner: string,
     signal: AbortSignal,
     status: (task: Record<string, unknown>) => void
-  ): { readonly followed: readonly string[]; readonly ended: Promise<void> };
+  ): {
+    /** The ids it follows (none: `ended` is settled). */
+    readonly followed: readonly string[];
+    /** Settles when the stream ended, `signal` aborted, or the connection failed. */
+    readonly ended: Promise<void>;
+  };
 }
