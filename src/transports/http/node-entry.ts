@@ -190,10 +190,6 @@ export interface StreamWriting {
   readonly writeTimeoutMs: number;
 }
 
-function uncork(res: ServerResponse): void {
-  res.uncork();
-}
-
 async function pipeStream(
   body: ReadableStream<Uint8Array>,
   res: ServerResponse,
@@ -220,12 +216,6 @@ async function pipeStream(
       if (silent) {
         clearImmediate(silent);
         silent = undefined;
-      }
-      // Corked until the reads this turn settle: a last event and the stream's end (the SDK closes
-      // the stream as it enqueues a call's response) leave in one write, not two.
-      if (!res.writableCorked) {
-        res.cork();
-        process.nextTick(uncork, res);
       }
       if (res.write(value) || signal.aborted) continue;
       // The client is not reading: nothing more is queued for it (progress is dropped) until it
