@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { FusionApp } from '@mcpfusion/core';
+import { createApp } from '../src/app.ts';
+import { serve, type Serving } from '../src/server.ts';
+
+/** A real SDK client of either protocol era, answering the questions tools ask with `confirm`. */
+async function connect(url: URL, era: '2026-07-28' | '2025-11-25', confirm = true): Promise<Client> {
+  const client = new Client(
+    { name: 'bun-template-test', version: '1.0.0' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      // Pinned: the 2026-07-28 era; the default connect is the 2025 one (a session).
+      ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {})
+    }
+  );
+  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm } }));
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return client;
+}
+
+// Through real SDK clients over HTTP, served by Bun.serve as main.ts serves it.
+describe('the server on Bun.serve', () => {
+  let app: FusionApp;
+  let serving: Serving;
+  beforeAll(() => {
+    app = createApp({ pace: 1 });
+    serving = serve(app, { port: 0 });
+  });
+  afterAll(async () => {
+    await app.close();
+    await serving.stop();
+  });
+
+  for (const era of ['2026-07-28', '2025-11-25'] as const) {
+    test(`${era}: lists the tools, imports with progress, answers the question of notes.clear`, async () => {
+      const client = await connect(serving.url, era);
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe(era);
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name).sort()).toEqual(['greet', 'notes.add', 'notes.clear', 'notes.import', 'notes.list']);
+        const seen: number[] = [];
+        const imported = await client.callTool(
+          { name: 'notes.import', arguments: { texts: ['x', 'y', 'z'] } },
+          { onprogress: (p) => seen.push(p.progress) }
+        );
+        expect(imported.content).toEqual([{ type: 'text', text: 'Imported 3 notes.' }]);
+        // Every progress notification arrives before the result.
+        expect(seen).toEqual([1, 2, 3]);
+        const cleared = await client.callTool({ name: 'notes.clear', arguments: {} });
+        expect(cleared.content).toEqual([{ type: 'text', text: 'Deleted 3 notes.' }]);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  test('refuses a request whose Host is not allowed (DNS rebinding protection)', async () => {
+    const response = await fetch(serving.url, {
+      method: 'POST',
+      headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })
+    });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.ok).toBe(false);
+    await response.body?.cancel();
+  });
+});
