@@ -1,5 +1,5 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { inject } from 'tsyringe';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import {
   Action,
   Input,
@@ -12,10 +12,10 @@ import {
   ask,
   progress,
   readInput,
-  requireInput
+  requireInput,
+  type ProgressUpdate
 } from '@mcpfusion/core';
-import { NoteBook } from './notes.ts';
-import { IMPORT_PACE, pause } from './pace.ts';
+import { IMPORT_PACE, NoteBook } from './notes.ts';
 
 /** The input of `greet`: a class, so the framework derives its JSON Schema and validates it. */
 export class GreetInput {
@@ -48,10 +48,25 @@ export class ImportNotesInput {
   texts!: string[];
 }
 
+/** Waits `ms`, or rejects as soon as `signal` aborts (the timer is cleared: nothing is left running). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const stop = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
 /**
  * The tools: ordinary methods of an injectable class. One of each kind: `@Action` (read-only),
- * `@Mutation` (destructive: mutations run one at a time), `@Interactive` (asks the user), and a
- * generator that reports progress and stops when the call is cancelled.
+ * `@Mutation` (destructive: mutations run one at a time), and `@Interactive` (asks the user).
  */
 @ToolProvider()
 export class StarterTools {
@@ -76,17 +91,17 @@ export class StarterTools {
   }
 
   /**
-   * Adds the notes one by one, reporting each; between two notes it pauses (`pace`), a wait the
-   * call's signal ends: a cancelled import stops midway, and the mutation lock it held is
-   * released at once (the next mutation runs without waiting for the rest of the list).
+   * A long write: a generator reports progress after each note, and the call's signal ends the
+   * pause between notes, so a cancelled import stops midway (the notes added so far stay) and
+   * the next mutation runs at once.
    */
-  @Mutation('notes.import', { description: 'Add many notes, one by one, reporting progress' })
-  async *import(@Input() input: ImportNotesInput, @Signal() signal: AbortSignal) {
+  @Mutation('notes.import', { description: 'Add many notes, one by one, reporting progress; can be cancelled midway' })
+  async *import(@Input() input: ImportNotesInput, @Signal() signal: AbortSignal): AsyncGenerator<ProgressUpdate, string, undefined> {
     const total = input.texts.length;
-    for (let i = 1; i <= total; i++) {
-      this.notes.add(input.texts[i - 1]!);
-      yield progress({ progress: i, total, message: `imported ${i} of ${total}` });
-      if (i < total) await pause(this.pace, signal);
+    for (const [index, text] of input.texts.entries()) {
+      if (index > 0) await pause(this.pace, signal);
+      this.notes.add(text);
+      yield progress({ progress: index + 1, total, message: `imported ${index + 1} of ${total}` });
     }
     return `Imported ${total} notes.`;
   }

@@ -25,7 +25,7 @@ describe('the server on Bun.serve', () => {
   let app: FusionApp;
   let serving: Serving;
   beforeAll(() => {
-    app = createApp({ pace: 1 });
+    app = createApp({ importPaceMs: 1 });
     serving = serve(app, { port: 0 });
   });
   afterAll(async () => {
@@ -52,6 +52,41 @@ describe('the server on Bun.serve', () => {
         expect(cleared.content).toEqual([{ type: 'text', text: 'Deleted 3 notes.' }]);
       } finally {
         await client.close();
+      }
+    });
+  }
+
+  for (const era of ['2026-07-28', '2025-11-25'] as const) {
+    test(`${era}: a cancelled import stops midway, and notes.add answers at once`, async () => {
+      // A minute between two notes: the import is still running when it is cancelled.
+      const slowApp = createApp({ importPaceMs: 60_000 });
+      const slow = serve(slowApp, { port: 0 });
+      const client = await connect(slow.url, era);
+      try {
+        const controller = new AbortController();
+        const first = Promise.withResolvers<void>();
+        const importing = client.callTool(
+          { name: 'notes.import', arguments: { texts: ['kept', 'never'] } },
+          { signal: controller.signal, onprogress: () => first.resolve() }
+        );
+        await first.promise;
+        // 2026-07-28: the client closes the response stream; 2025-11-25: it sends notifications/cancelled.
+        controller.abort();
+        expect(
+          await importing.then(
+            () => 'finished',
+            () => 'cancelled'
+          )
+        ).toBe('cancelled');
+        // Were the mutation lock still held, this would wait a minute behind the import.
+        expect((await client.callTool({ name: 'notes.add', arguments: { text: 'next' } })).structuredContent).toEqual({
+          id: 2,
+          text: 'next'
+        });
+      } finally {
+        await client.close();
+        await slowApp.close();
+        await slow.stop();
       }
     });
   }

@@ -6,7 +6,7 @@ import { createApp } from '../src/app.ts';
 describe('the tools, called directly', () => {
   let app: FusionApp;
   beforeEach(() => {
-    app = createApp({ noteLimit: 3, pace: 1 });
+    app = createApp({ noteLimit: 3, importPaceMs: 1 });
   });
   afterEach(() => app.close());
 
@@ -62,7 +62,7 @@ describe('the tools, called directly', () => {
   });
 
   test('a cancelled notes.import stops midway and the next mutation runs at once', async () => {
-    const slow = createApp({ pace: 60_000 });
+    const slow = createApp({ importPaceMs: 60_000 });
     try {
       const controller = new AbortController();
       const first = Promise.withResolvers<void>();

@@ -21,7 +21,7 @@ async function connect(url: URL, era: '2026-07-28' | '2025-11-25', confirm = tru
 
 // Through real SDK clients over HTTP, served by Deno.serve as main.ts serves it.
 Deno.test('the server on Deno.serve', async (t) => {
-  const app = createApp({ pace: 1 });
+  const app = createApp({ importPaceMs: 1 });
   const serving = serve(app, { port: 0 });
   try {
     for (const era of ['2026-07-28', '2025-11-25'] as const) {
@@ -43,6 +43,39 @@ Deno.test('the server on Deno.serve', async (t) => {
           deepEqual(cleared.content, [{ type: 'text', text: 'Deleted 3 notes.' }]);
         } finally {
           await client.close();
+        }
+      });
+    }
+
+    for (const era of ['2026-07-28', '2025-11-25'] as const) {
+      await t.step(`${era}: a cancelled import stops midway, and notes.add answers at once`, async () => {
+        // A minute between two notes: the import is still running when it is cancelled.
+        const slowApp = createApp({ importPaceMs: 60_000 });
+        const slow = serve(slowApp, { port: 0 });
+        const client = await connect(slow.url, era);
+        try {
+          const controller = new AbortController();
+          const first = Promise.withResolvers<void>();
+          const importing = client.callTool(
+            { name: 'notes.import', arguments: { texts: ['kept', 'never'] } },
+            { signal: controller.signal, onprogress: () => first.resolve() }
+          );
+          await first.promise;
+          // 2026-07-28: the client closes the response stream; 2025-11-25: it sends notifications/cancelled.
+          controller.abort();
+          equal(
+            await importing.then(
+              () => 'finished',
+              () => 'cancelled'
+            ),
+            'cancelled'
+          );
+          // Were the mutation lock still held, this would wait a minute behind the import (and the timer sanitizer would fail).
+          deepEqual((await client.callTool({ name: 'notes.add', arguments: { text: 'next' } })).structuredContent, { id: 2, text: 'next' });
+        } finally {
+          await client.close();
+          await slowApp.close();
+          await slow.stop();
         }
       });
     }

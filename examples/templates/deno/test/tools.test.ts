@@ -51,7 +51,7 @@ Deno.test('notes.add writes to the injected note book, notes.list reads it; a fu
 );
 
 Deno.test('notes.import adds the notes one by one and reports each', () =>
-  withApp({ pace: 1 }, async (app) => {
+  withApp({ importPaceMs: 1 }, async (app) => {
     const seen: string[] = [];
     const result = await app.callTool(
       'notes.import',
@@ -70,7 +70,7 @@ Deno.test('notes.import adds the notes one by one and reports each', () =>
 );
 
 Deno.test('a cancelled notes.import stops midway and the next mutation runs at once', () =>
-  withApp({ pace: 60_000 }, async (app) => {
+  withApp({ importPaceMs: 60_000 }, async (app) => {
     const controller = new AbortController();
     const first = Promise.withResolvers<void>();
     const importing = app.callTool(
