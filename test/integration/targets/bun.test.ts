@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectBadHostRefused, runTargetScenario } from '../../helpers/target-scenario';
 import {
@@ -35,6 +35,33 @@ function bunScript(dir: string, name: string): string[] {
   return args;
 }
 
+/**
+ * Run by Bun in the scratch copy: the template's app and `serve`, with a 12 s pause between two
+ * imported notes, so each call's answer stream is quiet for longer than Bun's idle timeout (10 s).
+ * Without the template's `server.timeout(request, 0)`, Bun closes the connection and the call
+ * never answers. Exits 0 when both eras got their result.
+ */
+const QUIET_STREAM_CHECK = `
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createApp } from './src/app.ts';
+import { serve } from './src/server.ts';
+
+const app = createApp({ importPaceMs: 12_000 });
+const serving = serve(app, { port: 0 });
+try {
+  for (const era of ['2026-07-28', '2025-11-25']) {
+    const client = new Client({ name: 'quiet-check', version: '1.0.0' }, era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {});
+    await client.connect(new StreamableHTTPClientTransport(serving.url));
+    const result = await client.callTool({ name: 'notes.import', arguments: { texts: ['a', 'b'] } }, { onprogress: () => {}, timeout: 60_000 });
+    await client.close();
+    if (result.content?.[0]?.text !== 'Imported 2 notes.') throw new Error(era + ': ' + JSON.stringify(result));
+  }
+} finally {
+  await app.close();
+  await serving.stop();
+}
+`;
+
 describeWithBun(`the Bun target (examples/templates/bun, Bun.serve)${skipped}`, () => {
   let dir: string;
   let server: TargetServer | undefined;
@@ -66,6 +93,11 @@ describeWithBun(`the Bun target (examples/templates/bun, Bun.serve)${skipped}`, 
   test('refuses a bad Host', async () => {
     await expectBadHostRefused(server!.url);
   });
+
+  test("a stream quiet for longer than Bun.serve's idle timeout (10 s) still delivers its answer, in both eras", async () => {
+    writeFileSync(join(dir, 'quiet-stream-check.ts'), QUIET_STREAM_CHECK);
+    await runToEnd(BUN!, ['quiet-stream-check.ts'], dir);
+  }, 90_000);
 
   test('stops cleanly on SIGTERM (app.close, then the server)', async () => {
     const stopping = server!;

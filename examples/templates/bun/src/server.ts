@@ -33,8 +33,8 @@ export function serve(app: FusionApp, options: ServeOptions = {}): Serving {
     port: options.port ?? 3000,
     fetch(request, server) {
       // Answers stream (progress, questions, 2025-era session streams): Bun's idle timeout
-      // (10 s) would cut a quiet one, so it is lifted for the requests that reach the endpoint.
-      // A connection that never sends a request keeps it.
+      // (10 s) would cut one that stays quiet longer, so it is lifted for each request. A
+      // connection that never completes its request headers keeps it (the slow-client guard).
       server.timeout(request, 0);
       return mcp.fetch(request);
     }
