@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApp } from '../src/app';
 import { createServer } from '../src/server';
 
 // Real SDK clients through the Hono app in-process (Hono's own fetch, no socket): both protocol eras.
 describe('the MCP endpoint inside Hono', () => {
-  const app = createApp({ pace: 0 });
+  const app = createApp({ importPaceMs: 0 });
   const { hono, mcp } = createServer(app);
   after(async () => {
     await mcp.close();
@@ -22,7 +22,9 @@ describe('the MCP endpoint inside Hono', () => {
       );
       client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { confirm: true } }));
       await client.connect(
-        new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: async (url, init) => hono.fetch(new Request(url, init)) })
+        new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+          fetch: async (url, init) => hono.fetch(new Request(url, init))
+        })
       );
       try {
         assert.equal(client.getNegotiatedProtocolVersion(), era);

@@ -8,7 +8,7 @@ import { createApp } from '../src/app';
 describe('the tools, called directly', () => {
   let app: FusionApp;
   beforeEach(() => {
-    app = createApp({ noteLimit: 3, pace: 0 });
+    app = createApp({ noteLimit: 3, importPaceMs: 0 });
   });
   afterEach(() => app.close());
 
@@ -25,14 +25,23 @@ describe('the tools, called directly', () => {
 
   test('notes.import adds the notes one by one, with progress after each', async () => {
     const seen: string[] = [];
-    const result = await app.callTool('notes.import', { texts: ['a', 'b'] }, { onProgress: (p, message, total) => seen.push(`${p}/${total} ${message}`) });
+    const result = await app.callTool(
+      'notes.import',
+      { texts: ['a', 'b'] },
+      { onProgress: (p, message, total) => seen.push(`${p}/${total} ${message}`) }
+    );
     assert.deepEqual(result.content, [{ type: 'text', text: 'Imported 2 notes.' }]);
     assert.deepEqual(seen, ['1/2 imported 1 of 2', '2/2 imported 2 of 2']);
-    assert.deepEqual((await app.callTool('notes.list')).structuredContent, { notes: [{ id: 1, text: 'a' }, { id: 2, text: 'b' }] });
+    assert.deepEqual((await app.callTool('notes.list')).structuredContent, {
+      notes: [
+        { id: 1, text: 'a' },
+        { id: 2, text: 'b' }
+      ]
+    });
   });
 
   test('a cancelled import stops midway and the next mutation runs at once', async () => {
-    const slow = createApp({ pace: 60_000 });
+    const slow = createApp({ importPaceMs: 60_000 });
     try {
       const abort = new AbortController();
       const running = slow.callTool('notes.import', { texts: ['a', 'b', 'c'] }, { signal: abort.signal, onProgress: () => abort.abort() });
