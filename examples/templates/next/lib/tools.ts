@@ -1,5 +1,5 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { inject } from 'tsyringe';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import {
   Action,
   Input,
@@ -12,13 +12,10 @@ import {
   ask,
   progress,
   readInput,
-  requireInput
+  requireInput,
+  type ProgressUpdate
 } from '@mcpfusion/core';
-import { NoteBook } from './notes';
-import { pause } from './pause';
-
-/** How long `notes.import` pauses between two notes, in ms; provided by the app (see app.ts). */
-export const IMPORT_PACE = Symbol('IMPORT_PACE');
+import { IMPORT_PACE, NoteBook } from './notes';
 
 /** The input of `greet`: a class, so the framework derives its JSON Schema and validates it. */
 export class GreetInput {
@@ -42,7 +39,7 @@ export class AddNoteInput {
 }
 
 export class ImportNotesInput {
-  @JSONSchema({ description: 'The notes to add, in order' })
+  @JSONSchema({ description: 'The texts of the notes to add, in order' })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(1000)
@@ -51,10 +48,25 @@ export class ImportNotesInput {
   texts!: string[];
 }
 
+/** Waits `ms`, or rejects as soon as `signal` aborts (the timer is cleared: nothing is left running). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const stop = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
 /**
  * The tools: ordinary methods of an injectable class. One of each kind: `@Action` (read-only),
- * `@Mutation` (destructive: mutations run one at a time), `@Interactive` (asks the user), and a
- * generator that reports progress and stops when the call is cancelled.
+ * `@Mutation` (destructive: mutations run one at a time), and `@Interactive` (asks the user).
  */
 @ToolProvider()
 export class StarterTools {
@@ -79,16 +91,17 @@ export class StarterTools {
   }
 
   /**
-   * Adds the notes one by one, with progress after each. The pause between two notes ends with
-   * the call's signal, so a cancelled import stops midway and releases the mutation lock at once.
+   * A long write: a generator reports progress after each note, and the call's signal ends the
+   * pause between notes, so a cancelled import stops midway (the notes added so far stay) and
+   * the next mutation runs at once.
    */
-  @Mutation('notes.import', { description: 'Add many notes, one by one, reporting progress' })
-  async *import(@Input() input: ImportNotesInput, @Signal() signal: AbortSignal) {
+  @Mutation('notes.import', { description: 'Add many notes, one by one, reporting progress; can be cancelled midway' })
+  async *import(@Input() input: ImportNotesInput, @Signal() signal: AbortSignal): AsyncGenerator<ProgressUpdate, string, undefined> {
     const total = input.texts.length;
-    for (let i = 1; i <= total; i++) {
-      this.notes.add(input.texts[i - 1]!);
-      yield progress({ progress: i, total, message: `imported ${i} of ${total}` });
-      if (i < total) await pause(this.pace, signal);
+    for (const [index, text] of input.texts.entries()) {
+      if (index > 0) await pause(this.pace, signal);
+      this.notes.add(text);
+      yield progress({ progress: index + 1, total, message: `imported ${index + 1} of ${total}` });
     }
     return `Imported ${total} notes.`;
   }
