@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { connectTargetClient, expectBadHostRefused, runTargetScenario, type TargetEra } from '../../helpers/target-scenario';
@@ -52,12 +52,34 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Puts a copy of the built package (package.json and dist/) at node_modules/@mcpfusion/core in
+ * place of the link to this repository: Next's bundler externalizes `serverExternalPackages` only
+ * for modules it finds inside a node_modules folder, and the link's real path is the repository's
+ * dist/, which it would bundle. A copy is what an install leaves, so the build is the one users get.
+ */
+function installBuiltPackage(dir: string): void {
+  const core = join(dir, 'node_modules', '@mcpfusion', 'core');
+  rmSync(core, { force: true });
+  mkdirSync(core);
+  cpSync(join(ROOT, 'package.json'), join(core, 'package.json'));
+  cpSync(join(ROOT, 'dist'), join(core, 'dist'), { recursive: true, filter: (source) => !source.endsWith('.tsbuildinfo') });
+}
+
+/** Every file of the server build's output under `dir`. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]
+  );
+}
+
 describeInstalled(`the Next.js target (examples/templates/next)${skipped}`, () => {
   let dir: string;
   let server: TargetServer | undefined;
 
   beforeAll(async () => {
     dir = scratchTemplate(join(ROOT, 'examples', 'templates', 'next'), { under: join(ROOT, 'scratch', 'targets') });
+    installBuiltPackage(dir);
     await runToEnd(process.execPath, [NEXT!, 'build'], dir, NEXT_ENV);
     server = await startTarget({
       command: process.execPath,
@@ -94,6 +116,16 @@ describeInstalled(`the Next.js target (examples/templates/next)${skipped}`, () =
     } finally {
       await client.close();
     }
+  });
+
+  test('the framework is left to Node at run time (serverExternalPackages), not bundled into the route', () => {
+    // A sentence of the framework's own source (src/di/injection-check.ts): in the build output only if it was bundled.
+    const marker = 'takes constructor parameters but is not injectable';
+    expect(readFileSync(join(ROOT, 'dist', 'di', 'injection-check.js'), 'utf8')).toContain(marker);
+    const bundled = filesUnder(join(dir, '.next', 'server')).filter(
+      (file) => file.endsWith('.js') && readFileSync(file, 'utf8').includes(marker)
+    );
+    expect(bundled).toEqual([]);
   });
 
   test('refuses a bad Host', async () => {
