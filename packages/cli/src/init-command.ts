@@ -47,9 +47,10 @@ export function runInit(command: InitCommand, terminal: Terminal, packageRoot: s
   const lines = [
     `cd ${command.dir}`,
     ...(facts.install ? [facts.install] : []),
-    ...steps.map((step) => `${step.command.padEnd(width)}   # ${step.what}`)
+    ...steps.map((step) => `${step.command.padEnd(width + 2)}   # ${step.what}`)
   ];
-  note(terminal, `${paint(terminal, 'green', '✔')} wrote ${command.dir} (template ${template}): ${facts.what}`);
+  const named = command.template === undefined ? '' : ` (template ${template})`;
+  note(terminal, `${paint(terminal, 'green', '✔')} wrote ${command.dir}${named}: ${facts.what}`);
   note(terminal, `\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
   return ExitCode.OK;
 }

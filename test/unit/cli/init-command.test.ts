@@ -91,6 +91,16 @@ describe('mcpfusion init <dir> (the node template, the default)', () => {
     expect(said).toContain('npm test');
     expect(said).toContain('npm start');
     expect(said).toContain('npm run dev');
+    // What docs/getting-started.md shows, line for line.
+    expect(said).toBe(`✔ wrote ${dir}: a server with three kinds of tool and their tests
+
+  cd ${dir}
+  npm install
+  npm run dev     # serves http://127.0.0.1:3000/mcp, reloads on every edit
+  npm test        # type-check, then the tests
+  npm start       # builds, then serves
+
+`);
   });
 
   it('refuses a folder that is not empty, and changes nothing in it', () => {
@@ -162,7 +172,7 @@ describe.each(inRepository.map(([name, source]) => [name, relative(ROOT, source)
       const dir = join(work, 'app');
       runInit({ command: 'init', dir, template: name as TemplateName }, terminal());
       const facts = TEMPLATES[name as TemplateName];
-      expect(said).toContain(`wrote ${dir} (template ${name})`);
+      expect(said).toContain(`wrote ${dir} (template ${name}): ${facts.what}`);
       const commands = printed();
       expect(commands[0]).toBe(`cd ${dir}`);
       if (facts.install) expect(commands[1]).toBe(facts.install);
