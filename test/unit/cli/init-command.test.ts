@@ -5,7 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { CliError } from '../../../packages/cli/src/cli-error';
 import { runInit } from '../../../packages/cli/src/init-command';
-import { pinDenoImports } from '../../../packages/cli/src/init/project-manifest';
+import { nameWorker, pinDenoImports } from '../../../packages/cli/src/init/project-manifest';
 import { copyTemplate, isTemplateFile } from '../../../packages/cli/src/init/template-files';
 import { TEMPLATE_NAMES, type TemplateName } from '../../../packages/cli/src/init/template-names';
 import { TEMPLATES } from '../../../packages/cli/src/init/templates';
@@ -139,7 +139,7 @@ describe.each(inRepository.map(([name, source]) => [name, relative(ROOT, source)
     it('writes every file of the template, its manifests named after the folder and asking for this release', () => {
       const dir = join(work, 'Acme Tools');
       expect(runInit({ command: 'init', dir, template: name as TemplateName }, terminal())).toBe(0);
-      const manifests = ['package.json', 'deno.json', 'deno.jsonc'];
+      const manifests = ['package.json', 'deno.json', 'deno.jsonc', 'wrangler.jsonc', 'wrangler.json', 'wrangler.toml'];
       const expected = filesUnder(source).filter(isTemplateFile);
       expect(filesUnder(dir).filter((file) => file !== '.gitignore')).toEqual(
         expect.arrayContaining(expected.filter((file) => file !== '.gitignore'))
@@ -157,6 +157,8 @@ describe.each(inRepository.map(([name, source]) => [name, relative(ROOT, source)
         expect({ ...manifest.dependencies, ...manifest.devDependencies }['@mcpfusion/core']).toBe(`^${VERSION}`);
         expect(manifest.devDependencies?.['@mcpfusion/cli']).toBe(`^${VERSION}`);
       }
+      for (const file of ['wrangler.jsonc', 'wrangler.json'].filter((f) => existsSync(join(dir, f))))
+        expect([file, /"name"\s*:\s*"([^"]*)"/.exec(readFileSync(join(dir, file), 'utf8'))?.[1]]).toEqual([file, 'acme-tools']);
       for (const file of ['deno.json', 'deno.jsonc'].filter((f) => existsSync(join(dir, f)))) {
         const text = readFileSync(join(dir, file), 'utf8');
         // Every npm: specifier of the framework asks for this release.
@@ -243,7 +245,10 @@ describe('mcpfusion init --template <name> from a packed @mcpfusion/cli', () => 
       join(root, 'templates', 'workers', 'package.json'),
       JSON.stringify({ name: 'w', scripts: { dev: 'wrangler dev', test: 'vitest' }, dependencies: { '@mcpfusion/core': '^0.1.0' } })
     );
-    write(join(root, 'templates', 'workers', 'wrangler.jsonc'), '{ "main": "src/index.ts" }\n');
+    write(
+      join(root, 'templates', 'workers', 'wrangler.jsonc'),
+      '{\n  // the Worker\'s name\n  "name": "mcpfusion-workers",\n  "main": "dist/index.js",\n  "vars": { "name": "kept" }\n}\n'
+    );
     write(join(root, 'templates', 'workers', '.wrangler', 'state', 'kv'), '');
     write(join(root, 'templates', 'workers', '_npmrc'), 'legacy-peer-deps=false\n');
   });
@@ -283,6 +288,10 @@ describe('mcpfusion init --template <name> from a packed @mcpfusion/cli', () => 
     expect(runInit({ command: 'init', dir, template: 'workers' }, terminal(), root)).toBe(0);
     expect(filesUnder(dir).sort()).toEqual(['.gitignore', '.npmrc', 'package.json', 'wrangler.jsonc']);
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toContain('.wrangler/');
+    // The Worker is the project's (wrangler deploy publishes it under that name); the rest, comments included, as it was.
+    expect(readFileSync(join(dir, 'wrangler.jsonc'), 'utf8')).toBe(
+      '{\n  // the Worker\'s name\n  "name": "worker",\n  "main": "dist/index.js",\n  "vars": { "name": "kept" }\n}\n'
+    );
     expect(printed()).toEqual([`cd ${dir}`, 'npm install', 'npx wrangler dev', 'npm test', 'npx wrangler deploy']);
   });
 
@@ -322,6 +331,13 @@ describe('mcpfusion init --template <name> from a packed @mcpfusion/cli', () => 
     expect(filesUnder(join(work, 'packed')).sort()).toEqual(['_gitignore', 'sub/_npmrc', 'sub/file.ts']);
     copyTemplate(join(work, 'packed'), join(work, 'project'), false);
     expect(filesUnder(join(work, 'project')).sort()).toEqual(['.gitignore', 'sub/.npmrc', 'sub/file.ts']);
+  });
+});
+
+describe('nameWorker', () => {
+  it('names the Worker after the project, in the letters a Worker name allows, in wrangler.toml too', () => {
+    expect(nameWorker('name = "old"\nmain = "dist/index.js"\n', true, 'my_app.v2')).toBe('name = "my-app-v2"\nmain = "dist/index.js"\n');
+    expect(nameWorker('{ "name": "old" }', false, '...')).toBe('{ "name": "mcp-server" }');
   });
 });
 

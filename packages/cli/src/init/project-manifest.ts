@@ -3,12 +3,15 @@ import { join } from 'node:path';
 
 /**
  * What makes a copied template the user's project: its package.json named after the folder and asking
- * for this release of the framework (and of the CLI, a dev dependency), and a Deno project's import map
- * asking for the same release through `npm:` specifiers.
+ * for this release of the framework (and of the CLI, a dev dependency), a Deno project's import map
+ * asking for the same release through `npm:` specifiers, and a Worker named after the folder.
  */
 
 /** The manifests a project may have: package.json (npm, Bun, Workers, Hono, Next.js), deno.json(c) (Deno). */
 const DENO_FILES = ['deno.json', 'deno.jsonc'];
+
+/** A Worker's configuration: its `name` is the Worker's, the one `wrangler deploy` publishes under. */
+const WRANGLER_FILES = ['wrangler.jsonc', 'wrangler.json', 'wrangler.toml'];
 
 interface PackageJson {
   name?: string;
@@ -28,8 +31,8 @@ export function packageName(folder: string): string {
 
 /**
  * Rewrites the manifests of the project in `dir` for `name` and the framework's `version` (the framework
- * and its CLI are released together, under one version). Returns the manifests it rewrote; none means
- * the folder is no project (a template without package.json or deno.json).
+ * and its CLI are released together, under one version): package.json, wrangler.json(c)/.toml and
+ * deno.json(c), those it has. Returns the manifests it rewrote; none means the folder is no project.
  */
 export function adoptProject(dir: string, name: string, version: string): string[] {
   const rewritten: string[] = [];
@@ -44,6 +47,10 @@ export function adoptProject(dir: string, name: string, version: string): string
     manifest.devDependencies = { ...manifest.devDependencies, '@mcpfusion/cli': `^${version}` };
     writeFileSync(packageFile, `${JSON.stringify(manifest, null, 2)}\n`);
     rewritten.push('package.json');
+  }
+  for (const file of WRANGLER_FILES.filter((f) => existsSync(join(dir, f)))) {
+    writeFileSync(join(dir, file), nameWorker(readFileSync(join(dir, file), 'utf8'), file.endsWith('.toml'), name));
+    rewritten.push(file);
   }
   for (const file of DENO_FILES.filter((f) => existsSync(join(dir, f)))) {
     const text = readFileSync(join(dir, file), 'utf8');
@@ -75,6 +82,22 @@ export function pinDenoImports(text: string, version: string): string {
     changed = true;
   }
   return changed ? `${JSON.stringify(config, null, 2)}\n` : pinned;
+}
+
+/**
+ * A wrangler configuration whose top-level `name` (the first `"name":` of wrangler.json(c), the first
+ * `name =` line of wrangler.toml) is the project's, in the letters a Worker's name allows (lower case,
+ * digits, hyphens). Edited as text, so a wrangler.jsonc keeps its comments.
+ */
+export function nameWorker(text: string, toml: boolean, name: string): string {
+  const worker =
+    name
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 63) || 'mcp-server';
+  return toml
+    ? text.replace(/^name\s*=\s*"[^"]*"/m, `name = "${worker}"`)
+    : text.replace(/"name"(\s*):(\s*)"[^"]*"/, (_all, a: string, b: string) => `"name"${a}:${b}"${worker}"`);
 }
 
 /** The scripts (package.json) and tasks (deno.json) the project in `dir` declares; undefined where unreadable. */

@@ -24,12 +24,6 @@ export interface TemplateFacts {
   readonly gitignore: string;
 }
 
-const npmScripts = (dev: string): NextStep[] => [
-  { command: 'npm run dev', script: 'dev', what: dev },
-  { command: 'npm test', script: 'test', what: 'its tests' },
-  { command: 'npm start', script: 'start', what: 'builds, then serves' }
-];
-
 /**
  * Each template's facts. The commands are the ones its runtime documents; a script the template does
  * not declare is left out of what `init` prints, so the advice never names a script that is not there.
@@ -51,7 +45,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateFacts>> = {
     source: 'examples/templates/bun',
     install: 'bun install',
     steps: [
-      { command: 'bun run dev', script: 'dev', what: 'serves it on Bun' },
+      { command: 'bun run dev', script: 'dev', what: 'serves it on Bun while you edit it' },
       { command: 'bun run test', script: 'test', what: 'its tests, on Bun' },
       { command: 'bun run start', script: 'start', what: 'serves it on Bun' }
     ],
@@ -62,7 +56,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateFacts>> = {
     source: 'examples/templates/deno',
     // Deno fetches the npm: imports on the first run: nothing to install first.
     steps: [
-      { command: 'deno task dev', script: 'dev', what: 'serves it on Deno' },
+      { command: 'deno task dev', script: 'dev', what: 'serves it on Deno while you edit it' },
       { command: 'deno task test', script: 'test', what: 'its tests, on Deno' },
       { command: 'deno task start', script: 'start', what: 'serves it on Deno' }
     ],
@@ -83,7 +77,12 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateFacts>> = {
     what: "the starter's tools mounted in a Hono app, with their tests",
     source: 'examples/templates/hono',
     install: 'npm install',
-    steps: npmScripts('serves the Hono app with its /mcp route'),
+    steps: [
+      { command: 'npm run dev', script: 'dev', what: 'serves the Hono app while you edit it' },
+      { command: 'npm start', script: 'start', what: 'builds, then serves the Hono app on Node.js' },
+      { command: 'npm run start:bun', script: 'start:bun', what: 'builds, then serves it on Bun' },
+      { command: 'npm test', script: 'test', what: 'its tests' }
+    ],
     gitignore: 'node_modules/\ndist/\n'
   },
   next: {
