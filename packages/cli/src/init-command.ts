@@ -59,7 +59,9 @@ export function runInit(command: InitCommand, terminal: Terminal, packageRoot: s
  * The framework's version and the folder a template is copied from: in the published package,
  * `starter/` and `templates/<name>/` (copied there from the repository when it is packed,
  * scripts/copy-templates.mjs); run from a clone (packages/cli/dist/ or packages/cli/src/), the
- * repository's examples/starter and examples/templates/<name>.
+ * repository's examples/starter and examples/templates/<name>. A clone's own folders come first:
+ * a pack (CI's packaging and starter checks, while the tests run) copies them into the package
+ * for a moment, and init must not read a copy half made.
  */
 function templateSource(root: string, template: TemplateName): { version: string; source: string } {
   const manifest = join(root, 'package.json');
@@ -68,7 +70,7 @@ function templateSource(root: string, template: TemplateName): { version: string
     throw new CliError(`cannot find the @mcpfusion/cli package this command belongs to (looked in ${root})`);
   }
   const packed = template === 'node' ? join(root, 'starter') : join(root, 'templates', template);
-  const candidates = [packed, join(root, '..', '..', ...TEMPLATES[template].source.split('/'))];
+  const candidates = [join(root, '..', '..', ...TEMPLATES[template].source.split('/')), packed];
   const source = candidates.find((dir) => ['package.json', 'deno.json', 'deno.jsonc'].some((file) => existsSync(join(dir, file))));
   if (source === undefined) {
     throw new CliError(`this copy of @mcpfusion/cli has no ${template} template (looked in ${candidates.join(' and ')})`);

@@ -306,7 +306,7 @@ describe('mcpfusion init --template <name> from a packed @mcpfusion/cli', () => 
     const dir = join(work, 'hono-app');
     expect(() => runInit({ command: 'init', dir, template: 'hono' }, terminal(), root)).toThrow(
       new CliError(
-        `this copy of @mcpfusion/cli has no hono template (looked in ${join(root, 'templates', 'hono')} and ${join(root, '..', '..', 'examples', 'templates', 'hono')})`
+        `this copy of @mcpfusion/cli has no hono template (looked in ${join(root, '..', '..', 'examples', 'templates', 'hono')} and ${join(root, 'templates', 'hono')})`
       )
     );
     expect(existsSync(dir)).toBe(false);
