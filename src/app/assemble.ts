@@ -19,7 +19,7 @@ import { PromptCatalog } from '../surface/prompt-catalog';
 import { ResourceCatalog } from '../surface/resource-catalog';
 import { ToolCatalog } from '../surface/tool-catalog';
 import { compileTools } from '../surface/compile-tools';
-import { ToolSearch } from '../tool-search/tool-search';
+import type * as ToolSearchModule from '../tool-search/tool-search';
 import { toolSearchSettings } from '../tool-search/tool-search-options';
 import { TaskIntake, type AppTasks } from '../tasks/app-tasks';
 import { InMemoryTaskStore } from '../tasks/task-store';
@@ -150,6 +150,11 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const schemas = new SchemaCatalog();
   const views = compileViews(viewDescriptors, deps);
   const searchSettings = toolSearchSettings(options.toolSearch);
+  // The search front is loaded for an app that asks for it (`toolSearch`), not at every start.
+  const { ToolSearch } = searchSettings
+    ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+      (require('../tool-search/tool-search') as typeof ToolSearchModule)
+    : { ToolSearch: undefined };
   const toolClasses = new ToolClassSet(
     options.tools,
     registry,
@@ -160,7 +165,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
         resources: new ResourceCatalog(next.resources, next.templates, schemas, deps, views),
         prompts: new PromptCatalog(next.prompts, schemas, deps),
         // A new search front with each catalog: what a search finds is what is served now.
-        ...(searchSettings ? { search: new ToolSearch(tools, searchSettings) } : {})
+        ...(searchSettings && ToolSearch ? { search: new ToolSearch(tools, searchSettings) } : {})
       };
     },
     (next) => {
