@@ -19,10 +19,11 @@ import { PromptCatalog } from '../surface/prompt-catalog';
 import { ResourceCatalog } from '../surface/resource-catalog';
 import { ToolCatalog } from '../surface/tool-catalog';
 import { compileTools } from '../surface/compile-tools';
-import { ToolSearch } from '../tool-search/tool-search';
+import type * as ToolSearchModule from '../tool-search/tool-search';
 import { toolSearchSettings } from '../tool-search/tool-search-options';
-import { TaskIntake, type AppTasks } from '../tasks/app-tasks';
-import { InMemoryTaskStore } from '../tasks/task-store';
+import type { AppTasks } from '../tasks/app-tasks';
+import type * as AppTasksModule from '../tasks/app-tasks';
+import type * as TaskStoreModule from '../tasks/task-store';
 import { LiveServers } from '../transports/live-servers';
 import { scopesOfRequest } from '../transports/member-methods';
 import { createServerFactory } from '../transports/server-factory';
@@ -42,7 +43,7 @@ import { ServedRequests } from './served-requests';
 import { ToolClassSet } from './tool-class-set';
 import { compileViews } from '../views/compile-views';
 import { viewsExtension } from '../views/views-extension';
-import { tasksExtension } from './tasks-extension';
+import type * as TasksExtensionModule from './tasks-extension';
 import { withForwardedTasks } from './forwarded-tasks';
 import { ExtensionSet, callLivesOf, middlewareAround } from './extension-set';
 import { compileExtensionResources } from './extension-resources';
@@ -117,9 +118,19 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const continuations = continuationStoreOf(options, registry, log);
   assertSingleUseSupported(registry, continuations);
   const errorObjectOf = (error: unknown) => jsonRpcErrorObject(boundary.protocolError(error, 'tool', ''));
-  const intake = taskCapable(options, registry)
-    ? new TaskIntake(
-        options.tasks?.store ?? new InMemoryTaskStore(),
+  // The tasks' machinery (intake, store, extension, endpoints) is loaded for an app that runs tasks, not at every start.
+  /* eslint-disable @typescript-eslint/no-require-imports -- see above */
+  const taskModules = taskCapable(options, registry)
+    ? {
+        ...(require('../tasks/app-tasks') as typeof AppTasksModule),
+        ...(require('../tasks/task-store') as typeof TaskStoreModule),
+        ...(require('./tasks-extension') as typeof TasksExtensionModule)
+      }
+    : undefined;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const intake = taskModules
+    ? new taskModules.TaskIntake(
+        options.tasks?.store ?? new taskModules.InMemoryTaskStore(),
         options.tasks ?? {},
         (request) => namePrincipal(request) ?? null,
         errorObjectOf,
@@ -133,7 +144,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const servedRequests = new ServedRequests();
   const runLaterRound = laterRoundRunner(engine, boundary, catalogs, servedRequests);
   // The framework's own extensions are written in the same API as the app's (the tasks' later rounds through its host).
-  const withTasks = intake ? tasksExtension(intake, boundary) : undefined;
+  const withTasks = intake && taskModules ? taskModules.tasksExtension(intake, boundary) : undefined;
   const tasks: AppTasks | undefined = withTasks?.tasks;
   // The sources' tasks (a gateway's upstream tasks) are served by the same extension as the app's own.
   const servedTasks = withForwardedTasks(withTasks?.extension, sources, namePrincipal, boundary);
@@ -150,6 +161,11 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const schemas = new SchemaCatalog();
   const views = compileViews(viewDescriptors, deps);
   const searchSettings = toolSearchSettings(options.toolSearch);
+  // The search front is loaded for an app that asks for it (`toolSearch`), not at every start.
+  const { ToolSearch } = searchSettings
+    ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+      (require('../tool-search/tool-search') as typeof ToolSearchModule)
+    : { ToolSearch: undefined };
   const toolClasses = new ToolClassSet(
     options.tools,
     registry,
@@ -160,7 +176,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
         resources: new ResourceCatalog(next.resources, next.templates, schemas, deps, views),
         prompts: new PromptCatalog(next.prompts, schemas, deps),
         // A new search front with each catalog: what a search finds is what is served now.
-        ...(searchSettings ? { search: new ToolSearch(tools, searchSettings) } : {})
+        ...(searchSettings && ToolSearch ? { search: new ToolSearch(tools, searchSettings) } : {})
       };
     },
     (next) => {

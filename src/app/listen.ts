@@ -1,6 +1,7 @@
 import type { McpServerFactory, Transport } from '@modelcontextprotocol/server';
 import { positiveInt } from '../config/option-checks';
 import { ConfigurationError } from '../errors';
+import { EARLY_SERVER, type EarlyHttpServer } from '../transports/http/early-server';
 import type { FusionHttpHandler } from '../transports/http/fusion-http-handler';
 import type * as HttpListener from '../transports/http/http-listener';
 import type * as StdioListener from '../transports/stdio-listener';
@@ -45,6 +46,8 @@ export async function listenOn(parts: ListenParts, options: ListenOptions, stdio
   if (!LOOPBACK.has(host) && !options.allowedHosts) {
     throw new ConfigurationError(`Binding to ${host} needs allowedHosts (the Host names clients use), to keep DNS rebinding protection.`);
   }
+  // A server `serveGateway` already listens on (internal, under a symbol: see early-server.ts).
+  const early = (options as { [EARLY_SERVER]?: EarlyHttpServer })[EARLY_SERVER];
   const handler = parts.createHttpHandler(options);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
   const { listenHttp } = require('../transports/http/http-listener') as typeof HttpListener;
@@ -53,7 +56,8 @@ export async function listenOn(parts: ListenParts, options: ListenOptions, stdio
     port: options.port ?? 3000,
     path: options.path ?? '/mcp',
     idleConnectionTimeoutMs: positiveInt(options.idleConnectionTimeoutMs, 10_000, 'listen idleConnectionTimeoutMs'),
-    ...(parts.withAuth ? { maxHeaderSize: 128 * 1024 } : {})
+    ...(parts.withAuth ? { maxHeaderSize: 128 * 1024 } : {}),
+    ...(early ? { early } : {})
   });
   return [{ url: http.url }, http];
 }

@@ -1,8 +1,12 @@
 import 'reflect-metadata';
+import type { ListenOptions } from '../app/app-options';
 import { FusionApp } from '../app/fusion-app';
 import { authFromEnv } from '../auth/auth-from-env';
 import { ConfigurationError } from '../errors';
+import type { Gateway } from '../metadata/member-source';
+import { EARLY_SERVER, listenEarly } from '../transports/http/early-server';
 import { proxy } from './proxy';
+import type { ProxyOptions } from './proxy-options';
 import { proxyServers } from './config/proxy-servers';
 import type { ToolSearchSetting } from '../tool-search/tool-search-options';
 import type { UpstreamEra } from './upstream-connection';
@@ -80,17 +84,23 @@ export async function serveGateway(settings: ServeSettings): Promise<ServedGatew
     ...(maxUpstream !== undefined ? { maxUpstreamSessions: maxUpstream } : {}),
     ...(settings.log ? { logger: settings.log } : {})
   };
-  const gateway = target
-    ? await proxy(
-        target.kind === 'http'
-          ? { url: target.url, headers: target.headers, ...(target.sse ? { transport: 'sse' as const } : {}) }
-          : target,
-        {
-          ...(settings.namespace ? { namespace: settings.namespace } : {}),
-          ...shared
-        }
-      )
-    : await proxyServers(settings.config!, { ...shared, env });
+  // Listen first, then connect: the port is taken (and clients can connect) while the upstreams are
+  // reached and the app is made; a request that comes meanwhile is held and served once the app is
+  // (see early-server.ts). A failure to connect still fails the start, as before: the port is freed.
+  const front = await listenEarly({
+    host: settings.host ?? '127.0.0.1',
+    port: settings.port ?? 3000,
+    // What `listen` gives its own server: larger headers with auth (bearer tokens), the idle bound.
+    ...(auth ? { maxHeaderSize: 128 * 1024 } : {}),
+    idleConnectionTimeoutMs: 10_000
+  });
+  let gateway: Gateway;
+  try {
+    gateway = await connectGateway(target, settings, shared, env);
+  } catch (error) {
+    await front.close();
+    throw error;
+  }
   let ended: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   let app: FusionApp;
@@ -106,24 +116,46 @@ export async function serveGateway(settings: ServeSettings): Promise<ServedGatew
       onClose: () => ended()
     });
   } catch (error) {
-    await gateway.close();
+    await Promise.allSettled([gateway.close(), front.close()]);
     throw error;
   }
   const listening = await app
     .listen({
       transport: 'http',
       host: settings.host ?? '127.0.0.1',
-      port: settings.port ?? 3000,
+      port: front.port,
       sessions: {
         ...(maxSessions !== undefined ? { maxSessions } : {}),
         ...(maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller } : {})
-      }
-    })
+      },
+      [EARLY_SERVER]: front
+    } as ListenOptions)
     .catch(async (error: unknown) => {
       await app.close();
+      await front.close();
       throw error;
     });
   return { url: listening.url!, app, closed };
+}
+
+/** The gateway of one upstream (`proxy`) or of every server of a config file (`proxyServers`), connected and listed. */
+function connectGateway(
+  target: ReturnType<typeof resolveTarget> | undefined,
+  settings: ServeSettings,
+  shared: ProxyOptions,
+  env: NodeJS.ProcessEnv
+): Promise<Gateway> {
+  return target
+    ? proxy(
+        target.kind === 'http'
+          ? { url: target.url, headers: target.headers, ...(target.sse ? { transport: 'sse' as const } : {}) }
+          : target,
+        {
+          ...(settings.namespace ? { namespace: settings.namespace } : {}),
+          ...shared
+        }
+      )
+    : proxyServers(settings.config!, { ...shared, env });
 }
 
 /** A positive integer from the environment variable `name`; unset is undefined, anything else a clear error. */

@@ -1,7 +1,7 @@
 import type { IsNumber } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import type { Constructor, JsonSchema } from '../types/core';
-import { classTransformer, classValidator, transformerMetadata } from './validation-libraries';
+import { classValidator, PLAIN_TO_CLASS, transformerMetadata } from './validation-libraries';
 
 /**
  * Whether, for an input class, "the listed schema accepts" implies "the class's validators
@@ -163,7 +163,7 @@ function transformed(type: Constructor, property: string): boolean {
   const storage = transformerMetadata();
   return (
     storage.findTypeMetadata(type, property) !== undefined ||
-    storage.findTransformMetadatas(type, property, classTransformer().TransformationType.PLAIN_TO_CLASS).length > 0 ||
+    storage.findTransformMetadatas(type, property, PLAIN_TO_CLASS).length > 0 ||
     storage.findExposeMetadata(type, property) !== undefined ||
     storage.findExcludeMetadata(type, property) !== undefined
   );

@@ -1,5 +1,5 @@
 import type * as ClassValidator from 'class-validator';
-import type * as ClassTransformer from 'class-transformer';
+import type { ClassTransformer, plainToInstance, TransformationType } from 'class-transformer';
 import type * as JsonSchemaConverter from 'class-validator-jsonschema';
 import type { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 
@@ -13,7 +13,7 @@ import type { defaultMetadataStorage } from 'class-transformer/cjs/storage';
  * (Their metadata storages are global, so loading them later changes nothing they hold.)
  */
 let validator: typeof ClassValidator | undefined;
-let transformer: typeof ClassTransformer | undefined;
+let transformer: ClassTransformer | undefined;
 let transformerStorage: typeof defaultMetadataStorage | undefined;
 let converter: typeof JsonSchemaConverter | undefined;
 
@@ -24,10 +24,17 @@ export function classValidator(): typeof ClassValidator {
   return (validator ??= require('class-validator') as typeof ClassValidator);
 }
 
-/** The class-transformer module. */
-export function classTransformer(): typeof ClassTransformer {
-  return (transformer ??= require('class-transformer') as typeof ClassTransformer);
+/** class-transformer's engine (`plainToInstance`), one instance, as the package's own functions use. */
+export function classTransformer(): { plainToInstance: typeof plainToInstance } {
+  // Its engine alone (10 modules): the package's index loads 34, its decorators and interfaces too,
+  // which the framework does not use (the user's own `@Type` imports load what they need).
+  return (transformer ??= new (
+    require('class-transformer/cjs/ClassTransformer') as { ClassTransformer: typeof ClassTransformer }
+  ).ClassTransformer());
 }
+
+/** class-transformer's `TransformationType.PLAIN_TO_CLASS`, without loading the package's index for an enum value. */
+export const PLAIN_TO_CLASS = 0 as TransformationType;
 
 /** class-transformer's metadata storage (`@Type`, `@Transform`, `@Expose`, `@Exclude`). */
 export function transformerMetadata(): typeof defaultMetadataStorage {

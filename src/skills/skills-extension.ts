@@ -1,7 +1,8 @@
 import type { FusionExtension } from '../extensions/extension';
 import { ConfigurationError, InvalidParamsError } from '../errors';
 import { UnknownResourceError } from '../errors/request-errors';
-import { SkillCatalog } from './skill-catalog';
+import type * as SkillCatalogModule from './skill-catalog';
+import type { SkillCatalog } from './skill-catalog';
 import { pageOf } from './skill-pages';
 
 /** The Skills extension's identifier (SEP-2640). */
@@ -103,6 +104,10 @@ export function skills(options: SkillsOptions): FusionExtension {
       }
     },
     async start() {
+      // The catalog (its folder reader, front-matter parser, hashes) is loaded when the extension
+      // starts, not with the package: most apps serve no skills.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+      const { SkillCatalog } = require('./skill-catalog') as typeof SkillCatalogModule;
       catalog = await SkillCatalog.load(options.folder, base);
     }
   };
