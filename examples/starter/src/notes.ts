@@ -4,6 +4,9 @@ import { ToolError } from '@mcpfusion/core';
 /** The most notes the book keeps; provided by the app (see app.ts). */
 export const NOTE_LIMIT = Symbol('NOTE_LIMIT');
 
+/** The pause between two notes of `notes.import`, in ms (a stand-in for real work); provided by the app. */
+export const IMPORT_PACE = Symbol('IMPORT_PACE');
+
 export interface Note {
   id: number;
   text: string;

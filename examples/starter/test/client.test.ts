@@ -9,7 +9,7 @@ describe('the starter over MCP', () => {
     const { client, close } = await connectTestClient(app, { era });
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['greet', 'notes.add', 'notes.clear', 'notes.list']);
+      expect(tools.map((t) => t.name).sort()).toEqual(['greet', 'notes.add', 'notes.clear', 'notes.import', 'notes.list']);
       const result = await client.callTool({ name: 'greet', arguments: { name: 'Grace', greeting: 'Hi' } });
       expect(result.content).toEqual([{ type: 'text', text: 'Hi, Grace!' }]);
     } finally {

@@ -11,7 +11,7 @@ describe('the starter tools, called directly', () => {
 
   test('lists the tools with their schemas and hints', () => {
     const tools = app.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['greet', 'notes.add', 'notes.clear', 'notes.list']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['greet', 'notes.add', 'notes.clear', 'notes.import', 'notes.list']);
     const greet = tools.find((t) => t.name === 'greet')!;
     expect(greet.inputSchema).toMatchObject({
       type: 'object',
@@ -42,6 +42,44 @@ describe('the starter tools, called directly', () => {
     expect(added.structuredContent).toEqual({ id: 1, text: 'buy milk' });
     const listed = await app.callTool('notes.list');
     expect(listed.structuredContent).toEqual({ notes: [{ id: 1, text: 'buy milk' }] });
+  });
+
+  test('notes.import adds the notes one by one and reports each', async () => {
+    const progress: unknown[] = [];
+    const result = await app.callTool(
+      'notes.import',
+      { texts: ['a', 'b'] },
+      { onProgress: (value, message, total) => progress.push({ progress: value, total, message }) }
+    );
+    expect(result.content).toEqual([{ type: 'text', text: 'Imported 2 notes.' }]);
+    expect(progress).toEqual([
+      { progress: 1, total: 2, message: 'imported 1 of 2' },
+      { progress: 2, total: 2, message: 'imported 2 of 2' }
+    ]);
+  });
+
+  test('a cancelled notes.import stops midway, and the next mutation runs at once', async () => {
+    const slow = createApp({ importPaceMs: 60_000 });
+    try {
+      const controller = new AbortController();
+      const first = new Promise<void>((resolve) => {
+        void slow
+          .callTool('notes.import', { texts: ['kept', 'never'] }, { signal: controller.signal, onProgress: () => resolve() })
+          .catch(() => undefined);
+      });
+      await first;
+      controller.abort();
+      const added = await slow.callTool('notes.add', { text: 'next' });
+      expect(added.structuredContent).toEqual({ id: 2, text: 'next' });
+      expect((await slow.callTool('notes.list')).structuredContent).toEqual({
+        notes: [
+          { id: 1, text: 'kept' },
+          { id: 2, text: 'next' }
+        ]
+      });
+    } finally {
+      await slow.close();
+    }
   });
 
   test('notes.clear asks first: a yes deletes every note, a no deletes nothing', async () => {
