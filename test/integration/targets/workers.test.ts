@@ -23,22 +23,24 @@ const WRANGLER_JS = join(WRANGLER_PACKAGE, 'bin', 'wrangler.js');
 const WRANGLER_INSTALL = 'npm ci --prefix scripts/workerd';
 
 /** What `wrangler dev` is started with: 127.0.0.1, any free ports, no metrics, no prompts. */
-export const WRANGLER_DEV_ARGS = ['dev', '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0', '--show-interactive-dev-session=false'];
+const WRANGLER_DEV_ARGS = ['dev', '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0', '--show-interactive-dev-session=false'];
 
 /** The environment of a wrangler run in `dir`: no metrics, no prompts, its own files in the scratch folder. */
-export function wranglerEnv(dir: string): NodeJS.ProcessEnv {
+function wranglerEnv(dir: string): NodeJS.ProcessEnv {
   return { WRANGLER_SEND_METRICS: 'false', CI: 'true', XDG_CONFIG_HOME: join(dir, '.config') };
 }
 
 /** Puts wrangler into a scratch copy's node_modules, as the template's devDependency would be. */
-export function linkWrangler(dir: string): void {
+function linkWrangler(dir: string): void {
   symlinkSync(WRANGLER_PACKAGE, join(dir, 'node_modules', 'wrangler'), 'dir');
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   if (!existsSync(join(dir, 'node_modules', '.bin', 'wrangler'))) symlinkSync(WRANGLER_JS, join(dir, 'node_modules', '.bin', 'wrangler'));
 }
 
 const describeWithWrangler = existsSync(WRANGLER_JS) ? describe : describe.skip;
-const skipped = existsSync(WRANGLER_JS) ? '' : ` (skipped: wrangler is not installed at ${WRANGLER_JS}; install it with: ${WRANGLER_INSTALL})`;
+const skipped = existsSync(WRANGLER_JS)
+  ? ''
+  : ` (skipped: wrangler is not installed at ${WRANGLER_JS}; install it with: ${WRANGLER_INSTALL})`;
 
 describeWithWrangler(`the Cloudflare Workers target (examples/templates/workers, wrangler dev)${skipped}`, () => {
   let dir: string;
@@ -68,7 +70,10 @@ describeWithWrangler(`the Cloudflare Workers target (examples/templates/workers,
   }, 120_000);
 
   test('refuses a 2025-11-25 client, naming the version it serves (a Worker keeps no session)', async () => {
-    const client = new Client({ name: 'mcpfusion-target-check', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2025-11-25' } } });
+    const client = new Client(
+      { name: 'mcpfusion-target-check', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2025-11-25' } } }
+    );
     await expect(client.connect(new StreamableHTTPClientTransport(server.url))).rejects.toThrow(/2026-07-28/);
     await client.close();
   }, 60_000);

@@ -40,29 +40,11 @@ function handlerFor(env: Env): FusionHttpHandler | Response {
   return handler;
 }
 
-/** The part of the Worker's execution context used here (`@cloudflare/workers-types` names it `ExecutionContext`). */
-interface Context {
-  waitUntil(promise: Promise<unknown>): void;
-}
-
 export default {
-  async fetch(request: Request, env: Env, ctx: Context): Promise<Response> {
+  async fetch(request: Request, env: Env): Promise<Response> {
     const served = handlerFor(env);
-    if (served instanceof Response) return served;
-    // The call's own signal: aborted when the client goes away, however workerd reports it (the
-    // request's signal, or the streamed answer's pipe failing once the client stopped reading).
-    const abort = new AbortController();
-    const stop = (): void => abort.abort(new Error('The client went away.'));
-    request.signal.addEventListener('abort', stop, { once: true });
-    const response = await served.fetch(new Request(request, { signal: abort.signal }));
-    if (!response.body) return response;
-    // A streamed answer (progress, then the result) is piped through, and the Worker is kept
-    // alive (waitUntil) until the pipe ends: when the client goes away mid-call, workerd would
-    // otherwise drop this request's pending work at once (its timers never fire) and a
-    // mutation's lock would never be given back. Kept alive, the call is aborted, ends, and
-    // releases its lock.
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    ctx.waitUntil(response.body.pipeTo(writable).catch(stop));
-    return new Response(readable, response);
+    // A client that goes away mid-call aborts request.signal (the enable_request_signal flag in
+    // wrangler.jsonc): the call is cancelled, and a mutation gives its lock back at once.
+    return served instanceof Response ? served : served.fetch(request);
   }
 };

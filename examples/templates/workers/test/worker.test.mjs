@@ -14,9 +14,25 @@ let url;
 before(async () => {
   wrangler = spawn(
     WRANGLER,
-    ['dev', '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0', '--show-interactive-dev-session=false',
-      '--var', `STATE_KEY:${randomBytes(32).toString('base64url')}`, '--var', 'ENVIRONMENT:development'],
-    { cwd: new URL('..', import.meta.url).pathname, env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }
+    [
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--inspector-port',
+      '0',
+      '--show-interactive-dev-session=false',
+      '--var',
+      `STATE_KEY:${randomBytes(32).toString('base64url')}`,
+      '--var',
+      'ENVIRONMENT:development'
+    ],
+    {
+      cwd: new URL('..', import.meta.url).pathname,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe']
+    }
   );
   url = await new Promise((resolve, reject) => {
     let seen = '';
