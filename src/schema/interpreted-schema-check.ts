@@ -1,6 +1,6 @@
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import type { JsonSchema } from '../types/core';
-import type { SchemaError } from './schema-check';
+import type { SchemaError } from './schema-error';
 
 /**
  * The schema engine for runtimes that forbid generated code (Cloudflare Workers): the SDK's

@@ -3,6 +3,7 @@ import { ConfigurationError, type Violation } from '../errors';
 import type { JsonSchema } from '../types/core';
 import { codeGenerationAllowed } from './code-generation';
 import type * as Interpreted from './interpreted-schema-check';
+import type { SchemaError } from './schema-error';
 
 /**
  * Checks raw arguments against the schema the server LISTS (`inputSchema`), so that what an
@@ -132,15 +133,6 @@ function toViolations(errors: readonly SchemaError[]): SchemaViolation[] {
   return errors
     .filter((e) => !nulls.has(e.instancePath) || (e.keyword === 'type' && e.data === null))
     .map((e) => ({ ...toViolation(e), keyword: e.keyword }));
-}
-
-/** An error in Ajv's shape: what {@link toViolation} reads (the interpreted engine produces the same). */
-export interface SchemaError {
-  readonly instancePath: string;
-  readonly keyword: string;
-  readonly params: Record<string, unknown>;
-  readonly message?: string;
-  readonly data?: unknown;
 }
 
 function toViolation(error: SchemaError): Violation {
