@@ -82,6 +82,12 @@ tar -xzOf "$TARBALL" package/package.json | node -e "
 for entry in package/package.json package/bin/mcpfusion.js package/dist/main.js package/dist/init-command.js package/starter/package.json package/starter/src/tools.ts package/starter/tsconfig.json; do
   grep -qx "$entry" "$WORK/cli.files" || die "the cli tarball lacks $entry"
 done
+# Every template of examples/templates/ ships too (mcpfusion init --template <name>).
+for template in "$ROOT"/examples/templates/*/; do
+  [[ -d "$template" ]] || continue
+  name="$(basename "$template")"
+  grep -Eqx "package/templates/$name/(package|deno)\.json" "$WORK/cli.files" || die "the cli tarball lacks the $name template"
+done
 grep -qx package/index.js "$WORK/create.files" || die "the create-mcpfusion tarball lacks index.js"
 
 step "a project that depends only on @mcpfusion/core installs no CLI or UI package"

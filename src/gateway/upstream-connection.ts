@@ -5,7 +5,7 @@ import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-
 import { CallRouter } from './call-router';
 import { upstreamFailure } from './upstream-wire';
 import { declaresTasks } from '../tasks/task-record';
-import { RawExchange } from './tasks/raw-exchange';
+import { RawExchange } from '../wire/raw-exchange';
 import { listenToTaskStatus, requestTask } from './tasks/task-requests';
 import { ConnectionGuard } from './guards/connection-guard';
 import type { ConnectionEvents, UpstreamEra } from './upstream-events';

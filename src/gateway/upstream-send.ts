@@ -4,7 +4,7 @@ import type { UpstreamCall } from './upstream-call';
 import { callThroughRounds } from './upstream-rounds';
 import { FORWARDED_RESULT } from './upstream-result';
 import { forwardedCapabilities } from './upstream-wire';
-import type { RawExchange } from './tasks/raw-exchange';
+import type { RawExchange } from '../wire/raw-exchange';
 import { callAcceptingTasks, taskEnvelope } from './tasks/task-call';
 
 /** A request's upper bound the SDK holds the gateway to: long, since a question to a person may be pending (the park bounds that). */

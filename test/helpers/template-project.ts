@@ -22,10 +22,13 @@ export function runtimeBin(name: string): string | undefined {
  * packages as a user's install would, without an install: node_modules/@mcpfusion/core is this
  * repository (its built dist/), every other package a link into the root node_modules, then into
  * scripts/runtimes/node_modules (Bun, Deno, Next.js, Hono) for what the root does not have.
- * Remove it with `rmSync(dir, { recursive: true, force: true })`.
+ * Remove it with `rmSync(dir, { recursive: true, force: true })`. `under`: the folder to make it in
+ * (default the OS's temporary folder); a bundler that compiles nothing outside its workspace root
+ * (Turbopack, for `next build`) needs it inside the repository, whose lockfile marks that root.
  */
-export function scratchTemplate(template: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpfusion-target-'));
+export function scratchTemplate(template: string, options: { under?: string } = {}): string {
+  if (options.under) mkdirSync(options.under, { recursive: true });
+  const dir = mkdtempSync(join(options.under ?? tmpdir(), 'mcpfusion-target-'));
   cpSync(template, dir, {
     recursive: true,
     filter: (source) => !/^(node_modules|dist|\.next|\.wrangler)(\/|$)/.test(relative(template, source).split('\\').join('/'))

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { Action, Ctx, FusionApp, Input, Interactive, ToolProvider, ask, proxy, readInput, requireInput, type CallContext } from '../../src';
 import type { Gateway } from '../../src/advanced';
-import { RawExchange, UpstreamRpcError } from '../../src/gateway/tasks/raw-exchange';
+import { RawExchange, UpstreamRpcError } from '../../src/wire/raw-exchange';
 import { IsOptional, IsString } from 'class-validator';
 import { join } from 'node:path';
 

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ts from 'typescript';
+import { TEMPLATE_NAMES } from '../../packages/cli/src/init/template-names';
+import { TEMPLATES } from '../../packages/cli/src/init/templates';
 
 /**
  * docs/deploy.md, checked where Docker may be missing (scripts/starter/check.sh builds and runs
@@ -157,5 +159,50 @@ describe('docs/deploy.md: every production setting in one table', () => {
     const settingRows = table.split('\n').filter((line) => /^\|\s*`/.test(line));
     expect(settingRows.length).toBeGreaterThanOrEqual(wanted.length);
     for (const row of settingRows) expect(row.split('|')[3].trim()).not.toBe('');
+  });
+});
+
+describe('docs/deploy.md: where it runs', () => {
+  const from = GUIDE.indexOf('## Where it runs');
+  const section = GUIDE.slice(from, GUIDE.indexOf('\n## ', from + 3));
+  /** The table's rows as cells (the header and the rule left out). */
+  const rows = section
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .slice(2)
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim())
+    );
+
+  it('comes before the Node.js guide, with a row for each template mcpfusion init writes', () => {
+    expect(from).toBeGreaterThan(0);
+    expect(from).toBeLessThan(GUIDE.indexOf('## What changes from your laptop'));
+    expect(rows.map((cells) => cells[1])).toEqual(TEMPLATE_NAMES.map((name) => `\`${name}\``));
+    for (const cells of rows) expect(cells.every((cell) => cell !== '')).toBe(true);
+  });
+
+  it('names only scripts the template declares (checked for each template this checkout holds)', () => {
+    for (const cells of rows) {
+      const name = cells[1].replace(/`/g, '') as (typeof TEMPLATE_NAMES)[number];
+      const source = join(ROOT, ...TEMPLATES[name].source.split('/'));
+      if (!existsSync(source)) continue; // a template not merged yet: the init test finds the ones that are
+      const scripts = new Set<string>();
+      if (existsSync(join(source, 'package.json')))
+        for (const script of Object.keys(
+          (JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { scripts?: object }).scripts ?? {}
+        ))
+          scripts.add(script);
+      if (existsSync(join(source, 'deno.json')))
+        for (const task of Object.keys((JSON.parse(readFileSync(join(source, 'deno.json'), 'utf8')) as { tasks?: object }).tasks ?? {}))
+          scripts.add(task);
+      const commands = [...cells[2].matchAll(/`([^`]+)`/g)].flatMap((m) => m[1].split('&&').map((c) => c.trim()));
+      for (const command of commands) {
+        const script = /^(?:npm run|bun run|deno task) (\S+)$/.exec(command)?.[1] ?? /^npm (start|test)$/.exec(command)?.[1];
+        if (script !== undefined) expect([name, command, scripts.has(script)]).toEqual([name, command, true]);
+      }
+    }
   });
 });

@@ -21,8 +21,11 @@ const BLOCKS = join(__dirname, 'blocks');
  * shows a class it does not use). The diagnostics, one line each, naming the page and line.
  */
 export function compileBlocks(blocks: readonly DocBlock[]): string[] {
+  const templateFiles = templateSources();
   const files = new Map(
-    blocks.map((block) => [starterFileOf(block) ?? join(BLOCKS, `${block.page.replace(/\W+/g, '-')}-${block.line}.ts`), block] as const)
+    blocks
+      .filter((block) => !templateFiles.has(block.code))
+      .map((block) => [starterFileOf(block) ?? join(BLOCKS, `${block.page.replace(/\W+/g, '-')}-${block.line}.ts`), block] as const)
   );
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
@@ -71,4 +74,19 @@ function starterFileOf(block: DocBlock): string | undefined {
   return readdirSync(dir)
     .map((name) => join(dir, name))
     .find((file) => readFileSync(file, 'utf8') === block.code);
+}
+
+/**
+ * The sources of the deploy templates' files (examples/templates/<name>/). A block that shows one
+ * whole (docs/deploy.md) is left out of the compile: its imports (`hono`, the template's own
+ * modules) resolve only in the template, whose target suite (test/integration/targets/) compiles
+ * it. A block that drifts from its file is compiled like any other, and fails on those imports.
+ */
+function templateSources(): Set<string> {
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      if (entry.isDirectory()) return ['node_modules', 'dist', 'build', '.next'].includes(entry.name) ? [] : files(join(dir, entry.name));
+      return entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [];
+    });
+  return new Set(files(join(ROOT, 'examples', 'templates')).map((file) => readFileSync(file, 'utf8')));
 }

@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MAX_INPUT_ROUNDS } from '@mcpfusion/core/input-rounds';
 import { CliError, ExitCode } from './cli-error';
 import type { ConnectionOptions } from './options';
-import { RawExchange } from './raw-exchange';
+import { RawExchange } from '@mcpfusion/core/raw-exchange';
 
 /** The tasks extension's name (2026-07-28). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -91,7 +91,7 @@ export async function connect(options: ConnectionOptions, settings: ConnectSetti
   }
   const protocolVersion = client.getNegotiatedProtocolVersion() ?? 'unknown';
   const receive = transport.onmessage;
-  const raw = new RawExchange(transport);
+  const raw = new RawExchange(transport, options.target.kind !== 'http');
   transport.onmessage = (message, extra) => {
     if ('method' in message && message.method === 'notifications/progress' && message.params)
       connection.onProgress?.(message.params as never);

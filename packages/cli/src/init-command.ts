@@ -1,71 +1,80 @@
-import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { CliError, ExitCode, type ExitCodeValue } from './cli-error';
+import { adoptProject, packageName, projectScripts } from './init/project-manifest';
+import { copyTemplate } from './init/template-files';
+import type { TemplateName } from './init/template-names';
+import { TEMPLATES } from './init/templates';
 import { note, paint, type Terminal } from './terminal';
 
-/** `mcpfusion init`. */
+/** `mcpfusion init [--template <name>] <dir>`. */
 export interface InitCommand {
   readonly command: 'init';
   /** The folder to create (or an empty one to fill). */
   readonly dir: string;
+  /** The template to copy (`--template`); absent: `node`, the starter. */
+  readonly template?: TemplateName;
 }
 
-/** What a new project's `.gitignore` holds (npm leaves `.gitignore` files out of a package). */
-const GITIGNORE = 'node_modules/\ndist/\n';
-
 /**
- * `mcpfusion init <dir>`: writes a project that compiles, tests and serves, a copy of the starter
- * the package ships (examples/starter: package.json with the framework's peers, tsconfig.json
- * with `experimentalDecorators` and `emitDecoratorMetadata`, a jest config, a tool of each kind
- * with their tests). Its package.json is named after the folder and asks for this version of
- * the framework. It installs nothing: it says the commands to run.
+ * `mcpfusion init [--template node|bun|deno|workers|hono|next] <dir>`: writes a project that compiles,
+ * tests and serves. `node` (the default) is a copy of the starter the package ships (examples/starter:
+ * package.json with the framework's peers, tsconfig.json with `experimentalDecorators` and
+ * `emitDecoratorMetadata`, a jest config, a tool of each kind with their tests); the others are the
+ * projects under examples/templates/<name>/, the same tools on another runtime. Its package.json is
+ * named after the folder and asks for this version of the framework (a Deno project's deno.json, through
+ * its `npm:` imports). It installs nothing: it says the commands to run.
+ *
+ * `packageRoot` is the @mcpfusion/cli package the templates come from (this one; a test gives another).
  */
-export function runInit(command: InitCommand, terminal: Terminal): ExitCodeValue {
+export function runInit(command: InitCommand, terminal: Terminal, packageRoot: string = resolve(__dirname, '..')): ExitCodeValue {
+  const template = command.template ?? 'node';
+  const facts = TEMPLATES[template];
   const target = resolve(command.dir);
   if (existsSync(target) && readdirSync(target).length > 0) {
     throw new CliError(`${command.dir} exists and is not empty: give a new folder (mcpfusion init my-server)`);
   }
-  const { root, starter } = starterSource();
-  cpSync(starter, target, {
-    recursive: true,
-    filter: (source) => !/^(node_modules|dist)(\/|$)|\.tgz$/.test(relative(starter, source).split('\\').join('/'))
-  });
-  if (!existsSync(join(target, '.gitignore'))) writeFileSync(join(target, '.gitignore'), GITIGNORE);
-  const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as {
-    name: string;
-    dependencies: Record<string, string>;
-    devDependencies?: Record<string, string>;
-  };
-  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-  manifest.name = basename(target)
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[._-]+/, '');
-  // The framework and its CLI are released together, under one version.
-  manifest.dependencies['@mcpfusion/core'] = `^${version}`;
-  manifest.devDependencies = { ...manifest.devDependencies, '@mcpfusion/cli': `^${version}` };
-  writeFileSync(join(target, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  note(terminal, `${paint(terminal, 'green', '✔')} wrote ${command.dir}: a server with three kinds of tool and their tests`);
-  note(
-    terminal,
-    `\n  cd ${command.dir}\n  npm install\n  npm run dev     # serves http://127.0.0.1:3000/mcp, reloads on every edit\n  npm test        # type-check, then the tests\n  npm start       # builds, then serves\n`
-  );
+  const { version, source } = templateSource(packageRoot, template);
+  copyTemplate(source, target, false);
+  if (!existsSync(join(target, '.gitignore'))) writeFileSync(join(target, '.gitignore'), facts.gitignore);
+  if (adoptProject(target, packageName(basename(target)), version).length === 0) {
+    throw new CliError(`the ${template} template (${source}) has no package.json or deno.json: this copy of @mcpfusion/cli is broken`);
+  }
+
+  const scripts = projectScripts(target);
+  const steps = facts.steps.filter((step) => step.script === undefined || scripts === undefined || scripts.has(step.script));
+  const width = Math.max(...steps.map((step) => step.command.length));
+  const lines = [
+    `cd ${command.dir}`,
+    ...(facts.install ? [facts.install] : []),
+    ...steps.map((step) => `${step.command.padEnd(width + 2)}   # ${step.what}`)
+  ];
+  const named = command.template === undefined ? '' : ` (template ${template})`;
+  note(terminal, `${paint(terminal, 'green', '✔')} wrote ${command.dir}${named}: ${facts.what}`);
+  note(terminal, `\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
   return ExitCode.OK;
 }
 
 /**
- * This package's root folder and the starter it copies: `starter/` in the published package
- * (copied there from examples/starter when it is packed), or the repository's examples/starter
- * when it runs from a clone (packages/cli/dist/ or packages/cli/src/).
+ * The framework's version and the folder a template is copied from: in the published package,
+ * `starter/` and `templates/<name>/` (copied there from the repository when it is packed,
+ * scripts/copy-templates.mjs); run from a clone (packages/cli/dist/ or packages/cli/src/), the
+ * repository's examples/starter and examples/templates/<name>. A clone's own folders come first:
+ * a pack (CI's packaging and starter checks, while the tests run) copies them into the package
+ * for a moment, and init must not read a copy half made.
  */
-function starterSource(): { root: string; starter: string } {
-  const root = resolve(__dirname, '..');
+function templateSource(root: string, template: TemplateName): { version: string; source: string } {
   const manifest = join(root, 'package.json');
-  if (!existsSync(manifest) || (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name !== '@mcpfusion/cli') {
+  const cli = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string }) : undefined;
+  if (cli?.name !== '@mcpfusion/cli' || cli.version === undefined) {
     throw new CliError(`cannot find the @mcpfusion/cli package this command belongs to (looked in ${root})`);
   }
-  for (const starter of [join(root, 'starter'), join(root, '..', '..', 'examples', 'starter')]) {
-    if (existsSync(join(starter, 'package.json'))) return { root, starter };
+  const packed = template === 'node' ? join(root, 'starter') : join(root, 'templates', template);
+  const candidates = [join(root, '..', '..', ...TEMPLATES[template].source.split('/')), packed];
+  const source = candidates.find((dir) => ['package.json', 'deno.json', 'deno.jsonc'].some((file) => existsSync(join(dir, file))));
+  if (source === undefined) {
+    throw new CliError(`this copy of @mcpfusion/cli has no ${template} template (looked in ${candidates.join(' and ')})`);
   }
-  throw new CliError(`this copy of @mcpfusion/cli has no starter (${join(root, 'starter')})`);
+  // The framework and its CLI are released together, under one version.
+  return { version: cli.version, source };
 }

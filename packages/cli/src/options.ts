@@ -5,6 +5,7 @@ import { INSPECTOR_USAGE } from './inspector/inspector-usage';
 import { SERVE_USAGE } from './serve-command';
 import { DEV_USAGE } from './dev/dev-command';
 import type { InitCommand } from './init-command';
+import { TEMPLATE_NAMES, templateName } from './init/template-names';
 
 /** Where the server is: an HTTP URL, or a command line to spawn (stdio). */
 export type Target = { kind: 'http'; url: URL } | { kind: 'stdio'; command: string; args: string[] };
@@ -57,7 +58,8 @@ export type Command =
 
 /** The usage text (`mcpfusion --help`). */
 export const USAGE = `Usage:
-  mcpfusion init <dir>                            a new server project: tools of each kind, tests, tsconfig, jest
+  mcpfusion init [--template <name>] <dir>        a new server project: tools of each kind, tests; on Node,
+                                                  Bun, Deno, Workers, Hono or Next.js (--template)
   mcpfusion list <url> [options]                 tools, resources, templates and prompts of a server
   mcpfusion list --stdio '<command line>' [options]
   mcpfusion inspect <url> [--json] [options]      identity, era, capabilities, every tool, prompt, resource, template
@@ -78,6 +80,7 @@ Options:
   --answer name=value    answer a question's field without asking (repeatable)
   --out file.ts          write the types to this file instead of stdout (types)
   --task                 ask for a task when the server offers the tasks extension (2026-07-28)
+  --template <name>      the project init writes: ${TEMPLATE_NAMES.join(', ')} (default node)
   --stdio '<cmd>'        spawn the server and talk to it over stdin/stdout (install: the command the client runs)
   --name <name>          the server's name in the client's configuration (install)
   --env KEY=VALUE        an environment variable of the --stdio server the client runs (install, repeatable)
@@ -96,10 +99,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (argv.includes('-h') || argv.includes('--help') || argv.length === 0) return { command: 'help' };
   if (argv[0] === '--version') return { command: 'version' };
   const [command, ...rest] = argv;
-  if (command === 'init') {
-    if (rest.length !== 1 || rest[0].startsWith('-')) throw new CliError('init takes one folder: mcpfusion init my-server');
-    return { command, dir: rest[0] };
-  }
+  if (command === 'init') return parseInit(rest);
   if (command !== 'list' && command !== 'inspect' && command !== 'call' && command !== 'types')
     throw new CliError(
       `unknown command "${command}": use init, list, inspect, call, types, inspector, serve, dev or install (mcpfusion --help)`
@@ -207,6 +207,28 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (positionals.length > 0)
     throw new CliError(`unexpected ${positionals.join(' ')}: tool arguments go in --arg name=value or --json '{…}'`);
   return { command, ...connection, tool, argPairs, argsJson, answers, json, task };
+}
+
+/** `init [--template <name>] <dir>`: the template anywhere on the line, one folder. */
+function parseInit(rest: readonly string[]): InitCommand {
+  const folders: string[] = [];
+  let template: InitCommand['template'];
+  for (let i = 0; i < rest.length; i++) {
+    const word = rest[i];
+    if (word === '--template' || word.startsWith('--template=')) {
+      const value = word === '--template' ? rest[++i] : word.slice('--template='.length);
+      if (value === undefined || value === '' || value.startsWith('-'))
+        throw new CliError(`--template needs a name: ${TEMPLATE_NAMES.join(', ')} (mcpfusion init --template bun my-server)`);
+      if (template !== undefined) throw new CliError('init takes one --template');
+      template = templateName(value);
+    } else if (word.startsWith('-')) {
+      throw new CliError(`unknown option ${word} for init: mcpfusion init [--template <name>] my-server`);
+    } else {
+      folders.push(word);
+    }
+  }
+  if (folders.length !== 1) throw new CliError('init takes one folder: mcpfusion init [--template <name>] my-server');
+  return { command: 'init', dir: folders[0], ...(template !== undefined ? { template } : {}) };
 }
 
 function parseUrl(text: string): URL {

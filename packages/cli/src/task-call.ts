@@ -3,7 +3,7 @@ import type { CallDisplay } from './call-display';
 import { CliError, ExitCode } from './cli-error';
 import { followInputRounds } from '@mcpfusion/core/input-rounds';
 import { CLIENT_INFO, TASKS_EXTENSION, type Connection } from './connection';
-import { RpcFailure, type RawExchange } from './raw-exchange';
+import { UpstreamRpcError, type RawExchange } from '@mcpfusion/core/raw-exchange';
 import type { Reply } from './questions/ask-form';
 import type { QuestionParams } from './questions/question-handler';
 import type { ToolResult } from './result-output';
@@ -29,7 +29,7 @@ let nextProgressToken = 1;
  * One 2026-07-28 request with the per-request envelope (the tasks extension declared), over
  * the connection's SDK transport; its progress notifications reach the display through the
  * connection (`Connection.onProgress`). The envelope is written here because the SDK client can
- * neither declare an extension per request nor accept a task result (raw-exchange.ts says why).
+ * neither declare an extension per request nor accept a task result (`RawExchange`, @mcpfusion/core/raw-exchange, says why).
  */
 function post(context: TaskCallContext, method: string, params: Json, signal?: AbortSignal): Promise<Json> {
   return context.raw.request(
@@ -68,9 +68,9 @@ async function followTask(context: TaskCallContext, created: Json): Promise<Tool
       if (status === 'completed') return task.result as ToolResult;
       if (status === 'failed') {
         const error = (task.error ?? {}) as { code?: number; message?: string };
-        throw new RpcFailure(error.code ?? -32603, `the task failed: ${error.message ?? 'no reason given'}`);
+        throw new UpstreamRpcError(error.code ?? -32603, `the task failed: ${error.message ?? 'no reason given'}`);
       }
-      if (status === 'cancelled') throw new RpcFailure(-32800, 'the task was cancelled');
+      if (status === 'cancelled') throw new UpstreamRpcError(-32800, 'the task was cancelled');
       if (status === 'input_required' && task.inputRequests) {
         const inputResponses = await answerAll(context, task.inputRequests as Json);
         context.signal.throwIfAborted();
@@ -111,7 +111,7 @@ export async function runTaskCall(
   const result = await followInputRounds(call(undefined, undefined), {
     next: call,
     answer: (requests) => answerAll(context, requests),
-    tooManyRounds: (rounds) => new RpcFailure(-32603, `still asking for input after ${rounds} rounds`)
+    tooManyRounds: (rounds) => new UpstreamRpcError(-32603, `still asking for input after ${rounds} rounds`)
   });
   return result.resultType === 'task' ? followTask(context, result) : (result as ToolResult);
 }

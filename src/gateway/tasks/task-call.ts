@@ -9,7 +9,7 @@ import {
 import { TASKS_EXTENSION } from '../../tasks/task-record';
 import type { UpstreamCall } from '../upstream-call';
 import { throughRounds } from '../upstream-rounds';
-import type { RawExchange } from './raw-exchange';
+import type { RawExchange } from '../../wire/raw-exchange';
 
 /** How the gateway names itself to its upstream (as its SDK client does). */
 const GATEWAY_INFO = { name: 'mcpfusion-gateway', version: '1.0.0' };

@@ -1,4 +1,4 @@
-import type { RawExchange } from './raw-exchange';
+import type { RawExchange } from '../../wire/raw-exchange';
 import { taskEnvelope } from './task-call';
 
 /**

@@ -1,7 +1,7 @@
 import { TaskNotFoundError, ToolError } from '../../errors';
 import type { ForwardedTaskMethod, TaskForwarding } from '../../types/forwarded-tasks';
 import type { UpstreamConnection } from '../upstream-connection';
-import { UpstreamRpcError } from './raw-exchange';
+import { UpstreamRpcError } from '../../wire/raw-exchange';
 import { ForwardedTaskTable } from './task-table';
 import { withoutServerInfo } from './task-call';
 

@@ -58,8 +58,8 @@ describe('parseCommandLine', () => {
       'unknown command "get": use init, list, inspect, call, types, inspector, serve, dev or install (mcpfusion --help)'
     );
     expect(parseCommandLine(['init', 'my-server'])).toEqual({ command: 'init', dir: 'my-server' });
-    expect(usage(['init'])).toBe('init takes one folder: mcpfusion init my-server');
-    expect(usage(['init', 'a', 'b'])).toBe('init takes one folder: mcpfusion init my-server');
+    expect(usage(['init'])).toBe('init takes one folder: mcpfusion init [--template <name>] my-server');
+    expect(usage(['init', 'a', 'b'])).toBe('init takes one folder: mcpfusion init [--template <name>] my-server');
     expect(usage(['list'])).toMatch(/list needs a server: a URL/);
     expect(usage(['list', 'localhost:3000'])).toMatch(/only http:\/\/ and https:\/\//);
     expect(usage(['list', 'not a url'])).toMatch(/is not a URL/);
@@ -70,6 +70,34 @@ describe('parseCommandLine', () => {
     expect(usage(['call', URL_, 't', '--arg'])).toBe('--arg needs a value');
     expect(usage(['list', URL_, '--header', 'nocolon'])).toMatch(/--header nocolon: write it as 'Name: value'/);
     expect(usage(['list', URL_, '--arg', 'a=1'])).toMatch(/belong to call/);
+  });
+
+  it('reads init --template <name> before or after the folder, and refuses an unknown name by listing the names', () => {
+    expect(parseCommandLine(['init', '--template', 'bun', 'my-app'])).toEqual({ command: 'init', dir: 'my-app', template: 'bun' });
+    expect(parseCommandLine(['init', 'my-app', '--template=deno'])).toEqual({ command: 'init', dir: 'my-app', template: 'deno' });
+    for (const name of ['node', 'bun', 'deno', 'workers', 'hono', 'next'])
+      expect(parseCommandLine(['init', '--template', name, 'x'])).toMatchObject({ template: name });
+    const usage = (argv: string[]): string => {
+      try {
+        parseCommandLine(argv, {});
+      } catch (error) {
+        expect(error).toBeInstanceOf(CliError);
+        expect((error as CliError).exitCode).toBe(ExitCode.USAGE);
+        return (error as Error).message;
+      }
+      throw new Error('no error');
+    };
+    expect(usage(['init', '--template', 'rails', 'my-app'])).toBe(
+      'unknown template "rails": use node, bun, deno, workers, hono or next (mcpfusion init --template bun my-server)'
+    );
+    expect(usage(['init', '--template=Bun', 'my-app'])).toMatch(/^unknown template "Bun": use node, bun,/);
+    expect(usage(['init', 'my-app', '--template'])).toBe(
+      '--template needs a name: node, bun, deno, workers, hono, next (mcpfusion init --template bun my-server)'
+    );
+    expect(usage(['init', '--template', '--force', 'my-app'])).toMatch(/^--template needs a name/);
+    expect(usage(['init', '--template', 'bun', '--template', 'deno', 'x'])).toBe('init takes one --template');
+    expect(usage(['init', '--force', 'x'])).toBe('unknown option --force for init: mcpfusion init [--template <name>] my-server');
+    expect(usage(['init', '--template', 'bun'])).toBe('init takes one folder: mcpfusion init [--template <name>] my-server');
   });
 
   it('answers help and version', () => {

@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MAX_INPUT_ROUNDS } from '@mcpfusion/core/input-rounds';
 import { CliError, ExitCode } from '../cli-error';
 import type { Target } from '../options';
-import { RawExchange } from '../raw-exchange';
+import { RawExchange } from '@mcpfusion/core/raw-exchange';
 import type { Answer, EraName } from './inspector-protocol';
 import type { QuestionParams } from './question-desk';
 
@@ -100,7 +100,7 @@ export async function openLink(target: Target, headers: Record<string, string>, 
       return !('method' in message && message.method === 'notifications/progress' && isOwnToken(message.params?.progressToken));
     }
   });
-  const raw = new RawExchange(observed);
+  const raw = new RawExchange(observed, target.kind !== 'http');
   const where = target.kind === 'http' ? target.url.href : [target.command, ...target.args].join(' ');
   client.onclose = () => listener.closed();
   try {

@@ -1,6 +1,6 @@
 import { abortableDelay } from '../abortable-delay';
 import { followInputRounds } from '@mcpfusion/core/input-rounds';
-import { RpcFailure } from '../raw-exchange';
+import { UpstreamRpcError } from '@mcpfusion/core/raw-exchange';
 import type { Answer, TaskState } from './inspector-protocol';
 import { INSPECTOR_CAPABILITIES, INSPECTOR_CLIENT_INFO, OWN_TOKEN_PREFIX, TASKS_EXTENSION, type McpLink } from './mcp-link';
 import type { QuestionParams } from './question-desk';
@@ -68,7 +68,7 @@ export async function runTaskCall(link: McpLink, name: string, args: Json, hooks
   const first = await followInputRounds(call(undefined, undefined), {
     next: call,
     answer: answerAll,
-    tooManyRounds: (rounds) => new RpcFailure(-32603, `still asking for input after ${rounds} rounds`)
+    tooManyRounds: (rounds) => new UpstreamRpcError(-32603, `still asking for input after ${rounds} rounds`)
   });
   if (first.resultType !== 'task') return first;
 
@@ -87,9 +87,9 @@ export async function runTaskCall(link: McpLink, name: string, args: Json, hooks
       if (status === 'completed') return (task.result ?? {}) as Json;
       if (status === 'failed') {
         const error = (task.error ?? {}) as { code?: number; message?: string };
-        throw new RpcFailure(error.code ?? -32603, `the task failed: ${error.message ?? 'no reason given'}`);
+        throw new UpstreamRpcError(error.code ?? -32603, `the task failed: ${error.message ?? 'no reason given'}`);
       }
-      if (status === 'cancelled') throw new RpcFailure(-32800, 'the task was cancelled');
+      if (status === 'cancelled') throw new UpstreamRpcError(-32800, 'the task was cancelled');
       if (status === 'input_required' && task.inputRequests) {
         const inputResponses = await answerAll(task.inputRequests as Json);
         hooks.signal.throwIfAborted();

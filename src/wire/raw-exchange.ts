@@ -1,9 +1,12 @@
 import { SUBSCRIPTION_ID_META_KEY, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 
-type Json = Record<string, unknown>;
-
-/** A JSON-RPC error an upstream answered a raw request with (its code, message and data kept). */
+/** A JSON-RPC error the server answered a raw request with (its code, message and data kept). */
 export class UpstreamRpcError extends Error {
+  /**
+   * @param code - The JSON-RPC error code.
+   * @param message - The error's message.
+   * @param data - The error's `data`, when it has one.
+   */
   constructor(
     readonly code: number,
     message: string,
@@ -14,27 +17,49 @@ export class UpstreamRpcError extends Error {
 }
 
 interface Waiter {
-  resolve(result: Json): void;
+  resolve(result: Record<string, unknown>): void;
   reject(error: unknown): void;
 }
 
 /**
- * Requests the SDK client cannot make to a 2026-07-28 upstream, sent as they are over the
- * connection's own SDK transport: a `tools/call` that may be answered `resultType: "task"` (the
- * SDK's wire codec refuses every result type but `complete` and `input_required`), and the
- * `tasks/*` requests. The transport frames them (the `Mcp-Method`/`Mcp-Name` headers from the
- * body, the target's headers, JSON or SSE answers); their answers are taken off it before the
- * client reads it (their ids are strings, which the client never uses). The CLI's `call --task`
- * meets the same walls and takes the same way out (packages/cli/src/raw-exchange.ts). When the
- * SDK accepts an extension's result types, this file goes.
+ * Requests an SDK `Client` cannot make to a 2026-07-28 server, sent as they are over the
+ * connection's own SDK transport: a `tools/call` that may be answered `resultType: "task"` and
+ * the `tasks/*` requests of the tasks extension. Used by the gateway (its upstreams) and by the
+ * terminal client (`call --task`, the inspector).
+ *
+ * Why not `client.request(…, resultSchema)`, checked against SDK 2.4:
+ * - its 2026-07-28 wire codec refuses, for every method, a result whose `resultType` is neither
+ *   `complete` nor `input_required`: a `tools/call` answered with a task never reaches the caller;
+ * - the tasks extension is declared per request, in the envelope's client capabilities, and the
+ *   client's public API has no way to put it there.
+ * The official extension's requester client meets the same two walls and takes the same way out
+ * (a host-supplied raw dispatch).
+ *
+ * The transport frames the requests (the `Mcp-Method`/`Mcp-Name` headers from the body, the
+ * target's headers, JSON or SSE answers); the owner passes every message the transport receives
+ * to {@link RawExchange.takes} first, which keeps the answers to these requests (their ids are
+ * strings, which the client never uses) and the notifications of their listens. When the SDK
+ * accepts an extension's result types, this class goes.
+ *
+ * @example
+ * ```ts
+ * const raw = new RawExchange(transport, false);
+ * const onmessage = transport.onmessage; // after client.connect(transport)
+ * transport.onmessage = (message, extra) => { if (!raw.takes(message)) onmessage?.(message, extra); };
+ * const task = await raw.request('tasks/get', { taskId }, signal);
+ * ```
  */
 export class RawExchange {
   private readonly waiting = new Map<string, Waiter>();
   /** The listens open, by their request id: the notifications their stream carries go to the listener. */
-  private readonly listeners = new Map<string, (notification: Json) => void>();
+  private readonly listeners = new Map<string, (notification: Record<string, unknown>) => void>();
   private nextId = 1;
 
-  /** `stdio`: a transport on which a cancelled request is told with `notifications/cancelled` (over HTTP, closing its stream is the cancellation). */
+  /**
+   * @param transport - The connection's SDK transport, already started (by `client.connect`).
+   * @param stdio - Whether a cancelled request is told with `notifications/cancelled` (stdio);
+   *   over HTTP, closing its response stream is the cancellation.
+   */
   constructor(
     private readonly transport: Transport,
     private readonly stdio: boolean
@@ -54,7 +79,7 @@ export class RawExchange {
     if (!waiter) return false;
     this.waiting.delete(message.id);
     if ('error' in message) waiter.reject(new UpstreamRpcError(message.error.code, message.error.message, message.error.data));
-    else waiter.resolve(message.result as Json);
+    else waiter.resolve(message.result as Record<string, unknown>);
     return true;
   }
 
@@ -70,16 +95,20 @@ export class RawExchange {
    * {@link UpstreamRpcError}. Aborting `signal` cancels it upstream (its HTTP response stream
    * closes; over stdio `notifications/cancelled` is sent) and rejects with the signal's reason.
    */
-  request(method: string, params: Json, signal?: AbortSignal): Promise<Json> {
-    return this.send(`gw:${this.nextId++}`, method, params, signal);
+  request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    return this.send(`raw:${this.nextId++}`, method, params, signal);
   }
 
   /**
    * A `subscriptions/listen`: every notification its stream carries (named by its subscription
    * id, the request's) goes to `listener` until the stream's result (resolved) or `signal` (rejected).
    */
-  async listen(params: Json, signal: AbortSignal, listener: (notification: Json) => void): Promise<Json> {
-    const id = `gw:${this.nextId++}`;
+  async listen(
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+    listener: (notification: Record<string, unknown>) => void
+  ): Promise<Record<string, unknown>> {
+    const id = `raw:${this.nextId++}`;
     this.listeners.set(id, listener);
     try {
       return await this.send(id, 'subscriptions/listen', params, signal);
@@ -88,8 +117,8 @@ export class RawExchange {
     }
   }
 
-  private send(id: string, method: string, params: Json, signal?: AbortSignal): Promise<Json> {
-    return new Promise<Json>((resolve, reject) => {
+  private send(id: string, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason as Error);
       const settle = (end: () => void): void => {
         if (!this.waiting.delete(id)) return;
