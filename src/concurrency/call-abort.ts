@@ -30,6 +30,18 @@ let subscribing = false;
  * Subscribes the calls of the last turn that are still running (one pass per turn). Captured at
  * load, so fake timers in a user's tests cannot stop it.
  */
+/**
+ * Whether subscriptions are batched per turn. Not in a Cloudflare Worker: workerd drops the
+ * pending callbacks of a request that has ended, so a turn scheduled by a request answered at
+ * once (a list, a JSON answer) may never come, and every call batched behind it would never hear
+ * its request's abort (a cancelled call held its mutation lock for good). There each call
+ * subscribes at once. Read on first use, never at import.
+ */
+let batched: boolean | undefined;
+function batchedSubscriptions(): boolean {
+  return (batched ??= (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent !== 'Cloudflare-Workers');
+}
+
 function subscribeLastTurn(): void {
   subscribing = false;
   const calls = unsubscribed;
@@ -70,7 +82,10 @@ export class CallAbort implements InLine<CallAbort> {
   constructor(upstream?: AbortSignal) {
     if (!upstream) return;
     if (upstream.aborted) this.abort(CancelledError.of(upstream.reason));
-    else {
+    else if (!batchedSubscriptions()) {
+      this.upstream = upstream;
+      this.subscribe();
+    } else {
       this.upstream = upstream;
       unsubscribed.push(this);
       if (!subscribing) {

@@ -1,6 +1,9 @@
 import { Ajv, addFormats } from '@modelcontextprotocol/server/validators/ajv';
 import { ConfigurationError, type Violation } from '../errors';
 import type { JsonSchema } from '../types/core';
+import { codeGenerationAllowed } from './code-generation';
+import type * as Interpreted from './interpreted-schema-check';
+import type { SchemaError } from './schema-error';
 
 /**
  * Checks raw arguments against the schema the server LISTS (`inputSchema`), so that what an
@@ -8,16 +11,52 @@ import type { JsonSchema } from '../types/core';
  * `@IsOptional()` property, say) but the listed schema forbids is refused here. Uses the Ajv
  * the SDK bundles; one instance for the process, one compiled function per schema (at startup, or on
  * its first check for a schema derived without hand-written parts: {@link derivedSchemaCheck}).
+ *
+ * Where the runtime forbids generating code from strings (Cloudflare Workers: Ajv's compiled
+ * validators are `new Function`s), the schema is interpreted instead, by the SDK's
+ * `@cfworker/json-schema` validator (interpreted-schema-check.ts); chosen on the first compile by
+ * probing the runtime once, so Node keeps Ajv's compiled fast path.
  */
 // verbose: an error carries the offending value, so a null can be named as such. The schemas the
 // framework derives are valid by construction, so this instance does not check them against the
 // meta-schema (compiling the meta-schema's own validator costs ~30 ms of every startup).
 const OPTIONS = { allErrors: true, verbose: true, strict: false, unicodeRegExp: false, logger: false } as const;
-const ajv = new Ajv({ ...OPTIONS, validateSchema: false });
-addFormats(ajv);
+type AjvInstance = InstanceType<typeof Ajv>;
+type CompiledCheck = ReturnType<AjvInstance['compile']>;
+// Made on the first compile: a Worker that never compiles a schema with Ajv never builds it.
+let shared: AjvInstance | undefined;
+function ajv(): AjvInstance {
+  if (shared) return shared;
+  shared = new Ajv({ ...OPTIONS, validateSchema: false });
+  addFormats(shared);
+  return shared;
+}
+
+/** The interpreted engine, loaded on first need (only where code generation is forbidden). */
+let interpreted: typeof Interpreted | undefined;
+function interpretedEngine(): typeof Interpreted {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use: Node never needs it
+  return (interpreted ??= require('./interpreted-schema-check') as typeof Interpreted);
+}
+
+/** Which engine checks schemas: `'auto'` probes the runtime; the others force one (tests). */
+let engine: 'auto' | 'compiled' | 'interpreted' = 'auto';
+
+/**
+ * Forces the schema engine (for tests: the interpreted engine is what a Worker uses); `'auto'`
+ * (the default) compiles with Ajv where the runtime allows generated code and interprets elsewhere.
+ * @internal
+ */
+export function setSchemaEngine(choice: 'auto' | 'compiled' | 'interpreted'): void {
+  engine = choice;
+}
+
+function interpreting(): boolean {
+  return engine === 'interpreted' || (engine === 'auto' && !codeGenerationAllowed());
+}
 
 /** Checks schemas that carry hand-written `@JSONSchema` parts against the meta-schema; made on first need. */
-let metaChecker: InstanceType<typeof Ajv> | undefined;
+let metaChecker: AjvInstance | undefined;
 function checkAgainstMetaSchema(schema: JsonSchema): string | undefined {
   metaChecker ??= new Ajv({ ...OPTIONS });
   return metaChecker.validateSchema(schema) ? undefined : metaChecker.errorsText(metaChecker.errors);
@@ -50,18 +89,19 @@ export function compileSchemaCheck(
   // The dialect is not looked up: this Ajv knows draft-07's meta-schema only, and the keywords
   // class-validator-jsonschema emits mean the same in 2020-12 (which the listing may declare).
   const { $schema: _dialect, ...body } = schema;
-  let validate: ReturnType<typeof ajv.compile>;
   try {
     if ('$async' in body) throw new Error('asynchronous schemas ($async) are not supported');
+    // The interpreted engine skips the meta-schema check (Ajv compiles the meta-schema too): the
+    // same app checks its hand-written parts wherever it runs on Node (its tests, `mcpfusion dev`).
+    if (interpreting()) return checkWithErrors(interpretedEngine().interpretSchema(body));
     const invalid = handWritten ? checkAgainstMetaSchema(body) : undefined;
     if (invalid) throw new Error(invalid);
-    validate = ajv.compile(body);
+    return checkWith(ajv().compile(body));
   } catch (error) {
     throw new ConfigurationError(
       `The ${what} schema of ${owner} is not a valid JSON Schema (${(error as Error).message}): check its @JSONSchema overrides.`
     );
   }
-  return checkWith(validate);
 }
 
 /**
@@ -75,24 +115,24 @@ export function derivedSchemaCheck(schema: JsonSchema, owner: string, what: 'inp
   return (raw) => (check ??= compileSchemaCheck(schema, owner, false, what))(raw);
 }
 
-function checkWith(validate: ReturnType<typeof ajv.compile>): SchemaCheck {
+function checkWith(validate: CompiledCheck): SchemaCheck {
+  return (raw) => (validate(raw) ? [] : toViolations((validate.errors ?? []) as SchemaError[]));
+}
+
+/** A check from an engine that returns Ajv-shaped errors (empty when the value conforms). */
+function checkWithErrors(errorsOf: (raw: unknown) => SchemaError[]): SchemaCheck {
   return (raw) => {
-    if (validate(raw)) return [];
-    const errors = (validate.errors ?? []) as SchemaError[];
-    // A null says all there is to say about its property: its type, enum, bounds need no line of their own.
-    const nulls = new Set(errors.filter((e) => e.data === null).map((e) => e.instancePath));
-    return errors
-      .filter((e) => !nulls.has(e.instancePath) || (e.keyword === 'type' && e.data === null))
-      .map((e) => ({ ...toViolation(e), keyword: e.keyword }));
+    const errors = errorsOf(raw);
+    return errors.length === 0 ? [] : toViolations(errors);
   };
 }
 
-interface SchemaError {
-  readonly instancePath: string;
-  readonly keyword: string;
-  readonly params: Record<string, unknown>;
-  readonly message?: string;
-  readonly data?: unknown;
+function toViolations(errors: readonly SchemaError[]): SchemaViolation[] {
+  // A null says all there is to say about its property: its type, enum, bounds need no line of their own.
+  const nulls = new Set(errors.filter((e) => e.data === null).map((e) => e.instancePath));
+  return errors
+    .filter((e) => !nulls.has(e.instancePath) || (e.keyword === 'type' && e.data === null))
+    .map((e) => ({ ...toViolation(e), keyword: e.keyword }));
 }
 
 function toViolation(error: SchemaError): Violation {

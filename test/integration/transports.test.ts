@@ -212,6 +212,27 @@ describe('JSON-only (stateless) HTTP mode', () => {
   });
 });
 
+describe("2026-07-28 only (legacy: 'reject', for runtimes without a long-lived process)", () => {
+  it('serves a 2026-07-28 client with progress, and refuses a 2025-era one naming the version it serves', async () => {
+    const app = makeApp();
+    const { url } = (await app.listen({ transport: 'http', port: 0, legacy: 'reject', handleSignals: false })) as { url: URL };
+    try {
+      const modern = new Client({ name: 't', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await modern.connect(new StreamableHTTPClientTransport(url));
+      const progress: number[] = [];
+      const result = await modern.callTool({ name: 'count', arguments: { steps: 3 } }, { onprogress: (p) => progress.push(p.progress) });
+      expect(text(result)).toBe('counted 3');
+      expect(progress).toHaveLength(3);
+      await modern.close();
+      const legacy = new Client({ name: 't', version: '1' });
+      await expect(legacy.connect(new StreamableHTTPClientTransport(url))).rejects.toThrow(/2026-07-28/);
+      await legacy.close();
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('stdio to a child process', () => {
   const command = process.execPath;
   const args = ['-r', 'ts-node/register/transpile-only', 'test/fixtures/stdio-server.ts'];

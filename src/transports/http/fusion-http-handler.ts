@@ -48,6 +48,14 @@ export interface HttpHandlerOptions {
   /** 2025-era session limits. */
   sessions?: SessionOptions;
   /**
+   * How 2025-era clients are served. `'sessions'` (default): a session per client, kept in this
+   * process's memory (in JSON mode: one stateless JSON answer per request). `'reject'`: 2026-07-28
+   * only; a 2025-era request gets the SDK's unsupported-protocol-version error naming the versions
+   * served. For runtimes without a long-lived process (Cloudflare Workers: requests land on any
+   * isolate, so a session's memory is not there for its next request).
+   */
+  legacy?: 'sessions' | 'reject';
+  /**
    * How long a streamed answer waits for a client that reads nothing (its socket buffer full)
    * before the stream is ended and the call cancelled, releasing its slot and lock. While it
    * waits, progress for the call is dropped rather than queued. Default 30,000 ms.

@@ -33,6 +33,7 @@ export interface Routing {
 export interface RoutingOptions {
   responseMode?: 'sse' | 'json';
   sessions?: SessionOptions;
+  legacy?: 'sessions' | 'reject';
   onerror?: (error: Error) => void;
   bus?: ServerEventBus;
 }
@@ -53,8 +54,16 @@ export function createRouting(
       ...(options.bus ? { bus: options.bus } : {})
     })
   );
-  const sessions = json ? undefined : new SessionRegistry(factory, options.sessions, principalOf);
-  const legacy = sessions ? sessions.handle.bind(sessions) : statelessJsonLegacy(factory);
+  const rejected = options.legacy === 'reject';
+  const sessions = json || rejected ? undefined : new SessionRegistry(factory, options.sessions, principalOf);
+  // Refused: the modern leg (made with `legacy: 'reject'`) answers a 2025-era request with the
+  // unsupported-protocol-version error, and acknowledges its notifications.
+  const legacy = rejected
+    ? (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined) =>
+        modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) })
+    : sessions
+      ? sessions.handle.bind(sessions)
+      : statelessJsonLegacy(factory);
   return {
     notify: modern.notify,
     get sessionCount() {

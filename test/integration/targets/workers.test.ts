@@ -1,0 +1,88 @@
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { expectBadHostRefused, runTargetScenario } from '../../helpers/target-scenario';
+import { ROOT, removeScratch, runToEnd, scratchTemplate, startTarget, type TargetServer } from '../../helpers/template-project';
+
+/**
+ * The Cloudflare Workers target: the template examples/templates/workers (what `mcpfusion init
+ * --template workers` writes), compiled by its own tsc and served by `wrangler dev` (workerd, on
+ * 127.0.0.1, no account) against this repository's built package. 2026-07-28 clients run the
+ * shared scenario (the question round travels as signed state, the Worker keeps no session);
+ * 2025-era clients are refused, as the template chooses (see docs/deploy.md). Its own tests
+ * (node:test, `wrangler dev` again) pass. workerd refuses the whole script if a module does at
+ * import what a Worker forbids in global scope: the first `Ready` is that check too
+ * (test/unit/runtime/import-time.test.ts checks the same in Node, module by module).
+ *
+ * wrangler is installed apart from the root lockfile (scripts/workerd/); without it the suite is
+ * skipped, saying how to install it (CI installs it and counts a skip as a failure).
+ */
+const WRANGLER_PACKAGE = join(ROOT, 'scripts', 'workerd', 'node_modules', 'wrangler');
+const WRANGLER_JS = join(WRANGLER_PACKAGE, 'bin', 'wrangler.js');
+const WRANGLER_INSTALL = 'npm ci --prefix scripts/workerd';
+
+/** What `wrangler dev` is started with: 127.0.0.1, any free ports, no metrics, no prompts. */
+const WRANGLER_DEV_ARGS = ['dev', '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0', '--show-interactive-dev-session=false'];
+
+/** The environment of a wrangler run in `dir`: no metrics, no prompts, its own files in the scratch folder. */
+function wranglerEnv(dir: string): NodeJS.ProcessEnv {
+  return { WRANGLER_SEND_METRICS: 'false', CI: 'true', XDG_CONFIG_HOME: join(dir, '.config') };
+}
+
+/** Puts wrangler into a scratch copy's node_modules, as the template's devDependency would be. */
+function linkWrangler(dir: string): void {
+  symlinkSync(WRANGLER_PACKAGE, join(dir, 'node_modules', 'wrangler'), 'dir');
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  if (!existsSync(join(dir, 'node_modules', '.bin', 'wrangler'))) symlinkSync(WRANGLER_JS, join(dir, 'node_modules', '.bin', 'wrangler'));
+}
+
+const describeWithWrangler = existsSync(WRANGLER_JS) ? describe : describe.skip;
+const skipped = existsSync(WRANGLER_JS)
+  ? ''
+  : ` (skipped: wrangler is not installed at ${WRANGLER_JS}; install it with: ${WRANGLER_INSTALL})`;
+
+describeWithWrangler(`the Cloudflare Workers target (examples/templates/workers, wrangler dev)${skipped}`, () => {
+  let dir: string;
+  let server: TargetServer;
+
+  beforeAll(async () => {
+    dir = scratchTemplate(join(ROOT, 'examples', 'templates', 'workers'));
+    linkWrangler(dir);
+    // wrangler.jsonc's build command (npm run build: tsc) runs before wrangler bundles dist/.
+    server = await startTarget({
+      command: process.execPath,
+      args: [WRANGLER_JS, ...WRANGLER_DEV_ARGS, '--var', `STATE_KEY:${randomBytes(32).toString('base64url')}`],
+      cwd: dir,
+      env: wranglerEnv(dir),
+      ready: /Ready on (http:\/\/127\.0\.0\.1:\d+)/
+    });
+    if (/Uncaught/.test(server.output())) throw new Error(`the Worker failed at import:\n${server.output()}`);
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (dir) removeScratch(dir);
+  }, 60_000);
+
+  test('serves the scenario to a 2026-07-28 client (statelessly: the question round travels as signed state)', async () => {
+    await runTargetScenario({ url: server.url, era: '2026-07-28' });
+  }, 120_000);
+
+  test('refuses a 2025-11-25 client, naming the version it serves (a Worker keeps no session)', async () => {
+    const client = new Client(
+      { name: 'mcpfusion-target-check', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2025-11-25' } } }
+    );
+    await expect(client.connect(new StreamableHTTPClientTransport(server.url))).rejects.toThrow(/2026-07-28/);
+    await client.close();
+  }, 60_000);
+
+  test('refuses a bad Host', async () => {
+    await expectBadHostRefused(server.url);
+  });
+
+  test('passes its own tests (node:test under wrangler dev)', async () => {
+    await runToEnd(process.execPath, ['--test', 'test/'], dir, wranglerEnv(dir));
+  }, 180_000);
+});
