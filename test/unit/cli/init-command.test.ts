@@ -292,7 +292,15 @@ describe('mcpfusion init --template <name> from a packed @mcpfusion/cli', () => 
     expect(readFileSync(join(dir, 'wrangler.jsonc'), 'utf8')).toBe(
       '{\n  // the Worker\'s name\n  "name": "worker",\n  "main": "dist/index.js",\n  "vars": { "name": "kept" }\n}\n'
     );
-    expect(printed()).toEqual([`cd ${dir}`, 'npm install', 'npx wrangler dev', 'npm test', 'npx wrangler deploy']);
+    expect(printed()).toEqual([
+      `cd ${dir}`,
+      'npm install',
+      'cp .dev.vars.example .dev.vars',
+      'npx wrangler dev',
+      'npm test',
+      'npx wrangler secret put STATE_KEY',
+      'npx wrangler deploy'
+    ]);
   });
 
   it('copies the starter for node, of this release', () => {

@@ -67,8 +67,13 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateFacts>> = {
     source: 'examples/templates/workers',
     install: 'npm install',
     steps: [
+      {
+        command: 'cp .dev.vars.example .dev.vars',
+        what: 'the STATE_KEY questions are signed with locally (put a secret of your own in it)'
+      },
       { command: 'npx wrangler dev', what: 'serves the Worker locally in workerd (no account needed)' },
       { command: 'npm test', script: 'test', what: 'its tests' },
+      { command: 'npx wrangler secret put STATE_KEY', what: 'the production key, once, before the first deploy' },
       { command: 'npx wrangler deploy', what: 'publishes it to your Cloudflare account' }
     ],
     gitignore: 'node_modules/\n.wrangler/\ndist/\n.dev.vars\n'
