@@ -22,8 +22,8 @@ export interface DirectLine {
   readonly label: string;
   /** One message's bound (a JSON body whole, an SSE event each). */
   readonly maxBytes: number;
-  /** The headers of each request: the target's own, the upstream session's id and the negotiated version. */
-  headers(): Record<string, string>;
+  /** The headers of each request (see {@link callHeaders}); each request gets its own copy. */
+  readonly headers: Readonly<Record<string, string>>;
   /** Where everything else the call's stream carries goes (progress, log messages, questions, noise): the connection's tap, in the call's context. */
   deliver(call: UpstreamCall, message: JSONRPCMessage): void;
   /** Something on the stream that is no JSON-RPC message: the connection's guard counts it. */
@@ -104,7 +104,7 @@ export class DirectCalls {
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      const headers = this.line.headers();
+      const headers = { ...this.line.headers };
       this.line.http.request(this.line.url, 'POST', headers, JSON.stringify(message), signal).then((incoming) => {
         if (done) return void incoming.destroy();
         this.read(call, id, incoming, message, { answer, fail, done: () => done });
@@ -181,6 +181,25 @@ export class DirectCalls {
         .catch((error: unknown) => end.fail(error));
     });
   }
+}
+
+/**
+ * The headers of a direct call, as the SDK transport sends a request: the target's own (named in
+ * lower case, so that none is sent twice), JSON in, JSON or SSE out, the upstream session's id and
+ * the negotiated version.
+ */
+export function callHeaders(
+  target: Readonly<Record<string, string>>,
+  sessionId: string | undefined,
+  protocolVersion: string | undefined
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(target)) headers[name.toLowerCase()] = value;
+  headers['content-type'] = 'application/json';
+  headers.accept = 'application/json, text/event-stream';
+  if (sessionId) headers['mcp-session-id'] = sessionId;
+  if (protocolVersion) headers['mcp-protocol-version'] = protocolVersion;
+  return headers;
 }
 
 /** How a read ends: with the call's answer, or failed; `done` once either happened. */

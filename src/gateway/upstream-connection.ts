@@ -14,7 +14,7 @@ import { isUnreachable, networkReason } from './upstream-unreachable';
 import { callMeta, sendCall } from './upstream-send';
 import { ResourceWatch } from './resource-watch';
 import { UpstreamChannel } from './upstream-channel';
-import { DirectCalls } from './direct-call';
+import { callHeaders, DirectCalls } from './direct-call';
 import { UPSTREAM_LIMITS } from './guards/limits';
 
 // Kept importable from here, where the gateway's modules have always found them.
@@ -281,21 +281,13 @@ export class UpstreamConnection {
   private directCalls(transport: Transport): DirectCalls | undefined {
     const http = this.channel.httpClient;
     if (this.target.kind !== 'http' || !http) return undefined;
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(this.target.headers)) headers[name.toLowerCase()] = value;
-    headers['content-type'] = 'application/json';
-    headers.accept = 'application/json, text/event-stream';
-    const session = this.channel.sessionId;
-    if (session) headers['mcp-session-id'] = session;
-    const version = this.client.getNegotiatedProtocolVersion();
-    if (version) headers['mcp-protocol-version'] = version;
     return new DirectCalls({
       url: this.target.url,
       http,
       transport,
       label: describeTarget(this.target),
       maxBytes: UPSTREAM_LIMITS.maxMessageBytes,
-      headers: () => ({ ...headers }),
+      headers: callHeaders(this.target.headers, this.channel.sessionId, this.client.getNegotiatedProtocolVersion()),
       deliver: (call, message) => this.calls.runIn(call, () => this.receive?.(message)),
       noticed: (error) => this.guard.noticed(error)
     });
