@@ -102,7 +102,8 @@ export class DirectCalls {
           .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: String(signal.reason) } })
           .catch(() => undefined);
       };
-      if (signal.aborted) return onAbort();
+      // Cancelled before it was sent: nothing to tell the upstream.
+      if (signal.aborted) return fail(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
       const headers = { ...this.line.headers };
       this.line.http.request(this.line.url, 'POST', headers, JSON.stringify(message), signal).then((incoming) => {
