@@ -42,7 +42,7 @@ export class CallRouter {
   }
 
   /** Runs `work` as `call`'s (what the upstream sends inside it belongs to the call). */
-  runIn<T>(call: UpstreamCall, work: () => Promise<T>): Promise<T> {
+  runIn<T>(call: UpstreamCall, work: () => T): T {
     return this.storage.run(call, work);
   }
 

@@ -39,6 +39,11 @@ export class UpstreamChannel {
     return this.stderr.trim();
   }
 
+  /** A Streamable HTTP upstream's own HTTP client (its keep-alive sockets), for the calls the gateway sends itself. */
+  get httpClient(): UpstreamFetch | undefined {
+    return this.fetcher;
+  }
+
   /** The upstream's 2025-era session id, where it gave one (HTTP). */
   get sessionId(): string | undefined {
     return this.http?.sessionId;

@@ -1,4 +1,4 @@
-import type { Client, ClientCapabilities, LoggingLevel, Tool, Transport } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, JSONRPCMessage, LoggingLevel, Tool, Transport } from '@modelcontextprotocol/client';
 import { UpstreamError } from '../errors';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 import { UpstreamCall, type UpstreamAnswer, type UpstreamAsk } from './upstream-call';
@@ -14,6 +14,8 @@ import { isUnreachable, networkReason } from './upstream-unreachable';
 import { callMeta, sendCall } from './upstream-send';
 import { ResourceWatch } from './resource-watch';
 import { UpstreamChannel } from './upstream-channel';
+import { callHeaders, DirectCalls } from './direct-call';
+import { UPSTREAM_LIMITS } from './guards/limits';
 
 // Kept importable from here, where the gateway's modules have always found them.
 export type { ConnectionEvents, UpstreamEra } from './upstream-events';
@@ -47,6 +49,10 @@ export class UpstreamConnection {
   private readonly channel: UpstreamChannel;
   /** The SDK client the upstream is spoken to through (see upstream-client.ts). */
   private readonly client: Client;
+  /** A 2025-era HTTP upstream's tool calls, sent by the gateway itself (see direct-call.ts). */
+  private direct: DirectCalls | undefined;
+  /** What the transport hands the gateway (see `tap`): also what a direct call's stream carries besides its answer. */
+  private receive: ((message: JSONRPCMessage) => void) | undefined;
 
   private constructor(
     private readonly target: ResolvedTarget,
@@ -95,6 +101,7 @@ export class UpstreamConnection {
     }
     connection.raw = new RawExchange(transport, target.kind === 'stdio');
     connection.tap(transport);
+    connection.direct = connection.directCalls(transport);
     client.onerror = (error) => connection.guard.noticed(error);
     client.onclose = () => connection.lost();
     return connection;
@@ -217,8 +224,11 @@ export class UpstreamConnection {
       raw ? (this.protocolVersion ?? '2026-07-28') : undefined
     );
     this.calls.add(call);
+    const params = { name, arguments: args, _meta: meta };
+    // A 2025-era HTTP upstream's call goes out directly (see direct-call.ts); the rest through the SDK client.
+    const direct = !raw && this.direct && !this.modern ? this.direct : undefined;
     this.calls
-      .runIn(call, () => sendCall(this.client, call, { name, arguments: args, _meta: meta }, raw))
+      .runIn(call, () => (direct ? direct.send(call, params) : sendCall(this.client, call, params, raw)))
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),
         (error: unknown) => {
@@ -260,10 +270,27 @@ export class UpstreamConnection {
   private tap(transport: Transport): void {
     const receive = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if (this.raw?.takes(message)) return;
+      if (this.raw?.takes(message) || this.direct?.takes(message)) return;
       if (this.guard.overListed(message)) return;
       if (!this.calls.route(message)) receive?.(message, extra);
     };
+    this.receive = (message) => transport.onmessage?.(message);
+  }
+
+  /** The direct calls of a Streamable HTTP upstream (undefined for stdio and HTTP+SSE, whose calls go through the SDK client). */
+  private directCalls(transport: Transport): DirectCalls | undefined {
+    const http = this.channel.httpClient;
+    if (this.target.kind !== 'http' || !http) return undefined;
+    return new DirectCalls({
+      url: this.target.url,
+      http,
+      transport,
+      label: describeTarget(this.target),
+      maxBytes: UPSTREAM_LIMITS.maxMessageBytes,
+      headers: callHeaders(this.target.headers, this.channel.sessionId, this.client.getNegotiatedProtocolVersion()),
+      deliver: (call, message) => this.calls.runIn(call, () => this.receive?.(message)),
+      noticed: (error) => this.guard.noticed(error)
+    });
   }
 
   /** An upstream request of the client (a question, a sampling request, a roots listing), given to its call. */

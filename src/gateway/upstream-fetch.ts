@@ -37,16 +37,24 @@ export class UpstreamFetch {
     this.agents.https.destroy();
   }
 
-  private send(url: URL, init: RequestInit): Promise<Response> {
-    const signal = init.signal ?? undefined;
+  /**
+   * One request on the connection's own keep-alive sockets, answered with node's response as it
+   * is (the gateway's direct calls read it without a web `Response`, see `direct-call.ts`).
+   * Failures read as {@link send}'s do; aborting `signal` destroys the request (and its body).
+   */
+  request(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | Buffer | undefined,
+    signal?: AbortSignal
+  ): Promise<IncomingMessage> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const secure = url.protocol === 'https:';
-    const headers = headerRecord(init.headers);
-    const body = bodyOf(init.body);
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    return new Promise<Response>((resolve, reject) => {
+    return new Promise<IncomingMessage>((resolve, reject) => {
       const request = (secure ? httpsRequest : httpRequest)(url, {
-        method: init.method ?? 'GET',
+        method,
         headers,
         agent: secure ? this.agents.https : this.agents.http
       });
@@ -69,10 +77,15 @@ export class UpstreamFetch {
         answered = true;
         // The signal goes on ending the body (an SSE stream the call stops reading) until the body ends.
         incoming.once('close', () => signal?.removeEventListener('abort', onAbort));
-        resolve(responseOf(incoming));
+        resolve(incoming);
       });
       request.end(body);
     });
+  }
+
+  private async send(url: URL, init: RequestInit): Promise<Response> {
+    const incoming = await this.request(url, init.method ?? 'GET', headerRecord(init.headers), bodyOf(init.body), init.signal ?? undefined);
+    return responseOf(incoming);
   }
 }
 
