@@ -6,7 +6,7 @@ import type { UpstreamFetch } from './upstream-fetch';
 import { FORWARDED_RESULT } from './upstream-result';
 import type { SentCall } from './upstream-send';
 import { SseSplitter } from './upstream-sse';
-import { UpstreamRpcError } from './tasks/raw-exchange';
+import { UpstreamRpcError } from '../wire/raw-exchange';
 
 type Json = Record<string, unknown>;
 
