@@ -88,6 +88,25 @@ async function connect(url: URL, era: Era): Promise<Client> {
 
 const TEXT = 'hello from the runtime bench';
 
+/** Calls retried because a pooled keep-alive connection was closed by the server as the call went out. */
+let retried = 0;
+
+/**
+ * One echo call. Node's fetch pools connections across clients, and a contender's pooled
+ * connections sit idle while the others take their turns: a server may close one just as a call
+ * goes out on it (a keep-alive race, not the server failing). Such a call is sent once more.
+ */
+async function callEcho(client: Client): Promise<Awaited<ReturnType<Client['callTool']>>> {
+  try {
+    return await client.callTool({ name: 'echo', arguments: { text: TEXT } });
+  } catch (error) {
+    if (!(error instanceof TypeError) || error.message !== 'fetch failed') throw error;
+    retried++;
+    process.stderr.write(`retrying a call: ${String((error as { cause?: unknown }).cause)}\n`);
+    return client.callTool({ name: 'echo', arguments: { text: TEXT } });
+  }
+}
+
 /** `total` echo calls, `concurrency` in flight, checking every answer. */
 async function phase(client: Client, pid: number, total: number, concurrency: number): Promise<Phase> {
   const latencies: number[] = [];
@@ -99,7 +118,7 @@ async function phase(client: Client, pid: number, total: number, concurrency: nu
       while (next < total) {
         next++;
         const t = performance.now();
-        const result = await client.callTool({ name: 'echo', arguments: { text: TEXT } });
+        const result = await callEcho(client);
         latencies.push(performance.now() - t);
         const content = result.content as { type: string; text?: string }[] | undefined;
         if (result.isError || content?.[0]?.text !== TEXT) throw new Error(`unexpected echo answer: ${JSON.stringify(result)}`);
@@ -125,6 +144,7 @@ async function runtimeRows(runtime: Runtime): Promise<string[]> {
   try {
     for (const which of whichs) contenders.push(await start(runtime, which));
     for (const era of ERAS) {
+      process.stderr.write(`runtime bench: ${runtime.name}, ${era === '2026' ? '2026-07-28' : '2025-11-25'}\n`);
       for (const c of contenders) {
         const client = await connect(c.url, era);
         await phase(client, c.pid, 300, 8); // warm-up (JIT, pools)
@@ -185,6 +205,7 @@ async function main(): Promise<void> {
     '|------------------------------------------------------|---------|---------|--------|------------|--------|'
   ];
   for (const runtime of RUNTIMES) out.push(...(await runtimeRows(runtime)));
+  if (retried > 0) out.push('', `(${retried} calls were sent again after a pooled keep-alive connection closed under them)`);
   process.stdout.write(`${out.join('\n')}\n`);
 }
 

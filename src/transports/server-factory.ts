@@ -54,9 +54,6 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
       { name: identity.name, version: identity.version },
       {
         capabilities: {
-          tools: { listChanged: true },
-          resources: { subscribe: true, listChanged: true },
-          prompts: { listChanged: true },
           completions: {},
           logging: {},
           ...(app.extensions ? { extensions: app.extensions } : {})
@@ -64,10 +61,17 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
         ...(identity.instructions ? { instructions: identity.instructions } : {})
       }
     );
-    // Every handler below replaces McpServer's own: the framework owns dispatch (the SDK's
-    // documented escape hatch); McpServer is the product only so that the HTTP entry applies its
-    // SEP-2243 `Mcp-Param-*` header validation, which reads `toolInputSchemaJson`.
+    // The framework owns dispatch (the SDK's documented escape hatch): every handler is the
+    // framework's. McpServer is the product only so that the HTTP entry applies its SEP-2243
+    // `Mcp-Param-*` header validation, which reads `toolInputSchemaJson`. The member capabilities
+    // are declared after it is built: given to its constructor, McpServer registers seven handlers
+    // of its own for them, which the ones below would replace (a cost on every HTTP request).
     const server = mcp.server;
+    server.registerCapabilities({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true }
+    });
     const subscriptions = era === 'legacy' || !requestInfo ? live.add(server, era) : new Set<string>();
     // A long-lived instance's level also filters what is sent between requests, and is followed by the gateways.
     if (era === 'legacy' || !requestInfo) serveSetLevel(server, live);

@@ -15,6 +15,7 @@ import { DEFAULT_WRITE_TIMEOUT_MS, nodeRequest, pathOf, readNodeBody, writeNodeR
 import { authorityOf } from './authority';
 import { pressureFor } from './connection-facts';
 import { MAX_BODY_BYTES, badAuthority, endpointNotFound, internalError } from './protocol-refusals';
+import { pathOfRequestUrl } from './request-path';
 import { createRouting } from './routing';
 import type { SessionOptions, SessionPrincipalOf } from './session-registry';
 
@@ -134,7 +135,7 @@ export function createFusionHttpHandler(
     },
     fetch(request, requestOptions) {
       const read = request.method === 'POST' ? () => readRequestBody(request, MAX_BODY_BYTES) : undefined;
-      return serve(request, new URL(request.url).pathname, requestOptions?.authInfo, read);
+      return serve(request, pathOfRequestUrl(request.url), requestOptions?.authInfo, read);
     },
     async serveNode(req, res) {
       // Aborted when the client goes away before the answer is written: a 2026-era call is cancelled so.
