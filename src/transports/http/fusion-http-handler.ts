@@ -1,10 +1,4 @@
-import {
-  readRequestBody,
-  type AuthInfo,
-  type McpServerFactory,
-  type ServerEventBus,
-  type ServerNotifier
-} from '@modelcontextprotocol/server';
+import { type AuthInfo, type McpServerFactory, type ServerEventBus, type ServerNotifier } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthGate } from '../../auth/http-auth';
 import type { ListenRouter } from './task-listen-request';
@@ -16,6 +10,7 @@ import { authorityOf } from './authority';
 import { pressureFor } from './connection-facts';
 import { MAX_BODY_BYTES, badAuthority, endpointNotFound, internalError } from './protocol-refusals';
 import { pathOfRequestUrl } from './request-path';
+import { readWebBody } from './web-body';
 import { createRouting } from './routing';
 import type { SessionOptions, SessionPrincipalOf } from './session-registry';
 
@@ -134,7 +129,7 @@ export function createFusionHttpHandler(
       return routing.sessionCount;
     },
     fetch(request, requestOptions) {
-      const read = request.method === 'POST' ? () => readRequestBody(request, MAX_BODY_BYTES) : undefined;
+      const read = request.method === 'POST' ? () => readWebBody(request, MAX_BODY_BYTES) : undefined;
       return serve(request, pathOfRequestUrl(request.url), requestOptions?.authInfo, read);
     },
     async serveNode(req, res) {
