@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { cpuUs } from '../http';
@@ -195,6 +196,12 @@ async function versionOf(runtime: Runtime): Promise<string> {
 }
 
 async function main(): Promise<void> {
+  const missing = RUNTIMES.filter((r) => r.name !== 'node' && !existsSync(r.command));
+  if (missing.length > 0) {
+    throw new Error(
+      `${missing.map((r) => r.name).join(' and ')} not installed (${BIN}): run npm ci --prefix scripts/runtimes, or leave them out with BENCH_RUNTIMES=node`
+    );
+  }
   // The SDK client (2.4.0) leaves an abort listener behind per concurrent 2025-era call, whoever the
   // server is (see bench/http.ts); Node then warns once per listener past 1,500. Counted, not printed.
   let clientListenerWarnings = 0;
