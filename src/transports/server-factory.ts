@@ -54,9 +54,6 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
       { name: identity.name, version: identity.version },
       {
         capabilities: {
-          tools: { listChanged: true },
-          resources: { subscribe: true, listChanged: true },
-          prompts: { listChanged: true },
           completions: {},
           logging: {},
           ...(app.extensions ? { extensions: app.extensions } : {})
@@ -64,15 +61,27 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
         ...(identity.instructions ? { instructions: identity.instructions } : {})
       }
     );
-    // Every handler below replaces McpServer's own: the framework owns dispatch (the SDK's
-    // documented escape hatch); McpServer is the product only so that the HTTP entry applies its
-    // SEP-2243 `Mcp-Param-*` header validation, which reads `toolInputSchemaJson`.
+    // The framework owns dispatch (the SDK's documented escape hatch): every handler is the
+    // framework's. McpServer is the product only so that the HTTP entry applies its SEP-2243
+    // `Mcp-Param-*` header validation, which reads `toolInputSchemaJson`. The member capabilities
+    // are declared after it is built: given to its constructor, McpServer registers seven handlers
+    // of its own for them, which the ones below would replace (a cost on every HTTP request).
     const server = mcp.server;
+    server.registerCapabilities({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true }
+    });
     const subscriptions = era === 'legacy' || !requestInfo ? live.add(server, era) : new Set<string>();
     // A long-lived instance's level also filters what is sent between requests, and is followed by the gateways.
     if (era === 'legacy' || !requestInfo) serveSetLevel(server, live);
 
     const traced = new RequestTelemetry(telemetry, server, era);
+    // A 2026-07-28 server serves the one request it is built for, whose method the SDK has already
+    // checked against its `Mcp-Method` header (refused before this factory runs if missing or
+    // different): only that method's handler is registered, a cost on every request otherwise.
+    const only = era === 'modern' && requestInfo ? requestInfo.headers.get('mcp-method') : null;
+    const wanted = (method: string): boolean => only === null || only === method;
 
     // The methods that address one member, from the table that also gives their scopes to the auth gate.
     const members: MemberHandlers = {
@@ -99,36 +108,41 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
         return app.complete(query, requestOf(server, ctx, era, trace, completed(query)));
       }
     };
-    for (const method of MEMBER_METHOD_NAMES) serveMember(server, traced, method, members[method]);
+    for (const method of MEMBER_METHOD_NAMES) if (wanted(method)) serveMember(server, traced, method, members[method]);
 
-    server.setRequestHandler(
-      'tools/list',
-      traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] }))
-    );
-    serveExtensions(server, app, era, traced);
-    server.setRequestHandler(
-      'resources/list',
-      traced.serve('resources/list', undefined, async (_request, ctx, trace) => ({
-        resources: await app.listResources(requestOf(server, ctx, era, trace))
-      }))
-    );
-    server.setRequestHandler(
-      'resources/templates/list',
-      traced.serve('resources/templates/list', undefined, (_request, ctx) => ({
-        resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo)
-      }))
-    );
-    server.setRequestHandler(
-      'resources/unsubscribe',
-      traced.serve('resources/unsubscribe', uriOf, (request: { params: { uri: string } }) => {
-        subscriptions.delete(request.params.uri);
-        return {};
-      })
-    );
-    server.setRequestHandler(
-      'prompts/list',
-      traced.serve('prompts/list', undefined, (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] }))
-    );
+    if (wanted('tools/list'))
+      server.setRequestHandler(
+        'tools/list',
+        traced.serve('tools/list', undefined, (_request, ctx) => ({ tools: app.listTools(ctx.http?.authInfo) as never[] }))
+      );
+    serveExtensions(server, app, era, traced, wanted);
+    if (wanted('resources/list'))
+      server.setRequestHandler(
+        'resources/list',
+        traced.serve('resources/list', undefined, async (_request, ctx, trace) => ({
+          resources: await app.listResources(requestOf(server, ctx, era, trace))
+        }))
+      );
+    if (wanted('resources/templates/list'))
+      server.setRequestHandler(
+        'resources/templates/list',
+        traced.serve('resources/templates/list', undefined, (_request, ctx) => ({
+          resourceTemplates: app.listResourceTemplates(ctx.http?.authInfo)
+        }))
+      );
+    if (wanted('resources/unsubscribe'))
+      server.setRequestHandler(
+        'resources/unsubscribe',
+        traced.serve('resources/unsubscribe', uriOf, (request: { params: { uri: string } }) => {
+          subscriptions.delete(request.params.uri);
+          return {};
+        })
+      );
+    if (wanted('prompts/list'))
+      server.setRequestHandler(
+        'prompts/list',
+        traced.serve('prompts/list', undefined, (_request, ctx) => ({ prompts: app.listPrompts(ctx.http?.authInfo) as never[] }))
+      );
     return mcp;
   };
 }
@@ -267,8 +281,9 @@ function inputChannelOf(declared: ClientCapabilities | undefined, era: Era): Inp
  * The methods the app's extensions serve (`tasks/*`, `skills/*`, a user's own), each registered
  * with its params as sent: the extension checks them (and the client's opt-in) itself.
  */
-function serveExtensions(server: Server, app: ServedApp, era: Era, traced: RequestTelemetry): void {
+function serveExtensions(server: Server, app: ServedApp, era: Era, traced: RequestTelemetry, wanted: (method: string) => boolean): void {
   for (const method of app.extensionMethods) {
+    if (!wanted(method)) continue;
     server.setRequestHandler(
       method,
       { params: PASS_THROUGH },

@@ -1,10 +1,4 @@
-import {
-  readRequestBody,
-  type AuthInfo,
-  type McpServerFactory,
-  type ServerEventBus,
-  type ServerNotifier
-} from '@modelcontextprotocol/server';
+import { type AuthInfo, type McpServerFactory, type ServerEventBus, type ServerNotifier } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthGate } from '../../auth/http-auth';
 import type { ListenRouter } from './task-listen-request';
@@ -15,6 +9,8 @@ import { DEFAULT_WRITE_TIMEOUT_MS, nodeRequest, pathOf, readNodeBody, writeNodeR
 import { authorityOf } from './authority';
 import { pressureFor } from './connection-facts';
 import { MAX_BODY_BYTES, badAuthority, endpointNotFound, internalError } from './protocol-refusals';
+import { pathOfRequestUrl } from './request-path';
+import { readWebBody } from './web-body';
 import { createRouting } from './routing';
 import type { SessionOptions, SessionPrincipalOf } from './session-registry';
 
@@ -141,8 +137,8 @@ export function createFusionHttpHandler(
       return routing.sessionCount;
     },
     fetch(request, requestOptions) {
-      const read = request.method === 'POST' ? () => readRequestBody(request, MAX_BODY_BYTES) : undefined;
-      return serve(request, new URL(request.url).pathname, requestOptions?.authInfo, read);
+      const read = request.method === 'POST' ? () => readWebBody(request, MAX_BODY_BYTES) : undefined;
+      return serve(request, pathOfRequestUrl(request.url), requestOptions?.authInfo, read);
     },
     async serveNode(req, res) {
       // Aborted when the client goes away before the answer is written: a 2026-era call is cancelled so.
