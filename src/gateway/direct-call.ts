@@ -7,6 +7,8 @@ import { FORWARDED_RESULT } from './upstream-result';
 import type { SentCall } from './upstream-send';
 import { SseSplitter } from './upstream-sse';
 import { UpstreamRpcError } from '../wire/raw-exchange';
+import { UPSTREAM_LIMITS } from './guards/limits';
+import { describeTarget, type ResolvedTarget } from './upstream-target';
 
 type Json = Record<string, unknown>;
 
@@ -182,6 +184,27 @@ export class DirectCalls {
         .catch((error: unknown) => end.fail(error));
     });
   }
+}
+
+/**
+ * The direct calls of a connection to a Streamable HTTP upstream, over its keep-alive sockets
+ * (`http`); undefined for stdio and HTTP+SSE, whose calls go through the SDK client.
+ */
+export function directCallsOver(
+  target: ResolvedTarget,
+  http: UpstreamFetch | undefined,
+  line: Pick<DirectLine, 'transport' | 'deliver' | 'noticed'> & { sessionId?: string; protocolVersion?: string }
+): DirectCalls | undefined {
+  if (target.kind !== 'http' || !http) return undefined;
+  const { sessionId, protocolVersion, ...rest } = line;
+  return new DirectCalls({
+    ...rest,
+    url: target.url,
+    http,
+    label: describeTarget(target),
+    maxBytes: UPSTREAM_LIMITS.maxMessageBytes,
+    headers: callHeaders(target.headers, sessionId, protocolVersion)
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { LoggingLevel } from '@modelcontextprotocol/client';
 import type { FrontSessions } from '../types/front-sessions';
-import type { ConnectionEvents, UpstreamConnection } from './upstream-connection';
+import type { UpstreamConnection } from './upstream-connection';
+import type { ConnectionEvents } from './upstream-events';
 import type { UpstreamAnswer, UpstreamAsk } from './upstream-call';
 
 /** What {@link FrontTraffic} needs of the gateway's connections (see `GatewayConnections`). */

@@ -1,7 +1,8 @@
 import { ConfigurationError } from '../errors';
 import type { ProxyOptions } from './proxy-options';
 import { SessionConnections, maxUpstreamSessions } from './session-connections';
-import { UpstreamConnection, type ConnectionEvents } from './upstream-connection';
+import { UpstreamConnection } from './upstream-connection';
+import type { ConnectionEvents } from './upstream-events';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
 
 /**

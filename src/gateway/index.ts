@@ -2,7 +2,7 @@
 export { proxy } from './proxy';
 export type { Gateway } from '../metadata/member-source';
 export type { ProxyOptions } from './proxy-options';
-export type { UpstreamEra } from './upstream-connection';
+export type { UpstreamEra } from './upstream-events';
 export type { UpstreamTarget } from './upstream-target';
 export { proxyServers } from './config/proxy-servers';
 export type { ProxyServersOptions } from './config/proxy-servers';

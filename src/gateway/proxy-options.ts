@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { UpstreamEra } from './upstream-connection';
+import type { UpstreamEra } from './upstream-events';
 
 /** Options of {@link proxy}. */
 export interface ProxyOptions {

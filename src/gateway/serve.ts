@@ -9,7 +9,7 @@ import { proxy } from './proxy';
 import type { ProxyOptions } from './proxy-options';
 import { proxyServers } from './config/proxy-servers';
 import type { ToolSearchSetting } from '../tool-search/tool-search-options';
-import type { UpstreamEra } from './upstream-connection';
+import type { UpstreamEra } from './upstream-events';
 import { describeTarget, resolveTarget, type UpstreamTarget } from './upstream-target';
 
 /** What `mcpfusion serve` serves. */

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors';
-import type { ConnectionEvents, UpstreamConnection } from './upstream-connection';
+import type { UpstreamConnection } from './upstream-connection';
+import type { ConnectionEvents } from './upstream-events';
 
 /** The default of `ProxyOptions.maxUpstreamSessions`: below the 20 sessions per caller a server made with this framework allows by default. */
 export const DEFAULT_MAX_UPSTREAM_SESSIONS = 16;

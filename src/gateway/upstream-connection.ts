@@ -10,15 +10,11 @@ import { listenToTaskStatus, requestTask } from './tasks/task-requests';
 import { ConnectionGuard } from './guards/connection-guard';
 import type { ConnectionEvents, UpstreamEra } from './upstream-events';
 import { listAllTools, servedCapabilities, upstreamClient } from './upstream-client';
-import { isUnreachable, networkReason } from './upstream-unreachable';
+import { callFailure, unavailable } from './upstream-unreachable';
 import { callMeta, sendCall } from './upstream-send';
 import { ResourceWatch } from './resource-watch';
 import { UpstreamChannel } from './upstream-channel';
-import { callHeaders, DirectCalls } from './direct-call';
-import { UPSTREAM_LIMITS } from './guards/limits';
-
-// Kept importable from here, where the gateway's modules have always found them.
-export type { ConnectionEvents, UpstreamEra } from './upstream-events';
+import { directCallsOver, type DirectCalls } from './direct-call';
 
 /**
  * One connected SDK v2 client to the upstream: it forwards calls (each an {@link UpstreamCall}),
@@ -101,7 +97,13 @@ export class UpstreamConnection {
     }
     connection.raw = new RawExchange(transport, target.kind === 'stdio');
     connection.tap(transport);
-    connection.direct = connection.directCalls(transport);
+    connection.direct = directCallsOver(target, connection.channel.httpClient, {
+      transport,
+      sessionId: connection.channel.sessionId,
+      protocolVersion: client.getNegotiatedProtocolVersion(),
+      deliver: (call, message) => connection.calls.runIn(call, () => connection.receive?.(message)),
+      noticed: (error) => connection.guard.noticed(error)
+    });
     client.onerror = (error) => connection.guard.noticed(error);
     client.onclose = () => connection.lost();
     return connection;
@@ -137,11 +139,11 @@ export class UpstreamConnection {
    * `signal`; its failure is an error naming the upstream (the app's boundary maps it).
    */
   async request<T>(send: (client: Client) => Promise<T>): Promise<T> {
-    if (this.closedBy) throw this.unavailable(this.closedBy);
+    if (this.closedBy) throw unavailable(this.target, this.closedBy);
     try {
       return await this.calls.runOutside(() => send(this.client));
     } catch (error) {
-      throw this.closedBy ? this.unavailable(this.closedBy) : upstreamFailure(error);
+      throw this.closedBy ? unavailable(this.target, this.closedBy) : upstreamFailure(error);
     }
   }
 
@@ -191,7 +193,7 @@ export class UpstreamConnection {
 
   /** The raw exchange of an open connection; a closed one is the upstream being unavailable. */
   private openRaw(): RawExchange {
-    if (this.closedBy || !this.raw) throw this.unavailable(this.closedBy ?? new Error('the connection is not open'));
+    if (this.closedBy || !this.raw) throw unavailable(this.target, this.closedBy ?? new Error('the connection is not open'));
     return this.raw;
   }
 
@@ -201,7 +203,7 @@ export class UpstreamConnection {
       return await listAllTools(this.client);
     } catch (error) {
       // A listing broken off at a bound (see `tap`) fails saying which.
-      throw this.guard.brokenBy ? this.unavailable(this.guard.brokenBy) : error;
+      throw this.guard.brokenBy ? unavailable(this.target, this.guard.brokenBy) : error;
     }
   }
 
@@ -212,7 +214,7 @@ export class UpstreamConnection {
    * (-32021) exactly as it would for a client of its own.
    */
   start(name: string, args: Record<string, unknown>, front?: ClientCapabilities): UpstreamCall {
-    if (this.closedBy) throw this.unavailable(this.closedBy);
+    if (this.closedBy) throw unavailable(this.target, this.closedBy);
     const token = `gw-${++this.nextToken}`;
     const call = new UpstreamCall(name, token);
     // A front client that accepts a task, before an upstream that offers them: sent raw (the SDK refuses a task result).
@@ -231,12 +233,8 @@ export class UpstreamConnection {
       .runIn(call, () => (direct ? direct.send(call, params) : sendCall(this.client, call, params, raw)))
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),
-        (error: unknown) => {
-          const unreachable = !this.closedBy && isUnreachable(error);
-          const reason = this.closedBy ?? (unreachable ? new Error(networkReason(error)) : undefined);
-          if (unreachable && reason) this.events.unreachable?.(reason);
-          call.push({ kind: 'failed', error: reason ? this.unavailable(reason) : upstreamFailure(error, name) });
-        }
+        (error: unknown) =>
+          call.push({ kind: 'failed', error: callFailure(this.target, name, error, this.closedBy, this.events.unreachable) })
       )
       .finally(() => {
         this.calls.delete(call);
@@ -277,22 +275,6 @@ export class UpstreamConnection {
     this.receive = (message) => transport.onmessage?.(message);
   }
 
-  /** The direct calls of a Streamable HTTP upstream (undefined for stdio and HTTP+SSE, whose calls go through the SDK client). */
-  private directCalls(transport: Transport): DirectCalls | undefined {
-    const http = this.channel.httpClient;
-    if (this.target.kind !== 'http' || !http) return undefined;
-    return new DirectCalls({
-      url: this.target.url,
-      http,
-      transport,
-      label: describeTarget(this.target),
-      maxBytes: UPSTREAM_LIMITS.maxMessageBytes,
-      headers: callHeaders(this.target.headers, this.channel.sessionId, this.client.getNegotiatedProtocolVersion()),
-      deliver: (call, message) => this.calls.runIn(call, () => this.receive?.(message)),
-      noticed: (error) => this.guard.noticed(error)
-    });
-  }
-
   /** An upstream request of the client (a question, a sampling request, a roots listing), given to its call. */
   private question(ask: UpstreamAsk): Promise<UpstreamAnswer> {
     return this.calls.ask(
@@ -307,16 +289,10 @@ export class UpstreamConnection {
     const stderr = this.channel.stderrTail;
     const tail = stderr ? ` (its last words: ${stderr.split('\n').slice(-3).join(' / ')})` : '';
     this.closedBy = this.guard.brokenBy ?? new Error(`the connection closed${tail}`);
-    const error = this.unavailable(this.closedBy);
+    const error = unavailable(this.target, this.closedBy);
     this.calls.failAll(error);
     this.raw?.failAll(error);
     this.channel.release();
     this.events.closed(this.closedBy);
-  }
-
-  private unavailable(reason: Error): UpstreamError {
-    return new UpstreamError(
-      `The upstream MCP server ${describeTarget(this.target)} is unavailable: ${reason.message}. The gateway reconnects on the next call; call the tool again.`
-    );
   }
 }
