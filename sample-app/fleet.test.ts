@@ -337,6 +337,18 @@ testWithRedis('2025-era: a session stream cut after the refund is resumed on the
     await postRaw(a, { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { confirm: true } } }, session);
     await stream.cancel();
     while (statusOf(disk, id) !== 'refunded') await new Promise((resolve) => setImmediate(resolve));
+    // A stores the result in the fleet's event store a little after the row commits; a GET before that replays
+    // only the events stored so far. Wait for the stored result, then check that it is replayed once.
+    const [scope, streamKey] = lastEventId.split('|');
+    const probe = await connectRedis(redis.url);
+    try {
+      const key = `{mcpfusion:events}:stream:${scope}:${streamKey}`;
+      while (!(await probe.client.lRange(key, 0, -1)).some((entry) => entry.includes('"id":77'))) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      await probe.close();
+    }
     // The client reconnects to the other instance (a balancer sent it there) with the last event it saw.
     const resumed = await fetch(b, { method: 'GET', headers: { accept: 'text/event-stream', ...session, 'last-event-id': lastEventId } });
     expect(resumed.status).toBe(200);
