@@ -17,13 +17,15 @@ import {
  * TypeScript sources run by Bun as they are (Bun's transpiler emits the decorator metadata the
  * framework reads: no tsc step), served by `Bun.serve` through `app.createHttpHandler().fetch`,
  * against this repository's built package, and checked by SDK clients of both eras (Bun keeps
- * a long-lived process: 2025-era sessions live in it, as on Node). Its own tests (`bun test`) pass.
+ * a long-lived process: 2025-era sessions live in it, as on Node). Its own tests (`bun test`) pass,
+ * and it type-checks with Bun's types (`@types/bun`, pinned in scripts/runtimes).
  *
  * Bun is installed apart from the root lockfile (scripts/runtimes); without it the suite is
  * skipped, saying how to install it (CI installs it and counts a skip as a failure).
  */
 const TEMPLATE = join(ROOT, 'examples', 'templates', 'bun');
 const BUN = runtimeBin('bun');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const describeWithBun = BUN ? describe : describe.skip;
 const skipped = BUN ? '' : ` (skipped: bun is not installed in scripts/runtimes; install it with: ${RUNTIMES_INSTALL})`;
 
@@ -106,6 +108,12 @@ describeWithBun(`the Bun target (examples/templates/bun, Bun.serve)${skipped}`, 
     await stopping.stop();
     expect(await exited).toBe(0);
   });
+
+  test("type-checks as its `typecheck` script does (tsc with Bun's types, @types/bun)", async () => {
+    const script = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.typecheck;
+    expect(script).toBe('tsc -p tsconfig.json');
+    await runToEnd(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  }, 120_000);
 
   test('passes its own tests (bun test)', async () => {
     await runToEnd(BUN!, bunScript(dir, 'test'), dir);
