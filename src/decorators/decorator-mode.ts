@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { ConfigurationError } from '../errors';
+import { bunTypeScriptEntry, tsconfigWithoutLegacyDecorators } from './transpiler-config';
 
 /**
  * The framework needs TypeScript's legacy decorators (`experimentalDecorators`) and their type
@@ -64,12 +65,31 @@ export function standardDecoratorsError(compiled: string | undefined, where?: st
   return error;
 }
 
+/** The message for TypeScript sources Bun runs with standard decorators: the options go where Bun reads them. */
+function bunDecoratorsError(file: string): ConfigurationError {
+  const error = new ConfigurationError(
+    `Bun compiles the decorators of your TypeScript sources as standard (TC39) ones, because ${file} does not set ` +
+      '"experimentalDecorators"; @mcpfusion/core (and class-validator) need TypeScript\'s legacy ones and their metadata. ' +
+      `Add to "compilerOptions" in ${file}:\n` +
+      '    "experimentalDecorators": true,\n' +
+      '    "emitDecoratorMetadata": true\n' +
+      'Bun reads both when it runs the sources (no build step).'
+  );
+  error.stack = `${error.name}: ${error.message}`;
+  return error;
+}
+
 /**
  * Throws {@link standardDecoratorsError} when a compiled module loading the framework was built
  * without `experimentalDecorators`. `loader` is the framework's entry module (its `parent` chain is
  * who imports it); the process's entry file is read too (an ES module importer has no `parent`).
  */
 export function assertLegacyDecorators(loader: NodeJS.Module | undefined): void {
+  const bunEntry = bunTypeScriptEntry();
+  if (bunEntry) {
+    const tsconfig = tsconfigWithoutLegacyDecorators(bunEntry);
+    if (tsconfig) throw bunDecoratorsError(tsconfig);
+  }
   const files = importers(loader);
   // The module that imports the framework may hold no decorator (an app.ts that imports it before
   // ./tools): the compiled files beside the importers are the same build, and are read too.

@@ -115,6 +115,26 @@ describeWithBun(`the Bun target (examples/templates/bun, Bun.serve)${skipped}`, 
     await runToEnd(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
   }, 120_000);
 
+  test('without experimentalDecorators in its tsconfig, stops at import naming that file and both options', async () => {
+    const bare = scratchTemplate(TEMPLATE);
+    try {
+      const tsconfig = join(bare, 'tsconfig.json');
+      writeFileSync(
+        tsconfig,
+        readFileSync(tsconfig, 'utf8').replace(/^\s*"(experimentalDecorators|emitDecoratorMetadata)": true,\n/gm, '')
+      );
+      expect(readFileSync(tsconfig, 'utf8')).not.toContain('Decorator');
+      const failed = runToEnd(BUN!, bunScript(bare, 'start'), bare, { PORT: '0' });
+      await expect(failed).rejects.toThrow(/exited 1/);
+      const said = String(await failed.catch((error: Error) => error.message));
+      expect(said).toContain(`Bun compiles the decorators of your TypeScript sources as standard (TC39) ones, because ${tsconfig}`);
+      expect(said).toMatch(/"experimentalDecorators": true,\n\s+"emitDecoratorMetadata": true/);
+      expect(said).not.toContain('object.constructor');
+    } finally {
+      removeScratch(bare);
+    }
+  }, 60_000);
+
   test('passes its own tests (bun test)', async () => {
     await runToEnd(BUN!, bunScript(dir, 'test'), dir);
   }, 180_000);
