@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkListenHttp, checkListenStdio, LISTEN_MAIN } from '../../helpers/target-listen';
 import { expectBadHostRefused, runTargetScenario } from '../../helpers/target-scenario';
 import {
   ROOT,
@@ -63,6 +64,23 @@ try {
   await serving.stop();
 }
 `;
+
+describeWithBun(`app.listen on Bun (its HTTP and stdio transports)${skipped}`, () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = scratchTemplate(TEMPLATE);
+    writeFileSync(join(dir, 'listen-main.ts'), LISTEN_MAIN);
+  });
+  afterAll(() => removeScratch(dir));
+
+  test('over HTTP: the scenario, in both eras', async () => {
+    await checkListenHttp({ command: BUN!, args: ['listen-main.ts'], cwd: dir });
+  }, 120_000);
+
+  test('over stdio: an SDK client spawns bun, lists the tools, calls one with progress', async () => {
+    await checkListenStdio({ command: BUN!, args: ['listen-main.ts'], cwd: dir });
+  }, 60_000);
+});
 
 describeWithBun(`the Bun target (examples/templates/bun, Bun.serve)${skipped}`, () => {
   let dir: string;

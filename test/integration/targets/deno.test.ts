@@ -1,5 +1,6 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkListenHttp, checkListenStdio, LISTEN_MAIN } from '../../helpers/target-listen';
 import { expectBadHostRefused, runTargetScenario } from '../../helpers/target-scenario';
 import {
   ROOT,
@@ -103,4 +104,29 @@ describeWithDeno(`the Deno target (examples/templates/deno, Deno.serve)${skipped
   test('passes its own tests (deno test, after its type check)', async () => {
     await runToEnd(DENO!, denoTask(dir, 'test'), dir, env);
   }, 180_000);
+});
+
+describeWithDeno(`app.listen on Deno (its HTTP and stdio transports, node:http and process.stdin/stdout)${skipped}`, () => {
+  let dir: string;
+  let run: { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv };
+  beforeAll(() => {
+    dir = scratchDenoProject();
+    writeFileSync(join(dir, 'listen-main.ts'), LISTEN_MAIN);
+    // The permissions the template's start task grants; stdio needs none more.
+    run = {
+      command: DENO!,
+      args: ['run', '--allow-net', '--allow-env', 'listen-main.ts'],
+      cwd: dir,
+      env: { DENO_DIR: join(dir, '.deno'), DENO_NO_UPDATE_CHECK: '1' }
+    };
+  });
+  afterAll(() => removeScratch(dir));
+
+  test('over HTTP: the scenario, in both eras', async () => {
+    await checkListenHttp(run);
+  }, 120_000);
+
+  test('over stdio: an SDK client spawns deno, lists the tools, calls one with progress', async () => {
+    await checkListenStdio(run);
+  }, 60_000);
 });
