@@ -1,0 +1,133 @@
+import { LIVE, TERMINAL, type TaskRecord, type TaskStatus } from '../tasks/task-record';
+import { patched, type TaskPatchOf, type TaskStore } from '../tasks/task-store';
+import type { DurableObjectNamespaceLike } from './cloudflare-types';
+import { StateObjectClient } from './state-object-client';
+
+/** Options of {@link DurableObjectTaskStore}. */
+export interface DurableObjectTaskStoreOptions {
+  /** The name of the object instance holding the records. Default `mcpfusion-tasks`. */
+  name?: string;
+}
+
+/**
+ * Task records for Cloudflare Workers, in a `FusionStateObject`: `tasks/get`, `tasks/update` and
+ * `tasks/cancel` answer from any isolate, records expire with their TTL, and every transition is
+ * a compare-and-set in the object (retried on a conflict), so two isolates never both move one
+ * task. What stays in the isolate running a task: its run, and its progress between transitions.
+ * A `tasks/cancel` that lands on another isolate records the request (`cancelRequested`, the
+ * status message `Cancelling`) but cannot reach the run (the object pushes nothing): the run
+ * ends on its own and its end decides the status.
+ *
+ * @example
+ * ```ts
+ * FusionApp.create({ tools, tasks: { store: new DurableObjectTaskStore(env.STATE) } });
+ * ```
+ */
+export class DurableObjectTaskStore implements TaskStore {
+  private readonly object: StateObjectClient;
+  /** Tasks whose run this isolate started and that have not left `working` yet, each with what resolves when they do. */
+  private readonly running = new Map<string, () => void>();
+  private readonly runningDone = new Map<string, Promise<void>>();
+
+  /** `namespace`: the Worker's binding to `FusionStateObject` (`env.STATE`). */
+  constructor(namespace: DurableObjectNamespaceLike, options: DurableObjectTaskStoreOptions = {}) {
+    this.object = new StateObjectClient(namespace, options.name ?? 'mcpfusion-tasks');
+  }
+
+  /**
+   * Resolves once every task whose run this isolate started (created `working`, or made
+   * `working` again by a `tasks/update` answered here) has left `working`: its outcome, or its
+   * next question, is recorded. A Worker passes it to `ctx.waitUntil` after each response, so
+   * that the runtime keeps the isolate's work going after the `CreateTaskResult` was sent
+   * (within the runtime's limit on work after a response: 30 seconds on Cloudflare).
+   */
+  async settled(): Promise<void> {
+    while (this.runningDone.size > 0) await Promise.all(this.runningDone.values());
+  }
+
+  /** Follows a task's run in this isolate: tracked while `working`, released when it leaves it. */
+  private follow(taskId: string, status: TaskStatus): void {
+    if (status === 'working') {
+      if (this.running.has(taskId)) return;
+      let resolve!: () => void;
+      this.runningDone.set(taskId, new Promise<void>((done) => (resolve = done)));
+      this.running.set(taskId, resolve);
+      return;
+    }
+    this.running.get(taskId)?.();
+    this.running.delete(taskId);
+    this.runningDone.delete(taskId);
+  }
+
+  async create(record: TaskRecord): Promise<void> {
+    if (record.status === 'working') this.follow(record.taskId, 'working');
+    try {
+      await this.createRecord(record);
+    } catch (error) {
+      this.follow(record.taskId, 'failed');
+      throw error;
+    }
+  }
+
+  private async createRecord(record: TaskRecord): Promise<void> {
+    await this.object.send({
+      op: 'task.create',
+      taskId: record.taskId,
+      record: JSON.stringify(record),
+      expiresAt: record.createdAt + record.ttlMs,
+      live: LIVE.includes(record.status)
+    });
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    const stored = await this.object.send<string | null>({ op: 'task.get', taskId });
+    return stored === null ? undefined : (JSON.parse(stored) as TaskRecord);
+  }
+
+  async transition(taskId: string, from: readonly TaskStatus[], patch: TaskPatchOf): Promise<TaskRecord | undefined> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const stored = await this.object.send<string | null>({ op: 'task.get', taskId });
+      const record = stored === null ? undefined : (JSON.parse(stored) as TaskRecord);
+      // Gone or over (settled elsewhere, swept): nothing of it runs on here.
+      if (!record || TERMINAL.has(record.status)) {
+        this.follow(taskId, 'failed');
+        return undefined;
+      }
+      if (!from.includes(record.status)) return undefined;
+      const next = patched(record, patch);
+      if (!next) return undefined;
+      const written = await this.object.send<boolean>({
+        op: 'task.cas',
+        taskId,
+        expected: stored as string,
+        next: JSON.stringify(next),
+        live: LIVE.includes(next.status)
+      });
+      if (written) {
+        // A task made working here (an update answered here) runs here; one that left working has settled.
+        if (next.status !== 'working' || record.status !== 'working') this.follow(taskId, next.status);
+        return next;
+      }
+      // Another isolate moved it meanwhile: read again and decide again.
+    }
+    throw new Error(`task ${taskId}: too many concurrent transitions`);
+  }
+
+  sweep(now: number): Promise<string[]> {
+    return this.object.send<string[]>({ op: 'task.sweep', now });
+  }
+
+  countLive(): Promise<number> {
+    return this.object.send<number>({ op: 'task.count' });
+  }
+
+  async listLive(): Promise<TaskRecord[]> {
+    const stored = await this.object.send<string[]>({ op: 'task.live' });
+    return stored.map((text) => JSON.parse(text) as TaskRecord).filter((record) => LIVE.includes(record.status));
+  }
+
+  /** Isolates share the object: a new isolate cannot tell another's running tasks from orphans, so none are touched. */
+  async failOrphans(): Promise<number> {
+    return 0;
+  }
+}
