@@ -1,5 +1,5 @@
 import { LIVE, TERMINAL, type TaskRecord, type TaskStatus } from '../tasks/task-record';
-import { patched, type TaskPatchOf, type TaskStore } from '../tasks/task-store';
+import { patched, type TaskFailure, type TaskPatchOf, type TaskStore } from '../tasks/task-store';
 import type { DurableObjectNamespaceLike } from './cloudflare-types';
 import { StateObjectClient } from './state-object-client';
 
@@ -7,6 +7,13 @@ import { StateObjectClient } from './state-object-client';
 export interface DurableObjectTaskStoreOptions {
   /** The name of the object instance holding the records. Default `mcpfusion-tasks`. */
   name?: string;
+  /**
+   * How long a round of a task may stay `working` after its last transition before it counts as
+   * lost, in ms (default 60,000). A Worker's work after its response ends within 30 seconds (the
+   * runtime cancels what is left), so a task still `working` well after that has no run anywhere:
+   * it is settled to `failed` when it is next read, rather than left working until its TTL.
+   */
+  maxRunMs?: number;
 }
 
 /**
@@ -28,10 +35,16 @@ export class DurableObjectTaskStore implements TaskStore {
   /** Tasks whose run this isolate started and that have not left `working` yet, each with what resolves when they do. */
   private readonly running = new Map<string, () => void>();
   private readonly runningDone = new Map<string, Promise<void>>();
+  private readonly maxRunMs: number;
+  /** The framework's error object for an interrupted task (given to `failOrphans` when the app opens). */
+  private interrupted: TaskFailure | undefined;
 
   /** `namespace`: the Worker's binding to `FusionStateObject` (`env.STATE`). */
   constructor(namespace: DurableObjectNamespaceLike, options: DurableObjectTaskStoreOptions = {}) {
     this.object = new StateObjectClient(namespace, options.name ?? 'mcpfusion-tasks');
+    this.maxRunMs = options.maxRunMs ?? 60_000;
+    if (!Number.isSafeInteger(this.maxRunMs) || this.maxRunMs < 1)
+      throw new TypeError(`DurableObjectTaskStore: maxRunMs must be a positive whole number (got ${String(options.maxRunMs)})`);
   }
 
   /**
@@ -81,7 +94,25 @@ export class DurableObjectTaskStore implements TaskStore {
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const stored = await this.object.send<string | null>({ op: 'task.get', taskId });
-    return stored === null ? undefined : (JSON.parse(stored) as TaskRecord);
+    return stored === null ? undefined : this.unlessLost(JSON.parse(stored) as TaskRecord);
+  }
+
+  /**
+   * A task `working` past `maxRunMs` since its last transition, whose run is not in this isolate:
+   * its run was cut off with the isolate's work (the runtime's limit after a response). Settled to
+   * `failed` (a compare-and-set: a run that records first wins), so a client polling it is told.
+   */
+  private async unlessLost(record: TaskRecord): Promise<TaskRecord> {
+    const interrupted = this.interrupted;
+    const now = Date.now();
+    const lost = (current: Readonly<TaskRecord>): boolean =>
+      current.status === 'working' && now - current.lastUpdatedAt > this.maxRunMs && !this.running.has(current.taskId);
+    if (!interrupted || !lost(record)) return record;
+    const message = `The Worker's run of this task ended before it recorded an outcome (no transition for ${this.maxRunMs} ms: work after a response is cut off by the runtime).`;
+    const failed = await this.transition(record.taskId, ['working'], (current) =>
+      lost(current) ? { status: 'failed', statusMessage: message, error: { ...interrupted, message }, lastUpdatedAt: now } : undefined
+    );
+    return failed ?? (await this.get(record.taskId)) ?? record;
   }
 
   async transition(taskId: string, from: readonly TaskStatus[], patch: TaskPatchOf): Promise<TaskRecord | undefined> {
@@ -123,11 +154,17 @@ export class DurableObjectTaskStore implements TaskStore {
 
   async listLive(): Promise<TaskRecord[]> {
     const stored = await this.object.send<string[]>({ op: 'task.live' });
-    return stored.map((text) => JSON.parse(text) as TaskRecord).filter((record) => LIVE.includes(record.status));
+    const records: TaskRecord[] = [];
+    for (const text of stored) records.push(await this.unlessLost(JSON.parse(text) as TaskRecord));
+    return records.filter((record) => LIVE.includes(record.status));
   }
 
-  /** Isolates share the object: a new isolate cannot tell another's running tasks from orphans, so none are touched. */
-  async failOrphans(): Promise<number> {
+  /**
+   * Isolates share the object: a new isolate cannot tell another's running tasks from orphans, so
+   * none are touched now. The error object is kept: a task found `working` past `maxRunMs` fails with it.
+   */
+  async failOrphans(error: TaskFailure): Promise<number> {
+    this.interrupted = error;
     return 0;
   }
 }

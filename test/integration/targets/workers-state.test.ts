@@ -80,6 +80,7 @@ describeWithWrangler(`Workers state in a Durable Object (FusionStateObject, wran
   }, 180_000);
 
   afterAll(async () => {
+    if (process.env.DEBUG_WRANGLER) process.stderr.write(server?.output() ?? '');
     await server?.stop();
     if (dir) removeScratch(dir);
   }, 60_000);

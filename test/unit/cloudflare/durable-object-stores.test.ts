@@ -238,6 +238,21 @@ describe('DurableObjectTaskStore over FusionStateObject', () => {
     expect(settled).toBe(true);
   });
 
+  test("a task left working past maxRunMs by another isolate (its run cut off) is read as failed, with the app's error", async () => {
+    const { namespace } = namespaceOf();
+    const runner = new DurableObjectTaskStore(namespace, { maxRunMs: 1_000 });
+    const reader = new DurableObjectTaskStore(namespace, { maxRunMs: 1_000 });
+    await reader.failOrphans({ code: -32603, message: 'interrupted', data: { code: 'TASK_INTERRUPTED' } });
+    await runner.create(task({ lastUpdatedAt: Date.now() - 5_000 }));
+    await runner.create(task({ taskId: 't2' }));
+    const read = await reader.get('t1');
+    expect(read).toMatchObject({ status: 'failed', error: { code: -32603, data: { code: 'TASK_INTERRUPTED' } } });
+    expect(read?.statusMessage).toMatch(/run of this task ended before it recorded an outcome/);
+    expect((await reader.listLive()).map((record) => record.taskId)).toEqual(['t2']);
+    // The run, had it gone on, records nothing over it: terminal statuses are never left.
+    expect(await runner.transition('t1', ['working'], { status: 'completed' })).toBeUndefined();
+  });
+
   test('expired records are swept and read as absent', async () => {
     const { namespace } = namespaceOf();
     const store = new DurableObjectTaskStore(namespace);
