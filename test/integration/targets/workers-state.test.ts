@@ -119,7 +119,7 @@ describeWithWrangler(`Workers state in a Durable Object (FusionStateObject, wran
       inputResponses: { [confirming!.key]: { action: 'accept', content: { confirm: false } } }
     });
     const refused = responseOf(await postRaw(server.url, body, headers));
-    expect(refused.error?.code ?? (refused.result?.isError ? 'isError' : undefined)).toBeDefined();
+    expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining('already used') });
     const client2 = await connectTargetClient(server.url, '2026-07-28');
     try {
       expect(textOf(await client2.callTool({ name: 'ledger.runs', arguments: { id: 7 } }))).toBe('1');
