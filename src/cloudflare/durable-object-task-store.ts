@@ -32,9 +32,8 @@ export interface DurableObjectTaskStoreOptions {
  */
 export class DurableObjectTaskStore implements TaskStore {
   private readonly object: StateObjectClient;
-  /** Tasks whose run this isolate started and that have not left `working` yet, each with what resolves when they do. */
-  private readonly running = new Map<string, () => void>();
-  private readonly runningDone = new Map<string, Promise<void>>();
+  /** Tasks whose run this isolate started and that have not left `working` yet: what resolves when they do, and since when. */
+  private readonly running = new Map<string, { done: Promise<void>; resolve: () => void; since: number }>();
   private readonly maxRunMs: number;
   /** The framework's error object for an interrupted task (given to `failOrphans` when the app opens). */
   private interrupted: TaskFailure | undefined;
@@ -55,7 +54,13 @@ export class DurableObjectTaskStore implements TaskStore {
    * (within the runtime's limit on work after a response: 30 seconds on Cloudflare).
    */
   async settled(): Promise<void> {
-    while (this.runningDone.size > 0) await Promise.all(this.runningDone.values());
+    for (;;) {
+      // A run older than maxRunMs was cut off (its promise would never resolve): no request waits for it.
+      const now = Date.now();
+      for (const [taskId, run] of this.running) if (now - run.since > this.maxRunMs) this.follow(taskId, 'failed');
+      if (this.running.size === 0) return;
+      await Promise.all([...this.running.values()].map((run) => run.done));
+    }
   }
 
   /** Follows a task's run in this isolate: tracked while `working`, released when it leaves it. */
@@ -63,13 +68,12 @@ export class DurableObjectTaskStore implements TaskStore {
     if (status === 'working') {
       if (this.running.has(taskId)) return;
       let resolve!: () => void;
-      this.runningDone.set(taskId, new Promise<void>((done) => (resolve = done)));
-      this.running.set(taskId, resolve);
+      const done = new Promise<void>((settle) => (resolve = settle));
+      this.running.set(taskId, { done, resolve, since: Date.now() });
       return;
     }
-    this.running.get(taskId)?.();
+    this.running.get(taskId)?.resolve();
     this.running.delete(taskId);
-    this.runningDone.delete(taskId);
   }
 
   async create(record: TaskRecord): Promise<void> {
