@@ -2,6 +2,7 @@ import { LIVE, TERMINAL, type TaskRecord, type TaskStatus } from '../tasks/task-
 import { patched, type TaskFailure, type TaskPatchOf, type TaskStore } from '../tasks/task-store';
 import type { DurableObjectNamespaceLike } from './cloudflare-types';
 import { StateObjectClient } from './state-object-client';
+import { MAX_VALUE_CHARS } from './state-request';
 
 /** Options of {@link DurableObjectTaskStore}. */
 export interface DurableObjectTaskStoreOptions {
@@ -119,6 +120,17 @@ export class DurableObjectTaskStore implements TaskStore {
     return failed ?? (await this.get(record.taskId)) ?? record;
   }
 
+  /**
+   * The record as it can be stored: one too large for the object (a huge result) fails, saying
+   * so, rather than leaving the task `working` with an outcome nobody can read.
+   */
+  private storable(next: TaskRecord | undefined): TaskRecord | undefined {
+    if (!next || JSON.stringify(next).length <= MAX_VALUE_CHARS || !this.interrupted) return next;
+    const message = `The task's outcome is larger than the ${MAX_VALUE_CHARS} characters of JSON a task record may hold in the Durable Object; it was not kept.`;
+    const { result: _result, inputRequests: _requests, inputResponses: _responses, requestState: _state, ...rest } = next;
+    return { ...rest, status: 'failed', statusMessage: message, error: { ...this.interrupted, message } };
+  }
+
   async transition(taskId: string, from: readonly TaskStatus[], patch: TaskPatchOf): Promise<TaskRecord | undefined> {
     for (let attempt = 0; attempt < 20; attempt++) {
       const stored = await this.object.send<string | null>({ op: 'task.get', taskId });
@@ -129,15 +141,22 @@ export class DurableObjectTaskStore implements TaskStore {
         return undefined;
       }
       if (!from.includes(record.status)) return undefined;
-      const next = patched(record, patch);
+      const next = this.storable(patched(record, patch));
       if (!next) return undefined;
-      const written = await this.object.send<boolean>({
-        op: 'task.cas',
-        taskId,
-        expected: stored as string,
-        next: JSON.stringify(next),
-        live: LIVE.includes(next.status)
-      });
+      let written: boolean;
+      try {
+        written = await this.object.send<boolean>({
+          op: 'task.cas',
+          taskId,
+          expected: stored as string,
+          next: JSON.stringify(next),
+          live: LIVE.includes(next.status)
+        });
+      } catch (error) {
+        // A run's last transition that could not be written: nothing of it runs on here.
+        if (next.status !== 'working') this.follow(taskId, 'failed');
+        throw error;
+      }
       if (written) {
         // A task made working here (an update answered here) runs here; one that left working has settled.
         if (next.status !== 'working' || record.status !== 'working') this.follow(taskId, next.status);

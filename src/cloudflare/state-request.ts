@@ -7,8 +7,11 @@
 
 /** Longest id, fingerprint or owner token accepted (ids the framework makes are far shorter). */
 const MAX_ID = 512;
-/** Largest stored value (a task record, a round's outcome), in characters of JSON: a Durable Object value holds 128 KiB at most. */
-export const MAX_VALUE_CHARS = 120_000;
+/**
+ * Largest stored value (a task record, a round's outcome), in characters of JSON: at most 1.8 MB of UTF-8, under
+ * the 2 MB a value of a SQLite-backed Durable Object holds (the template's `new_sqlite_classes` migration).
+ */
+export const MAX_VALUE_CHARS = 600_000;
 /** Longest duration accepted (a TTL, a lease): 30 days. */
 const MAX_DURATION_MS = 30 * 24 * 3_600_000;
 

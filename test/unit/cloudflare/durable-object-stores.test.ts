@@ -253,6 +253,19 @@ describe('DurableObjectTaskStore over FusionStateObject', () => {
     expect(await runner.transition('t1', ['working'], { status: 'completed' })).toBeUndefined();
   });
 
+  test('a result too large for the object fails its task, saying so, and releases settled()', async () => {
+    const { namespace } = namespaceOf();
+    const store = new DurableObjectTaskStore(namespace);
+    await store.failOrphans({ code: -32603, message: 'interrupted' });
+    await store.create(task());
+    const huge = { content: [{ type: 'text', text: 'x'.repeat(700_000) }] };
+    const ended = await store.transition('t1', ['working'], { status: 'completed', result: huge });
+    expect(ended).toMatchObject({ status: 'failed', error: { code: -32603 } });
+    expect(ended?.statusMessage).toMatch(/larger than the 600000 characters/);
+    expect((await store.get('t1'))?.status).toBe('failed');
+    await store.settled();
+  });
+
   test('expired records are swept and read as absent', async () => {
     const { namespace } = namespaceOf();
     const store = new DurableObjectTaskStore(namespace);
