@@ -17,7 +17,8 @@ export class RoundClaim {
     if (lease !== undefined && store.renewClaim) {
       this.renewal = setInterval(() => void store.renewClaim?.(id).catch(() => undefined), Math.max(1, Math.floor(lease / 3)));
       // A claim never keeps the process alive: shutting down ends its attempt, and the lease lapses.
-      this.renewal.unref();
+      // (workerd's timers are plain numbers, with nothing to unref: no process to keep alive there.)
+      (this.renewal as { unref?: () => void }).unref?.();
     }
   }
 

@@ -93,7 +93,8 @@ describe('the import graph of src/', () => {
     ['surface', 'transports', 'direct'],
     // `toolSearch`: a search front over a tool catalog (the app makes one with each catalog and routes its two tools).
     ['tool-search'],
-    ['app', 'redis'],
+    // `cloudflare`: the Durable Object backing of the continuation and task stores, beside Redis's.
+    ['app', 'redis', 'cloudflare'],
     // The gateway puts another server behind an app: it builds on the app (its `serve` makes one).
     // (The terminal client is a package apart, packages/cli: checked below.)
     ['testing', 'gateway']

@@ -1,4 +1,4 @@
-import { FusionApp } from '@mcpfusion/core';
+import { FusionApp, type ContinuationStore, type TaskStore } from '@mcpfusion/core';
 import { IMPORT_PACE, NOTE_LIMIT, NoteBook } from './notes';
 import { StarterTools } from './tools';
 
@@ -10,6 +10,10 @@ export interface AppOptions {
   importPaceMs?: number;
   /** In production an unexpected exception reaches clients as a reference into the log. */
   maskErrors?: boolean;
+  /** Single-use states and exactly-once rounds shared by every isolate (index.ts: the Durable Object). */
+  continuationStore?: ContinuationStore;
+  /** Task records shared by every isolate (index.ts: the Durable Object). */
+  taskStore?: TaskStore;
 }
 
 /** Builds the app; index.ts serves it on the Worker's first request. */
@@ -24,6 +28,8 @@ export function createApp(options: AppOptions): FusionApp {
       NoteBook
     ],
     stateKey: options.stateKey,
-    maskErrors: options.maskErrors ?? false
+    maskErrors: options.maskErrors ?? false,
+    ...(options.continuationStore ? { continuationStore: options.continuationStore } : {}),
+    ...(options.taskStore ? { tasks: { store: options.taskStore } } : {})
   });
 }
