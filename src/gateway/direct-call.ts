@@ -1,14 +1,16 @@
 import type { IncomingMessage } from 'node:http';
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { UpstreamError } from '../errors';
 import type { UpstreamCall } from './upstream-call';
 import type { UpstreamFetch } from './upstream-fetch';
-import { FORWARDED_RESULT } from './upstream-result';
+import { bodyText, legacyResult, messageProblem, parseJson } from './direct-wire';
 import type { SentCall } from './upstream-send';
 import { SseSplitter } from './upstream-sse';
 import { UpstreamRpcError } from '../wire/raw-exchange';
 import { UPSTREAM_LIMITS } from './guards/limits';
 import { describeTarget, type ResolvedTarget } from './upstream-target';
+import { throughRounds } from './upstream-rounds';
+import { DirectTools, decodeModernResult, modernHeaders, modernLineOf, rpcErrorIn, type ModernLine } from './direct-modern';
 
 type Json = Record<string, unknown>;
 
@@ -26,6 +28,8 @@ export interface DirectLine {
   readonly maxBytes: number;
   /** The headers of each request (see {@link callHeaders}); each request gets its own copy. */
   readonly headers: Readonly<Record<string, string>>;
+  /** A 2026-07-28 upstream's envelope and revision (see direct-modern.ts); absent for a 2025-era one. */
+  readonly modern?: ModernLine;
   /** Where everything else the call's stream carries goes (progress, log messages, questions, noise): the connection's tap, in the call's context. */
   deliver(call: UpstreamCall, message: JSONRPCMessage): void;
   /** Something on the stream that is no JSON-RPC message: the connection's guard counts it. */
@@ -57,8 +61,15 @@ export class DirectCalls {
   /** Calls whose stream was resumed through the SDK transport: their answer comes through the tap. */
   private readonly resumed = new Map<string, Waiter>();
   private nextId = 1;
+  /** A 2026-07-28 upstream's tools whose calls go out directly (see `DirectTools`). */
+  readonly tools = new DirectTools();
 
   constructor(private readonly line: DirectLine) {}
+
+  /** Whether a call to `name` goes out directly (every call to a 2025-era upstream; see `DirectTools` for a 2026-07-28 one). */
+  accepts(name: string): boolean {
+    return this.line.modern === undefined || this.tools.has(name);
+  }
 
   /** Whether `message` is the answer to a resumed call (it is then settled here, and not passed on). */
   takes(message: JSONRPCMessage): boolean {
@@ -70,12 +81,31 @@ export class DirectCalls {
     return true;
   }
 
-  /** Sends the call and resolves with its result (shape-checked); a JSON-RPC error rejects as an {@link UpstreamRpcError}. */
+  /**
+   * Sends the call and resolves with its result (shape-checked); a JSON-RPC error rejects as an
+   * {@link UpstreamRpcError}. To a 2026-07-28 upstream with the SDK's envelope and headers, each
+   * `input_required` round passed through as the SDK path does (`throughRounds`).
+   */
   send(call: UpstreamCall, params: SentCall): Promise<unknown> {
+    const modern = this.line.modern;
+    if (!modern) return this.exchange(call, { ...params }, this.line.headers, legacyResult);
+    const headers = modernHeaders(this.line.headers, modern, params.name);
+    return throughRounds<object>(call, (retry) =>
+      this.exchange<object>(call, { ...params, ...retry, _meta: { ...modern.envelope, ...params._meta } }, headers, decodeModernResult)
+    );
+  }
+
+  /** One request of a call (a round of it, for a 2026-07-28 upstream), its result read by `decode`. */
+  private exchange<T = unknown>(
+    call: UpstreamCall,
+    params: Record<string, unknown>,
+    sentHeaders: Readonly<Record<string, string>>,
+    decode: (result: unknown) => { value: unknown } | Error
+  ): Promise<T> {
     const id = `gw-call:${this.nextId++}`;
     const message = { jsonrpc: '2.0', id, method: 'tools/call', params };
     const signal = call.signal;
-    return new Promise<unknown>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       let done = false;
       const finish = (end: () => void): void => {
         if (done) return;
@@ -92,14 +122,16 @@ export class DirectCalls {
               return reject(new Error(`The upstream ${this.line.label} answered with a malformed error.`));
             return reject(new UpstreamRpcError(error.code, error.message, error.data));
           }
-          const checked = FORWARDED_RESULT['~standard'].validate(reply.result);
-          if ('issues' in checked && checked.issues) return reject(new Error(checked.issues[0]?.message ?? 'malformed result'));
-          resolve((checked as { value: unknown }).value);
+          const decoded = decode(reply.result);
+          if (decoded instanceof Error) return reject(decoded);
+          resolve(decoded.value as T);
         });
       const fail = (error: unknown): void => finish(() => reject(error));
-      // As the SDK's request does: the upstream is told (the HTTP request, and its stream, end with the signal).
+      // As the SDK's request does: the upstream is told (the HTTP request, and its stream, end with the signal; a
+      // 2026-07-28 upstream reads that as the cancellation, a 2025-era one is also sent `notifications/cancelled`).
       const onAbort = (): void => {
         fail(signal.reason);
+        if (this.line.modern) return;
         void this.line.transport
           .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: String(signal.reason) } })
           .catch(() => undefined);
@@ -107,7 +139,7 @@ export class DirectCalls {
       // Cancelled before it was sent: nothing to tell the upstream.
       if (signal.aborted) return fail(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
-      const headers = { ...this.line.headers };
+      const headers = { ...sentHeaders };
       this.line.http.request(this.line.url, 'POST', headers, JSON.stringify(message), signal).then((incoming) => {
         if (done) return void incoming.destroy();
         this.read(call, id, incoming, message, { answer, fail, done: () => done });
@@ -122,9 +154,11 @@ export class DirectCalls {
     if (status < 200 || status >= 300 || status === 202 || (type !== 'application/json' && type !== 'text/event-stream')) {
       void bodyText(incoming, 64 * 1024).then((text) =>
         end.fail(
-          status >= 200 && status < 300
-            ? new Error(status === 202 ? 'The upstream accepted the call without answering it.' : `Unexpected content type: ${type}`)
-            : new Error(`Error POSTing to endpoint: ${text}`)
+          // A 2026-07-28 upstream refuses a request it cannot take (a header it disagrees with, say) with a JSON-RPC error in a 4xx.
+          (this.line.modern && rpcErrorIn(text)) ||
+            (status >= 200 && status < 300
+              ? new Error(status === 202 ? 'The upstream accepted the call without answering it.' : `Unexpected content type: ${type}`)
+              : new Error(`Error POSTing to endpoint: ${text}`))
         )
       );
       return;
@@ -193,12 +227,15 @@ export class DirectCalls {
 export function directCallsOver(
   target: ResolvedTarget,
   http: UpstreamFetch | undefined,
-  line: Pick<DirectLine, 'transport' | 'deliver' | 'noticed'> & { sessionId?: string; protocolVersion?: string }
+  line: Pick<DirectLine, 'transport' | 'deliver' | 'noticed'> & { sessionId?: string; client: Client }
 ): DirectCalls | undefined {
   if (target.kind !== 'http' || !http) return undefined;
-  const { sessionId, protocolVersion, ...rest } = line;
+  const { sessionId, client, ...rest } = line;
+  const protocolVersion = client.getNegotiatedProtocolVersion();
+  const modern = modernLineOf(client);
   return new DirectCalls({
     ...rest,
+    ...(modern ? { modern } : {}),
     url: target.url,
     http,
     label: describeTarget(target),
@@ -231,47 +268,4 @@ interface ReadEnd {
   answer(reply: Json): void;
   fail(error: unknown): void;
   done(): boolean;
-}
-
-/** What makes `value` no JSON-RPC message (the envelope only: what is inside is checked by whoever reads it). */
-function messageProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON-RPC message';
-  const message = value as Json;
-  if (message.jsonrpc !== '2.0') return 'not a JSON-RPC 2.0 message';
-  const id = message.id;
-  if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') return 'a JSON-RPC message with a malformed id';
-  if ('method' in message) {
-    if (typeof message.method !== 'string') return 'a JSON-RPC message with a malformed method';
-    if (message.params !== undefined && (typeof message.params !== 'object' || message.params === null))
-      return 'a JSON-RPC message with malformed params';
-    return undefined;
-  }
-  if (id === undefined) return 'a JSON-RPC response without an id';
-  if ('result' in message)
-    return typeof message.result === 'object' && message.result !== null ? undefined : 'a JSON-RPC response whose result is no object';
-  return 'error' in message ? undefined : 'a JSON-RPC message that is neither a request, a notification nor a response';
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    return error as Error;
-  }
-}
-
-/** The start of a body (at most `limit` bytes), to quote in an error; the rest is dropped. */
-function bodyText(incoming: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    incoming.on('data', (chunk: Buffer) => {
-      if (size < limit) chunks.push(chunk);
-      size += chunk.length;
-    });
-    const done = (): void => resolve(Buffer.concat(chunks).toString('utf8').slice(0, limit));
-    incoming.once('end', done);
-    incoming.on('error', done);
-    incoming.once('aborted', done);
-  });
 }

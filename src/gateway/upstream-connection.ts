@@ -15,6 +15,7 @@ import { callMeta, sendCall } from './upstream-send';
 import { ResourceWatch } from './resource-watch';
 import { UpstreamChannel } from './upstream-channel';
 import { directCallsOver, type DirectCalls } from './direct-call';
+import { learnedBy } from './direct-modern';
 
 /**
  * One connected SDK v2 client to the upstream: it forwards calls (each an {@link UpstreamCall}),
@@ -100,7 +101,7 @@ export class UpstreamConnection {
     connection.direct = directCallsOver(target, connection.channel.httpClient, {
       transport,
       sessionId: connection.channel.sessionId,
-      protocolVersion: client.getNegotiatedProtocolVersion(),
+      client,
       deliver: (call, message) => connection.calls.runIn(call, () => connection.receive?.(message)),
       noticed: (error) => connection.guard.noticed(error)
     });
@@ -200,7 +201,7 @@ export class UpstreamConnection {
   /** Every tool the upstream lists (all pages). */
   async listTools(): Promise<Tool[]> {
     try {
-      return await listAllTools(this.client);
+      return learnedBy(this.direct, await listAllTools(this.client));
     } catch (error) {
       // A listing broken off at a bound (see `tap`) fails saying which.
       throw this.guard.brokenBy ? unavailable(this.target, this.guard.brokenBy) : error;
@@ -227,8 +228,8 @@ export class UpstreamConnection {
     );
     this.calls.add(call);
     const params = { name, arguments: args, _meta: meta };
-    // A 2025-era HTTP upstream's call goes out directly (see direct-call.ts); the rest through the SDK client.
-    const direct = !raw && this.direct && !this.modern ? this.direct : undefined;
+    // An HTTP upstream's call goes out directly (see direct-call.ts, and direct-modern.ts for what stays with the SDK client in 2026-07-28).
+    const direct = !raw && this.direct?.accepts(name) ? this.direct : undefined;
     this.calls
       .runIn(call, () => (direct ? direct.send(call, params) : sendCall(this.client, call, params, raw)))
       .then(

@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setMaxListeners } from 'node:events';
+import { urlToHttpOptions } from 'node:url';
 
 /** The `fetch` an SDK transport takes (`FetchLike`): a URL and an init, a web `Response`. */
 export type UpstreamFetchFn = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -23,6 +24,8 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  */
 export class UpstreamFetch {
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
+  /** The last URL's request options, kept: a connection sends every call to one URL, and node would derive them from it per request. */
+  private target: { url: URL; href: string; options: ReturnType<typeof urlToHttpOptions> } | undefined;
 
   constructor() {
     this.agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
@@ -53,7 +56,8 @@ export class UpstreamFetch {
     const secure = url.protocol === 'https:';
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     return new Promise<IncomingMessage>((resolve, reject) => {
-      const request = (secure ? httpsRequest : httpRequest)(url, {
+      const request = (secure ? httpsRequest : httpRequest)({
+        ...this.optionsOf(url),
         method,
         headers,
         agent: secure ? this.agents.https : this.agents.http
@@ -81,6 +85,13 @@ export class UpstreamFetch {
       });
       request.end(body);
     });
+  }
+
+  /** Node's options for `url` (host, port, path, auth), derived once while the URL stays the same. */
+  private optionsOf(url: URL): ReturnType<typeof urlToHttpOptions> {
+    // Compared by href too: a URL can be changed in place.
+    if (this.target?.url !== url || this.target.href !== url.href) this.target = { url, href: url.href, options: urlToHttpOptions(url) };
+    return this.target.options;
   }
 
   private async send(url: URL, init: RequestInit): Promise<Response> {

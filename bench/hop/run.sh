@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# What one gateway hop costs, A/B in one run: the bare SDK server (bare-sdk.mjs) on a random port, then one
+# `mcpfusion serve --url <it> --namespace up` per checkout given (each its own process, e.g. the branch and a copy of
+# the tree before a change), then ab.mjs drives the bare server directly and each gateway, interleaved.
+#   usage: bench/hop/run.sh ERA ROUNDS PER CHECKOUT[::extra serve args] ...
+#   e.g.   bench/hop/run.sh 2025 8 200 /tmp/before . ".::--upstream-era 2026"      (needs `npm run compile` in each)
+# Ratios only: the machine is shared. Ports 39000-39999, picked at random.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+era=${1:-2025}; rounds=${2:-8}; per=${3:-300}; shift 3
+up=$((39000 + RANDOM % 1000))
+PORT=$up node "$here/bare-sdk.mjs" & upid=$!
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$up") 2>/dev/null && break; sleep 0.1; done
+specs=("direct=http://127.0.0.1:$up/mcp=$upid=")
+pids=()
+for spec in "$@"; do
+  dir=${spec%%::*}; extra=""; [ "$spec" != "$dir" ] && extra=${spec#*::}
+  gw=$((39000 + RANDOM % 1000))
+  # shellcheck disable=SC2086
+  (cd "$dir" && exec node packages/cli/bin/mcpfusion.js serve --url "http://127.0.0.1:$up/mcp" --port $gw --namespace up $extra 2>/dev/null) &
+  pids+=($!)
+  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$gw") 2>/dev/null && break; sleep 0.1; done
+  specs+=("$(basename "$(cd "$dir" && pwd)")${extra:+ ($extra)}=http://127.0.0.1:$gw/mcp=${pids[-1]}=up.")
+done
+node "$here/ab.mjs" "$era" "$rounds" "$per" "$upid" "${specs[@]}"
+kill "${pids[@]}" "$upid"; wait 2>/dev/null
