@@ -38,7 +38,8 @@ module.exports = {
     '^@mcpfusion/core/redis$': '<rootDir>/src/redis/index.ts',
     '^@mcpfusion/core/advanced$': '<rootDir>/src/advanced.ts',
     '^@mcpfusion/core/input-rounds$': '<rootDir>/src/wire/input-rounds.ts',
-    '^@mcpfusion/core/raw-exchange$': '<rootDir>/src/wire/raw-exchange.ts'
+    '^@mcpfusion/core/raw-exchange$': '<rootDir>/src/wire/raw-exchange.ts',
+    '^@mcpfusion/core/early-listen$': '<rootDir>/src/early-listen.ts'
   },
   setupFiles: ['reflect-metadata', '<rootDir>/test/helpers/jest-env.ts'],
   testTimeout: 20000
