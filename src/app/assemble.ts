@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
-import { createHttpAuthGate, type HttpAuthGate } from '../auth/http-auth';
+import { createHttpAuthGate, type HttpAuthGate } from '../auth/auth-gate';
 import { principalNamer, type NamePrincipal } from '../auth/principal';
 import { InProcessCallQueue, type CallQueue } from '../concurrency/call-queue';
 import { FifoMutex, type MutationLock } from '../concurrency/fifo-mutex';
@@ -26,7 +26,7 @@ import type * as AppTasksModule from '../tasks/app-tasks';
 import type * as TaskStoreModule from '../tasks/task-store';
 import { LiveServers } from '../transports/live-servers';
 import { scopesOfRequest } from '../transports/member-methods';
-import { createServerFactory } from '../transports/server-factory';
+import { lazyServerFactory } from '../transports/lazy-server-factory';
 import { Telemetry } from '../telemetry';
 import { FRAMEWORK_VERSION } from '../telemetry/version';
 import type { ContextFactory } from '../types/context';
@@ -198,7 +198,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const front = shell?.front ?? new CurrentRouter(() => router);
   const serverFactory =
     shell?.serving?.serverFactory ??
-    createServerFactory(
+    lazyServerFactory(
       { app: front, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
       { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
     );
