@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 
 /**
  * Cold start: importing the package and `FusionApp.create` do not load the SDK server (it is most of
- * a start's load: src/wire/server-sdk.ts), and `app.listen` on HTTP takes its port before it loads
+ * a start's load: src/wire/server-sdk.ts) nor the OpenTelemetry API (made with the first server), and `app.listen` on HTTP takes its port before it loads
  * it; a request that comes meanwhile is held and answered. A port in use still fails `listen`.
  *
  * Run in a child `node` on the built package (dist/), which starts with an empty module cache.
@@ -15,7 +15,8 @@ const ROOT = join(__dirname, '..', '..');
 const PROBE = String.raw`
 require('reflect-metadata');
 const http = require('node:http');
-const sdkLoaded = () => Object.keys(require.cache).some((file) => file.includes('/@modelcontextprotocol/server/'));
+// Which of the SDK server and the OpenTelemetry API are loaded now.
+const sdkLoaded = () => ['/@modelcontextprotocol/server/', '/@opentelemetry/api/'].filter((p) => Object.keys(require.cache).some((file) => file.includes(p))).join(' ') || 'none';
 const seen = {};
 const listen = http.Server.prototype.listen;
 http.Server.prototype.listen = function (...args) {
@@ -56,9 +57,9 @@ describe('cold start: the SDK server loads after the port is taken', () => {
       env: { ...process.env, PROBE_ENTRY: entry }
     });
     expect(JSON.parse(stdout)).toEqual({
-      atImport: false,
-      atCreate: false,
-      atListening: false,
+      atImport: 'none',
+      atCreate: 'none',
+      atListening: 'none',
       status: 200,
       named: true,
       inUse: 'EADDRINUSE'
