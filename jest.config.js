@@ -39,7 +39,8 @@ module.exports = {
     '^@mcpfusion/core/advanced$': '<rootDir>/src/advanced.ts',
     '^@mcpfusion/core/input-rounds$': '<rootDir>/src/wire/input-rounds.ts',
     '^@mcpfusion/core/raw-exchange$': '<rootDir>/src/wire/raw-exchange.ts',
-    '^@mcpfusion/core/cloudflare$': '<rootDir>/src/cloudflare/index.ts'
+    '^@mcpfusion/core/cloudflare$': '<rootDir>/src/cloudflare/index.ts',
+    '^@mcpfusion/core/early-listen$': '<rootDir>/src/early-listen.ts'
   },
   setupFiles: ['reflect-metadata', '<rootDir>/test/helpers/jest-env.ts'],
   testTimeout: 20000

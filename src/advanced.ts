@@ -161,3 +161,4 @@ export type { CappedListOptions } from './presenters';
 // The gateway as a process serves it (`mcpfusion serve`, in @mcpfusion/cli): one upstream behind an HTTP endpoint.
 export { serveGateway } from './gateway/serve';
 export type { ServedGateway, ServeSettings } from './gateway/serve';
+export type { EarlyHttpServer } from './transports/http/early-server';

@@ -180,12 +180,12 @@ export type { CallerAuth } from './types/context';
 export { jwtVerifier } from './auth/jwt-verifier';
 export type { JSONWebKeySet, JwtVerifierOptions } from './auth/jwt-verifier';
 /**
- * The error a token verifier throws to refuse a token (re-exported from the MCP SDK): with
+ * The error a token verifier throws to refuse a token (the MCP SDK's, read from it on first use): with
  * `OAuthErrorCode.InvalidToken` the endpoint answers 401 with a `WWW-Authenticate` challenge.
  */
-export { OAuthError } from '@modelcontextprotocol/server';
-/** The OAuth error codes an `OAuthError` carries (re-exported from the MCP SDK); a verifier refuses with `InvalidToken`. */
-export { OAuthErrorCode } from '@modelcontextprotocol/server';
+export { OAuthError } from './auth/oauth-error';
+/** The OAuth error codes an `OAuthError` carries (the MCP SDK's, read on first use); a verifier refuses with `InvalidToken`. */
+export { OAuthErrorCode } from './auth/oauth-error';
 /**
  * What `AuthOptions.verifier` is (re-exported from the MCP SDK): `verifyAccessToken(token)` resolves
  * to the token's `AuthInfo` or throws an `OAuthError`. `jwtVerifier` makes one; write your own for

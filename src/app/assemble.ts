@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
-import { createHttpAuthGate, type HttpAuthGate } from '../auth/http-auth';
+import { createHttpAuthGate, type HttpAuthGate } from '../auth/auth-gate';
 import { principalNamer, type NamePrincipal } from '../auth/principal';
 import { InProcessCallQueue, type CallQueue } from '../concurrency/call-queue';
 import { FifoMutex, type MutationLock } from '../concurrency/fifo-mutex';
@@ -26,9 +26,8 @@ import type * as AppTasksModule from '../tasks/app-tasks';
 import type * as TaskStoreModule from '../tasks/task-store';
 import { LiveServers } from '../transports/live-servers';
 import { scopesOfRequest } from '../transports/member-methods';
-import { createServerFactory } from '../transports/server-factory';
-import { Telemetry } from '../telemetry';
-import { FRAMEWORK_VERSION } from '../telemetry/version';
+import { lazyServerFactory } from '../transports/lazy-server-factory';
+import { telemetryOf } from './app-telemetry';
 import type { ContextFactory } from '../types/context';
 import type { FusionAppOptions } from './app-options';
 import { CallEngine } from './call-engine';
@@ -198,10 +197,11 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const front = shell?.front ?? new CurrentRouter(() => router);
   const serverFactory =
     shell?.serving?.serverFactory ??
-    createServerFactory(
-      { app: front, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) },
-      { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions }
-    );
+    lazyServerFactory(() => ({ app: front, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) }), {
+      name: options.name ?? 'mcpfusion-app',
+      version: options.version ?? '0.0.0',
+      instructions: options.instructions
+    });
   const declared = [
     ...[...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts].flatMap((m) => m.scopes),
     ...[...extensionResources.values()].flatMap((m) => m.info.scopes)
@@ -275,24 +275,4 @@ function chainDependencies(
     telemetry: options.telemetry !== false,
     homes
   };
-}
-
-/** The app's telemetry, unless it is turned off. The principal recorded (`enduser.id`) is the one calls are bound to. */
-function telemetryOf(
-  options: FusionAppOptions<object>,
-  queue: { readonly waiting: number },
-  namePrincipal: NamePrincipal
-): Telemetry | undefined {
-  if (options.telemetry === false) return undefined;
-  return new Telemetry(options.telemetry ?? {}, FRAMEWORK_VERSION, queue, (start) =>
-    namePrincipal({
-      authInfo: start.auth,
-      httpRequest: start.httpRequest,
-      requestId: start.requestId,
-      sessionId: start.sessionId,
-      era: start.era,
-      meta: start.meta,
-      subject: start.target ?? start.uri
-    })
-  );
 }

@@ -1,4 +1,5 @@
-import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
+import { serverSdk } from '../wire/server-sdk';
 import { CallAbort } from '../concurrency/call-abort';
 import type { Admission } from '../concurrency/engine-slots';
 import type { Release } from '../concurrency/slot-gate';
@@ -267,7 +268,7 @@ export class CallEngine implements QueueSide {
    * state yet); they are read against the requests just made, as on a retry. Once only.
    */
   private answersUpFront(member: CompiledMember, request: CallRequest, value: unknown): unknown {
-    if (!isInputRequiredResult(value) || !answersSentUpFront(request, value)) return value;
+    if (!serverSdk().isInputRequiredResult(value) || !answersSentUpFront(request, value)) return value;
     return this.run(member, { ...request, requestState: value.requestState });
   }
 

@@ -1,4 +1,4 @@
-import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
+import { serverSdk } from '../wire/server-sdk';
 import type { TaskForwarding } from '../types/forwarded-tasks';
 
 /**
@@ -19,7 +19,7 @@ export function forwardedListenResponse(
   orNone: boolean
 ): Response | undefined {
   const encoder = new TextEncoder();
-  const meta = { [SUBSCRIPTION_ID_META_KEY]: id };
+  const meta = { [serverSdk().SUBSCRIPTION_ID_META_KEY]: id };
   const stop = new AbortController();
   let closed = false;
   let controller!: ReadableStreamDefaultController<Uint8Array>;

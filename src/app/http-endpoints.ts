@@ -1,5 +1,6 @@
 import type { McpServerFactory, ServerEventBus } from '@modelcontextprotocol/server';
-import { createFusionHttpHandler, type FusionHttpHandler, type HttpHandlerOptions } from '../transports/http/fusion-http-handler';
+import type * as FusionHttpHandlerModule from '../transports/http/fusion-http-handler';
+import type { FusionHttpHandler, HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import type { AppParts } from './assemble';
 import type { CurrentRouter } from './current-router';
 
@@ -35,6 +36,9 @@ export class HttpEndpoints {
   /** A web-standard HTTP endpoint for both eras, served by the app's definition of the moment. */
   create(options: HttpHandlerOptions): FusionHttpHandler {
     const { gate, namePrincipal, notifier } = this.parts();
+    // The HTTP entry (and with it the SDK server) loads with the first endpoint: an app is made without it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+    const { createFusionHttpHandler } = require('../transports/http/fusion-http-handler') as typeof FusionHttpHandlerModule;
     const handler = createFusionHttpHandler(
       this.serverFactory,
       {

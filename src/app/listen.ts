@@ -1,7 +1,7 @@
 import type { McpServerFactory, Transport } from '@modelcontextprotocol/server';
 import { positiveInt } from '../config/option-checks';
 import { ConfigurationError } from '../errors';
-import { EARLY_SERVER, type EarlyHttpServer } from '../transports/http/early-server';
+import { EARLY_SERVER, listenEarly, type EarlyHttpServer } from '../transports/http/early-server';
 import type { FusionHttpHandler } from '../transports/http/fusion-http-handler';
 import type * as HttpListener from '../transports/http/http-listener';
 import type * as StdioListener from '../transports/stdio-listener';
@@ -46,20 +46,30 @@ export async function listenOn(parts: ListenParts, options: ListenOptions, stdio
   if (!LOOPBACK.has(host) && !options.allowedHosts) {
     throw new ConfigurationError(`Binding to ${host} needs allowedHosts (the Host names clients use), to keep DNS rebinding protection.`);
   }
-  // A server `serveGateway` already listens on (internal, under a symbol: see early-server.ts).
-  const early = (options as { [EARLY_SERVER]?: EarlyHttpServer })[EARLY_SERVER];
-  const handler = parts.createHttpHandler(options);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
-  const { listenHttp } = require('../transports/http/http-listener') as typeof HttpListener;
-  const http = await listenHttp(handler, {
-    host,
-    port: options.port ?? 3000,
-    path: options.path ?? '/mcp',
-    idleConnectionTimeoutMs: positiveInt(options.idleConnectionTimeoutMs, 10_000, 'listen idleConnectionTimeoutMs'),
-    ...(parts.withAuth ? { maxHeaderSize: 128 * 1024 } : {}),
-    ...(early ? { early } : {})
-  });
-  return [{ url: http.url }, http];
+  const idleConnectionTimeoutMs = positiveInt(options.idleConnectionTimeoutMs, 10_000, 'listen idleConnectionTimeoutMs');
+  // A server `serveGateway` already listens on (internal, under a symbol: see early-server.ts). Else
+  // the port is taken now, before the HTTP entry and the SDK server load (most of a cold start: see
+  // src/wire/server-sdk.ts): clients can connect at once, and what comes meanwhile is held and
+  // answered once the handler is made. A port in use still fails here, before anything else.
+  const given = (options as { [EARLY_SERVER]?: EarlyHttpServer })[EARLY_SERVER];
+  const early =
+    given ??
+    (await listenEarly({
+      host,
+      port: options.port ?? 3000,
+      idleConnectionTimeoutMs,
+      ...(parts.withAuth ? { maxHeaderSize: 128 * 1024 } : {})
+    }));
+  try {
+    const handler = parts.createHttpHandler(options);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+    const { listenHttp } = require('../transports/http/http-listener') as typeof HttpListener;
+    const http = await listenHttp(handler, { host, port: early.port, path: options.path ?? '/mcp', idleConnectionTimeoutMs, early });
+    return [{ url: http.url }, http];
+  } catch (error) {
+    if (!given) await early.close();
+    throw error;
+  }
 }
 
 /** SIGINT and SIGTERM end the process through the app's graceful shutdown (installed once, removed by `close`). */

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors';
+import { authSwitchedOn } from './auth-switch';
 import type { AuthOptions } from './http-auth';
 import { jwtVerifier, type JSONWebKeySet } from './jwt-verifier';
 
@@ -33,7 +34,7 @@ export function authFromEnv(
   const audience = env.MCP_AUTH_AUDIENCE?.trim();
   const jwksFile = env.MCP_AUTH_JWKS_FILE?.trim();
   const jwksUrl = env.MCP_AUTH_JWKS_URL?.trim();
-  if (!issuer && !audience && !jwksFile && !jwksUrl) return undefined;
+  if (!authSwitchedOn(env)) return undefined;
   const missing = [
     !issuer && 'MCP_AUTH_ISSUER',
     !audience && 'MCP_AUTH_AUDIENCE',

@@ -1,4 +1,5 @@
-import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
+import type { AuthInfo, OAuthError, OAuthTokenVerifier } from '@modelcontextprotocol/server';
+import { serverSdk } from '../wire/server-sdk';
 import type { JSONWebKeySet as JoseKeySet, JWTPayload, JWTVerifyGetKey } from 'jose' with { 'resolution-mode': 'import' };
 import { ConfigurationError } from '../errors';
 import { isScopeToken } from './scopes';
@@ -170,6 +171,7 @@ function checkedJwksUrl(source: string | URL): URL {
 }
 
 function invalidToken(description: string): OAuthError {
+  const { OAuthError, OAuthErrorCode } = serverSdk();
   return new OAuthError(OAuthErrorCode.InvalidToken, description);
 }
 
@@ -206,6 +208,7 @@ function refusalOf(error: unknown, lib: Jose): OAuthError {
     (error as { code?: string }).code === 'ERR_JOSE_GENERIC' // a JWKS response that was not 200
   ) {
     // Not the token's fault: the keys could not be had. The client must not throw its token away.
+    const { OAuthError, OAuthErrorCode } = serverSdk();
     return new OAuthError(OAuthErrorCode.ServerError, 'The authorization server keys could not be fetched');
   }
   return invalidToken('The access token is malformed');

@@ -4,13 +4,14 @@ import { FusionApp } from '../app/fusion-app';
 import { authFromEnv } from '../auth/auth-from-env';
 import { ConfigurationError } from '../errors';
 import type { Gateway } from '../metadata/member-source';
-import { EARLY_SERVER, listenEarly } from '../transports/http/early-server';
+import { EARLY_SERVER, listenEarly, type EarlyHttpServer } from '../transports/http/early-server';
 import { proxy } from './proxy';
 import type { ProxyOptions } from './proxy-options';
 import { proxyServers } from './config/proxy-servers';
 import type { ToolSearchSetting } from '../tool-search/tool-search-options';
 import type { UpstreamEra } from './upstream-events';
 import { describeTarget, resolveTarget, type UpstreamTarget } from './upstream-target';
+import { servePortOptions } from './serve-port';
 
 /** What `mcpfusion serve` serves. */
 export interface ServeSettings {
@@ -29,6 +30,13 @@ export interface ServeSettings {
   readonly host?: string;
   /** The port to listen on (0: a free one). */
   readonly port?: number;
+  /**
+   * A port already taken, to serve on instead of listening on `host` and `port`: `listenEarly`'s
+   * (`@mcpfusion/core/early-listen`) with `servePortOptions`, made before this library loaded
+   * (`mcpfusion serve` does so). `serveGateway` owns it from then on: it closes it when the start
+   * fails and when the app closes.
+   */
+  readonly listening?: EarlyHttpServer;
   /**
    * The front's 2025-era session limits: open sessions at most (default 1000), and per caller
    * (default 20). Unset, read from MCPFUSION_MAX_SESSIONS and MCPFUSION_MAX_SESSIONS_PER_CALLER.
@@ -68,6 +76,16 @@ export interface ServedGateway {
  * authorization from the MCP_AUTH_* variables. Stops on SIGINT/SIGTERM.
  */
 export async function serveGateway(settings: ServeSettings): Promise<ServedGateway> {
+  try {
+    return await startGateway(settings);
+  } catch (error) {
+    // A port taken for us is ours to free, whatever failed (the settings, auth, the upstream, the app).
+    await settings.listening?.close();
+    throw error;
+  }
+}
+
+async function startGateway(settings: ServeSettings): Promise<ServedGateway> {
   if ((settings.target === undefined) === (settings.config === undefined))
     throw new ConfigurationError('serveGateway() needs one upstream (target) or a config file (config), not both.');
   const target = settings.target === undefined ? undefined : resolveTarget(settings.target);
@@ -87,13 +105,7 @@ export async function serveGateway(settings: ServeSettings): Promise<ServedGatew
   // Listen first, then connect: the port is taken (and clients can connect) while the upstreams are
   // reached and the app is made; a request that comes meanwhile is held and served once the app is
   // (see early-server.ts). A failure to connect still fails the start, as before: the port is freed.
-  const front = await listenEarly({
-    host: settings.host ?? '127.0.0.1',
-    port: settings.port ?? 3000,
-    // What `listen` gives its own server: larger headers with auth (bearer tokens), the idle bound.
-    ...(auth ? { maxHeaderSize: 128 * 1024 } : {}),
-    idleConnectionTimeoutMs: 10_000
-  });
+  const front = settings.listening ?? (await listenEarly(servePortOptions({ host: settings.host, port: settings.port, env })));
   let gateway: Gateway;
   try {
     gateway = await connectGateway(target, settings, shared, env);

@@ -1,5 +1,6 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { serverSdk } from '../wire/server-sdk';
 import { ConfigurationError } from '../errors';
 import { RoundOutcomes, type ClaimOutcome } from './round-outcomes';
 
@@ -69,14 +70,21 @@ const BINDING_KEY_INFO = 'mcpfusion requestState binding tag v1';
  * key, so every instance sharing the key computes the same tag and no token shows who it was for.
  */
 export class SignedContinuationStore implements ContinuationStore {
-  private readonly codec;
+  /** The SDK codec, made on the first seal or open (an app that never asks never loads the SDK for it). */
+  private codec: ReturnType<typeof import('@modelcontextprotocol/server').createRequestStateCodec<unknown>> | undefined;
   private readonly used: UsedStates;
   private readonly rounds: RoundOutcomes;
   private readonly tagKey: Buffer;
 
   /** `key`: the HMAC key, at least 32 bytes (a `RangeError` otherwise); `ttlSeconds`: how long a state stays valid. */
-  constructor(key: Uint8Array | string, ttlSeconds: number) {
-    this.codec = createRequestStateCodec<unknown>({ key, ttlSeconds });
+  constructor(
+    private readonly key: Uint8Array | string,
+    private readonly ttlSeconds: number
+  ) {
+    // What the SDK codec checks when it is made, checked now: a bad key fails at startup, not on a first round.
+    const size = typeof key === 'string' ? new TextEncoder().encode(key).byteLength : key.byteLength;
+    if (size < 32) throw new RangeError(`createRequestStateCodec: key must be at least 32 bytes (got ${size})`);
+    if (!Number.isFinite(ttlSeconds)) throw new RangeError('createRequestStateCodec: ttlSeconds must be a finite number');
     this.used = new UsedStates(ttlSeconds * 1000);
     this.rounds = new RoundOutcomes(ttlSeconds * 1000);
     const material = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
@@ -106,11 +114,15 @@ export class SignedContinuationStore implements ContinuationStore {
   }
 
   seal(payload: unknown): Promise<string> {
-    return this.codec.mint(payload, NO_CONTEXT);
+    return this.sdkCodec().mint(payload, NO_CONTEXT);
   }
 
   open(token: string): Promise<unknown> {
-    return this.codec.verify(token, NO_CONTEXT);
+    return this.sdkCodec().verify(token, NO_CONTEXT);
+  }
+
+  private sdkCodec(): NonNullable<typeof this.codec> {
+    return (this.codec ??= serverSdk().createRequestStateCodec<unknown>({ key: this.key, ttlSeconds: this.ttlSeconds }));
   }
 }
 
@@ -121,7 +133,10 @@ let warnedAboutStateKey = false;
  * a warning through `warn`, once per process, when given: an app that shares its work with
  * other instances must share one key with them).
  */
-export function resolveStateKey(option: string | Uint8Array | undefined, warn: ((message: string) => void) | undefined): Uint8Array | string {
+export function resolveStateKey(
+  option: string | Uint8Array | undefined,
+  warn: ((message: string) => void) | undefined
+): Uint8Array | string {
   const key = option ?? process.env.FUSION_STATE_KEY;
   if (key === undefined || key === '') {
     if (warn && !warnedAboutStateKey) {

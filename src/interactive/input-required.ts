@@ -1,4 +1,5 @@
-import { inputRequired, type InputRequiredResult } from '@modelcontextprotocol/server';
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
+import { serverSdk } from '../wire/server-sdk';
 import { ElicitationUnsupportedError } from '../errors';
 import type { InputChannel, InputKind } from '../types/core';
 import type { InputRound } from './require-input';
@@ -32,6 +33,7 @@ export function assertDeliverable(round: InputRound, channel: InputChannel | und
 
 /** The protocol's input-required result for a round, with the sealed continuation. */
 export function toInputRequiredResult(round: InputRound, requestState: string): InputRequiredResult {
+  const { inputRequired } = serverSdk();
   const inputRequests = Object.fromEntries(
     round.requests.map((request) => {
       const message = request.note ? `${request.note} ${request.message ?? ''}`.trim() : (request.message ?? '');

@@ -1,4 +1,4 @@
-import { UriTemplate } from '@modelcontextprotocol/server';
+import { serverSdk } from '../wire/server-sdk';
 import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor } from './surface-descriptors';
 import { describeParams } from './param-describer';
 import { displayOf } from './member-display';
@@ -74,14 +74,14 @@ export function describeSurfaceMember(
     output: options.output
   };
   if (kind === 'resource') {
-    if (typeof id === 'string' && UriTemplate.isTemplate(id))
+    if (typeof id === 'string' && serverSdk().UriTemplate.isTemplate(id))
       problems.push(`${where}: ${id} has template variables: use @ResourceTemplate.`);
     if (problems.length > before || !params) return undefined;
     return Object.freeze({ ...base, kind: 'resource' as const, uri: id as string, ...common });
   }
   let variables: string[] = [];
   try {
-    variables = new UriTemplate(id as string).variableNames;
+    variables = new (serverSdk().UriTemplate)(id as string).variableNames;
   } catch (error) {
     problems.push(`${where}: ${JSON.stringify(id)} is not a valid URI template (${(error as Error).message}).`);
   }

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  MissingRequiredClientCapabilityError,
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceNotFoundError,
-  type CallToolResult,
-  type ClientCapabilities
-} from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, ProtocolError } from '@modelcontextprotocol/server';
+import { serverSdk } from '../wire/server-sdk';
 import {
   CancelledError,
   ErrorCode,
@@ -44,7 +38,7 @@ const INVALID_REQUEST: ReadonlySet<string> = new Set([
 function protocolLevel(error: unknown): boolean {
   // The framework's own errors first: a FusionError is never a ProtocolError (whose instanceof check is a function).
   if (error instanceof FusionError) return INVALID_PARAMS.has(error.code) || error.code === ErrorCode.MISSING_CLIENT_CAPABILITY;
-  return error instanceof ProtocolError;
+  return error instanceof serverSdk().ProtocolError;
 }
 
 /**
@@ -111,6 +105,7 @@ export class ErrorBoundary {
 
   /** An error already revealed (or masked) as its JSON-RPC error. */
   private toProtocolError(shown: unknown, kind: CallKind, subject: string): ProtocolError {
+    const { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, ResourceNotFoundError } = serverSdk();
     if (shown instanceof ProtocolError) return shown;
     if (shown instanceof MissingCapabilityError) {
       return new MissingRequiredClientCapabilityError(
@@ -140,7 +135,7 @@ export class ErrorBoundary {
    * masked stand-in; a developer's bug is logged here, once, whatever the setting.
    */
   private reveal(error: unknown, kind: CallKind, subject: string, call: CallIdentity | undefined): unknown {
-    if (error instanceof FusionError || error instanceof ProtocolError) {
+    if (error instanceof FusionError || error instanceof serverSdk().ProtocolError) {
       this.report(error, kind, subject, call);
       return error;
     }

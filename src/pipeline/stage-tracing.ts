@@ -1,4 +1,5 @@
-import { SpanStatusCode, context, type Span } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
+import { otelApi } from '../telemetry/otel-api';
 import { ATTR_QUEUE_DEPTH } from '../telemetry/conventions';
 import type { CallTrace } from '../types/telemetry';
 import type { CallState } from './call-state';
@@ -70,7 +71,7 @@ function wholeStage(trace: CallTrace, how: StageTrace, run: Step, state: CallSta
   const span = trace.stage(how.stage, how.span);
   const inside = trace.enter(span);
   return settle(
-    () => context.with(inside, run, undefined, state, next),
+    () => otelApi().context.with(inside, run, undefined, state, next),
     (error) => {
       trace.leave(inside);
       end(span, error);
@@ -110,6 +111,7 @@ function settle(stage: () => unknown, done: (error?: unknown) => void): Promise<
 }
 
 function end(span: Span, error: unknown): void {
-  if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+  if (error !== undefined)
+    span.setStatus({ code: otelApi().SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
   span.end();
 }

@@ -1,4 +1,4 @@
-import { Ajv, addFormats } from '@modelcontextprotocol/server/validators/ajv';
+import type * as AjvModule from '@modelcontextprotocol/server/validators/ajv';
 import { ConfigurationError, type Violation } from '../errors';
 import type { JsonSchema } from '../types/core';
 import { codeGenerationAllowed } from './code-generation';
@@ -21,12 +21,19 @@ import type { SchemaError } from './schema-error';
 // framework derives are valid by construction, so this instance does not check them against the
 // meta-schema (compiling the meta-schema's own validator costs ~30 ms of every startup).
 const OPTIONS = { allErrors: true, verbose: true, strict: false, unicodeRegExp: false, logger: false } as const;
-type AjvInstance = InstanceType<typeof Ajv>;
+type AjvInstance = InstanceType<typeof AjvModule.Ajv>;
 type CompiledCheck = ReturnType<AjvInstance['compile']>;
+/** The SDK's Ajv bundle, loaded on the first compile too (a start that compiles nothing never loads it). */
+let ajvLoaded: typeof AjvModule | undefined;
+function ajvModule(): typeof AjvModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  return (ajvLoaded ??= require('@modelcontextprotocol/server/validators/ajv') as typeof AjvModule);
+}
 // Made on the first compile: a Worker that never compiles a schema with Ajv never builds it.
 let shared: AjvInstance | undefined;
 function ajv(): AjvInstance {
   if (shared) return shared;
+  const { Ajv, addFormats } = ajvModule();
   shared = new Ajv({ ...OPTIONS, validateSchema: false });
   addFormats(shared);
   return shared;
@@ -58,7 +65,7 @@ function interpreting(): boolean {
 /** Checks schemas that carry hand-written `@JSONSchema` parts against the meta-schema; made on first need. */
 let metaChecker: AjvInstance | undefined;
 function checkAgainstMetaSchema(schema: JsonSchema): string | undefined {
-  metaChecker ??= new Ajv({ ...OPTIONS });
+  metaChecker ??= new (ajvModule().Ajv)({ ...OPTIONS });
   return metaChecker.validateSchema(schema) ? undefined : metaChecker.errorsText(metaChecker.errors);
 }
 

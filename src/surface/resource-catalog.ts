@@ -1,6 +1,7 @@
 import { namespacedUri } from '../compose/namespace';
 import { InvalidParamsError, UnknownResourceError } from '../errors';
-import { UriTemplate, type Resource, type ResourceTemplateType } from '@modelcontextprotocol/server';
+import type { Resource, ResourceTemplateType, UriTemplate } from '@modelcontextprotocol/server';
+import { serverSdk } from '../wire/server-sdk';
 import type { ResourceDescriptor, ResourceTemplateDescriptor } from '../metadata/surface-descriptors';
 import type { ChainDependencies } from '../pipeline/chain-builder';
 import type { CompiledMember } from '../pipeline/compiled-member';
@@ -76,7 +77,7 @@ export class ResourceCatalog {
       const where = `Resource template ${descriptor.uriTemplate} (${descriptor.className}.${descriptor.methodName})`;
       return {
         descriptor,
-        template: new UriTemplate(descriptor.uriTemplate),
+        template: new (serverSdk().UriTemplate)(descriptor.uriTemplate),
         read: compileSurfaceMember(
           descriptor,
           {

@@ -5,6 +5,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { FusionApp, type ListenOptions } from '../../src';
 import { serveGateway } from '../../src/gateway/serve';
 import { EARLY_SERVER, listenEarly } from '../../src/transports/http/early-server';
+import { servePortOptions } from '../../src/gateway/serve-port';
 import { freePort } from '../helpers/redis-server';
 
 /**
@@ -100,4 +101,41 @@ describe('serve: listen first, connect after', () => {
     await expect(serveGateway({ target: 'http://127.0.0.1:9/mcp', port, env: {}, log: () => undefined })).rejects.toThrow();
     expect(await accepts(port)).toBe(false);
   }, 30_000);
+
+  it('serves on a port taken before (listening), and frees it when the start fails', async () => {
+    const upstream = FusionApp.create({ name: 'upstream', version: '1.0.0', tools: [], logger: () => undefined });
+    const handler = upstream.createHttpHandler();
+    const upstreamServer = createServer((req: IncomingMessage, res: ServerResponse) => void handler.serveNode(req, res));
+    await new Promise<void>((resolve) => upstreamServer.listen(0, '127.0.0.1', resolve));
+    const upstreamUrl = `http://127.0.0.1:${(upstreamServer.address() as AddressInfo).port}/mcp`;
+    try {
+      const listening = await listenEarly(servePortOptions({ port: 0, env: {} }));
+      const served = await serveGateway({ target: upstreamUrl, namespace: 'up', env: {}, log: () => undefined, listening });
+      expect(served.url.port).toBe(String(listening.port));
+      await served.app.close();
+      expect(await accepts(listening.port)).toBe(false);
+
+      // A start that fails (here the auth variables, half set) closes the port it was given.
+      const given = await listenEarly(servePortOptions({ port: 0, env: {} }));
+      await expect(
+        serveGateway({ target: upstreamUrl, env: { MCP_AUTH_ISSUER: 'https://issuer.example' }, log: () => undefined, listening: given })
+      ).rejects.toThrow(/half configured/);
+      expect(await accepts(given.port)).toBe(false);
+    } finally {
+      upstreamServer.closeAllConnections();
+      await new Promise<void>((resolve) => upstreamServer.close(() => resolve()));
+      await upstream.close();
+    }
+  }, 30_000);
+
+  it('sizes the port for bearer tokens when any MCP_AUTH_* variable is set, as authFromEnv reads them', () => {
+    expect(servePortOptions({ env: {} })).toEqual({ host: '127.0.0.1', port: 3000, idleConnectionTimeoutMs: 10_000 });
+    expect(servePortOptions({ env: { MCP_AUTH_AUDIENCE: '   ' } }).maxHeaderSize).toBeUndefined();
+    expect(servePortOptions({ port: 0, env: { MCP_AUTH_JWKS_URL: 'https://issuer.example/jwks' } })).toEqual({
+      host: '127.0.0.1',
+      port: 0,
+      maxHeaderSize: 128 * 1024,
+      idleConnectionTimeoutMs: 10_000
+    });
+  });
 });

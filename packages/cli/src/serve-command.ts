@@ -134,11 +134,29 @@ export function parseServe(argv: readonly string[]): ServeCommand {
  * Runs the gateway until SIGINT or SIGTERM. The one command that loads the server library
  * (lazily, so the client commands stay light); like the rest of the CLI, it writes its
  * diagnostics to stderr.
+ *
+ * Its port is taken first, with `node:http` alone (`@mcpfusion/core/early-listen`), and only then is
+ * the framework loaded and the upstream connected: clients can connect from the time of a bare
+ * Node start, and a request that comes meanwhile is held and answered once the gateway serves. A
+ * port in use still fails at once, and a failure after (the upstream, auth, the library) frees it.
  */
 export async function runServe(command: ServeCommand, terminal: Terminal): Promise<number> {
-  // Loaded here, on need: the client commands never load the server library.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { serveGateway } = require('@mcpfusion/core/advanced') as typeof import('@mcpfusion/core/advanced');
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded here, on need: the client commands never load the server library */
+  const { listenEarly, servePortOptions } = require('@mcpfusion/core/early-listen') as typeof import('@mcpfusion/core/early-listen');
+  let listening;
+  try {
+    listening = await listenEarly(servePortOptions({ port: command.port }));
+  } catch (error) {
+    throw new CliError(`serve: ${(error as Error).message}`, ExitCode.PROTOCOL_ERROR);
+  }
+  let serveGateway: typeof import('@mcpfusion/core/advanced').serveGateway;
+  try {
+    ({ serveGateway } = require('@mcpfusion/core/advanced') as typeof import('@mcpfusion/core/advanced'));
+  } catch (error) {
+    await listening.close();
+    throw error;
+  }
+  /* eslint-enable @typescript-eslint/no-require-imports */
   let served;
   try {
     served = await serveGateway({
@@ -157,7 +175,8 @@ export async function runServe(command: ServeCommand, terminal: Terminal): Promi
         : {}),
       ...(command.upstreamSessions !== undefined ? { maxUpstreamSessions: command.upstreamSessions } : {}),
       ...(command.toolSearch ? { toolSearch: true } : {}),
-      log: (message: string) => note(terminal, `[mcpfusion gateway] ${message}`)
+      log: (message: string) => note(terminal, `[mcpfusion gateway] ${message}`),
+      listening
     });
   } catch (error) {
     throw new CliError(`serve: ${(error as Error).message}`, ExitCode.PROTOCOL_ERROR);

@@ -1,4 +1,5 @@
-import { isInputRequiredResult, type CompleteResult, type Resource } from '@modelcontextprotocol/server';
+import type { CompleteResult, Resource } from '@modelcontextprotocol/server';
+import { serverSdk } from '../../wire/server-sdk';
 import { NotInteractiveError, UnknownResourceError } from '../../errors';
 import { isInputRound } from '../../interactive/require-input';
 import type { JsonSchema } from '../../types/core';
@@ -13,7 +14,7 @@ const MAX_COMPLETIONS = 100;
 function presentStep(name: string, where: string, shape: (value: unknown, state: CallState) => unknown): NamedStep {
   return namedAfter(name, (state, next) =>
     next(state).then((value) => {
-      if (isInputRequiredResult(value)) return value;
+      if (serverSdk().isInputRequiredResult(value)) return value;
       if (isInputRound(value)) throw new NotInteractiveError(where);
       return shape(value, state);
     })

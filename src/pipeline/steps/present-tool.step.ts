@@ -1,4 +1,5 @@
-import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { serverSdk } from '../../wire/server-sdk';
 import { NotInteractiveError, OutputMismatchError, PresentationError } from '../../errors';
 import { Replayed } from '../../interactive/continuation';
 import { isInputRound } from '../../interactive/require-input';
@@ -36,7 +37,7 @@ export function presentToolStep(
   // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
   return namedAfter('present', (state, next) =>
     next(state).then((value) => {
-      if (isInputRequiredResult(value)) return value;
+      if (serverSdk().isInputRequiredResult(value)) return value;
       // A task another server created (a gateway's upstream task, adopted by the tasks extension): its `CreateTaskResult` as it is.
       if (isCreatedTask(value)) return value as CallToolResult;
       // A re-issued round's recorded outcome was presented once already.

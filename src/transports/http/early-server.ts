@@ -29,9 +29,13 @@ export interface EarlyHttpServer {
 
 /** Options of {@link listenEarly}: those `listenHttp` would have given its own server. */
 export interface EarlyServerOptions {
+  /** The address to listen on. */
   readonly host: string;
+  /** The port (0: a free one). */
   readonly port: number;
+  /** Node's bound on a request's headers, in bytes (default Node's, 16 KiB). */
   readonly maxHeaderSize?: number;
+  /** A connection that sends nothing for this long is closed (a held request's is not). */
   readonly idleConnectionTimeoutMs: number;
 }
 

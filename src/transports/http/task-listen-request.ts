@@ -1,4 +1,5 @@
-import { CLIENT_CAPABILITIES_META_KEY, type AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { serverSdk } from '../../wire/server-sdk';
 import { isPlainJsonObject } from '../../wire/own-properties';
 import type { TaskListenRequest } from '../served-app';
 
@@ -36,7 +37,7 @@ export function listenOf(body: unknown): ParsedListen | undefined {
   if (message.method !== 'subscriptions/listen' || (typeof message.id !== 'string' && typeof message.id !== 'number')) return undefined;
   const params = isPlainJsonObject(message.params) ? (message.params as Record<string, unknown>) : {};
   const meta = isPlainJsonObject(params._meta) ? (params._meta as Record<string, unknown>) : undefined;
-  return { id: message.id, params, capabilities: meta?.[CLIENT_CAPABILITIES_META_KEY] };
+  return { id: message.id, params, capabilities: meta?.[serverSdk().CLIENT_CAPABILITIES_META_KEY] };
 }
 
 /** The task ids a listen's params ask status of (at most 100, strings only), or undefined when it names none. */
