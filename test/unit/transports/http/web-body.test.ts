@@ -41,4 +41,27 @@ describe('readWebBody', () => {
   it('reads an empty body', async () => {
     expect(await readWebBody(new Request('http://127.0.0.1/mcp', { method: 'POST' }), 1000)).toEqual({ tooLarge: false, text: '' });
   });
+
+  it('on Bun reads a declared length chunk by chunk (its whole-body read costs CPU on another thread), within the same bounds', async () => {
+    const runtime = globalThis as { Bun?: unknown };
+    runtime.Bun = {};
+    try {
+      let onBun: typeof readWebBody | undefined;
+      jest.isolateModules(() => {
+        onBun = (require('../../../../src/transports/http/web-body') as { readWebBody: typeof readWebBody }).readWebBody;
+      });
+      const text = '{"jsonrpc":"2.0","method":"ping","id":1,"é":"ü"}';
+      const request = post(text, { 'content-length': String(Buffer.byteLength(text)) });
+      request.text = () => Promise.reject(new Error('read whole'));
+      expect(await onBun!(request, 1000)).toEqual({ tooLarge: false, text });
+      const over = post('x'.repeat(10), { 'content-length': '2000' });
+      expect(await onBun!(over, 1000)).toEqual({ tooLarge: true });
+      expect(over.bodyUsed).toBe(false);
+      const lying = new Request('http://127.0.0.1/mcp', { method: 'POST', body: 'x'.repeat(2000) });
+      lying.headers.set('content-length', '10');
+      expect(await onBun!(lying, 1000)).toEqual({ tooLarge: true });
+    } finally {
+      delete runtime.Bun;
+    }
+  });
 });
