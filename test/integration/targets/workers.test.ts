@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expectBadHostRefused, runTargetScenario } from '../../helpers/target-scenario';
 import { ROOT, removeScratch, runToEnd, scratchTemplate, startTarget, type TargetServer } from '../../helpers/template-project';
+import { linkWrangler, WRANGLER_DEV_ARGS, WRANGLER_INSTALL, WRANGLER_JS, wranglerEnv } from '../../helpers/wrangler-dev';
 
 /**
  * The Cloudflare Workers target: the template examples/templates/workers (what `mcpfusion init
@@ -18,25 +19,6 @@ import { ROOT, removeScratch, runToEnd, scratchTemplate, startTarget, type Targe
  * wrangler is installed apart from the root lockfile (scripts/workerd/); without it the suite is
  * skipped, saying how to install it (CI installs it and counts a skip as a failure).
  */
-const WRANGLER_PACKAGE = join(ROOT, 'scripts', 'workerd', 'node_modules', 'wrangler');
-const WRANGLER_JS = join(WRANGLER_PACKAGE, 'bin', 'wrangler.js');
-const WRANGLER_INSTALL = 'npm ci --prefix scripts/workerd';
-
-/** What `wrangler dev` is started with: 127.0.0.1, any free ports, no metrics, no prompts. */
-const WRANGLER_DEV_ARGS = ['dev', '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0', '--show-interactive-dev-session=false'];
-
-/** The environment of a wrangler run in `dir`: no metrics, no prompts, its own files in the scratch folder. */
-function wranglerEnv(dir: string): NodeJS.ProcessEnv {
-  return { WRANGLER_SEND_METRICS: 'false', CI: 'true', XDG_CONFIG_HOME: join(dir, '.config') };
-}
-
-/** Puts wrangler into a scratch copy's node_modules, as the template's devDependency would be. */
-function linkWrangler(dir: string): void {
-  symlinkSync(WRANGLER_PACKAGE, join(dir, 'node_modules', 'wrangler'), 'dir');
-  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-  if (!existsSync(join(dir, 'node_modules', '.bin', 'wrangler'))) symlinkSync(WRANGLER_JS, join(dir, 'node_modules', '.bin', 'wrangler'));
-}
-
 const describeWithWrangler = existsSync(WRANGLER_JS) ? describe : describe.skip;
 const skipped = existsSync(WRANGLER_JS)
   ? ''
