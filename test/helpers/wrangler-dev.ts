@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './template-project';
+import { ROOT, startTarget, type TargetServer } from './template-project';
 
 /**
  * Running a scratch copy of the workers template under `wrangler dev` (workerd on 127.0.0.1, no
@@ -32,4 +32,23 @@ export function linkWrangler(dir: string): void {
   symlinkSync(WRANGLER_PACKAGE, join(dir, 'node_modules', 'wrangler'), 'dir');
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   if (!existsSync(join(dir, 'node_modules', '.bin', 'wrangler'))) symlinkSync(WRANGLER_JS, join(dir, 'node_modules', '.bin', 'wrangler'));
+}
+
+/**
+ * `wrangler dev` in the scratch copy `dir` (its build command runs first), with `--var NAME:value`
+ * for each of `vars`, once it prints Ready; rejects naming the output when the Worker failed at import.
+ */
+export async function startWranglerDev(dir: string, vars: Readonly<Record<string, string>>): Promise<TargetServer> {
+  const server = await startTarget({
+    command: process.execPath,
+    args: [WRANGLER_JS, ...WRANGLER_DEV_ARGS, ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`])],
+    cwd: dir,
+    env: wranglerEnv(dir),
+    ready: /Ready on (http:\/\/127\.0\.0\.1:\d+)/
+  });
+  if (/Uncaught/.test(server.output())) {
+    await server.stop();
+    throw new Error(`the Worker failed at import:\n${server.output()}`);
+  }
+  return server;
 }

@@ -2,13 +2,14 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { FusionApp } from '../../src';
 import { CLI_BIN } from '../helpers/cli-bin';
 import { freePort } from '../helpers/redis-server';
+import { acceptsConnection } from '../helpers/tcp-probe';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -44,18 +45,6 @@ http.Server.prototype.listen = function (...args) {
   return listen.apply(this, args);
 };
 `;
-
-/** Whether a TCP connection to 127.0.0.1:`port` is accepted now. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** The first stderr line of `child` that matches `pattern` (the whole stderr so far if it exits first). */
 function lineOf(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
@@ -159,6 +148,6 @@ describe('mcpfusion serve: the port first, the framework after', () => {
     const { code, stderr } = await runToEnd(['serve', '--url', 'http://127.0.0.1:9/mcp', '--port', String(port)]);
     expect(code).toBe(2);
     expect(stderr).toContain('mcpfusion: serve: Could not connect to the upstream MCP server http://127.0.0.1:9/mcp');
-    expect(await accepts(port)).toBe(false);
+    expect(await acceptsConnection(port)).toBe(false);
   }, 30_000);
 });

@@ -1,12 +1,13 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { FusionApp, type ListenOptions } from '../../src';
 import { serveGateway } from '../../src/gateway/serve';
 import { EARLY_SERVER, listenEarly } from '../../src/transports/http/early-server';
 import { servePortOptions } from '../../src/gateway/serve-port';
 import { freePort } from '../helpers/redis-server';
+import { acceptsConnection } from '../helpers/tcp-probe';
 
 /**
  * `mcpfusion serve` listens before it connects (cold start): the port accepts connections while the
@@ -19,18 +20,6 @@ const INITIALIZE = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'early', version: '1.0.0' } }
 });
-
-/** Whether a TCP connection to 127.0.0.1:`port` is accepted now. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 describe('serve: listen first, connect after', () => {
   it('holds a request that comes before the app serves, and answers it once the app listens on the early server', async () => {
@@ -57,7 +46,7 @@ describe('serve: listen first, connect after', () => {
     } finally {
       await app.close();
     }
-    expect(await accepts(early.port)).toBe(false);
+    expect(await acceptsConnection(early.port)).toBe(false);
   });
 
   it('accepts connections while its upstream has not answered yet, then answers the client that connected meanwhile', async () => {
@@ -79,7 +68,7 @@ describe('serve: listen first, connect after', () => {
     const client = new Client({ name: 'front', version: '1.0.0' });
     try {
       await upstreamReached;
-      expect(await accepts(port)).toBe(true);
+      expect(await acceptsConnection(port)).toBe(true);
       const connected = client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
       release();
       const served = await serving;
@@ -99,7 +88,7 @@ describe('serve: listen first, connect after', () => {
   it('still fails the start when the upstream cannot be reached, and frees the port', async () => {
     const port = await freePort();
     await expect(serveGateway({ target: 'http://127.0.0.1:9/mcp', port, env: {}, log: () => undefined })).rejects.toThrow();
-    expect(await accepts(port)).toBe(false);
+    expect(await acceptsConnection(port)).toBe(false);
   }, 30_000);
 
   it('serves on a port taken before (listening), and frees it when the start fails', async () => {
@@ -113,14 +102,14 @@ describe('serve: listen first, connect after', () => {
       const served = await serveGateway({ target: upstreamUrl, namespace: 'up', env: {}, log: () => undefined, listening });
       expect(served.url.port).toBe(String(listening.port));
       await served.app.close();
-      expect(await accepts(listening.port)).toBe(false);
+      expect(await acceptsConnection(listening.port)).toBe(false);
 
       // A start that fails (here the auth variables, half set) closes the port it was given.
       const given = await listenEarly(servePortOptions({ port: 0, env: {} }));
       await expect(
         serveGateway({ target: upstreamUrl, env: { MCP_AUTH_ISSUER: 'https://issuer.example' }, log: () => undefined, listening: given })
       ).rejects.toThrow(/half configured/);
-      expect(await accepts(given.port)).toBe(false);
+      expect(await acceptsConnection(given.port)).toBe(false);
     } finally {
       upstreamServer.closeAllConnections();
       await new Promise<void>((resolve) => upstreamServer.close(() => resolve()));

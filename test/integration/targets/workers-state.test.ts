@@ -5,8 +5,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { RawExchange, UpstreamRpcError } from '../../../src/wire/raw-exchange';
 import { connectTargetClient } from '../../helpers/target-scenario';
 import { modernRequest, postRaw, responseOf } from '../../helpers/raw-http';
-import { ROOT, removeScratch, scratchTemplate, startTarget, type TargetServer } from '../../helpers/template-project';
-import { WRANGLER_DEV_ARGS, WRANGLER_INSTALL, WRANGLER_JS, linkWrangler, wranglerEnv } from '../../helpers/wrangler-dev';
+import { ROOT, removeScratch, scratchTemplate, type TargetServer } from '../../helpers/template-project';
+import { WRANGLER_INSTALL, WRANGLER_JS, linkWrangler, startWranglerDev } from '../../helpers/wrangler-dev';
 
 /**
  * State on Cloudflare Workers, under `wrangler dev`: the workers template (its src/index.ts, its
@@ -62,21 +62,7 @@ describeWithWrangler(`Workers state in a Durable Object (FusionStateObject, wran
     writeFileSync(join(dir, 'src', 'probe.ts'), PROBE);
     const config = join(dir, 'wrangler.jsonc');
     writeFileSync(config, readFileSync(config, 'utf8').replace('"main": "dist/index.js"', '"main": "dist/probe.js"'));
-    server = await startTarget({
-      command: process.execPath,
-      args: [
-        WRANGLER_JS,
-        ...WRANGLER_DEV_ARGS,
-        '--var',
-        `STATE_KEY:${randomBytes(32).toString('base64url')}`,
-        '--var',
-        'ENVIRONMENT:development'
-      ],
-      cwd: dir,
-      env: wranglerEnv(dir),
-      ready: /Ready on (http:\/\/127\.0\.0\.1:\d+)/
-    });
-    if (/Uncaught/.test(server.output())) throw new Error(`the Worker failed at import:\n${server.output()}`);
+    server = await startWranglerDev(dir, { STATE_KEY: randomBytes(32).toString('base64url'), ENVIRONMENT: 'development' });
   }, 180_000);
 
   afterAll(async () => {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expectBadHostRefused, runTargetScenario } from '../../helpers/target-scenario';
-import { ROOT, removeScratch, runToEnd, scratchTemplate, startTarget, type TargetServer } from '../../helpers/template-project';
-import { linkWrangler, WRANGLER_DEV_ARGS, WRANGLER_INSTALL, WRANGLER_JS, wranglerEnv } from '../../helpers/wrangler-dev';
+import { ROOT, removeScratch, runToEnd, scratchTemplate, type TargetServer } from '../../helpers/template-project';
+import { linkWrangler, startWranglerDev, WRANGLER_INSTALL, WRANGLER_JS, wranglerEnv } from '../../helpers/wrangler-dev';
 
 /**
  * The Cloudflare Workers target: the template examples/templates/workers (what `mcpfusion init
@@ -32,14 +32,7 @@ describeWithWrangler(`the Cloudflare Workers target (examples/templates/workers,
     dir = scratchTemplate(join(ROOT, 'examples', 'templates', 'workers'));
     linkWrangler(dir);
     // wrangler.jsonc's build command (npm run build: tsc) runs before wrangler bundles dist/.
-    server = await startTarget({
-      command: process.execPath,
-      args: [WRANGLER_JS, ...WRANGLER_DEV_ARGS, '--var', `STATE_KEY:${randomBytes(32).toString('base64url')}`],
-      cwd: dir,
-      env: wranglerEnv(dir),
-      ready: /Ready on (http:\/\/127\.0\.0\.1:\d+)/
-    });
-    if (/Uncaught/.test(server.output())) throw new Error(`the Worker failed at import:\n${server.output()}`);
+    server = await startWranglerDev(dir, { STATE_KEY: randomBytes(32).toString('base64url') });
   }, 180_000);
 
   afterAll(async () => {
