@@ -3,6 +3,7 @@ import { SignedContinuationStore, type ContinuationStore } from '../interactive/
 import type { ClaimOutcome } from '../interactive/round-outcomes';
 import { abortableWait } from './abortable-wait';
 import type { DurableObjectNamespaceLike } from './cloudflare-types';
+import { ConfigurationError } from '../errors';
 import { StateObjectClient } from './state-object-client';
 import type { StoredClaim } from './state-operations';
 
@@ -56,7 +57,7 @@ export class DurableObjectContinuationStore implements ContinuationStore {
     this.ttlMs = Math.round(ttlSeconds * 1000);
     this.claimLeaseMs = options.claimLeaseMs ?? 15_000;
     if (!Number.isSafeInteger(this.claimLeaseMs) || this.claimLeaseMs < 1)
-      throw new TypeError(
+      throw new ConfigurationError(
         `DurableObjectContinuationStore: claimLeaseMs must be a positive whole number (got ${String(options.claimLeaseMs)})`
       );
   }

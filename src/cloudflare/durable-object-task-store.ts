@@ -1,7 +1,9 @@
 import { LIVE, TERMINAL, type TaskRecord, type TaskStatus } from '../tasks/task-record';
 import { patched, type TaskFailure, type TaskPatchOf, type TaskStore } from '../tasks/task-store';
 import type { DurableObjectNamespaceLike } from './cloudflare-types';
+import { ConfigurationError } from '../errors';
 import { StateObjectClient } from './state-object-client';
+import { StateObjectError } from './state-object-error';
 import { MAX_VALUE_CHARS } from './state-request';
 
 /** Options of {@link DurableObjectTaskStore}. */
@@ -44,7 +46,7 @@ export class DurableObjectTaskStore implements TaskStore {
     this.object = new StateObjectClient(namespace, options.name ?? 'mcpfusion-tasks');
     this.maxRunMs = options.maxRunMs ?? 60_000;
     if (!Number.isSafeInteger(this.maxRunMs) || this.maxRunMs < 1)
-      throw new TypeError(`DurableObjectTaskStore: maxRunMs must be a positive whole number (got ${String(options.maxRunMs)})`);
+      throw new ConfigurationError(`DurableObjectTaskStore: maxRunMs must be a positive whole number (got ${String(options.maxRunMs)})`);
   }
 
   /**
@@ -164,7 +166,7 @@ export class DurableObjectTaskStore implements TaskStore {
       }
       // Another isolate moved it meanwhile: read again and decide again.
     }
-    throw new Error(`task ${taskId}: too many concurrent transitions`);
+    throw new StateObjectError(`task ${taskId}: too many concurrent transitions (other isolates kept changing it); retry`);
   }
 
   sweep(now: number): Promise<string[]> {

@@ -6,6 +6,7 @@
  * `tasks.store` (task records). Nothing here runs at import; nothing needs a Node-only module.
  */
 export { FusionStateObject } from './fusion-state-object';
+export { StateObjectError } from './state-object-error';
 export { DurableObjectContinuationStore } from './durable-object-continuation-store';
 export type { DurableObjectContinuationStoreOptions } from './durable-object-continuation-store';
 export { DurableObjectTaskStore } from './durable-object-task-store';

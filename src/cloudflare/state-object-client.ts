@@ -1,5 +1,7 @@
 import type { DurableObjectNamespaceLike } from './cloudflare-types';
 import type { StateRequest } from './state-request';
+import { ConfigurationError } from '../errors';
+import { StateObjectError } from './state-object-error';
 
 /** The URL the requests to the object carry: a stub's `fetch` needs an absolute one, and nothing reads it. */
 const OBJECT_URL = 'https://fusion-state.internal/';
@@ -15,7 +17,7 @@ export class StateObjectClient {
     private readonly name: string
   ) {
     if (!namespace || typeof namespace.idFromName !== 'function' || typeof namespace.get !== 'function')
-      throw new TypeError(
+      throw new ConfigurationError(
         'A Durable Object namespace binding is needed (env.STATE: a `durable_objects` binding to FusionStateObject in wrangler.jsonc)'
       );
   }
@@ -32,12 +34,13 @@ export class StateObjectClient {
     let body: { value?: unknown; error?: unknown };
     try {
       body = JSON.parse(text) as { value?: unknown; error?: unknown };
-    } catch {
-      throw new Error(
-        `FusionStateObject answered ${response.status} without JSON (is the binding's class FusionStateObject?): ${text.slice(0, 200)}`
+    } catch (error) {
+      throw new StateObjectError(
+        `FusionStateObject answered ${response.status} without JSON (is the binding's class FusionStateObject?): ${text.slice(0, 200)}`,
+        { cause: error }
       );
     }
-    if (!response.ok) throw new Error(`FusionStateObject refused "${request.op}" (${response.status}): ${String(body.error)}`);
+    if (!response.ok) throw new StateObjectError(`FusionStateObject refused "${request.op}" (${response.status}): ${String(body.error)}`);
     return body.value as T;
   }
 }

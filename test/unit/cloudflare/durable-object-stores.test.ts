@@ -2,11 +2,13 @@ import {
   DurableObjectContinuationStore,
   DurableObjectTaskStore,
   FusionStateObject,
+  StateObjectError,
   type DurableObjectNamespaceLike,
   type DurableObjectStorageLike
 } from '../../../src/cloudflare';
 import { StateOperations } from '../../../src/cloudflare/state-operations';
 import type { TaskRecord } from '../../../src/tasks/task-record';
+import { ConfigurationError, ErrorCode } from '../../../src/errors';
 
 /**
  * The Durable Object backing without workerd: `FusionStateObject` over an in-memory storage with
@@ -144,6 +146,7 @@ describe('DurableObjectContinuationStore over FusionStateObject', () => {
     expect(() => new DurableObjectContinuationStore(undefined as unknown as DurableObjectNamespaceLike, { key: KEY })).toThrow(
       /durable_objects.*FusionStateObject/
     );
+    expect(() => new DurableObjectTaskStore(undefined as unknown as DurableObjectNamespaceLike)).toThrow(ConfigurationError);
   });
 });
 
@@ -314,8 +317,12 @@ describe('FusionStateObject refuses bad requests, naming the problem, and stays 
 
   test('the stores turn a refusal into an error naming the operation', async () => {
     const store = new DurableObjectContinuationStore(namespace, { key: KEY });
-    await expect(store.consume('')).rejects.toThrow(
+    const refused = store.consume('');
+    await expect(refused).rejects.toThrow(
       /FusionStateObject refused "consume" \(400\): bad state request: "id" must be a non-empty string/
     );
+    // The framework's one error class, with a stable code, as the Redis lock's failures are.
+    await expect(refused).rejects.toBeInstanceOf(StateObjectError);
+    await expect(refused).rejects.toMatchObject({ code: ErrorCode.INTERNAL });
   });
 });
