@@ -28,4 +28,47 @@ describe('BoundedSessionEventStore', () => {
     await expect(store.replayEventsAfter(first, { send: async () => undefined })).rejects.toThrow(/Unknown or expired event id/);
     expect(await store.getStreamIdForEventId(first)).toBeUndefined();
   });
+
+  it('replays across the ring wrapping, the oldest overwritten, the ids one sequence across streams', async () => {
+    const store = new BoundedSessionEventStore(4);
+    const ids: string[] = [];
+    for (let n = 1; n <= 9; n++) ids.push(await store.storeEvent(n % 2 ? 'a' : 'b', note(n)));
+    expect(ids).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    // Kept: 6..9. Event 5 is gone; 7 (stream a) replays 9, the one a-event after it.
+    await expect(store.replayEventsAfter(ids[4], { send: async () => undefined })).rejects.toThrow(/Unknown or expired event id 5/);
+    const replayed: Array<[string, unknown]> = [];
+    expect(await store.replayEventsAfter(ids[6], { send: async (id, m) => void replayed.push([id, m]) })).toBe('a');
+    expect(replayed).toEqual([['9', note(9)]]);
+    expect(await store.getStreamIdForEventId('6')).toBe('b');
+  });
+
+  it('refuses event ids it never gave, whatever their shape', async () => {
+    const store = new BoundedSessionEventStore();
+    await store.storeEvent('a', note(1));
+    for (const id of ['2', '0', '-1', '01', '1.0', ' 1', 'a:1', '', '99999999999999999999', 'constructor']) {
+      expect(await store.getStreamIdForEventId(id)).toBeUndefined();
+      await expect(store.replayEventsAfter(id, { send: async () => undefined })).rejects.toThrow(/Unknown or expired event id/);
+    }
+  });
+
+  it('does not replay what is stored while it replays, nor an event overwritten meanwhile', async () => {
+    const store = new BoundedSessionEventStore(3);
+    await store.storeEvent('a', note(1));
+    await store.storeEvent('a', note(2));
+    await store.storeEvent('a', note(3));
+    const replayed: string[] = [];
+    // The first send stores three more events of the same stream: event 3 is overwritten before its turn.
+    await store.replayEventsAfter('1', {
+      send: async (id) => {
+        replayed.push(id);
+        for (let n = 10; n < 13; n++) await store.storeEvent('a', note(n));
+      }
+    });
+    expect(replayed).toEqual(['2']);
+  });
+
+  it('refuses a capacity that is not a positive integer', () => {
+    expect(() => new BoundedSessionEventStore(0)).toThrow(RangeError);
+    expect(() => new BoundedSessionEventStore(1.5)).toThrow(RangeError);
+  });
 });
