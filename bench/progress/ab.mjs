@@ -20,7 +20,7 @@
 //   e.g.   node bench/progress/ab.mjs --rounds 6 /tmp/before .        (each checkout built: `npm run compile`)
 // --pb: where the peer bench is (its servers/ and node_modules/); default $PEER_BENCH, else /tmp/pb.
 // --prof DIR runs every server with --cpu-prof (profiles written to DIR as each round's servers stop). --stamp preloads
-// stamp.cjs into every server and adds the server's own part of each work call: its request's arrival to its answer's
+// stamp.mjs into every server and adds the server's own part of each work call: its request's arrival to its answer's
 // first write. Ports are picked at random in 39000-39999.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -89,8 +89,8 @@ async function start(name, args, env) {
   const pre = [
     ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROF)}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`] : []),
     // The baseline has no SIGTERM handler, and a process a signal ends writes no profile.
-    ...(PROF ? ['--require', join(HERE, 'exit-on-term.cjs')] : []),
-    ...(STAMP ? ['--require', join(HERE, 'stamp.cjs')] : [])
+    ...(PROF ? ['--import', join(HERE, 'exit-on-term.mjs')] : []),
+    ...(STAMP ? ['--import', join(HERE, 'stamp.mjs')] : [])
   ];
   for (let attempt = 0; attempt < 10; attempt++) {
     const port = 39000 + Math.floor(Math.random() * 1000);
@@ -121,7 +121,10 @@ async function stop(t) {
 }
 
 async function client(url, era) {
-  const c = new Client({ name: 'progress-ab', version: '1' }, era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined);
+  const c = new Client(
+    { name: 'progress-ab', version: '1' },
+    era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined
+  );
   await c.connect(new StreamableHTTPClientTransport(url));
   return c;
 }
@@ -130,7 +133,8 @@ async function work(c) {
   const t = performance.now();
   const r = await c.callTool({ name: 'work', arguments: { steps: STEPS } }, { onprogress: () => void got++ });
   const dt = performance.now() - t;
-  if (got !== STEPS || r.content?.[0]?.text !== 'done') throw new Error(`work: ${got}/${STEPS} progress, ${JSON.stringify(r).slice(0, 200)}`);
+  if (got !== STEPS || r.content?.[0]?.text !== 'done')
+    throw new Error(`work: ${got}/${STEPS} progress, ${JSON.stringify(r).slice(0, 200)}`);
   return dt;
 }
 let seq = 0;
@@ -160,7 +164,8 @@ const p50 = (xs) => {
 const names = ['baseline', ...checkouts.map((dir) => basename(dir))];
 /** Per target and era: every work and echo latency, per-round p50s, CPU seconds and work calls measured. */
 const acc = new Map();
-for (const era of ERAS) for (const name of names) acc.set(`${era} ${name}`, { work: [], echo: [], rw: [], re: [], srv: [], cpu: 0, ecpu: 0, client: 0, n: 0 });
+for (const era of ERAS)
+  for (const name of names) acc.set(`${era} ${name}`, { work: [], echo: [], rw: [], re: [], srv: [], cpu: 0, ecpu: 0, client: 0, n: 0 });
 
 for (let r = 0; r < ROUNDS; r++) {
   const targets = [await start('baseline', [resolve(PB, 'servers/baseline-v2.mjs')], {})];
