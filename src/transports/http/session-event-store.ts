@@ -1,4 +1,5 @@
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
+import { ConfigurationError } from '../../errors';
 
 /**
  * The default event store of a 2025-era session: the last `capacity` messages of the session's
@@ -19,9 +20,16 @@ export class BoundedSessionEventStore implements EventStore {
   /** The sequence number of the last event stored (0: none yet). */
   private sequence = 0;
 
-  /** `capacity`: the most messages kept (across the session's streams), oldest dropped first. Default 1000. */
+  /**
+   * `capacity`: the most messages kept (across the session's streams), oldest dropped first; a
+   * positive integer (else a `ConfigurationError`). Default 1000.
+   */
   constructor(private readonly capacity = 1000) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1) {
+      throw new ConfigurationError(
+        `BoundedSessionEventStore: capacity must be a positive integer (the most messages a session keeps), got ${capacity}`
+      );
+    }
   }
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {

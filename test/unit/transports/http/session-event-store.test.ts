@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { ErrorCode } from '../../../../src/errors';
 import { BoundedSessionEventStore } from '../../../../src/transports/http/session-event-store';
 
 const note = (n: number): JSONRPCMessage => ({
@@ -67,8 +68,9 @@ describe('BoundedSessionEventStore', () => {
     expect(replayed).toEqual(['2']);
   });
 
-  it('refuses a capacity that is not a positive integer', () => {
-    expect(() => new BoundedSessionEventStore(0)).toThrow(RangeError);
-    expect(() => new BoundedSessionEventStore(1.5)).toThrow(RangeError);
+  it('refuses a capacity that is not a positive integer, as a configuration error', () => {
+    for (const capacity of [0, -1, 1.5, Number.NaN]) {
+      expect(() => new BoundedSessionEventStore(capacity)).toThrow(expect.objectContaining({ code: ErrorCode.CONFIGURATION }));
+    }
   });
 });
