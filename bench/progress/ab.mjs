@@ -16,12 +16,14 @@
 // Ratios only: the machine is shared; read the spread of the per-round ratios printed beside each.
 //
 //   usage: node bench/progress/ab.mjs [--rounds 6] [--per 100] [--eras 2025,2026] [--steps 10] [--no-prelude]
-//                                     [--pb /tmp/pb] [--prof DIR] [--stamp] CHECKOUT...
+//                                     [--pb /tmp/pb] [--prof DIR] [--stamp] [--gap MS] [--node-flags '...'] CHECKOUT...
 //   e.g.   node bench/progress/ab.mjs --rounds 6 /tmp/before .        (each checkout built: `npm run compile`)
 // --pb: where the peer bench is (its servers/ and node_modules/); default $PEER_BENCH, else /tmp/pb.
 // --prof DIR runs every server with --cpu-prof (profiles written to DIR as each round's servers stop). --stamp preloads
 // stamp.mjs into every server and adds the server's own part of each work call: its request's arrival to its answer's
-// first write. Ports are picked at random in 39000-39999.
+// first write. --gap MS: every server idles MS before each of its measurements (the peer bench runs the other peers'
+// phases in between). --node-flags: given to every server's node (e.g. V8 flags, to tell what an idle gap changes).
+// Ports are picked at random in 39000-39999.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,6 +57,8 @@ const ERAS = opt('eras', '2025,2026').split(',');
 const PB = resolve(opt('pb', process.env.PEER_BENCH ?? '/tmp/pb'));
 const PROF = opt('prof', undefined);
 const PRELUDE = !flag('no-prelude');
+const GAP = Number(opt('gap', 0));
+const NODE_FLAGS = opt('node-flags', '').split(' ').filter(Boolean);
 const STAMP = flag('stamp');
 const checkouts = (argv.length ? argv : ['.']).map((dir) => resolve(dir));
 
@@ -87,6 +91,7 @@ process.on('exit', () => live.forEach((c) => c.kill('SIGKILL')));
 /** Starts one server on a free random port in 39000-39999; resolves once it accepts connections. */
 async function start(name, args, env) {
   const pre = [
+    ...NODE_FLAGS,
     ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROF)}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`] : []),
     // The baseline has no SIGTERM handler, and a process a signal ends writes no profile.
     ...(PROF ? ['--import', join(HERE, 'exit-on-term.mjs')] : []),
@@ -180,6 +185,9 @@ for (let r = 0; r < ROUNDS; r++) {
     const mine = slots.filter((s) => s.era === era);
     const order = mine.map((_, i) => mine[(i + r) % mine.length]);
     for (const s of order) {
+      // --gap: the servers idle this long before each measurement, as in the peer bench, where every other peer's
+      // phase runs between one peer's phases.
+      if (GAP) await sleep(GAP);
       if (STAMP) await stamps(s.t.pid);
       const c0 = cpuSeconds(s.t.pid);
       const me0 = process.cpuUsage();
