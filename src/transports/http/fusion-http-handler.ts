@@ -10,6 +10,7 @@ import { authorityOf } from './authority';
 import { pressureFor } from './connection-facts';
 import { MAX_BODY_BYTES, badAuthority, endpointNotFound, internalError } from './protocol-refusals';
 import { pathOfRequestUrl } from './request-path';
+import { endWhenRead, takeResponseEnd } from './response-end';
 import { readWebBody } from './web-body';
 import { createRouting } from './routing';
 import type { SessionOptions, SessionPrincipalOf } from './session-registry';
@@ -138,7 +139,8 @@ export function createFusionHttpHandler(
     },
     fetch(request, requestOptions) {
       const read = request.method === 'POST' ? () => readWebBody(request, MAX_BODY_BYTES) : undefined;
-      return serve(request, pathOfRequestUrl(request.url), requestOptions?.authInfo, read);
+      // The response leaves this endpoint: a session's stream counts in flight until its reader reads it to the end.
+      return serve(request, pathOfRequestUrl(request.url), requestOptions?.authInfo, read).then(endWhenRead);
     },
     async serveNode(req, res) {
       // Aborted when the client goes away before the answer is written: a 2026-era call is cancelled so.
@@ -163,6 +165,8 @@ export function createFusionHttpHandler(
         onerror?.(error instanceof Error ? error : new Error(String(error)));
         response = internalError();
       }
+      // A session's stream counts in flight until it is written here (or writing stops), without a second stream around it.
+      const ended = takeResponseEnd(response);
       try {
         await writeNodeResponse(response, res, abort.signal, {
           pressure: request ? pressureFor(request) : { congested: false },
@@ -172,6 +176,8 @@ export function createFusionHttpHandler(
         // Writing failed (the socket, a header Node refuses): the answer is lost, the server stays up.
         onerror?.(error instanceof Error ? error : new Error(String(error)));
         res.destroy();
+      } finally {
+        ended?.();
       }
       finished = true;
     },
