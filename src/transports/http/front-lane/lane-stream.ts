@@ -1,17 +1,52 @@
 const encoder = new TextEncoder();
 
+/** The headers of a lane call's SSE answer, as the SDK's transport sends them (the session's id among them). */
+function sseHeaders(sessionId: string): Record<string, string> {
+  return {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'mcp-session-id': sessionId
+  };
+}
+
 /**
- * The SSE stream of one lane call: each message an `event: message` as the SDK's transport
- * writes it (without an event id: a lane stream is not resumable), in the order sent; ended once
- * the response is written, or when the call's signal aborts (then nothing more is written).
+ * The answer of one lane call. Its HTTP response is decided by the first message: the call's
+ * response first (nothing came before it) is answered as one JSON body, which a 2025-era client
+ * takes as it takes an SSE stream (the spec lets the server choose); anything else first (progress,
+ * a log message) starts an SSE stream of `event: message` events as the SDK's transport writes
+ * them (without event ids: a lane stream is not resumable), in the order sent, ended once the
+ * response is written. Once the call's signal aborts, nothing more is written.
  */
-export class LaneStream {
+export class LaneAnswer {
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private ended = false;
-  readonly body: ReadableStream<Uint8Array>;
+  private answer!: (response: Response) => void;
+  /** The HTTP response, once the first message (or the end) decides it. */
+  readonly response: Promise<Response>;
 
-  constructor(private readonly signal: AbortSignal) {
-    this.body = new ReadableStream<Uint8Array>({
+  constructor(
+    private readonly sessionId: string,
+    private readonly signal: AbortSignal
+  ) {
+    this.response = new Promise<Response>((resolve) => (this.answer = resolve));
+  }
+
+  /** Writes one message (dropped once the answer ended or the call was cancelled). */
+  send(message: object): Promise<void> {
+    if (this.ended || this.signal.aborted) return Promise.resolve();
+    const data = JSON.stringify(message);
+    if (this.controller) {
+      this.controller.enqueue(encoder.encode(`event: message\ndata: ${data}\n\n`));
+      return Promise.resolve();
+    }
+    if ('id' in message) {
+      this.ended = true;
+      this.answer(new Response(data, { status: 200, headers: { 'content-type': 'application/json', 'mcp-session-id': this.sessionId } }));
+      return Promise.resolve();
+    }
+    const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.controller = controller;
       },
@@ -19,19 +54,15 @@ export class LaneStream {
         this.ended = true;
       }
     });
-  }
-
-  /** Writes one message (dropped once the stream ended or the call was cancelled). */
-  send(message: object): Promise<void> {
-    if (this.ended || this.signal.aborted) return Promise.resolve();
-    this.controller!.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+    this.controller!.enqueue(encoder.encode(`event: message\ndata: ${data}\n\n`));
+    this.answer(new Response(body, { status: 200, headers: sseHeaders(this.sessionId) }));
     return Promise.resolve();
   }
 
-  /** Ends the stream (idempotent). */
+  /** Ends the answer (idempotent): a stream is closed; a call that sent nothing (cancelled) gets an empty stream. */
   end(): void {
-    if (this.ended) return;
+    if (this.controller && !this.ended) this.controller.close();
+    if (!this.controller && !this.ended) this.answer(new Response('', { status: 200, headers: sseHeaders(this.sessionId) }));
     this.ended = true;
-    this.controller!.close();
   }
 }

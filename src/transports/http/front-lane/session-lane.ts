@@ -10,7 +10,7 @@ import { channelOf } from '../../server-factory';
 import type { CallRequest, LogSend, ProgressSend } from '../../../types/request';
 import { isPlainJsonObject } from '../../../wire/own-properties';
 import { isCongested, remoteAddressOf } from '../connection-facts';
-import { LaneStream } from './lane-stream';
+import { LaneAnswer } from './lane-stream';
 
 /** What the lane knows of the 2025-era session a request is on (the session registry gives it, once it has found the session for its caller). */
 export interface LaneSession {
@@ -38,8 +38,9 @@ const DROPPED: Promise<void> = Promise.resolve();
  * served here, straight from the parsed body, through the app's own call path (`app.callTool`:
  * the tool's whole chain, its queue, bounds, scopes, locks, errors and logs), without the SDK
  * server's per-request work: no transport request bookkeeping, no zod parse of the message and
- * its params, no event store, no request context. The answer is written as the SDK's transport
- * writes it (an SSE stream of the call's progress and log messages, then its response).
+ * its params, no event store, no request context. The answer is one JSON body when the call's
+ * response is its first message, else an SSE stream of its progress and log messages, then its
+ * response, as the SDK's transport writes one (see `lane-stream.ts`).
  *
  * It is decided per request, before anything runs, and anything it does not take goes the normal
  * way (`serve` answers undefined): a request that is not a well-formed `tools/call` (the normal
@@ -74,7 +75,7 @@ export class SessionLane {
     const call = this.callOf(request, message, session);
     if (!call) return this.pass();
     this.counts.served++;
-    return Promise.resolve(this.run(request, call, session));
+    return this.run(request, call, session);
   }
 
   /** The normal path serves it (counted). */
@@ -122,7 +123,7 @@ export class SessionLane {
   }
 
   /** Runs the call through the app and streams its answer. */
-  private run(request: Request, call: LaneCall, session: LaneSession): Response {
+  private run(request: Request, call: LaneCall, session: LaneSession): Promise<Response> {
     const { app } = this.surfaces();
     const server = session.server;
     const key = keyOf(session.id, call.id);
@@ -131,7 +132,7 @@ export class SessionLane {
     if (request.signal.aborted) gone();
     else request.signal.addEventListener('abort', gone, { once: true });
     this.running.set(key, abort);
-    const stream = new LaneStream(abort.signal);
+    const stream = new LaneAnswer(session.id, abort.signal);
     const token = call.token;
     const sendProgress: ProgressSend | undefined =
       token === undefined
@@ -191,16 +192,7 @@ export class SessionLane {
         request.signal.removeEventListener('abort', gone);
         stream.end();
       });
-    return new Response(stream.body, {
-      status: 200,
-      headers: {
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-        'mcp-session-id': session.id
-      }
-    });
+    return stream.response;
   }
 }
 
