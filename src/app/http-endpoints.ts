@@ -54,6 +54,8 @@ export class HttpEndpoints {
         ...(this.bus ? { bus: this.bus } : {}),
         ...options,
         onClose: () => {
+          // What the lane took, said once (the gateway's log): whether it served a deployment's calls at all.
+          if (lane) this.log(`front lane: ${lane.counts.served} calls served, ${lane.counts.passed} left to the normal path`);
           this.open.delete(handler);
           notifier.endpoints.delete(handler.notify);
           options.onClose?.();

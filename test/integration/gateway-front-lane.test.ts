@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FusionApp, proxy } from '../../src';
@@ -208,6 +208,49 @@ describe('the front fast lane of a 2025-era session', () => {
     expect(upstream.seen.closed).toContain('lane-cancel');
     // The 2025-era upstream is told too, as the normal path tells it.
     expect(upstream.seen.cancelled.length).toBeGreaterThan(0);
+  });
+
+  it('cancels the upstream call when the front connection drops mid-call (served over node:http)', async () => {
+    const server = createServer((req, res) => void lane.serveNode(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`));
+    const client = new Client({ name: 'front', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+    try {
+      await client.connect(transport);
+      const arrived = new Promise<void>((resolve) => (upstream.seen.hanging = resolve));
+      const closed = new Promise<void>((resolve) => (upstream.seen.onClosed = resolve));
+      const before = lane.frontLane!.served;
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'drop-1',
+        method: 'tools/call',
+        params: { name: 'up.hang', arguments: { text: 'lane-drop' } }
+      });
+      const sent = httpRequest({
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId!,
+          'mcp-protocol-version': client.getNegotiatedProtocolVersion()!
+        }
+      });
+      sent.on('error', () => undefined);
+      sent.end(body);
+      await arrived;
+      expect(lane.frontLane!.served).toBe(before + 1);
+      sent.destroy();
+      await closed;
+      expect(upstream.seen.closed).toContain('lane-drop');
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('ends the call with an error when the upstream dies mid-call, as the normal path does', async () => {
