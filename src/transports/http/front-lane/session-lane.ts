@@ -24,7 +24,9 @@ export interface LaneSession {
 
 /** How many calls the lane served, and how many it left to the normal path (a diagnostic: tests read it). */
 export interface LaneCounts {
+  /** Calls the lane served. */
   served: number;
+  /** Requests on a session it left to the normal path (every method but the `tools/call`s it took). */
   passed: number;
 }
 
