@@ -17,6 +17,8 @@ import { branchFromEnv } from './front/branch-config';
  * the upstream sessions the gateway holds at once at an HTTP branch (default 8, see
  * `FrontDeskOptions.maxBranchSessions`); FUSION_STATE_KEY and the MCP_AUTH_* variables as for the
  * desk (main.ts). With auth, the front desk checks tokens; it sends none to the branch.
+ * FRONT_LANE=1 serves 2025-era sessions' tool calls on the front fast lane (`frontLane`, docs/gateway.md):
+ * the lane leaves every call to the normal path while the desk checks tokens (auth), so it serves them without.
  */
 
 async function main(): Promise<void> {
@@ -35,7 +37,12 @@ async function main(): Promise<void> {
     return;
   }
   const { url } = await front
-    .listen({ transport: 'http', host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 3100) })
+    .listen({
+      transport: 'http',
+      host: process.env.HOST ?? '127.0.0.1',
+      port: Number(process.env.PORT ?? 3100),
+      ...(process.env.FRONT_LANE === '1' ? { frontLane: true } : {})
+    })
     .catch(async (error: unknown) => {
       // A port in use, say: stop the branch and close the database, so that the process exits.
       await front.close();

@@ -36,6 +36,7 @@ export type { ToolSearchOptions, ToolSearchSetting } from './tool-search/tool-se
 export type { Listening } from './app/listen';
 export type { ListChanges } from './app/tool-class-set';
 export type { FusionHttpHandler, HttpHandlerOptions } from './transports/http/fusion-http-handler';
+export type { LaneCounts } from './transports/http/front-lane/session-lane';
 // Inside the app's options: the 2025-era HTTP sessions, telemetry with providers of your own.
 export type { SessionOptions, SessionResumption } from './transports/http/session-registry';
 export type { TelemetryOptions } from './telemetry/telemetry-options';

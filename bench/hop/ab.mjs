@@ -1,6 +1,8 @@
 // Interleaved A/B of one hop: N sequential echo calls and 40 work{10} calls per round to each target, the order rotated
 // every round; p50s, and the CPU per call of each target's own process (from /proc) with the upstream's beside it.
 // usage: node ab.mjs ERA(2025|2026) ROUNDS PER UPSTREAM_PID name=url=pid=toolPrefix ...   (the first target is the base)
+// INFLIGHT=32: the echo calls go 32 at a time on the one client (as the peer bench's concurrency phase), and calls/s is printed.
+const inflight = Number(process.env.INFLIGHT ?? 1);
 import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 const [era, rounds, per, upid, ...specs] = process.argv.slice(2);
@@ -16,7 +18,7 @@ async function connect(url) {
 const T = [];
 for (const s of specs) {
   const [name, url, pid, prefix] = s.split('=');
-  T.push({ name, pid, prefix: prefix ?? '', c: await connect(url), lat: [], wl: [], cpu: 0, ucpu: 0, n: 0 });
+  T.push({ name, pid, prefix: prefix ?? '', c: await connect(url), lat: [], wl: [], cpu: 0, ucpu: 0, n: 0, ms: 0 });
 }
 let seq = 0;
 const echo = async (t) => {
@@ -44,7 +46,14 @@ for (let r = 0; r < Number(rounds); r++) {
   for (const t of order) {
     const u0 = cpu(upid),
       g0 = cpu(t.pid);
-    for (let i = 0; i < Number(per); i++) t.lat.push(await echo(t));
+    const s0 = performance.now();
+    let left = Number(per);
+    await Promise.all(
+      Array.from({ length: inflight }, async () => {
+        while (left-- > 0) t.lat.push(await echo(t));
+      })
+    );
+    t.ms += performance.now() - s0;
     t.cpu += cpu(t.pid) - g0;
     t.ucpu += cpu(upid) - u0;
     t.n += Number(per);
@@ -56,11 +65,11 @@ const p50 = (xs) => {
   return v[Math.floor(v.length / 2)];
 };
 const base = T[0];
-console.log(`era ${era}, ${rounds} rounds x ${per} echo + 40 work{10}, interleaved`);
+console.log(`era ${era}, ${rounds} rounds x ${per} echo (${inflight} in flight) + 40 work{10}, interleaved`);
 for (const t of T) {
   const own = t === base ? t.ucpu : t.cpu;
   console.log(
-    `${t.name.padEnd(8)} echo p50 ${p50(t.lat).toFixed(3)} ms (${(p50(t.lat) / p50(base.lat)).toFixed(2)}x)  work p50 ${p50(t.wl).toFixed(3)} ms (${(p50(t.wl) / p50(base.wl)).toFixed(2)}x)  cpu/call own ${((own / t.n) * 1e6).toFixed(0)} us (${(own / t.n / (base.ucpu / base.n)).toFixed(2)}x) upstream ${((t.ucpu / t.n) * 1e6).toFixed(0)} us`
+    `${t.name.padEnd(8)} echo p50 ${p50(t.lat).toFixed(3)} ms (${(p50(t.lat) / p50(base.lat)).toFixed(2)}x)  work p50 ${p50(t.wl).toFixed(3)} ms (${(p50(t.wl) / p50(base.wl)).toFixed(2)}x)  cpu/call own ${((own / t.n) * 1e6).toFixed(0)} us (${(own / t.n / (base.ucpu / base.n)).toFixed(2)}x) upstream ${((t.ucpu / t.n) * 1e6).toFixed(0)} us  ${((t.n / t.ms) * 1000).toFixed(0)} calls/s`
   );
 }
 for (const t of T) await t.c.close();

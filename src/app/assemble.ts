@@ -27,6 +27,7 @@ import type * as TaskStoreModule from '../tasks/task-store';
 import { LiveServers } from '../transports/live-servers';
 import { scopesOfRequest } from '../transports/member-methods';
 import { lazyServerFactory } from '../transports/lazy-server-factory';
+import type { ServedSurfaces } from '../transports/server-factory';
 import { telemetryOf } from './app-telemetry';
 import type { ContextFactory } from '../types/context';
 import type { FusionAppOptions } from './app-options';
@@ -67,6 +68,7 @@ export interface AppParts {
   readonly namePrincipal: NamePrincipal;
   readonly gate: HttpAuthGate | undefined;
   readonly serverFactory: McpServerFactory;
+  readonly surfaces: () => ServedSurfaces;
   readonly live: LiveServers;
   readonly notifier: ChangeNotifier;
   /** The app's extensions: the framework's own (tasks, views) and the `extensions` option's. */
@@ -80,6 +82,8 @@ export interface AppParts {
 /** What an app's definitions share: made with the first, kept by every later one (`FusionApp.adopt`). */
 export interface ServingParts {
   readonly serverFactory: McpServerFactory;
+  /** What the servers serve (the app's router, its live servers, its telemetry), made on first use; the front lane serves it too. */
+  readonly surfaces: () => ServedSurfaces;
   readonly live: LiveServers;
   readonly notifier: ChangeNotifier;
 }
@@ -195,9 +199,13 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const router = new MemberRouter(engine, boundary, catalogs, options.auth?.listing === 'allowed', extensions, extensionResources);
   // The serving parts reach the router through the front, so a later definition is served under the same sessions.
   const front = shell?.front ?? new CurrentRouter(() => router);
+  // Made once, with the first server (or the first front-lane call): the telemetry among them is the app's one.
+  let made: ServedSurfaces | undefined;
+  const surfaces =
+    shell?.serving?.surfaces ?? (() => (made ??= { app: front, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) }));
   const serverFactory =
     shell?.serving?.serverFactory ??
-    lazyServerFactory(() => ({ app: front, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) }), {
+    lazyServerFactory(surfaces, {
       name: options.name ?? 'mcpfusion-app',
       version: options.version ?? '0.0.0',
       instructions: options.instructions
@@ -226,6 +234,7 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
     namePrincipal,
     gate,
     serverFactory,
+    surfaces,
     live,
     notifier,
     extensions,

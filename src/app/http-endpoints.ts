@@ -1,6 +1,8 @@
 import type { McpServerFactory, ServerEventBus } from '@modelcontextprotocol/server';
 import type * as FusionHttpHandlerModule from '../transports/http/fusion-http-handler';
 import type { FusionHttpHandler, HttpHandlerOptions } from '../transports/http/fusion-http-handler';
+import type * as SessionLaneModule from '../transports/http/front-lane/session-lane';
+import type { SessionLane } from '../transports/http/front-lane/session-lane';
 import type { AppParts } from './assemble';
 import type { CurrentRouter } from './current-router';
 
@@ -35,7 +37,13 @@ export class HttpEndpoints {
 
   /** A web-standard HTTP endpoint for both eras, served by the app's definition of the moment. */
   create(options: HttpHandlerOptions): FusionHttpHandler {
-    const { gate, namePrincipal, notifier } = this.parts();
+    const { gate, namePrincipal, notifier, surfaces } = this.parts();
+    let lane: SessionLane | undefined;
+    if (options.frontLane) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with the endpoint, as the entry is
+      const { SessionLane: Lane } = require('../transports/http/front-lane/session-lane') as typeof SessionLaneModule;
+      lane = new Lane(surfaces);
+    }
     // The HTTP entry (and with it the SDK server) loads with the first endpoint: an app is made without it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
     const { createFusionHttpHandler } = require('../transports/http/fusion-http-handler') as typeof FusionHttpHandlerModule;
@@ -46,6 +54,8 @@ export class HttpEndpoints {
         ...(this.bus ? { bus: this.bus } : {}),
         ...options,
         onClose: () => {
+          // What the lane took, said once (the gateway's log): whether it served a deployment's calls at all.
+          if (lane) this.log(`front lane: ${lane.counts.served} calls served, ${lane.counts.passed} left to the normal path`);
           this.open.delete(handler);
           notifier.endpoints.delete(handler.notify);
           options.onClose?.();
@@ -55,7 +65,8 @@ export class HttpEndpoints {
       // Through the front: the listens of whichever definition is served when one arrives.
       this.front,
       // 2025-era sessions are bound to the caller as `principalOf` names it, from what the HTTP request knows.
-      (authInfo, httpRequest) => namePrincipal({ authInfo, httpRequest, era: 'legacy' })
+      (authInfo, httpRequest) => namePrincipal({ authInfo, httpRequest, era: 'legacy' }),
+      lane
     );
     this.open.add(handler);
     notifier.endpoints.add(handler.notify);

@@ -54,6 +54,12 @@ export interface ServeSettings {
    * option): for a set of servers whose catalog would fill a model's context.
    */
   readonly toolSearch?: ToolSearchSetting;
+  /**
+   * Serve a 2025-era front session's `tools/call` on the front fast lane (`HttpHandlerOptions.frontLane`):
+   * the call runs through the app's own path without the SDK server's per-request work, where the
+   * lane gives the same outcome. Unset: MCPFUSION_FRONT_LANE=1 turns it on; default off.
+   */
+  readonly frontLane?: boolean;
   /** Where MCP_AUTH_* are read (default: this process's environment). */
   readonly env?: NodeJS.ProcessEnv;
   /** Where the gateway's lines go (default: stderr). */
@@ -136,6 +142,7 @@ async function startGateway(settings: ServeSettings): Promise<ServedGateway> {
       transport: 'http',
       host: settings.host ?? '127.0.0.1',
       port: front.port,
+      ...((settings.frontLane ?? env.MCPFUSION_FRONT_LANE === '1') ? { frontLane: true } : {}),
       sessions: {
         ...(maxSessions !== undefined ? { maxSessions } : {}),
         ...(maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller } : {})

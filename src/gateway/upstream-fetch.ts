@@ -50,7 +50,8 @@ export class UpstreamFetch {
     method: string,
     headers: Record<string, string>,
     body: string | Buffer | undefined,
-    signal?: AbortSignal
+    signal?: AbortSignal,
+    retried = false
   ): Promise<IncomingMessage> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const secure = url.protocol === 'https:';
@@ -73,9 +74,14 @@ export class UpstreamFetch {
         setMaxListeners(MAX_IN_FLIGHT_LISTENERS, signal);
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      request.once('error', (error) => {
+      request.once('error', (error: NodeJS.ErrnoException) => {
         signal?.removeEventListener('abort', onAbort);
-        if (!answered && !signal?.aborted) reject(new TypeError('fetch failed', { cause: error }));
+        if (answered || signal?.aborted) return;
+        // A kept-alive socket the upstream closed as it was reused (its idle timeout and this request crossed): the
+        // upstream read none of it, so it is sent once more on a fresh socket (node's documented remedy, `reusedSocket`).
+        if (!retried && request.reusedSocket && error.code === 'ECONNRESET')
+          return void this.request(url, method, headers, body, signal, true).then(resolve, reject);
+        reject(new TypeError('fetch failed', { cause: error }));
       });
       request.once('response', (incoming) => {
         answered = true;

@@ -250,7 +250,7 @@ function requestOf(server: Server, ctx: ServerContext, era: Era, trace: CallTrac
 /** The channels already worked out, by the capabilities object (a 2025-era connection's is one object for its life). */
 const channels = new WeakMap<ClientCapabilities, InputChannel>();
 
-function channelOf(declared: ClientCapabilities | undefined, era: Era): InputChannel {
+export function channelOf(declared: ClientCapabilities | undefined, era: Era): InputChannel {
   if (!declared || era === 'modern') return inputChannelOf(declared, era);
   let channel = channels.get(declared);
   if (!channel) channels.set(declared, (channel = inputChannelOf(declared, era)));

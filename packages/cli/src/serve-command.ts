@@ -22,17 +22,20 @@ export interface ServeCommand {
   readonly upstreamSessions?: number;
   /** `--tool-search`: list a search tool and a call tool instead of every tool. */
   readonly toolSearch?: boolean;
+  /** `--front-lane`: serve a 2025-era session's proxied `tools/call` on the front fast lane (`serveGateway`'s `frontLane`). */
+  readonly frontLane?: boolean;
 }
 
 /** The usage lines of `serve` (part of `mcpfusion --help`). */
 export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <url> [--sse] [--header 'Name: value' …] [--port N] [--namespace ns] [--upstream-era 2025|2026|auto]
                          [--max-sessions N] [--max-sessions-per-caller N] [--upstream-sessions N]
-                         [--tool-search]
+                         [--tool-search] [--front-lane]
                          serve that server at http://127.0.0.1:N/mcp (default 3000) for clients of both eras
   mcpfusion serve --config <mcp.json> [--port N] [--upstream-era …] [--max-sessions N] …
                          serve every server of an mcpServers file (Claude Desktop, Cursor, VS Code), each under its name;
                          the file is watched, a down server retried (state at mcpfusion://gateway/health)
-                         --tool-search: tools/list shows search_tools and call_tool instead of every tool`;
+                         --tool-search: tools/list shows search_tools and call_tool instead of every tool
+                         --front-lane: a 2025-era session's tool calls skip the SDK server's per-request work (docs/gateway.md)`;
 
 /** Reads `serve`'s arguments (after the word `serve`). */
 export function parseServe(argv: readonly string[]): ServeCommand {
@@ -43,7 +46,13 @@ export function parseServe(argv: readonly string[]): ServeCommand {
   let era: ServeCommand['era'];
   let sse = false;
   const headers: Record<string, string> = {};
-  const counts: { maxSessions?: number; maxSessionsPerCaller?: number; upstreamSessions?: number; toolSearch?: boolean } = {};
+  const counts: {
+    maxSessions?: number;
+    maxSessionsPerCaller?: number;
+    upstreamSessions?: number;
+    toolSearch?: boolean;
+    frontLane?: boolean;
+  } = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = (): string => {
@@ -94,6 +103,9 @@ export function parseServe(argv: readonly string[]): ServeCommand {
       }
       case '--tool-search':
         counts.toolSearch = true;
+        break;
+      case '--front-lane':
+        counts.frontLane = true;
         break;
       case '--max-sessions':
       case '--max-sessions-per-caller':
@@ -175,6 +187,7 @@ export async function runServe(command: ServeCommand, terminal: Terminal): Promi
         : {}),
       ...(command.upstreamSessions !== undefined ? { maxUpstreamSessions: command.upstreamSessions } : {}),
       ...(command.toolSearch ? { toolSearch: true } : {}),
+      ...(command.frontLane ? { frontLane: true } : {}),
       log: (message: string) => note(terminal, `[mcpfusion gateway] ${message}`),
       listening
     });

@@ -14,6 +14,7 @@ import { endWhenRead, takeResponseEnd } from './response-end';
 import { readWebBody } from './web-body';
 import { createRouting } from './routing';
 import type { SessionOptions, SessionPrincipalOf } from './session-registry';
+import type { LaneCounts, SessionLane } from './front-lane/session-lane';
 
 /**
  * The HTTP entry of an app: a composition of named guards, run in order on every request,
@@ -58,6 +59,12 @@ export interface HttpHandlerOptions {
    * waits, progress for the call is dropped rather than queued. Default 30,000 ms.
    */
   writeTimeoutMs?: number;
+  /**
+   * Serve a 2025-era session's `tools/call` on the front fast lane (see `front-lane/session-lane.ts`):
+   * through the app's own call path without the SDK server's per-request work, where the lane can
+   * do so with the same outcome (else the normal path serves it). Default false.
+   */
+  frontLane?: boolean;
   /** Reports errors the SDK sees out of band (never written to stdout). */
   onerror?: (error: Error) => void;
   /** Called once when the handler is closed (after its sessions and streams are). */
@@ -87,6 +94,8 @@ export interface FusionHttpHandler {
   readonly sessionCount: number;
   /** Publishes change notifications to 2026-era `subscriptions/listen` streams. */
   readonly notify: ServerNotifier;
+  /** With `frontLane`: how many requests the lane served and left to the normal path (a diagnostic). */
+  readonly frontLane?: LaneCounts;
 }
 
 /**
@@ -99,13 +108,14 @@ export function createFusionHttpHandler(
   options: HttpHandlerOptions = {},
   gate?: HttpAuthGate,
   listens?: ListenRouter,
-  principalOf?: SessionPrincipalOf
+  principalOf?: SessionPrincipalOf,
+  lane?: SessionLane
 ): FusionHttpHandler {
   const path = options.path ?? '/mcp';
   const onerror = options.onerror;
   const hostOrigin = hostOriginGuard(options);
   const authentication = gate ? authenticationGuard(gate) : undefined;
-  const routing = createRouting(factory, options, listens, principalOf);
+  const routing = createRouting(factory, options, listens, principalOf, lane);
   const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
   let closing: Promise<void> | undefined;
 
@@ -134,6 +144,7 @@ export function createFusionHttpHandler(
 
   return {
     notify: routing.notify,
+    ...(lane ? { frontLane: lane.counts } : {}),
     get sessionCount() {
       return routing.sessionCount;
     },

@@ -12,6 +12,7 @@ import { isPlainJsonObject } from '../../wire/own-properties';
 import { SessionRegistry, type SessionOptions, type SessionPrincipalOf } from './session-registry';
 import { statelessJsonLegacy } from './stateless-json-legacy';
 import { answerListen, listenOf, type ListenRouter } from './task-listen-request';
+import type { SessionLane } from './front-lane/session-lane';
 
 /**
  * Routing: where a request that passed every guard is served. A task listen goes to the app's
@@ -42,7 +43,8 @@ export function createRouting(
   factory: McpServerFactory,
   options: RoutingOptions,
   listens: ListenRouter | undefined,
-  principalOf: SessionPrincipalOf | undefined
+  principalOf: SessionPrincipalOf | undefined,
+  lane?: SessionLane
 ): Routing {
   const { onerror } = options;
   const json = options.responseMode === 'json';
@@ -55,7 +57,7 @@ export function createRouting(
     })
   );
   const rejected = options.legacy === 'reject';
-  const sessions = json || rejected ? undefined : new SessionRegistry(factory, options.sessions, principalOf);
+  const sessions = json || rejected ? undefined : new SessionRegistry(factory, options.sessions, principalOf, lane);
   // Refused: the modern leg (made with `legacy: 'reject'`) answers a 2025-era request with the
   // unsupported-protocol-version error, and acknowledges its notifications.
   const legacy = rejected

@@ -18,6 +18,8 @@ import {
 } from './protocol-refusals';
 import { onResponseEnd } from './response-end';
 import { BoundedSessionEventStore } from './session-event-store';
+import type { Server } from '@modelcontextprotocol/server';
+import type { SessionLane } from './front-lane/session-lane';
 
 /** Limits of the 2025-era session registry. */
 export interface SessionOptions {
@@ -70,6 +72,8 @@ const defaultSessionPrincipal: SessionPrincipalOf = (authInfo) => defaultPrincip
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** Its SDK server (what the front lane reads of the session). */
+  readonly server: Server;
   /** The protocol version negotiated at initialize. */
   readonly version: () => string | undefined;
   readonly close: () => Promise<void>;
@@ -103,7 +107,9 @@ export class SessionRegistry {
   constructor(
     private readonly factory: McpServerFactory,
     private readonly options: SessionOptions = {},
-    private readonly principalOf: SessionPrincipalOf = defaultSessionPrincipal
+    private readonly principalOf: SessionPrincipalOf = defaultSessionPrincipal,
+    /** The front lane (`frontLane: true`): a session's `tools/call` it takes is served there, counted in flight as any POST. */
+    private readonly lane?: SessionLane
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 1000;
@@ -127,6 +133,8 @@ export class SessionRegistry {
       const batch = batchRefusal(parsedBody, session.version());
       if (batch) return batch;
       if (request.method !== 'POST') return session.transport.handleRequest(request, { parsedBody, authInfo });
+      const laned = this.lane?.serve(request, parsedBody, authInfo, { id: sessionId, server: session.server, version: session.version() });
+      if (laned) return this.inFlight(session, () => laned);
       return this.inFlight(session, () => session.transport.handleRequest(request, { parsedBody, authInfo }));
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) return sessionRequired();
@@ -195,6 +203,7 @@ export class SessionRegistry {
         let closing: Promise<void> | undefined;
         const session: Session = {
           transport,
+          server: protocol,
           version: () => protocol.getNegotiatedProtocolVersion(),
           timer: undefined,
           owner,

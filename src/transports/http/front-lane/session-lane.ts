@@ -1,0 +1,220 @@
+import {
+  PROTOCOL_VERSION_META_KEY,
+  isInputRequiredResult,
+  type CallToolResult,
+  type ClientCapabilities,
+  type Server
+} from '@modelcontextprotocol/server';
+import type { ServedSurfaces } from '../../server-factory';
+import { channelOf } from '../../server-factory';
+import type { CallRequest, LogSend, ProgressSend } from '../../../types/request';
+import { isPlainJsonObject } from '../../../wire/own-properties';
+import { isCongested, remoteAddressOf } from '../connection-facts';
+import { LaneAnswer } from './lane-stream';
+
+/** What the lane knows of the 2025-era session a request is on (the session registry gives it, once it has found the session for its caller). */
+export interface LaneSession {
+  /** The session's id. */
+  readonly id: string;
+  /** The session's SDK server: its client's capabilities, its log level, its result projection. */
+  readonly server: Server;
+  /** The protocol version negotiated at initialize. */
+  readonly version: string | undefined;
+}
+
+/** How many calls the lane served, and how many it left to the normal path (a diagnostic: tests read it). */
+export interface LaneCounts {
+  /** Calls the lane served. */
+  served: number;
+  /** Requests on a session it left to the normal path (every method but the `tools/call`s it took). */
+  passed: number;
+}
+
+type Json = Record<string, unknown>;
+
+/** What the SDK's response to a cancelled request is: none (the stream ends without it). */
+const DROPPED: Promise<void> = Promise.resolve();
+
+/**
+ * The front fast lane of a 2025-era session (`frontLane: true`): a `tools/call` on a session is
+ * served here, straight from the parsed body, through the app's own call path (`app.callTool`:
+ * the tool's whole chain, its queue, bounds, scopes, locks, errors and logs), without the SDK
+ * server's per-request work: no transport request bookkeeping, no zod parse of the message and
+ * its params, no event store, no request context. The answer is one JSON body when the call's
+ * response is its first message, else an SSE stream of its progress and log messages, then its
+ * response, as the SDK's transport writes one (see `lane-stream.ts`).
+ *
+ * It is decided per request, before anything runs, and anything it does not take goes the normal
+ * way (`serve` answers undefined): a request that is not a well-formed `tools/call` (the normal
+ * path answers its -32602 or -32600), a tool the app does not list, a call with a task, a header
+ * that is not the session's negotiated version or an `Accept` that does not admit SSE, a caller with
+ * a token (auth), an app whose telemetry records (its spans are the SDK handler's), and a session
+ * whose client declared elicitation, sampling or roots: such a client can be asked mid-call, and
+ * those requests need the SDK server's live channel. For every other client a tool's question is
+ * answered as the normal path answers it (nothing deliverable: the same `InputChannel`).
+ *
+ * Kept the same: the result projection (`projectCallToolResult`), the error codes and messages
+ * (as the SDK encodes a thrown error), the log level filter of the session, progress dropped while
+ * the client does not read. Cancelling: the client's `notifications/cancelled` for a lane call is
+ * taken here (the call's signal aborts, the stream ends without a response, as the SDK does); a
+ * client that goes away aborts the call too. Not kept: a lane stream carries no event ids, so it
+ * cannot be resumed with `Last-Event-ID` (the call is cancelled instead).
+ */
+export class SessionLane {
+  /** Lane calls in flight, by session and JSON-RPC id: what a `notifications/cancelled` names. */
+  private readonly running = new Map<string, AbortController>();
+  readonly counts: LaneCounts = { served: 0, passed: 0 };
+
+  constructor(private readonly surfaces: () => ServedSurfaces) {}
+
+  /** Serves `body` on `session` when the lane takes it; undefined: the normal path serves it. */
+  serve(request: Request, body: unknown, authInfo: unknown, session: LaneSession): Promise<Response> | undefined {
+    if (authInfo !== undefined || !isPlainJsonObject(body)) return undefined;
+    const message = body as Json;
+    if (message.jsonrpc !== '2.0' || typeof message.method !== 'string') return undefined;
+    if (message.method === 'notifications/cancelled') return this.cancel(message, session);
+    if (message.method !== 'tools/call') return this.pass();
+    const call = this.callOf(request, message, session);
+    if (!call) return this.pass();
+    this.counts.served++;
+    return this.run(request, call, session);
+  }
+
+  /** The normal path serves it (counted). */
+  private pass(): undefined {
+    this.counts.passed++;
+    return undefined;
+  }
+
+  /** A client's cancellation of a lane call: its signal aborts, and the notification is acknowledged (202), as the SDK does. */
+  private cancel(message: Json, session: LaneSession): Promise<Response> | undefined {
+    if ('id' in message || !isPlainJsonObject(message.params)) return undefined;
+    const requestId = (message.params as Json).requestId;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return undefined;
+    const running = this.running.get(keyOf(session.id, requestId));
+    if (!running) return undefined;
+    const reason = (message.params as Json).reason;
+    running.abort(new Error(typeof reason === 'string' ? reason : 'The call was cancelled by its client.'));
+    return Promise.resolve(new Response(null, { status: 202 }));
+  }
+
+  /** What the lane runs for a `tools/call`, when it takes the request at all. */
+  private callOf(request: Request, message: Json, session: LaneSession): LaneCall | undefined {
+    const id = message.id;
+    if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return undefined;
+    const params = message.params;
+    if (!isPlainJsonObject(params)) return undefined;
+    const { name, arguments: args, _meta: meta } = params as Json;
+    if (typeof name !== 'string' || 'task' in (params as object)) return undefined;
+    if (args !== undefined && !isPlainJsonObject(args)) return undefined;
+    if (meta !== undefined && !isPlainJsonObject(meta)) return undefined;
+    const token = meta === undefined ? undefined : (meta as Json).progressToken;
+    if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return undefined;
+    if (meta !== undefined && PROTOCOL_VERSION_META_KEY in (meta as object)) return undefined;
+    // The transport's own checks of a session's POST, which the lane does not repeat otherwise.
+    const accept = request.headers.get('accept') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+    if (session.version === undefined || request.headers.get('mcp-protocol-version') !== session.version) return undefined;
+    const { app, telemetry } = this.surfaces();
+    if (telemetry !== undefined && !telemetry.idle) return undefined;
+    if (app.toolInputSchema(name) === undefined) return undefined;
+    const capabilities = session.server.getClientCapabilities();
+    if (!capabilities || capabilities.elicitation !== undefined || capabilities.sampling !== undefined || capabilities.roots !== undefined)
+      return undefined;
+    return { id, name, args: args as Json | undefined, meta: meta as Json | undefined, token, capabilities };
+  }
+
+  /** Runs the call through the app and streams its answer. */
+  private run(request: Request, call: LaneCall, session: LaneSession): Promise<Response> {
+    const { app } = this.surfaces();
+    const server = session.server;
+    const key = keyOf(session.id, call.id);
+    const abort = new AbortController();
+    const gone = (): void => abort.abort(new Error('The client went away.'));
+    if (request.signal.aborted) gone();
+    else request.signal.addEventListener('abort', gone, { once: true });
+    this.running.set(key, abort);
+    const stream = new LaneAnswer(session.id, abort.signal);
+    const token = call.token;
+    const sendProgress: ProgressSend | undefined =
+      token === undefined
+        ? undefined
+        : (progress, message, total) =>
+            isCongested(request)
+              ? DROPPED
+              : stream.send({ jsonrpc: '2.0', method: 'notifications/progress', params: progressParams(token, progress, total, message) });
+    const sendLog: LogSend = (level, data, logger) =>
+      // The session's level (`logging/setLevel`), as the SDK's `ctx.mcpReq.log` filters (a private field of its server, read as it is).
+      (server as unknown as { isMessageIgnored(level: string, sessionId: string): boolean }).isMessageIgnored(level, session.id)
+        ? DROPPED
+        : stream.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level, data, logger } });
+    const served: CallRequest = {
+      signal: abort.signal,
+      requestId: call.id,
+      ...(call.meta !== undefined ? { meta: call.meta } : {}),
+      httpRequest: request,
+      remoteAddress: remoteAddressOf(request),
+      sessionId: session.id,
+      era: 'legacy',
+      clientCapabilities: call.capabilities,
+      sendLog,
+      inputChannel: channelOf(call.capabilities, 'legacy'),
+      subject: call.name,
+      ...(call.args !== undefined ? { arguments: call.args } : {}),
+      ...(sendProgress ? { sendProgress } : {})
+    };
+    void Promise.resolve()
+      .then(() => app.callTool(served))
+      .then(
+        (result) => {
+          if (abort.signal.aborted) return;
+          const projected =
+            isInputRequiredResult(result) || (result as Json).resultType === 'task'
+              ? result
+              : server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(call.name));
+          stream.send({ jsonrpc: '2.0', id: call.id, result: projected });
+        },
+        (error: { code?: unknown; message?: string; data?: unknown }) => {
+          if (abort.signal.aborted) return;
+          // As the SDK answers a handler's throw (its 2025-era codec maps -32002 to -32602).
+          const thrown = Number.isSafeInteger(error.code) ? (error.code as number) : -32603;
+          stream.send({
+            jsonrpc: '2.0',
+            id: call.id,
+            error: {
+              code: thrown === -32002 ? -32602 : thrown,
+              message: error.message ?? 'Internal error',
+              ...(error.data !== undefined ? { data: error.data } : {})
+            }
+          });
+        }
+      )
+      .finally(() => {
+        this.running.delete(key);
+        request.signal.removeEventListener('abort', gone);
+        stream.end();
+      });
+    return stream.response;
+  }
+}
+
+/** A `tools/call` the lane takes. */
+interface LaneCall {
+  readonly id: string | number;
+  readonly name: string;
+  readonly args: Json | undefined;
+  readonly meta: Json | undefined;
+  readonly token: string | number | undefined;
+  readonly capabilities: ClientCapabilities;
+}
+
+/** A lane call's key: its session and its id (a number and a string of the same digits are two ids). */
+function keyOf(sessionId: string, id: string | number): string {
+  return `${sessionId} ${typeof id} ${id}`;
+}
+
+/** A progress notification's params, as `progressSender` builds them. */
+function progressParams(progressToken: string | number, progress: number, total: number | undefined, message: string | undefined): Json {
+  if (total === undefined) return message === undefined ? { progressToken, progress } : { progressToken, progress, message };
+  return message === undefined ? { progressToken, progress, total } : { progressToken, progress, total, message };
+}

@@ -1,0 +1,286 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { FusionApp, proxy } from '../../src';
+import type { Gateway } from '../../src/advanced';
+import { UPSTREAM_LIMITS } from '../../src/gateway/guards/limits';
+
+/**
+ * The front fast lane (`frontLane: true`, src/transports/http/front-lane/): a 2025-era session's
+ * proxied `tools/call` served without the SDK server's per-request work. Each case runs twice, on
+ * an endpoint with the lane and on one without, through real SDK clients, in front of a raw
+ * JSON-RPC upstream written for it; the outcomes must be equal, and the lane's count shows it was
+ * taken (or, for a client that can be asked mid-call and a 2026-07-28 client, that it was not).
+ */
+
+type Json = Record<string, unknown>;
+
+const schema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
+const tools = ['echo', 'work', 'hang', 'crash', 'huge', 'refuse', 'failing'].map((name) => ({
+  name,
+  description: name,
+  inputSchema: schema
+}));
+
+interface Seen {
+  /** Request ids the upstream was told were cancelled (`notifications/cancelled`). */
+  cancelled: unknown[];
+  /** Calls whose request the gateway closed before the answer. */
+  closed: string[];
+  /** Resolves the next `hang` call's arrival. */
+  hanging?: () => void;
+  /** Resolves when a `hang` call's request is closed. */
+  onClosed?: () => void;
+}
+
+function sseEvent(message: unknown): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+async function rawUpstream(): Promise<{ url: URL; seen: Seen; close(): Promise<void> }> {
+  const seen: Seen = { cancelled: [], closed: [] };
+  const answer = (id: unknown, result: Json): Json => ({ jsonrpc: '2.0', id, result });
+  const server: HttpServer = createServer((request: IncomingMessage, response: ServerResponse) => {
+    if (request.method !== 'POST') return void response.writeHead(request.method === 'DELETE' ? 200 : 405).end();
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      const message = JSON.parse(body) as { id?: unknown; method?: string; params?: Json };
+      if (message.method === 'notifications/cancelled') seen.cancelled.push(message.params?.requestId);
+      if (message.id === undefined || message.method === undefined) return void response.writeHead(202).end();
+      const json = (value: unknown): void => {
+        response.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'raw-session' });
+        response.end(JSON.stringify(value));
+      };
+      if (message.method === 'initialize')
+        return json(
+          answer(message.id, { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } })
+        );
+      if (message.method === 'tools/list') return json(answer(message.id, { tools }));
+      if (message.method !== 'tools/call') return json({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no' } });
+      const name = String(message.params?.name);
+      const args = (message.params?.arguments ?? {}) as Json;
+      const token = (message.params?._meta as Json | undefined)?.progressToken;
+      const text = (value: string): Json => ({ content: [{ type: 'text', text: value }] });
+      if (name === 'echo') return json(answer(message.id, text(String(args.text))));
+      if (name === 'refuse') return json({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: 'not today' } });
+      if (name === 'failing') return json(answer(message.id, { ...text('it failed'), isError: true }));
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (name === 'work') {
+        const progress = [1, 2, 3].map((step) =>
+          sseEvent({
+            jsonrpc: '2.0',
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: step, total: 3, message: `step ${step}` }
+          })
+        );
+        return void response.end([...progress, sseEvent(answer(message.id, text('done')))].join(''));
+      }
+      if (name === 'hang') {
+        response.write(sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } }));
+        response.on('close', () => {
+          seen.closed.push(String(args.text));
+          seen.onClosed?.();
+        });
+        seen.hanging?.();
+        return;
+      }
+      if (name === 'crash') {
+        response.write(sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } }));
+        return void setImmediate(() => request.socket.destroy());
+      }
+      // huge
+      response.end(sseEvent(answer(message.id, text('x'.repeat(UPSTREAM_LIMITS.maxMessageBytes + 1024)))));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      })
+  };
+}
+
+type Handler = ReturnType<FusionApp['createHttpHandler']>;
+
+async function clientOf(handler: Handler, era: 'legacy' | 'modern', capabilities?: Json): Promise<Client> {
+  const client = new Client(
+    { name: 'front', version: '1.0.0' },
+    { versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' }, ...(capabilities ? { capabilities } : {}) }
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) })
+  );
+  return client;
+}
+
+describe('the front fast lane of a 2025-era session', () => {
+  let upstream: Awaited<ReturnType<typeof rawUpstream>>;
+  let gateway: Gateway;
+  let app: FusionApp;
+  let lane: Handler;
+  let normal: Handler;
+  let fast: Client;
+  let slow: Client;
+
+  beforeAll(async () => {
+    upstream = await rawUpstream();
+    gateway = await proxy(upstream.url, { namespace: 'up', era: '2025', logger: () => undefined });
+    app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
+    lane = app.createHttpHandler({ frontLane: true });
+    normal = app.createHttpHandler();
+    fast = await clientOf(lane, 'legacy');
+    slow = await clientOf(normal, 'legacy');
+  });
+  afterAll(async () => {
+    await fast?.close();
+    await slow?.close();
+    await lane?.close();
+    await normal?.close();
+    await app?.close();
+    await upstream?.close();
+  });
+
+  /** Runs `call` on both paths: the lane must serve it (its count goes up by one) and answer as the normal path does. */
+  async function onBoth<T>(call: (client: Client) => Promise<T>): Promise<[T, T]> {
+    const before = lane.frontLane!.served;
+    const viaLane = await call(fast);
+    expect(lane.frontLane!.served).toBe(before + 1);
+    const viaNormal = await call(slow);
+    expect(normal.frontLane).toBeUndefined();
+    return [viaLane, viaNormal];
+  }
+
+  it('answers a result as the normal path does', async () => {
+    const [a, b] = await onBoth((c) => c.callTool({ name: 'up.echo', arguments: { text: 'héllo' } }));
+    expect(a).toEqual(b);
+    expect(a.content).toEqual([{ type: 'text', text: 'héllo' }]);
+  });
+
+  it("answers a tool's error result, and an upstream JSON-RPC error, as the normal path does", async () => {
+    const [a, b] = await onBoth((c) => c.callTool({ name: 'up.failing', arguments: { text: 'x' } }));
+    expect(a).toEqual(b);
+    expect(a.isError).toBe(true);
+    const [c, d] = await onBoth((client) => client.callTool({ name: 'up.refuse', arguments: { text: 'x' } }));
+    expect(c).toEqual(d);
+    expect(JSON.stringify(c)).toContain('not today');
+  });
+
+  it('answers arguments that do not fit the schema (-32602) as the normal path does', async () => {
+    const outcome = (client: Client) =>
+      client.callTool({ name: 'up.echo', arguments: { text: 42 } }).then(
+        (result) => ({ result }),
+        (error: { code?: number; message?: string }) => ({ code: error.code, message: error.message })
+      );
+    const [a, b] = await onBoth(outcome);
+    expect(a).toEqual(b);
+    expect(JSON.stringify(a)).toMatch(/-32602|text/);
+  });
+
+  it("passes the upstream's progress as given (value, total, message), in order, before the result", async () => {
+    const run = async (client: Client) => {
+      const updates: unknown[] = [];
+      const result = await client.callTool({ name: 'up.work', arguments: { text: 'x' } }, { onprogress: (update) => updates.push(update) });
+      return { updates, result };
+    };
+    const [a, b] = await onBoth(run);
+    expect(a).toEqual(b);
+    expect(a.updates).toEqual([1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}` })));
+  });
+
+  it("cancels the upstream call when the front client cancels (its notifications/cancelled reaches the lane's call)", async () => {
+    const arrived = new Promise<void>((resolve) => (upstream.seen.hanging = resolve));
+    const abort = new AbortController();
+    const before = lane.frontLane!.served;
+    const call = fast.callTool({ name: 'up.hang', arguments: { text: 'lane-cancel' } }, { signal: abort.signal });
+    await arrived;
+    expect(lane.frontLane!.served).toBe(before + 1);
+    const closed = new Promise<void>((resolve) => (upstream.seen.onClosed = resolve));
+    abort.abort(new Error('changed my mind'));
+    await expect(call).rejects.toThrow();
+    await closed;
+    expect(upstream.seen.closed).toContain('lane-cancel');
+    // The 2025-era upstream is told too, as the normal path tells it.
+    expect(upstream.seen.cancelled.length).toBeGreaterThan(0);
+  });
+
+  it('cancels the upstream call when the front connection drops mid-call (served over node:http)', async () => {
+    const server = createServer((req, res) => void lane.serveNode(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`));
+    const client = new Client({ name: 'front', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+    try {
+      await client.connect(transport);
+      const arrived = new Promise<void>((resolve) => (upstream.seen.hanging = resolve));
+      const closed = new Promise<void>((resolve) => (upstream.seen.onClosed = resolve));
+      const before = lane.frontLane!.served;
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'drop-1',
+        method: 'tools/call',
+        params: { name: 'up.hang', arguments: { text: 'lane-drop' } }
+      });
+      const sent = httpRequest({
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId!,
+          'mcp-protocol-version': client.getNegotiatedProtocolVersion()!
+        }
+      });
+      sent.on('error', () => undefined);
+      sent.end(body);
+      await arrived;
+      expect(lane.frontLane!.served).toBe(before + 1);
+      sent.destroy();
+      await closed;
+      expect(upstream.seen.closed).toContain('lane-drop');
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('ends the call with an error when the upstream dies mid-call, as the normal path does', async () => {
+    const [a, b] = await onBoth((c) => c.callTool({ name: 'up.crash', arguments: { text: 'x' } }));
+    expect(a).toEqual(b);
+    expect(a.isError).toBe(true);
+  });
+
+  it('refuses an answer over the bound as the normal path does, and serves the next call', async () => {
+    const [a, b] = await onBoth((c) => c.callTool({ name: 'up.huge', arguments: { text: 'x' } }));
+    expect(a).toEqual(b);
+    expect(JSON.stringify(a)).toContain(`over ${UPSTREAM_LIMITS.maxMessageBytes} bytes`);
+    await onBoth((c) => c.callTool({ name: 'up.echo', arguments: { text: 'again' } }));
+  });
+
+  it('leaves to the normal path an unknown tool, a client that can be asked mid-call, and a 2026-07-28 client', async () => {
+    const passedBefore = lane.frontLane!.passed;
+    const servedBefore = lane.frontLane!.served;
+    const unknown = (client: Client) => client.callTool({ name: 'up.nothing', arguments: {} }).catch((error: Error) => error.message);
+    expect(await unknown(fast)).toEqual(await unknown(slow));
+    const asking = await clientOf(lane, 'legacy', { elicitation: {} });
+    const modern = await clientOf(lane, 'modern');
+    try {
+      expect((await asking.callTool({ name: 'up.echo', arguments: { text: 'a' } })).content).toEqual([{ type: 'text', text: 'a' }]);
+      expect((await modern.callTool({ name: 'up.echo', arguments: { text: 'm' } })).content).toEqual([{ type: 'text', text: 'm' }]);
+    } finally {
+      await asking.close();
+      await modern.close();
+    }
+    expect(lane.frontLane!.served).toBe(servedBefore);
+    expect(lane.frontLane!.passed).toBeGreaterThanOrEqual(passedBefore + 2);
+  });
+});
