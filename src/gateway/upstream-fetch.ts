@@ -9,6 +9,13 @@ export type UpstreamFetchFn = (url: string | URL, init?: RequestInit) => Promise
 /** Abort listeners one signal may carry before node warns (undici's own figure): one per request in flight on it. */
 const MAX_IN_FLIGHT_LISTENERS = 1500;
 
+/**
+ * The longest a kept-alive socket to an upstream stays idle: below the common servers' own idle
+ * close (node's 5 s, uvicorn's 5 s), so that a call seldom reuses a socket the upstream is closing.
+ * An upstream's shorter `Keep-Alive: timeout` hint wins (see the constructor).
+ */
+const IDLE_SOCKET_MS = 4_000;
+
 /** Statuses whose response has no body (a web `Response` refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -28,7 +35,13 @@ export class UpstreamFetch {
   private target: { url: URL; href: string; options: ReturnType<typeof urlToHttpOptions> } | undefined;
 
   constructor() {
-    this.agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+    // `timeout` is what makes node honour an upstream's `Keep-Alive: timeout=N` hint (node's own servers send
+    // `timeout=5`): a kept socket is then closed a second before the upstream would close it, instead of being reused
+    // as the upstream closes it (the request reset, the call failed, the gateway reconnecting). node applies the hint
+    // only when it is below the agent's timeout, so with none set it never does. The same bound closes idle sockets of
+    // an upstream that sends no hint. A socket in use is not ended by it (node only emits `timeout` on the request).
+    const options = { keepAlive: true, timeout: IDLE_SOCKET_MS };
+    this.agents = { http: new HttpAgent(options), https: new HttpsAgent(options) };
   }
 
   /** The fetch function (bound: the SDK calls it bare). */
@@ -50,8 +63,7 @@ export class UpstreamFetch {
     method: string,
     headers: Record<string, string>,
     body: string | Buffer | undefined,
-    signal?: AbortSignal,
-    retried = false
+    signal?: AbortSignal
   ): Promise<IncomingMessage> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const secure = url.protocol === 'https:';
@@ -77,10 +89,9 @@ export class UpstreamFetch {
       request.once('error', (error: NodeJS.ErrnoException) => {
         signal?.removeEventListener('abort', onAbort);
         if (answered || signal?.aborted) return;
-        // A kept-alive socket the upstream closed as it was reused (its idle timeout and this request crossed): the
-        // upstream read none of it, so it is sent once more on a fresh socket (node's documented remedy, `reusedSocket`).
-        if (!retried && request.reusedSocket && error.code === 'ECONNRESET')
-          return void this.request(url, method, headers, body, signal, true).then(resolve, reject);
+        // Not sent again, even on a reused socket (node's remedy for idempotent requests): a reset can come after the
+        // upstream read the request, and a `tools/call` sent twice may do its effect twice. The idle bound above keeps
+        // the reuse race away instead.
         reject(new TypeError('fetch failed', { cause: error }));
       });
       request.once('response', (incoming) => {
