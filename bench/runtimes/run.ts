@@ -14,7 +14,7 @@ import { fmt, median } from '../stats';
  * hits both sides of it alike.
  */
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SEQ_CALLS = Number(process.env.BENCH_SEQ_CALLS ?? 300);
 const CONC_CALLS = Number(process.env.BENCH_CONC_CALLS ?? 1200);
 /**
@@ -27,6 +27,13 @@ const CONC_CALLS = Number(process.env.BENCH_CONC_CALLS ?? 1200);
  * is a row of its own, so the one-time cost stays visible.
  */
 const WARMUP_CALLS = Number(process.env.BENCH_WARMUP_CALLS ?? 20000);
+/**
+ * Sets of server processes per runtime, one after the other, their rounds pooled. Two processes
+ * of the same contender differ by up to 10 to 20% in CPU per call at 32 in flight on Bun (each
+ * keeps the JIT and heap state it happened to reach; 2026-12-05, `docs/performance.md`): one
+ * pair of processes cannot resolve a gap of that size, several can.
+ */
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 3);
 const CONCURRENCY = 32;
 const ERAS = (process.env.BENCH_ERAS ?? '2026,2025').split(',') as Era[];
 const BIN = resolve(__dirname, '../../../scripts/runtimes/node_modules/.bin');
@@ -145,53 +152,64 @@ async function phase(client: Client, pid: number, total: number, concurrency: nu
 interface Turns {
   seq: Phase[];
   conc: Phase[];
-  /** The warm-up, one phase (the ratio of a single pair, not a median). */
+  /** The warm-up, one phase per set of processes. */
   warm: Phase[];
 }
 
-/** The rows of one runtime: its contenders started side by side, then rounds alternating them per era. */
+/**
+ * The rows of one runtime: for each of `PROCESSES` sets, its contenders started side by side, then
+ * per era a warm-up and rounds alternating them; the sets' rounds are pooled.
+ */
 async function runtimeRows(runtime: Runtime): Promise<string[]> {
   const whichs: Which[] = runtime.name === 'node' ? ['sdk', 'fusion', 'fusion-node'] : ['sdk', 'fusion'];
-  const contenders: Contender[] = [];
-  const rows: string[] = [];
-  try {
-    for (const which of whichs) contenders.push(await start(runtime, which));
-    for (const era of ERAS) {
-      process.stderr.write(`runtime bench: ${runtime.name}, ${era === '2026' ? '2026-07-28' : '2025-11-25'}\n`);
-      const turns: Turns[] = contenders.map(() => ({ seq: [], conc: [], warm: [] }));
-      for (const [i, c] of contenders.entries()) {
-        const client = await connect(c.url, era);
-        turns[i].warm.push(await phase(client, c.pid, WARMUP_CALLS, CONCURRENCY)); // warm-up (JIT tiers, pools)
-        await client.close();
-      }
-      for (let r = 0; r < ROUNDS; r++) {
-        for (let k = 0; k < contenders.length; k++) {
-          const i = (k + r) % contenders.length;
-          const client = await connect(contenders[i].url, era);
-          turns[i].seq.push(await phase(client, contenders[i].pid, SEQ_CALLS, 1));
-          turns[i].conc.push(await phase(client, contenders[i].pid, CONC_CALLS, CONCURRENCY));
+  const turnsOf = new Map<Era, Turns[]>(ERAS.map((era) => [era, whichs.map(() => ({ seq: [], conc: [], warm: [] }))]));
+  for (let set = 0; set < PROCESSES; set++) {
+    const contenders: Contender[] = [];
+    try {
+      for (const which of whichs) contenders.push(await start(runtime, which));
+      for (const era of ERAS) {
+        process.stderr.write(
+          `runtime bench: ${runtime.name}, ${era === '2026' ? '2026-07-28' : '2025-11-25'}, processes ${set + 1}/${PROCESSES}\n`
+        );
+        const turns = turnsOf.get(era)!;
+        for (const [i, c] of contenders.entries()) {
+          const client = await connect(c.url, era);
+          turns[i].warm.push(await phase(client, c.pid, WARMUP_CALLS, CONCURRENCY)); // warm-up (JIT tiers, pools)
           await client.close();
         }
+        for (let r = 0; r < ROUNDS; r++) {
+          for (let k = 0; k < contenders.length; k++) {
+            const i = (k + r) % contenders.length;
+            const client = await connect(contenders[i].url, era);
+            turns[i].seq.push(await phase(client, contenders[i].pid, SEQ_CALLS, 1));
+            turns[i].conc.push(await phase(client, contenders[i].pid, CONC_CALLS, CONCURRENCY));
+            await client.close();
+          }
+        }
       }
-      const m = (i: number, kind: keyof Turns, key: keyof Phase) => median(turns[i][kind].map((p) => p[key]));
-      const ratio = (i: number, kind: keyof Turns, key: keyof Phase) =>
-        median(turns[i][kind].map((p, r) => p[key] / turns[0][kind][r][key]));
-      const line = (label: string, kind: keyof Turns, key: keyof Phase) => {
-        const cells = [fmt(m(0, kind, key), 0), fmt(m(1, kind, key), 0), `${fmt(ratio(1, kind, key), 2)}x`];
-        if (contenders.length > 2) cells.push(fmt(m(2, kind, key), 0), `${fmt(ratio(2, kind, key), 2)}x`);
-        else cells.push('', '');
-        return `| ${`${runtime.name} ${era === '2026' ? '2026-07-28' : '2025-11-25'}: ${label}`.padEnd(52)} | ${cells.map((c, j) => c.padStart([7, 7, 6, 10, 6][j])).join(' | ')} |`;
-      };
-      rows.push(
-        line('sequential p50 µs', 'seq', 'p50'),
-        line('sequential server CPU µs/call', 'seq', 'cpuUsPerCall'),
-        line(`${CONCURRENCY} concurrent calls/s`, 'conc', 'callsPerSecond'),
-        line(`${CONCURRENCY} concurrent server CPU µs/call`, 'conc', 'cpuUsPerCall'),
-        line(`warm-up server CPU µs/call`, 'warm', 'cpuUsPerCall')
-      );
+    } finally {
+      await Promise.all(contenders.map(stop));
     }
-  } finally {
-    await Promise.all(contenders.map(stop));
+  }
+  const rows: string[] = [];
+  for (const era of ERAS) {
+    const turns = turnsOf.get(era)!;
+    const m = (i: number, kind: keyof Turns, key: keyof Phase) => median(turns[i][kind].map((p) => p[key]));
+    // Rounds (and warm-ups) are paired by index: the same set of processes, the same round.
+    const ratio = (i: number, kind: keyof Turns, key: keyof Phase) => median(turns[i][kind].map((p, r) => p[key] / turns[0][kind][r][key]));
+    const line = (label: string, kind: keyof Turns, key: keyof Phase) => {
+      const cells = [fmt(m(0, kind, key), 0), fmt(m(1, kind, key), 0), `${fmt(ratio(1, kind, key), 2)}x`];
+      if (turns.length > 2) cells.push(fmt(m(2, kind, key), 0), `${fmt(ratio(2, kind, key), 2)}x`);
+      else cells.push('', '');
+      return `| ${`${runtime.name} ${era === '2026' ? '2026-07-28' : '2025-11-25'}: ${label}`.padEnd(52)} | ${cells.map((c, j) => c.padStart([7, 7, 6, 10, 6][j])).join(' | ')} |`;
+    };
+    rows.push(
+      line('sequential p50 µs', 'seq', 'p50'),
+      line('sequential server CPU µs/call', 'seq', 'cpuUsPerCall'),
+      line(`${CONCURRENCY} concurrent calls/s`, 'conc', 'callsPerSecond'),
+      line(`${CONCURRENCY} concurrent server CPU µs/call`, 'conc', 'cpuUsPerCall'),
+      line(`warm-up server CPU µs/call`, 'warm', 'cpuUsPerCall')
+    );
   }
   return rows;
 }
@@ -226,7 +244,7 @@ async function main(): Promise<void> {
   const versions = await Promise.all(RUNTIMES.map(versionOf));
   const out: string[] = [
     `@mcpfusion/core runtime bench: ${versions.join(', ')}; the echo tool over HTTP on 127.0.0.1, each server in a child process, driven by SDK v2 clients from node ${process.version}`,
-    `${ROUNDS} rounds of ${SEQ_CALLS} sequential and ${CONC_CALLS} ${CONCURRENCY}-concurrent calls per contender and era, after a warm-up of ${WARMUP_CALLS} ${CONCURRENCY}-concurrent calls (its CPU is the warm-up row: the JIT's tier-up, once per process; in the second era only that era's own code is new); figures are medians over rounds; ratio = median over rounds of framework ÷ SDK`,
+    `${PROCESSES} sets of server processes, each ${ROUNDS} rounds of ${SEQ_CALLS} sequential and ${CONC_CALLS} ${CONCURRENCY}-concurrent calls per contender and era, after a warm-up of ${WARMUP_CALLS} ${CONCURRENCY}-concurrent calls (its CPU is the warm-up row: the JIT's tier-up, once per process; in the second era only that era's own code is new); figures are medians over all rounds; ratio = median over rounds of framework ÷ SDK (the warm-up: over the sets)`,
     "servers: Bun.serve, Deno.serve, node:http (SDK v2 and .fetch through the SDK's toNodeHandler; serveNode: what app.listen uses)",
     '',
     '| runtime, era: figure                                 | SDK v2  | .fetch  | ratio  | serveNode  | ratio  |',
