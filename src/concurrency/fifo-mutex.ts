@@ -3,6 +3,7 @@ import { abortError } from './abort';
 import { CallAbort, type AbortListener } from './call-abort';
 import { TAKE, TAKE_KEYS } from './engine-slots';
 import { LockLine, type LineMode, type LineWaiter } from './lock-line';
+import { keepWaitAlive } from './worker-wait';
 
 /**
  * A grant of the mutation lock: give it back once. It may say what it holds (its fencing tokens,
@@ -186,14 +187,18 @@ export class FifoMutex implements MutationLock {
       return undefined;
     }
     return new Promise<void>((resolve, reject) => {
+      // In a Worker, the holder's release comes from another request: this one keeps itself alive meanwhile.
+      const ended = keepWaitAlive();
       const waiter = new KeyWaiter(
         hold,
         call,
         () => {
+          ended();
           holds.push(hold);
           resolve();
         },
         (error) => {
+          ended();
           this.forgetIfIdle(hold);
           reject(error);
         }

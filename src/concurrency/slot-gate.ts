@@ -1,6 +1,7 @@
 import { abortError } from './abort';
 import { CallAbort, type AbortListener } from './call-abort';
 import { WaiterList, type InLine } from './waiter-list';
+import { keepWaitAlive, type WaitEnd } from './worker-wait';
 
 /** Gives a slot back. Idempotent: calling it twice releases once. */
 export type Release = () => void;
@@ -22,6 +23,8 @@ export abstract class GateWaiter implements AbortListener, Grantee {
   next: Grantee | undefined = undefined;
   linked = false;
   private list: WaiterList<Grantee> | undefined;
+  /** Ends the keep-alive of its wait in a Worker (see `worker-wait.ts`). */
+  private waitEnd: WaitEnd | undefined;
 
   constructor(protected readonly call: CallAbort) {}
 
@@ -36,16 +39,25 @@ export abstract class GateWaiter implements AbortListener, Grantee {
     this.list = list;
     list.push(this);
     this.call.onAbort(this);
+    // In a Worker, the slot is freed by another request: this one keeps itself alive meanwhile.
+    this.waitEnd = keepWaitAlive();
   }
 
   grant(release: Release): void {
+    this.endWait();
     this.call.offAbort(this);
     this.granted(release);
   }
 
   onCallAbort(error: Error): void {
+    this.endWait();
     this.list?.remove(this);
     this.refused(error);
+  }
+
+  private endWait(): void {
+    this.waitEnd?.();
+    this.waitEnd = undefined;
   }
 }
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { expectBadHostRefused, runTargetScenario } from '../../helpers/target-scenario';
+import { connectTargetClient, expectBadHostRefused, runTargetScenario } from '../../helpers/target-scenario';
 import { ROOT, removeScratch, runToEnd, scratchTemplate, type TargetServer } from '../../helpers/template-project';
 import { linkWrangler, startWranglerDev, WRANGLER_INSTALL, WRANGLER_JS, wranglerEnv } from '../../helpers/wrangler-dev';
 
@@ -56,6 +56,26 @@ describeWithWrangler(`the Cloudflare Workers target (examples/templates/workers,
   test('refuses a bad Host', async () => {
     await expectBadHostRefused(server.url);
   });
+
+  test("a mutation sent while another runs waits in line, then runs (workerd would cancel a wait on another request's release as hung)", async () => {
+    const client = await connectTargetClient(server.url, '2026-07-28');
+    try {
+      let firstProgress!: () => void;
+      const progressed = new Promise<void>((resolve) => (firstProgress = resolve));
+      const texts = Array.from({ length: 20 }, (_, i) => `queued ${i + 1}`);
+      const importing = client.callTool(
+        { name: 'notes.import', arguments: { texts } },
+        { onprogress: () => firstProgress(), timeout: 120_000 }
+      );
+      await progressed;
+      // The import holds the mutation lock now: this one waits in line for its release, another request's.
+      const added = await client.callTool({ name: 'notes.add', arguments: { text: 'after the import' } });
+      expect((await importing).isError).toBeFalsy();
+      expect(added.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
 
   test('passes its own tests (node:test under wrangler dev)', async () => {
     await runToEnd(process.execPath, ['--test', 'test/'], dir, wranglerEnv(dir));
