@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FusionApp, proxy } from '../../src';
 import type { Gateway } from '../../src/advanced';
 import { UPSTREAM_LIMITS } from '../../src/gateway/guards/limits';
+import { listenLoopback } from '../helpers/loopback-server';
 
 /**
  * The gateway sends a 2025-era HTTP upstream's tool calls itself (src/gateway/direct-call.ts),
@@ -111,17 +111,7 @@ async function rawUpstream(): Promise<{ url: URL; seen: Seen; close(): Promise<v
       response.end(sseEvent(answer(message.id, { content: 'not an array' })));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      })
-  };
+  return { ...(await listenLoopback(server)), seen };
 }
 
 function textOf(result: unknown): string {

@@ -1,11 +1,11 @@
 import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { FusionApp, proxy } from '../../src';
 import type { Gateway } from '../../src/advanced';
 import { UPSTREAM_LIMITS } from '../../src/gateway/guards/limits';
+import { listenLoopback } from '../helpers/loopback-server';
 
 /**
  * The gateway sends a 2026-07-28 HTTP upstream's tool calls itself (src/gateway/direct-modern.ts),
@@ -80,17 +80,7 @@ async function sdkUpstream(probe: Probe): Promise<{ url: URL; seen: SeenCall[]; 
     }
     void handle(req, res);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      })
-  };
+  return { ...(await listenLoopback(http)), seen };
 }
 
 function textOf(result: unknown): string {

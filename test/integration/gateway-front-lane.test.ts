@@ -4,6 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { FusionApp, proxy } from '../../src';
 import type { Gateway } from '../../src/advanced';
 import { UPSTREAM_LIMITS } from '../../src/gateway/guards/limits';
+import { listenLoopback } from '../helpers/loopback-server';
 
 /**
  * The front fast lane (`frontLane: true`, src/transports/http/front-lane/): a 2025-era session's
@@ -94,17 +95,7 @@ async function rawUpstream(): Promise<{ url: URL; seen: Seen; close(): Promise<v
       response.end(sseEvent(answer(message.id, text('x'.repeat(UPSTREAM_LIMITS.maxMessageBytes + 1024)))));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      })
-  };
+  return { ...(await listenLoopback(server)), seen };
 }
 
 type Handler = ReturnType<FusionApp['createHttpHandler']>;
