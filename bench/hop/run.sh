@@ -4,6 +4,7 @@
 # the tree before a change), then ab.mjs drives the bare server directly and each gateway, interleaved.
 #   usage: bench/hop/run.sh ERA ROUNDS PER CHECKOUT[::extra serve args] ...
 #   e.g.   bench/hop/run.sh 2025 8 200 /tmp/before . ".::--upstream-era 2026"      (needs `npm run compile` in each)
+# RAW=1 adds raw-proxy.mjs (a proxy that parses nothing: the floor of any hop) as a target after the direct one.
 # Ratios only: the machine is shared. Ports 39000-39999, picked at random.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,6 +14,13 @@ PORT=$up node "$here/bare-sdk.mjs" & upid=$!
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$up") 2>/dev/null && break; sleep 0.1; done
 specs=("direct=http://127.0.0.1:$up/mcp=$upid=")
 pids=()
+if [ "${RAW:-0}" = 1 ]; then
+  raw=$((39000 + RANDOM % 1000))
+  PORT=$raw UP="http://127.0.0.1:$up/mcp" node "$here/raw-proxy.mjs" &
+  pids+=($!)
+  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$raw") 2>/dev/null && break; sleep 0.1; done
+  specs+=("raw=http://127.0.0.1:$raw/mcp=${pids[-1]}=")
+fi
 for spec in "$@"; do
   dir=${spec%%::*}; extra=""; [ "$spec" != "$dir" ] && extra=${spec#*::}
   gw=$((39000 + RANDOM % 1000))
