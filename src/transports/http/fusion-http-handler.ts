@@ -15,6 +15,7 @@ import { readWebBody } from './web-body';
 import { createRouting } from './routing';
 import type { SessionOptions, SessionPrincipalOf } from './session-registry';
 import type { LaneCounts, SessionLane } from './front-lane/session-lane';
+import type { ModernLane } from './front-lane/modern-lane';
 
 /**
  * The HTTP entry of an app: a composition of named guards, run in order on every request,
@@ -109,13 +110,14 @@ export function createFusionHttpHandler(
   gate?: HttpAuthGate,
   listens?: ListenRouter,
   principalOf?: SessionPrincipalOf,
-  lane?: SessionLane
+  lane?: SessionLane,
+  modernLane?: ModernLane
 ): FusionHttpHandler {
   const path = options.path ?? '/mcp';
   const onerror = options.onerror;
   const hostOrigin = hostOriginGuard(options);
   const authentication = gate ? authenticationGuard(gate) : undefined;
-  const routing = createRouting(factory, options, listens, principalOf, lane);
+  const routing = createRouting(factory, options, listens, principalOf, lane, modernLane);
   const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
   let closing: Promise<void> | undefined;
 
