@@ -27,7 +27,12 @@ type Json = Record<string, unknown>;
 const REVISION = '2026-07-28';
 
 /** The `_meta` keys the SDK lifts out of a request into its envelope (`RESERVED_ENVELOPE_META_KEYS`). */
-const ENVELOPE_KEYS: readonly string[] = [PROTOCOL_VERSION_META_KEY, 'io.modelcontextprotocol/clientInfo', CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY];
+const ENVELOPE_KEYS: readonly string[] = [
+  PROTOCOL_VERSION_META_KEY,
+  'io.modelcontextprotocol/clientInfo',
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY
+];
 
 /** The params of a `tools/call` the lane takes: nothing else (a `task`, a field it does not know) goes the normal way. */
 const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta', 'inputResponses', 'requestState']);
@@ -184,7 +189,11 @@ export class ModernLane {
         : (progress, message, total) =>
             isCongested(request)
               ? DROPPED
-              : answer.notify({ jsonrpc: '2.0', method: 'notifications/progress', params: progressParams(token, progress, total, message) });
+              : answer.notify({
+                  jsonrpc: '2.0',
+                  method: 'notifications/progress',
+                  params: progressParams(token, progress, total, message)
+                });
     // As the SDK's `ctx.mcpReq.log` on 2026-07-28: nothing without the envelope's log level, nothing below it.
     const sendLog: LogSend = (level, data, logger) =>
       typeof threshold !== 'string' || SEVERITY.get(level)! < SEVERITY.get(threshold)!

@@ -20,10 +20,16 @@ type Json = Record<string, unknown>;
 /** Result keys of the other result families: such a result is never given an empty `content` (`TOOL_RESULT_FOREIGN_FAMILY_KEYS`). */
 const FOREIGN_FAMILY_KEYS = ['task', 'inputRequests', 'requestState'];
 
+/** The members of a tool result in the order the SDK's result schema writes them (its parse rebuilds the object: these first, then the rest as they came). */
+const RESULT_ORDER = ['_meta', 'content', 'structuredContent', 'isError'];
+
 /**
  * A complete tool result as the SDK passes it on: `structuredContent` that is not an object gets
- * its JSON as a text block when there is none (`appendTextFallbackForNonObject`), and a result
- * without content gets an empty one (`normalizeContentlessToolResult`).
+ * its JSON as a text block when there is none (`appendTextFallbackForNonObject`), a result
+ * without content gets an empty one (`normalizeContentlessToolResult`), and its members are in
+ * the order the SDK's check of it (a zod parse of the spec's result schema) leaves them. Not
+ * repeated: that check itself, and the order it gives nested objects (a content block's members);
+ * the app builds its blocks in that order, and a gateway's come from an SDK client's parse.
  */
 export function projected(result: Json): Json {
   let shaped = result;
@@ -37,7 +43,10 @@ export function projected(result: Json): Json {
     shaped = { ...shaped, content: [...(content ?? []), { type: 'text', text: JSON.stringify(structured) }] };
   }
   if (shaped.content === undefined && !FOREIGN_FAMILY_KEYS.some((key) => key in shaped)) shaped = { ...shaped, content: [] };
-  return shaped;
+  const ordered: Json = {};
+  for (const key of RESULT_ORDER) if (shaped[key] !== undefined) ordered[key] = shaped[key];
+  for (const key of Object.keys(shaped)) if (!(key in ordered)) ordered[key] = shaped[key];
+  return ordered;
 }
 
 /**
@@ -98,7 +107,9 @@ function requiredFor(method: string, params: Json | undefined): Json | undefined
     case 'elicitation/create':
       return params?.mode === 'url' ? { elicitation: { url: {} } } : { elicitation: { form: {} } };
     case 'sampling/createMessage':
-      return params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined) ? { sampling: { tools: {} } } : { sampling: {} };
+      return params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined)
+        ? { sampling: { tools: {} } }
+        : { sampling: {} };
     case 'roots/list':
       return { roots: {} };
     default:
@@ -118,8 +129,13 @@ function missingOf(required: Json, declared: Json | undefined): ClientCapabiliti
     if (isPlainJsonObject(requirement) && isPlainJsonObject(declaredValue)) {
       const members: Json = {};
       for (const [member, memberRequirement] of Object.entries(requirement as Json)) {
-        const implied = capability === 'elicitation' && member === 'form' && (declaredValue as Json).form === undefined && (declaredValue as Json).url === undefined;
-        if (memberRequirement !== undefined && (declaredValue as Json)[member] === undefined && !implied) members[member] = memberRequirement;
+        const implied =
+          capability === 'elicitation' &&
+          member === 'form' &&
+          (declaredValue as Json).form === undefined &&
+          (declaredValue as Json).url === undefined;
+        if (memberRequirement !== undefined && (declaredValue as Json)[member] === undefined && !implied)
+          members[member] = memberRequirement;
       }
       if (Object.keys(members).length > 0) missing[capability] = members;
     }
