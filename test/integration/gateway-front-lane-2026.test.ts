@@ -304,7 +304,25 @@ describe('the front fast lane of 2026-07-28', () => {
       // A malformed envelope, malformed arguments, an unknown tool, a task.
       () =>
         rawCall({ name: 'up.echo', arguments: { text: 'x' }, _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 'all' } }),
+      () =>
+        rawCall({ name: 'up.echo', arguments: { text: 'x' }, _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': { name: 5 } } }),
+      () => rawCall({ name: 'up.echo', arguments: { text: 'x' }, _meta: { ...ENVELOPE, 'io.modelcontextprotocol/logLevel': 'loud' } }),
       () => rawCall({ name: 'up.echo', arguments: ['x'] }),
+      // A member a JSON-RPC request does not have.
+      () => {
+        const sent = rawCall({ name: 'up.echo', arguments: { text: 'x' } });
+        return new Request(sent.url, {
+          method: 'POST',
+          headers: sent.headers,
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'up.echo', arguments: { text: 'x' }, _meta: ENVELOPE },
+            extra: true
+          })
+        });
+      },
       () => rawCall({ name: 'up.nothing', arguments: {} }),
       () => rawCall({ name: 'up.echo', arguments: { text: 'x' }, task: { ttl: 1000 } })
     ];

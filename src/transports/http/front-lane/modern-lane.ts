@@ -37,6 +37,15 @@ const ENVELOPE_KEYS: readonly string[] = [
 /** The params of a `tools/call` the lane takes: nothing else (a `task`, a field it does not know) goes the normal way. */
 const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta', 'inputResponses', 'requestState']);
 
+/** The members of a JSON-RPC request. */
+const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/** How many envelopes the lane remembers the validity of (a client sends the same one with every request). */
+const ENVELOPES_KEPT = 256;
+
+/** The longest envelope remembered (in characters of JSON): a larger one is checked every time, so the memory stays bounded. */
+const ENVELOPE_KEPT_CHARS = 4096;
+
 /** Log levels by severity, as the SDK orders them (`LoggingLevelSchema`). */
 const SEVERITY: ReadonlyMap<string, number> = new Map(
   ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].map((level, index) => [level, index])
@@ -60,8 +69,8 @@ const DROPPED: Promise<void> = Promise.resolve();
  * `requestState` handed to the call as the SDK hands them.
  *
  * Decided per request, before anything runs; anything it does not take goes the normal way
- * (`serve` answers undefined): a body or envelope the SDK would refuse or classify otherwise (its
- * own classifier, `classifyInboundRequest`, says so), a missing or different
+ * (`serve` answers undefined): a body the SDK would refuse or classify otherwise, an envelope its
+ * own classifier (`classifyInboundRequest`) refuses, a missing or different
  * `MCP-Protocol-Version`, `Mcp-Method` or `Mcp-Name` header (an encoded one included), a session
  * id header, a tool the app does not list or whose schema declares `x-mcp-header` parameters, a
  * call with a task or a client that declared the tasks extension, a caller with a token (auth),
@@ -77,6 +86,8 @@ export class ModernLane {
   private readonly headerParams = new WeakMap<object, boolean>();
   /** The server's identity, as the SDK stamps it into every result's `_meta`: read once from a server the factory builds. */
   private serverInfo: unknown;
+  /** Whether an envelope is valid, by its JSON (see `validEnvelope`). */
+  private readonly envelopes = new Map<string, boolean>();
 
   constructor(
     private readonly surfaces: () => ServedSurfaces,
@@ -101,6 +112,8 @@ export class ModernLane {
     if (!isPlainJsonObject(body)) return undefined;
     const message = body as Json;
     if (message.jsonrpc !== '2.0' || message.method !== 'tools/call') return undefined;
+    // A JSON-RPC request has no other members (the SDK's schema refuses them).
+    for (const key of Object.keys(message)) if (!REQUEST_MEMBERS.has(key)) return undefined;
     const id = message.id;
     if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return undefined;
     const params = message.params;
@@ -125,15 +138,7 @@ export class ModernLane {
     if (!isPlainJsonObject(capabilities)) return undefined;
     const extensions = (capabilities as Json).extensions;
     if (extensions !== undefined && (!isPlainJsonObject(extensions) || 'io.modelcontextprotocol/tasks' in extensions)) return undefined;
-    // The envelope as the SDK's classifier checks it (its schema), and the body/header cross-checks.
-    const route = classifyInboundRequest({
-      httpMethod: 'POST',
-      protocolVersionHeader: REVISION,
-      mcpMethodHeader: 'tools/call',
-      mcpNameHeader: name,
-      body
-    });
-    if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification.revision !== REVISION) return undefined;
+    if (!this.validEnvelope(meta as Json)) return undefined;
     return {
       id,
       name,
@@ -145,6 +150,31 @@ export class ModernLane {
       hasInputResponses: 'inputResponses' in params,
       requestState: requestState as string | undefined
     };
+  }
+
+  /**
+   * Whether a request's envelope is one the SDK takes (its classifier, `classifyInboundRequest`,
+   * checks it against the spec's schema): asked of the SDK once per distinct envelope, with a
+   * request that carries only it, and remembered by its JSON (a few hundred of up to 4 KiB, the oldest dropped).
+   */
+  private validEnvelope(meta: Json): boolean {
+    const envelope: Json = {};
+    for (const key of ENVELOPE_KEYS) if (key in meta) envelope[key] = meta[key];
+    const text = JSON.stringify(envelope);
+    let valid = this.envelopes.get(text);
+    if (valid === undefined) {
+      const route = classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: REVISION,
+        mcpMethodHeader: 'tools/call',
+        body: { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'envelope', _meta: envelope } }
+      });
+      valid = route.kind === 'modern' && route.classification.revision === REVISION;
+      if (text.length > ENVELOPE_KEPT_CHARS) return valid;
+      if (this.envelopes.size >= ENVELOPES_KEPT) this.envelopes.delete(this.envelopes.keys().next().value!);
+      this.envelopes.set(text, valid);
+    }
+    return valid;
   }
 
   /** Whether a tool's schema declares `x-mcp-header` parameters (worked out once per schema). */
