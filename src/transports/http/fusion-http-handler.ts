@@ -61,9 +61,10 @@ export interface HttpHandlerOptions {
    */
   writeTimeoutMs?: number;
   /**
-   * Serve a 2025-era session's `tools/call` on the front fast lane (see `front-lane/session-lane.ts`):
-   * through the app's own call path without the SDK server's per-request work, where the lane can
-   * do so with the same outcome (else the normal path serves it). Default false.
+   * Serve a `tools/call` on the front fast lane (a 2025-era session's: `front-lane/session-lane.ts`; a
+   * 2026-07-28 request's: `front-lane/modern-lane.ts`): through the app's own call path without the SDK
+   * server's per-request work, where the lane can do so with the same outcome (else the normal path
+   * serves it). Default false.
    */
   frontLane?: boolean;
   /** Reports errors the SDK sees out of band (never written to stdout). */
@@ -95,7 +96,7 @@ export interface FusionHttpHandler {
   readonly sessionCount: number;
   /** Publishes change notifications to 2026-era `subscriptions/listen` streams. */
   readonly notify: ServerNotifier;
-  /** With `frontLane`: how many requests the lane served and left to the normal path (a diagnostic). */
+  /** With `frontLane`: how many requests the lanes (both eras) served and left to the normal path (a diagnostic). */
   readonly frontLane?: LaneCounts;
 }
 
