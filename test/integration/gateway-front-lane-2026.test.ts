@@ -308,6 +308,8 @@ describe('the front fast lane of 2026-07-28', () => {
         rawCall({ name: 'up.echo', arguments: { text: 'x' }, _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': { name: 5 } } }),
       () => rawCall({ name: 'up.echo', arguments: { text: 'x' }, _meta: { ...ENVELOPE, 'io.modelcontextprotocol/logLevel': 'loud' } }),
       () => rawCall({ name: 'up.echo', arguments: ['x'] }),
+      // A progress token that is not an integer.
+      () => rawCall({ name: 'up.echo', arguments: { text: 'x' }, _meta: { ...ENVELOPE, progressToken: 1.5 } }),
       // A member a JSON-RPC request does not have.
       () => {
         const sent = rawCall({ name: 'up.echo', arguments: { text: 'x' } });

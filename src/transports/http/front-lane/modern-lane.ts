@@ -125,7 +125,7 @@ export class ModernLane {
     if (requestState !== undefined && typeof requestState !== 'string') return undefined;
     if (inputResponses !== undefined && !isPlainJsonObject(inputResponses)) return undefined;
     const token = (meta as Json).progressToken;
-    if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return undefined;
+    if (token !== undefined && typeof token !== 'string' && !Number.isSafeInteger(token)) return undefined;
     // The headers the SDK's modern leg requires, as sent (an encoded Mcp-Name, or one to trim, goes the normal way).
     const headers = request.headers;
     if ((meta as Json)[PROTOCOL_VERSION_META_KEY] !== REVISION || headers.get('mcp-protocol-version') !== REVISION) return undefined;
