@@ -1,6 +1,18 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Action, FusionApp, Interactive, ToolProvider, ask, proxy, readInput, requireInput } from '../../src';
+import {
+  Action,
+  Ctx,
+  FusionApp,
+  Interactive,
+  ToolProvider,
+  ask,
+  progress,
+  proxy,
+  readInput,
+  requireInput,
+  type CallContext
+} from '../../src';
 import type { Gateway } from '../../src/advanced';
 import { listenLoopback } from '../helpers/loopback-server';
 
@@ -92,6 +104,15 @@ class AskingTools {
     const approved = readInput<boolean>('approved');
     if (approved === undefined) return requireInput.elicit('Go ahead?', { approved: ask.boolean('Approve') }, { key: 'go' });
     return approved ? 'approved' : 'declined';
+  }
+
+  @Action('chatty', { description: 'Logs at two levels around its progress' })
+  async *chatty(@Ctx() ctx: CallContext) {
+    ctx.log.info('first');
+    yield progress(50, 'half');
+    ctx.log.debug('below the level');
+    ctx.log.warning('second');
+    return 'done';
   }
 }
 
@@ -246,6 +267,22 @@ describe('the front fast lane of 2026-07-28', () => {
     );
     expect(raw).toEqual(rawNormal);
     expect(raw.type).toBe('text/event-stream');
+  });
+
+  it("streams a tool's log messages at or above the envelope's level, in order with its progress, as the normal path does", async () => {
+    const chatty = (level?: string) => () =>
+      rawCall({
+        name: 'chatty',
+        arguments: {},
+        _meta: { ...ENVELOPE, progressToken: 3, ...(level ? { 'io.modelcontextprotocol/logLevel': level } : {}) }
+      });
+    const [raw, rawNormal] = await rawOnBoth(chatty('info'), true);
+    expect(raw).toEqual(rawNormal);
+    expect(raw.body.match(/notifications\/message/g)).toHaveLength(2);
+    // Without a level in the envelope: no log messages at all (2026-07-28).
+    const [quiet, quietNormal] = await rawOnBoth(chatty(), true);
+    expect(quiet).toEqual(quietNormal);
+    expect(quiet.body).not.toContain('notifications/message');
   });
 
   it('serves an input_required round and its retry as the normal path does (the question, then the answer)', async () => {
