@@ -3,7 +3,6 @@ import {
   LOG_LEVEL_META_KEY,
   McpServer,
   PROTOCOL_VERSION_META_KEY,
-  ProtocolError,
   ProtocolErrorCode,
   SdkError,
   SdkErrorCode,
@@ -17,9 +16,10 @@ import { channelOf } from '../../server-factory';
 import type { CallRequest, LogSend, ProgressSend } from '../../../types/request';
 import { isPlainJsonObject } from '../../../wire/own-properties';
 import { isCongested, remoteAddressOf } from '../connection-facts';
+import { progressParams } from '../../progress-sender';
 import type { LaneCounts } from './session-lane';
 import { ModernAnswer } from './modern-answer';
-import { encodedResult, inputRequiredRefusal, partitionInputResponses, projected } from './modern-wire';
+import { encodedResult, inputRequiredRefusal, modernError, partitionInputResponses, projected } from './modern-wire';
 
 type Json = Record<string, unknown>;
 
@@ -284,18 +284,6 @@ export class ModernLane {
   }
 }
 
-/**
- * A thrown error as the SDK's server seam passes it on for a 2026-07-28 request: a URL
- * elicitation signalled by throwing (-32042, the 2025 idiom) is an internal error there.
- */
-function modernError(error: { code?: unknown; message?: string; data?: unknown }): { code?: unknown; message?: string; data?: unknown } {
-  if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.UrlElicitationRequired) return error;
-  return new ProtocolError(
-    ProtocolErrorCode.InternalError,
-    `URL elicitation cannot be signalled by throwing UrlElicitationRequiredError on protocol revision ${REVISION}: return inputRequired({ inputRequests: { …: inputRequired.elicitUrl(...) } }) from the handler instead. The urlElicitationRequired error (-32042) of earlier revisions is not available on this revision.`
-  );
-}
-
 /** A `tools/call` the lane takes. */
 interface LaneCall {
   readonly id: string | number;
@@ -307,10 +295,4 @@ interface LaneCall {
   readonly inputResponses: Json | undefined;
   readonly hasInputResponses: boolean;
   readonly requestState: string | undefined;
-}
-
-/** A progress notification's params, as `progressSender` builds them. */
-function progressParams(progressToken: string | number, progress: number, total: number | undefined, message: string | undefined): Json {
-  if (total === undefined) return message === undefined ? { progressToken, progress } : { progressToken, progress, message };
-  return message === undefined ? { progressToken, progress, total } : { progressToken, progress, total, message };
 }

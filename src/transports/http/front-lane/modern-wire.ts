@@ -5,6 +5,7 @@ import {
   SERVER_INFO_META_KEY,
   type ClientCapabilities
 } from '@modelcontextprotocol/server';
+import { sdkSeamInternalError } from '../../../errors/sdk-seam-errors';
 import { isPlainJsonObject } from '../../../wire/own-properties';
 
 /**
@@ -73,22 +74,19 @@ export function inputRequiredRefusal(result: Json, declared: ClientCapabilities)
   const inputRequests = result.inputRequests as Json | null | undefined;
   const hasInputRequests = inputRequests != null && Object.keys(inputRequests).length > 0;
   if (!hasInputRequests && typeof result.requestState !== 'string')
-    return new ProtocolError(
-      ProtocolErrorCode.InternalError,
+    return sdkSeamInternalError(
       'Handler for tools/call returned an input-required result with neither inputRequests nor requestState (every InputRequiredResult must include at least one of the two)'
     );
   if (!hasInputRequests) return undefined;
   for (const [key, entry] of Object.entries(inputRequests)) {
     if (entry === null || typeof entry !== 'object' || typeof (entry as Json).method !== 'string')
-      return new ProtocolError(
-        ProtocolErrorCode.InternalError,
+      return sdkSeamInternalError(
         `Handler for tools/call returned an invalid input request '${key}': each inputRequests entry must be an embedded elicitation/create, sampling/createMessage, or roots/list request`
       );
     const method = (entry as Json).method as string;
     const required = requiredFor(method, (entry as Json).params as Json | undefined);
     if (required === undefined)
-      return new ProtocolError(
-        ProtocolErrorCode.InternalError,
+      return sdkSeamInternalError(
         `Handler for tools/call returned an input request '${key}' of kind '${method}', which is not an embedded request the 2026-07-28 revision defines`
       );
     const missing = missingOf(required, declared as Json);
@@ -152,4 +150,16 @@ export function partitionInputResponses(inputResponses: Json | undefined): Json 
     accepted[key] = entry;
   }
   return accepted;
+}
+
+/** A thrown error as the SDK's seam passes it on for a 2026-07-28 request: a URL elicitation signalled by throwing (-32042, the 2025 idiom) is an internal error there. */
+export function modernError(error: { code?: unknown; message?: string; data?: unknown }): {
+  code?: unknown;
+  message?: string;
+  data?: unknown;
+} {
+  if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.UrlElicitationRequired) return error;
+  return sdkSeamInternalError(
+    'URL elicitation cannot be signalled by throwing UrlElicitationRequiredError on protocol revision 2026-07-28: return inputRequired({ inputRequests: { …: inputRequired.elicitUrl(...) } }) from the handler instead. The urlElicitationRequired error (-32042) of earlier revisions is not available on this revision.'
+  );
 }
