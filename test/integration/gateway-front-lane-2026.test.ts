@@ -330,6 +330,33 @@ describe('the front fast lane of 2026-07-28', () => {
     expect(upstream.seen.cancelled.length).toBeGreaterThan(0);
   });
 
+  it('serves over node:http: a result, progress in order, and the client ending its request cancels the upstream call', async () => {
+    const server = createServer((req, res) => void lane.serveNode(req, res));
+    const { url, close } = await listenLoopback(server);
+    const client = new Client({ name: 'front', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(url));
+      const before = lane.frontLane!.served;
+      expect((await client.callTool({ name: 'up.echo', arguments: { text: 'wire' } })).content).toEqual([{ type: 'text', text: 'wire' }]);
+      const updates: unknown[] = [];
+      await client.callTool({ name: 'up.work', arguments: { text: 'x' } }, { onprogress: (update) => updates.push(update) });
+      expect(updates).toEqual([1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}` })));
+      const arrived = new Promise<void>((resolve) => (upstream.seen.hanging = resolve));
+      const closed = new Promise<void>((resolve) => (upstream.seen.onClosed = resolve));
+      const abort = new AbortController();
+      const call = client.callTool({ name: 'up.hang', arguments: { text: 'wire-cancel' } }, { signal: abort.signal });
+      await arrived;
+      abort.abort(new Error('enough'));
+      await expect(call).rejects.toThrow();
+      await closed;
+      expect(upstream.seen.closed).toContain('wire-cancel');
+      expect(lane.frontLane!.served).toBe(before + 3);
+    } finally {
+      await client.close();
+      await close();
+    }
+  });
+
   it('leaves to the normal path what it does not exactly handle, which answers it as without the lane', async () => {
     const servedBefore = lane.frontLane!.served;
     const cases: Array<() => Request> = [
