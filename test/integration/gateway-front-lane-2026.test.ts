@@ -357,6 +357,22 @@ describe('the front fast lane of 2026-07-28', () => {
     }
   });
 
+  it('ends its calls in flight when the endpoint closes, as the normal path does', async () => {
+    for (const frontLane of [true, false]) {
+      const handler = app.createHttpHandler({ frontLane });
+      const arrived = new Promise<void>((resolve) => (upstream.seen.hanging = resolve));
+      const closed = new Promise<void>((resolve) => (upstream.seen.onClosed = resolve));
+      const text = `close-${frontLane}`;
+      const answer = handler.fetch(rawCall({ name: 'up.hang', arguments: { text } })).then((response) => response.text());
+      await arrived;
+      await handler.close();
+      await closed;
+      expect(upstream.seen.closed).toContain(text);
+      await answer;
+      if (frontLane) expect(handler.frontLane!.served).toBe(1);
+    }
+  });
+
   it('leaves to the normal path what it does not exactly handle, which answers it as without the lane', async () => {
     const servedBefore = lane.frontLane!.served;
     const cases: Array<() => Request> = [

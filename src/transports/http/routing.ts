@@ -86,7 +86,10 @@ export function createRouting(
       if (laned) return laned;
       return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
     },
-    close: () => Promise.allSettled([sessions?.close(), modern.close()]).then(() => undefined)
+    close: () => {
+      modernLane?.close();
+      return Promise.allSettled([sessions?.close(), modern.close()]).then(() => undefined);
+    }
   };
 }
 

@@ -6,7 +6,6 @@ import {
   ProtocolErrorCode,
   SdkError,
   SdkErrorCode,
-  classifyInboundRequest,
   isInputRequiredResult,
   type ClientCapabilities,
   type McpServerFactory
@@ -18,33 +17,17 @@ import { isPlainJsonObject } from '../../../wire/own-properties';
 import { isCongested, remoteAddressOf } from '../connection-facts';
 import { progressParams } from '../../progress-sender';
 import type { LaneCounts } from './session-lane';
+import { ENVELOPE_KEYS, EnvelopeCheck, REVISION } from './envelope-check';
 import { ModernAnswer } from './modern-answer';
 import { encodedResult, inputRequiredRefusal, modernError, partitionInputResponses, projected } from './modern-wire';
 
 type Json = Record<string, unknown>;
-
-/** The one revision the lane serves: what the SDK's modern leg serves today. */
-const REVISION = '2026-07-28';
-
-/** The `_meta` keys the SDK lifts out of a request into its envelope (`RESERVED_ENVELOPE_META_KEYS`). */
-const ENVELOPE_KEYS: readonly string[] = [
-  PROTOCOL_VERSION_META_KEY,
-  'io.modelcontextprotocol/clientInfo',
-  CLIENT_CAPABILITIES_META_KEY,
-  LOG_LEVEL_META_KEY
-];
 
 /** The params of a `tools/call` the lane takes: nothing else (a `task`, a field it does not know) goes the normal way. */
 const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta', 'inputResponses', 'requestState']);
 
 /** The members of a JSON-RPC request. */
 const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
-
-/** How many envelopes the lane remembers the validity of (a client sends the same one with every request). */
-const ENVELOPES_KEPT = 256;
-
-/** The longest envelope remembered (in characters of JSON): a larger one is checked every time, so the memory stays bounded. */
-const ENVELOPE_KEPT_CHARS = 4096;
 
 /** Log levels by severity, as the SDK orders them (`LoggingLevelSchema`). */
 const SEVERITY: ReadonlyMap<string, number> = new Map(
@@ -86,8 +69,10 @@ export class ModernLane {
   private readonly headerParams = new WeakMap<object, boolean>();
   /** The server's identity, as the SDK stamps it into every result's `_meta`: read once from a server the factory builds. */
   private serverInfo: unknown;
-  /** Whether an envelope is valid, by its JSON (see `validEnvelope`). */
-  private readonly envelopes = new Map<string, boolean>();
+  /** Which envelopes the SDK takes. */
+  private readonly envelopes = new EnvelopeCheck();
+  /** Its calls in flight: closing the endpoint aborts them, as the SDK's modern leg closes its servers in flight. */
+  private readonly running = new Set<AbortController>();
 
   constructor(
     private readonly surfaces: () => ServedSurfaces,
@@ -105,6 +90,12 @@ export class ModernLane {
     }
     this.counts.served++;
     return this.run(request, call);
+  }
+
+  /** Aborts its calls in flight (the endpoint closes). */
+  close(): void {
+    for (const abort of this.running) abort.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+    this.running.clear();
   }
 
   /** What the lane runs for a request, when it takes it at all. */
@@ -138,7 +129,7 @@ export class ModernLane {
     if (!isPlainJsonObject(capabilities)) return undefined;
     const extensions = (capabilities as Json).extensions;
     if (extensions !== undefined && (!isPlainJsonObject(extensions) || 'io.modelcontextprotocol/tasks' in extensions)) return undefined;
-    if (!this.validEnvelope(meta as Json)) return undefined;
+    if (!this.envelopes.valid(meta as Json)) return undefined;
     return {
       id,
       name,
@@ -150,31 +141,6 @@ export class ModernLane {
       hasInputResponses: 'inputResponses' in params,
       requestState: requestState as string | undefined
     };
-  }
-
-  /**
-   * Whether a request's envelope is one the SDK takes (its classifier, `classifyInboundRequest`,
-   * checks it against the spec's schema): asked of the SDK once per distinct envelope, with a
-   * request that carries only it, and remembered by its JSON (a few hundred of up to 4 KiB, the oldest dropped).
-   */
-  private validEnvelope(meta: Json): boolean {
-    const envelope: Json = {};
-    for (const key of ENVELOPE_KEYS) if (key in meta) envelope[key] = meta[key];
-    const text = JSON.stringify(envelope);
-    let valid = this.envelopes.get(text);
-    if (valid === undefined) {
-      const route = classifyInboundRequest({
-        httpMethod: 'POST',
-        protocolVersionHeader: REVISION,
-        mcpMethodHeader: 'tools/call',
-        body: { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'envelope', _meta: envelope } }
-      });
-      valid = route.kind === 'modern' && route.classification.revision === REVISION;
-      if (text.length > ENVELOPE_KEPT_CHARS) return valid;
-      if (this.envelopes.size >= ENVELOPES_KEPT) this.envelopes.delete(this.envelopes.keys().next().value!);
-      this.envelopes.set(text, valid);
-    }
-    return valid;
   }
 
   /** Whether a tool's schema declares `x-mcp-header` parameters (worked out once per schema). */
@@ -202,6 +168,7 @@ export class ModernLane {
     const gone = (): void => abort.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
     if (request.signal.aborted) gone();
     else request.signal.addEventListener('abort', gone, { once: true });
+    this.running.add(abort);
     const answer = new ModernAnswer(abort.signal);
     // The `_meta` the handler sees: the request's, without the envelope the SDK lifts out of it.
     const envelope: Json = {};
@@ -278,6 +245,7 @@ export class ModernLane {
       })
       .finally(() => {
         request.signal.removeEventListener('abort', gone);
+        this.running.delete(abort);
         answer.end();
       });
     return answer.response;
