@@ -26,7 +26,7 @@ const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'applic
  */
 export class ModernAnswer {
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-  private keepAlive: NodeJS.Timeout | undefined;
+  private keepAlive: ReturnType<typeof setInterval> | undefined;
   private ended = false;
   private answer!: (response: Response) => void;
   /** The HTTP response, once the first message (or the end) decides it. */
@@ -82,7 +82,8 @@ export class ModernAnswer {
       }
     });
     this.keepAlive = setInterval(() => this.write(': keepalive\n\n'), KEEP_ALIVE_MS);
-    this.keepAlive.unref();
+    // Not holding a process open (Node); a runtime whose timers are numbers (Cloudflare Workers) has no unref.
+    (this.keepAlive as { unref?: () => void }).unref?.();
     this.answer(new Response(body, { status: 200, headers: SSE_HEADERS }));
   }
 
