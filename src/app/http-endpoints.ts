@@ -3,6 +3,8 @@ import type * as FusionHttpHandlerModule from '../transports/http/fusion-http-ha
 import type { FusionHttpHandler, HttpHandlerOptions } from '../transports/http/fusion-http-handler';
 import type * as SessionLaneModule from '../transports/http/front-lane/session-lane';
 import type { SessionLane } from '../transports/http/front-lane/session-lane';
+import type * as ModernLaneModule from '../transports/http/front-lane/modern-lane';
+import type { ModernLane } from '../transports/http/front-lane/modern-lane';
 import type { AppParts } from './assemble';
 import type { CurrentRouter } from './current-router';
 
@@ -39,10 +41,14 @@ export class HttpEndpoints {
   create(options: HttpHandlerOptions): FusionHttpHandler {
     const { gate, namePrincipal, notifier, surfaces } = this.parts();
     let lane: SessionLane | undefined;
+    let modernLane: ModernLane | undefined;
     if (options.frontLane) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with the endpoint, as the entry is
       const { SessionLane: Lane } = require('../transports/http/front-lane/session-lane') as typeof SessionLaneModule;
       lane = new Lane(surfaces);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+      const { ModernLane: Modern } = require('../transports/http/front-lane/modern-lane') as typeof ModernLaneModule;
+      modernLane = new Modern(surfaces, this.serverFactory, lane.counts);
     }
     // The HTTP entry (and with it the SDK server) loads with the first endpoint: an app is made without it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
@@ -66,7 +72,8 @@ export class HttpEndpoints {
       this.front,
       // 2025-era sessions are bound to the caller as `principalOf` names it, from what the HTTP request knows.
       (authInfo, httpRequest) => namePrincipal({ authInfo, httpRequest, era: 'legacy' }),
-      lane
+      lane,
+      modernLane
     );
     this.open.add(handler);
     notifier.endpoints.add(handler.notify);

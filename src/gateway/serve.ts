@@ -55,7 +55,7 @@ export interface ServeSettings {
    */
   readonly toolSearch?: ToolSearchSetting;
   /**
-   * Serve a 2025-era front session's `tools/call` on the front fast lane (`HttpHandlerOptions.frontLane`):
+   * Serve front `tools/call`s (a 2025-era session's, a 2026-07-28 request's) on the front fast lane (`HttpHandlerOptions.frontLane`):
    * the call runs through the app's own path without the SDK server's per-request work, where the
    * lane gives the same outcome. Unset: MCPFUSION_FRONT_LANE=1 turns it on; default off.
    */

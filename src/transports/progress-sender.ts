@@ -23,8 +23,8 @@ export function progressSender(ctx: ServerContext): ProgressSend | undefined {
         });
 }
 
-/** A progress notification's params: the total and message only where there is one (a count may have no total). */
-function progressParams(progressToken: string | number, progress: number, total: number | undefined, message: string | undefined) {
+/** A progress notification's params: the total and message only where there is one (a count may have no total); the front lane builds its own so. */
+export function progressParams(progressToken: string | number, progress: number, total: number | undefined, message: string | undefined) {
   if (total === undefined) return message === undefined ? { progressToken, progress } : { progressToken, progress, message };
   return message === undefined ? { progressToken, progress, total } : { progressToken, progress, total, message };
 }

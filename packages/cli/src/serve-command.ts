@@ -22,7 +22,7 @@ export interface ServeCommand {
   readonly upstreamSessions?: number;
   /** `--tool-search`: list a search tool and a call tool instead of every tool. */
   readonly toolSearch?: boolean;
-  /** `--front-lane`: serve a 2025-era session's proxied `tools/call` on the front fast lane (`serveGateway`'s `frontLane`). */
+  /** `--front-lane`: serve proxied `tools/call`s (2025-era sessions', 2026-07-28 requests') on the front fast lane (`serveGateway`'s `frontLane`). */
   readonly frontLane?: boolean;
 }
 
@@ -35,7 +35,7 @@ export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <
                          serve every server of an mcpServers file (Claude Desktop, Cursor, VS Code), each under its name;
                          the file is watched, a down server retried (state at mcpfusion://gateway/health)
                          --tool-search: tools/list shows search_tools and call_tool instead of every tool
-                         --front-lane: a 2025-era session's tool calls skip the SDK server's per-request work (docs/gateway.md)`;
+                         --front-lane: tool calls (both eras) skip the SDK server's per-request work (docs/gateway.md)`;
 
 /** Reads `serve`'s arguments (after the word `serve`). */
 export function parseServe(argv: readonly string[]): ServeCommand {

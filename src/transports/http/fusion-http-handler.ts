@@ -15,6 +15,7 @@ import { readWebBody } from './web-body';
 import { createRouting } from './routing';
 import type { SessionOptions, SessionPrincipalOf } from './session-registry';
 import type { LaneCounts, SessionLane } from './front-lane/session-lane';
+import type { ModernLane } from './front-lane/modern-lane';
 
 /**
  * The HTTP entry of an app: a composition of named guards, run in order on every request,
@@ -60,9 +61,10 @@ export interface HttpHandlerOptions {
    */
   writeTimeoutMs?: number;
   /**
-   * Serve a 2025-era session's `tools/call` on the front fast lane (see `front-lane/session-lane.ts`):
-   * through the app's own call path without the SDK server's per-request work, where the lane can
-   * do so with the same outcome (else the normal path serves it). Default false.
+   * Serve a `tools/call` on the front fast lane (a 2025-era session's: `front-lane/session-lane.ts`; a
+   * 2026-07-28 request's: `front-lane/modern-lane.ts`): through the app's own call path without the SDK
+   * server's per-request work, where the lane can do so with the same outcome (else the normal path
+   * serves it). Default false.
    */
   frontLane?: boolean;
   /** Reports errors the SDK sees out of band (never written to stdout). */
@@ -94,7 +96,7 @@ export interface FusionHttpHandler {
   readonly sessionCount: number;
   /** Publishes change notifications to 2026-era `subscriptions/listen` streams. */
   readonly notify: ServerNotifier;
-  /** With `frontLane`: how many requests the lane served and left to the normal path (a diagnostic). */
+  /** With `frontLane`: how many requests the lanes (both eras) served and left to the normal path (a diagnostic). */
   readonly frontLane?: LaneCounts;
 }
 
@@ -109,13 +111,14 @@ export function createFusionHttpHandler(
   gate?: HttpAuthGate,
   listens?: ListenRouter,
   principalOf?: SessionPrincipalOf,
-  lane?: SessionLane
+  lane?: SessionLane,
+  modernLane?: ModernLane
 ): FusionHttpHandler {
   const path = options.path ?? '/mcp';
   const onerror = options.onerror;
   const hostOrigin = hostOriginGuard(options);
   const authentication = gate ? authenticationGuard(gate) : undefined;
-  const routing = createRouting(factory, options, listens, principalOf, lane);
+  const routing = createRouting(factory, options, listens, principalOf, lane, modernLane);
   const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
   let closing: Promise<void> | undefined;
 

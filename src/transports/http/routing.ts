@@ -13,6 +13,7 @@ import { SessionRegistry, type SessionOptions, type SessionPrincipalOf } from '.
 import { statelessJsonLegacy } from './stateless-json-legacy';
 import { answerListen, listenOf, type ListenRouter } from './task-listen-request';
 import type { SessionLane } from './front-lane/session-lane';
+import type { ModernLane } from './front-lane/modern-lane';
 
 /**
  * Routing: where a request that passed every guard is served. A task listen goes to the app's
@@ -44,7 +45,8 @@ export function createRouting(
   options: RoutingOptions,
   listens: ListenRouter | undefined,
   principalOf: SessionPrincipalOf | undefined,
-  lane?: SessionLane
+  lane?: SessionLane,
+  modernLane?: ModernLane
 ): Routing {
   const { onerror } = options;
   const json = options.responseMode === 'json';
@@ -75,12 +77,19 @@ export function createRouting(
       // A listen an extension answers (task status, the tasks extension's) is served here: the SDK's listen router knows only the core ones.
       const listen = listens ? listenOf(parsedBody) : undefined;
       if (listen && listens!.accepts(listen)) return answerListen(listen, authInfo, listens!, request.signal, request);
-      if (!claimsModernEnvelope(parsedBody) && (onLegacySession(request) || (await isLegacyRequest(request, parsedBody)))) {
+      const modernClaim = claimsModernEnvelope(parsedBody);
+      if (!modernClaim && (onLegacySession(request) || (await isLegacyRequest(request, parsedBody)))) {
         return legacy(request, parsedBody, authInfo);
       }
+      // The front lane of 2026-07-28 (`frontLane`), where it takes the request (not in JSON mode, which drops progress).
+      const laned = modernClaim && modernLane && !json ? modernLane.serve(request, parsedBody, authInfo) : undefined;
+      if (laned) return laned;
       return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
     },
-    close: () => Promise.allSettled([sessions?.close(), modern.close()]).then(() => undefined)
+    close: () => {
+      modernLane?.close();
+      return Promise.allSettled([sessions?.close(), modern.close()]).then(() => undefined);
+    }
   };
 }
 
