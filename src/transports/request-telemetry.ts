@@ -29,6 +29,11 @@ export class RequestTelemetry {
     private readonly era: Era
   ) {}
 
+  /** Whether a request now would get no trace (no telemetry, or nothing listens): what `serve`'s wrapper would conclude too. */
+  get idle(): boolean {
+    return this.telemetry === undefined || this.telemetry.idle;
+  }
+
   /** Wraps `handler` for `method`; `targetOf` reads what the request names. */
   serve<A, R>(method: string, targetOf: ((request: A) => RequestTarget) | undefined, handler: Handler<A, R>): (request: A, ctx: ServerContext) => R | Promise<R> {
     const telemetry = this.telemetry;

@@ -66,19 +66,25 @@ export function createRouting(
     : sessions
       ? sessions.handle.bind(sessions)
       : statelessJsonLegacy(factory);
+  const modernFetch = (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> =>
+    modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
   return {
     notify: modern.notify,
     get sessionCount() {
       return sessions?.size ?? 0;
     },
-    async route(request, parsedBody, authInfo) {
+    route(request, parsedBody, authInfo) {
+      // Not an async function: a 2026-07-28 call (the envelope claim) goes straight to the modern
+      // leg's promise, without one of its own around it. Only `serve` calls this, inside its own
+      // async function, so a synchronous throw here still ends as its rejection.
       // A listen an extension answers (task status, the tasks extension's) is served here: the SDK's listen router knows only the core ones.
       const listen = listens ? listenOf(parsedBody) : undefined;
       if (listen && listens!.accepts(listen)) return answerListen(listen, authInfo, listens!, request.signal, request);
-      if (!claimsModernEnvelope(parsedBody) && (onLegacySession(request) || (await isLegacyRequest(request, parsedBody)))) {
-        return legacy(request, parsedBody, authInfo);
-      }
-      return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
+      if (claimsModernEnvelope(parsedBody)) return modernFetch(request, parsedBody, authInfo);
+      if (onLegacySession(request)) return legacy(request, parsedBody, authInfo);
+      return isLegacyRequest(request, parsedBody).then((isLegacy) =>
+        isLegacy ? legacy(request, parsedBody, authInfo) : modernFetch(request, parsedBody, authInfo)
+      );
     },
     close: () => Promise.allSettled([sessions?.close(), modern.close()]).then(() => undefined)
   };
