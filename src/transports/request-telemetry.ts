@@ -35,7 +35,11 @@ export class RequestTelemetry {
   }
 
   /** Wraps `handler` for `method`; `targetOf` reads what the request names. */
-  serve<A, R>(method: string, targetOf: ((request: A) => RequestTarget) | undefined, handler: Handler<A, R>): (request: A, ctx: ServerContext) => R | Promise<R> {
+  serve<A, R>(
+    method: string,
+    targetOf: ((request: A) => RequestTarget) | undefined,
+    handler: Handler<A, R>
+  ): (request: A, ctx: ServerContext) => R | Promise<R> {
     const telemetry = this.telemetry;
     if (!telemetry) return (request, ctx) => handler(request, ctx, undefined);
     return (request, ctx) => {

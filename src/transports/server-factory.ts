@@ -3,11 +3,9 @@ import {
   McpServer,
   Server,
   isInputRequiredResult,
-  specTypeSchemas,
   type CallToolResult,
   type ClientCapabilities,
   type ServerCapabilities,
-  type StandardSchemaV1,
   type McpServerFactory,
   type ServerContext
 } from '@modelcontextprotocol/server';
@@ -20,8 +18,9 @@ import type { LiveServers } from './live-servers';
 import { serveSetLevel } from './set-level';
 import { remoteAddressOf } from './http/connection-facts';
 import { progressSender } from './progress-sender';
-import { MEMBER_METHODS, MEMBER_METHOD_NAMES, type MemberMethodName } from './member-methods';
-import { RequestTelemetry, spanTargetOf, uriOf } from './request-telemetry';
+import { MEMBER_METHOD_NAMES, type MemberMethodName } from './member-methods';
+import { PASS_THROUGH, serveMember, type MemberHandler } from './member-handlers';
+import { RequestTelemetry, uriOf } from './request-telemetry';
 import type { CompletionQuery, ServedApp } from './served-app';
 
 /** Identity and instructions the server announces. */
@@ -142,9 +141,6 @@ class FusionMcpServer extends McpServer {
   }
 }
 
-/** The handler of a method that addresses one member: its params as checked (see `MEMBER_METHODS`). */
-type MemberHandler = (params: Record<string, unknown>, ctx: ServerContext, trace: CallTrace | undefined) => unknown;
-
 /**
  * The handler of one method of `MEMBER_METHODS` for one server, made only when the server serves
  * that method (a 2026-07-28 per-request server serves one: the others' closures would be made on
@@ -188,46 +184,6 @@ function memberHandler(method: MemberMethodName, app: ServedApp, server: Server,
 function unhandled(method: never): never {
   throw new Error(`no handler for ${String(method)}`);
 }
-
-/**
- * Registers the handler of a member method as its row in `MEMBER_METHODS` says: its params
- * checked by the spec's own params schema through the SDK's schema form, so that malformed
- * params (`arguments` that is not an object, a prompt argument that is not a string) answer
- * -32602 naming the problem (the SDK's plain form answers them -32603 with the raw schema
- * issues), and its span named by the member the params name. While telemetry is idle (or off) the
- * schema form calls the handler itself: no span wrapper made, no `{ params }` object per call.
- */
-function serveMember(server: Server, traced: RequestTelemetry, method: MemberMethodName, handler: MemberHandler): void {
-  const row = MEMBER_METHODS[method];
-  if (row.params === 'sdk') {
-    server.setRequestHandler(method as never, tracedMember(traced, method, handler) as never);
-    return;
-  }
-  const schema = row.params === 'as-sent' ? PASS_THROUGH : (specTypeSchemas[row.params] as StandardSchemaV1);
-  // The span wrapper is made for the first request that has a span (none while telemetry is idle).
-  let served: ReturnType<typeof tracedMember> | undefined;
-  server.setRequestHandler(method as never, { params: schema }, ((params: Record<string, unknown>, ctx: ServerContext) =>
-    traced.idle ? handler(params, ctx, undefined) : (served ??= tracedMember(traced, method, handler))({ params }, ctx)) as never);
-}
-
-/** A member method's handler inside its request's span, named by the member the params name. */
-function tracedMember(traced: RequestTelemetry, method: MemberMethodName, handler: MemberHandler) {
-  const row = MEMBER_METHODS[method];
-  return traced.serve(
-    method,
-    (request: { params?: unknown }) => spanTargetOf(row.target(request.params)),
-    (request, ctx, trace) => handler(request.params as Record<string, unknown>, ctx, trace)
-  );
-}
-
-/**
- * Params taken as they come, for a handler that checks them itself or needs no second parse:
- * `tools/call` (the SDK's `Server` checks every one against the era's spec schema before any
- * handler, -32602 naming the problem) and `tasks/*` (checked after the capability gate).
- */
-const PASS_THROUGH: StandardSchemaV1 = {
-  '~standard': { version: 1, vendor: 'mcpfusion', validate: (value: unknown) => ({ value }) }
-};
 
 /** What a request calls, where it calls something: the member named and the material it carried. */
 type CallOf = Pick<CallRequest, 'subject' | 'arguments' | 'input' | 'sendProgress'>;
