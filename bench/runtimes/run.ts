@@ -38,9 +38,15 @@ const CONCURRENCY = 32;
 const ERAS = (process.env.BENCH_ERAS ?? '2026,2025').split(',') as Era[];
 const BIN = resolve(__dirname, '../../../scripts/runtimes/node_modules/.bin');
 const SERVER = join(__dirname, 'server.js');
+/**
+ * `BENCH_BASE=<a build directory>` (one holding `bench/runtimes/server.js`, for example a copy of
+ * `build/` made before a change): its framework contender runs beside this build's, in the same
+ * alternating rounds, in the third column (instead of `serveNode`), for an interleaved before/after.
+ */
+const BASE = process.env.BENCH_BASE ? join(resolve(process.env.BENCH_BASE), 'bench/runtimes/server.js') : undefined;
 
 type Era = '2025' | '2026';
-type Which = 'sdk' | 'fusion' | 'fusion-node';
+type Which = 'sdk' | 'fusion' | 'fusion-node' | 'base';
 
 interface Runtime {
   readonly name: 'node' | 'bun' | 'deno';
@@ -69,7 +75,8 @@ interface Phase {
 }
 
 async function start(runtime: Runtime, which: Which): Promise<Contender> {
-  const child = spawn(runtime.command, [...runtime.args, which], {
+  const args = which === 'base' ? [...runtime.args.slice(0, -1), BASE!, 'fusion'] : [...runtime.args, which];
+  const child = spawn(runtime.command, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }
   });
@@ -161,7 +168,7 @@ interface Turns {
  * per era a warm-up and rounds alternating them; the sets' rounds are pooled.
  */
 async function runtimeRows(runtime: Runtime): Promise<string[]> {
-  const whichs: Which[] = runtime.name === 'node' ? ['sdk', 'fusion', 'fusion-node'] : ['sdk', 'fusion'];
+  const whichs: Which[] = BASE ? ['sdk', 'fusion', 'base'] : runtime.name === 'node' ? ['sdk', 'fusion', 'fusion-node'] : ['sdk', 'fusion'];
   const turnsOf = new Map<Era, Turns[]>(ERAS.map((era) => [era, whichs.map(() => ({ seq: [], conc: [], warm: [] }))]));
   for (let set = 0; set < PROCESSES; set++) {
     const contenders: Contender[] = [];
@@ -245,7 +252,9 @@ async function main(): Promise<void> {
   const out: string[] = [
     `@mcpfusion/core runtime bench: ${versions.join(', ')}; the echo tool over HTTP on 127.0.0.1, each server in a child process, driven by SDK v2 clients from node ${process.version}`,
     `${PROCESSES} sets of server processes, each ${ROUNDS} rounds of ${SEQ_CALLS} sequential and ${CONC_CALLS} ${CONCURRENCY}-concurrent calls per contender and era, after a warm-up of ${WARMUP_CALLS} ${CONCURRENCY}-concurrent calls (its CPU is the warm-up row: the JIT's tier-up, once per process; in the second era only that era's own code is new); figures are medians over all rounds; ratio = median over rounds of framework ÷ SDK (the warm-up: over the sets)`,
-    "servers: Bun.serve, Deno.serve, node:http (SDK v2 and .fetch through the SDK's toNodeHandler; serveNode: what app.listen uses)",
+    BASE
+      ? `servers: Bun.serve, Deno.serve, node:http (through the SDK's toNodeHandler); the third column is the .fetch of ${BASE}, not serveNode`
+      : "servers: Bun.serve, Deno.serve, node:http (SDK v2 and .fetch through the SDK's toNodeHandler; serveNode: what app.listen uses)",
     '',
     '| runtime, era: figure                                 | SDK v2  | .fetch  | ratio  | serveNode  | ratio  |',
     '|------------------------------------------------------|---------|---------|--------|------------|--------|'

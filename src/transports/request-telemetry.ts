@@ -29,8 +29,17 @@ export class RequestTelemetry {
     private readonly era: Era
   ) {}
 
+  /** Whether a request now would get no trace (no telemetry, or nothing listens): what `serve`'s wrapper would conclude too. */
+  get idle(): boolean {
+    return this.telemetry === undefined || this.telemetry.idle;
+  }
+
   /** Wraps `handler` for `method`; `targetOf` reads what the request names. */
-  serve<A, R>(method: string, targetOf: ((request: A) => RequestTarget) | undefined, handler: Handler<A, R>): (request: A, ctx: ServerContext) => R | Promise<R> {
+  serve<A, R>(
+    method: string,
+    targetOf: ((request: A) => RequestTarget) | undefined,
+    handler: Handler<A, R>
+  ): (request: A, ctx: ServerContext) => R | Promise<R> {
     const telemetry = this.telemetry;
     if (!telemetry) return (request, ctx) => handler(request, ctx, undefined);
     return (request, ctx) => {

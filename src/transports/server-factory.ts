@@ -3,11 +3,9 @@ import {
   McpServer,
   Server,
   isInputRequiredResult,
-  specTypeSchemas,
   type CallToolResult,
   type ClientCapabilities,
   type ServerCapabilities,
-  type StandardSchemaV1,
   type McpServerFactory,
   type ServerContext
 } from '@modelcontextprotocol/server';
@@ -20,8 +18,9 @@ import type { LiveServers } from './live-servers';
 import { serveSetLevel } from './set-level';
 import { remoteAddressOf } from './http/connection-facts';
 import { progressSender } from './progress-sender';
-import { MEMBER_METHODS, MEMBER_METHOD_NAMES, type MemberMethodName } from './member-methods';
-import { RequestTelemetry, spanTargetOf, uriOf } from './request-telemetry';
+import { MEMBER_METHOD_NAMES, type MemberMethodName } from './member-methods';
+import { PASS_THROUGH, serveMember, type MemberHandler } from './member-handlers';
+import { RequestTelemetry, uriOf } from './request-telemetry';
 import type { CompletionQuery, ServedApp } from './served-app';
 
 /** Identity and instructions the server announces. */
@@ -83,32 +82,10 @@ export function createServerFactory(surfaces: ServedSurfaces, identity: ServerId
     const only = era === 'modern' && requestInfo ? requestInfo.headers.get('mcp-method') : null;
     const wanted = (method: string): boolean => only === null || only === method;
 
-    // The methods that address one member, from the table that also gives their scopes to the auth gate.
-    const members: MemberHandlers = {
-      'tools/call': async (params, ctx, trace) => {
-        const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-        const result = await app.callTool(
-          requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) })
-        );
-        if (isInputRequiredResult(result) || result.resultType === 'task') return result;
-        return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
-      },
-      'resources/read': (params, ctx, trace) =>
-        app.readResource(requestOf(server, ctx, era, trace, { subject: (params as { uri: string }).uri })),
-      'resources/subscribe': (params) => {
-        subscriptions.add((params as { uri: string }).uri);
-        return {};
-      },
-      'prompts/get': (params, ctx, trace) => {
-        const { name, arguments: args } = params as { name: string; arguments?: Record<string, string> };
-        return app.getPrompt(requestOf(server, ctx, era, trace, { subject: name, arguments: args ?? {} }));
-      },
-      'completion/complete': (params, ctx, trace) => {
-        const query = params as unknown as CompletionQuery;
-        return app.complete(query, requestOf(server, ctx, era, trace, completed(query)));
-      }
-    };
-    for (const method of MEMBER_METHOD_NAMES) if (wanted(method)) serveMember(server, traced, method, members[method]);
+    // The methods that address one member, from the table that also gives their scopes to the auth gate:
+    // each handler is made only for a method this server serves (a 2026-07-28 server: at most one).
+    for (const method of MEMBER_METHOD_NAMES)
+      if (wanted(method)) serveMember(server, traced, method, memberHandler(method, app, server, era, subscriptions));
 
     if (wanted('tools/list'))
       server.setRequestHandler(
@@ -164,43 +141,49 @@ class FusionMcpServer extends McpServer {
   }
 }
 
-/** The handler of a method that addresses one member: its params as checked (see `MEMBER_METHODS`). */
-type MemberHandler = (params: Record<string, unknown>, ctx: ServerContext, trace: CallTrace | undefined) => unknown;
-
-/** One handler per method of `MEMBER_METHODS`: a method the table adds has no handler until one is written here. */
-type MemberHandlers = { readonly [M in MemberMethodName]: MemberHandler };
-
 /**
- * Registers the handler of a member method as its row in `MEMBER_METHODS` says: its params
- * checked by the spec's own params schema through the SDK's schema form, so that malformed
- * params (`arguments` that is not an object, a prompt argument that is not a string) answer
- * -32602 naming the problem (the SDK's plain form answers them -32603 with the raw schema
- * issues), and its span named by the member the params name.
+ * The handler of one method of `MEMBER_METHODS` for one server, made only when the server serves
+ * that method (a 2026-07-28 per-request server serves one: the others' closures would be made on
+ * every request for nothing). The switch is exhaustive: a method the table adds has no handler
+ * until one is written here.
  */
-function serveMember(server: Server, traced: RequestTelemetry, method: MemberMethodName, handler: MemberHandler): void {
-  const row = MEMBER_METHODS[method];
-  const served = traced.serve(
-    method,
-    (request: { params?: unknown }) => spanTargetOf(row.target(request.params)),
-    (request, ctx, trace) => handler(request.params as Record<string, unknown>, ctx, trace)
-  );
-  if (row.params === 'sdk') {
-    server.setRequestHandler(method as never, served as never);
-    return;
+function memberHandler(method: MemberMethodName, app: ServedApp, server: Server, era: Era, subscriptions: Set<string>): MemberHandler {
+  switch (method) {
+    case 'tools/call':
+      return async (params, ctx, trace) => {
+        const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
+        const result = await app.callTool(
+          requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) })
+        );
+        if (isInputRequiredResult(result) || result.resultType === 'task') return result;
+        return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
+      };
+    case 'resources/read':
+      return (params, ctx, trace) => app.readResource(requestOf(server, ctx, era, trace, { subject: (params as { uri: string }).uri }));
+    case 'resources/subscribe':
+      return (params) => {
+        subscriptions.add((params as { uri: string }).uri);
+        return {};
+      };
+    case 'prompts/get':
+      return (params, ctx, trace) => {
+        const { name, arguments: args } = params as { name: string; arguments?: Record<string, string> };
+        return app.getPrompt(requestOf(server, ctx, era, trace, { subject: name, arguments: args ?? {} }));
+      };
+    case 'completion/complete':
+      return (params, ctx, trace) => {
+        const query = params as unknown as CompletionQuery;
+        return app.complete(query, requestOf(server, ctx, era, trace, completed(query)));
+      };
+    default:
+      return unhandled(method);
   }
-  const schema = row.params === 'as-sent' ? PASS_THROUGH : (specTypeSchemas[row.params] as StandardSchemaV1);
-  server.setRequestHandler(method as never, { params: schema }, ((params: unknown, ctx: ServerContext) =>
-    served({ params }, ctx)) as never);
 }
 
-/**
- * Params taken as they come, for a handler that checks them itself or needs no second parse:
- * `tools/call` (the SDK's `Server` checks every one against the era's spec schema before any
- * handler, -32602 naming the problem) and `tasks/*` (checked after the capability gate).
- */
-const PASS_THROUGH: StandardSchemaV1 = {
-  '~standard': { version: 1, vendor: 'mcpfusion', validate: (value: unknown) => ({ value }) }
-};
+/** A method of `MEMBER_METHODS` without a case in `memberHandler` (a type error first). */
+function unhandled(method: never): never {
+  throw new Error(`no handler for ${String(method)}`);
+}
 
 /** What a request calls, where it calls something: the member named and the material it carried. */
 type CallOf = Pick<CallRequest, 'subject' | 'arguments' | 'input' | 'sendProgress'>;
@@ -226,7 +209,8 @@ function requestOf(server: Server, ctx: ServerContext, era: Era, trace: CallTrac
   const declared = ownValue(envelope, CLIENT_CAPABILITIES_META_KEY);
   const clientCapabilities = (isPlainJsonObject(declared) ? (declared as ClientCapabilities) : undefined) ?? server.getClientCapabilities();
   const requestState = ctx.mcpReq.requestState();
-  const sendLog: LogSend = (level, data, logger) => ctx.mcpReq.log(level, data, logger);
+  // The SDK's own function (an arrow, bound to nothing): no closure of ours per call around it.
+  const sendLog = ctx.mcpReq.log as LogSend;
   return {
     signal: ctx.mcpReq.signal,
     requestId: ctx.mcpReq.id,

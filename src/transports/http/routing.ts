@@ -68,23 +68,29 @@ export function createRouting(
     : sessions
       ? sessions.handle.bind(sessions)
       : statelessJsonLegacy(factory);
+  const modernFetch = (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> =>
+    modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
   return {
     notify: modern.notify,
     get sessionCount() {
       return sessions?.size ?? 0;
     },
-    async route(request, parsedBody, authInfo) {
+    route(request, parsedBody, authInfo) {
+      // Not an async function: a 2026-07-28 call (the envelope claim) goes straight to the modern
+      // leg's promise, without one of its own around it. Only `serve` calls this, inside its own
+      // async function, so a synchronous throw here still ends as its rejection.
       // A listen an extension answers (task status, the tasks extension's) is served here: the SDK's listen router knows only the core ones.
       const listen = listens ? listenOf(parsedBody) : undefined;
       if (listen && listens!.accepts(listen)) return answerListen(listen, authInfo, listens!, request.signal, request);
-      const modernClaim = claimsModernEnvelope(parsedBody);
-      if (!modernClaim && (onLegacySession(request) || (await isLegacyRequest(request, parsedBody)))) {
-        return legacy(request, parsedBody, authInfo);
+      if (claimsModernEnvelope(parsedBody)) {
+        // The front lane of 2026-07-28 (`frontLane`), where it takes the request (not in JSON mode, which drops progress).
+        const laned = modernLane && !json ? modernLane.serve(request, parsedBody, authInfo) : undefined;
+        return laned ?? modernFetch(request, parsedBody, authInfo);
       }
-      // The front lane of 2026-07-28 (`frontLane`), where it takes the request (not in JSON mode, which drops progress).
-      const laned = modernClaim && modernLane && !json ? modernLane.serve(request, parsedBody, authInfo) : undefined;
-      if (laned) return laned;
-      return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
+      if (onLegacySession(request)) return legacy(request, parsedBody, authInfo);
+      return isLegacyRequest(request, parsedBody).then((isLegacy) =>
+        isLegacy ? legacy(request, parsedBody, authInfo) : modernFetch(request, parsedBody, authInfo)
+      );
     },
     close: () => {
       modernLane?.close();
