@@ -22,20 +22,24 @@ export interface ServeCommand {
   readonly upstreamSessions?: number;
   /** `--tool-search`: list a search tool and a call tool instead of every tool. */
   readonly toolSearch?: boolean;
-  /** `--front-lane`: serve a 2025-era session's proxied `tools/call` on the front fast lane (`serveGateway`'s `frontLane`). */
+  /**
+   * `--no-front-lane`: false (serve every call through the SDK server, `serveGateway`'s `frontLane: false`);
+   * `--front-lane`: true (the default already). Unset: `serveGateway` decides (on, unless MCPFUSION_FRONT_LANE=0).
+   */
   readonly frontLane?: boolean;
 }
 
 /** The usage lines of `serve` (part of `mcpfusion --help`). */
 export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <url> [--sse] [--header 'Name: value' …] [--port N] [--namespace ns] [--upstream-era 2025|2026|auto]
                          [--max-sessions N] [--max-sessions-per-caller N] [--upstream-sessions N]
-                         [--tool-search] [--front-lane]
+                         [--tool-search] [--no-front-lane]
                          serve that server at http://127.0.0.1:N/mcp (default 3000) for clients of both eras
   mcpfusion serve --config <mcp.json> [--port N] [--upstream-era …] [--max-sessions N] …
                          serve every server of an mcpServers file (Claude Desktop, Cursor, VS Code), each under its name;
                          the file is watched, a down server retried (state at mcpfusion://gateway/health)
                          --tool-search: tools/list shows search_tools and call_tool instead of every tool
-                         --front-lane: a 2025-era session's tool calls skip the SDK server's per-request work (docs/gateway.md)`;
+                         --no-front-lane (or MCPFUSION_FRONT_LANE=0): serve every call through the SDK server; by default a
+                         2025-era session's tool calls take the front fast lane, without its per-request work (docs/gateway.md)`;
 
 /** Reads `serve`'s arguments (after the word `serve`). */
 export function parseServe(argv: readonly string[]): ServeCommand {
@@ -106,6 +110,9 @@ export function parseServe(argv: readonly string[]): ServeCommand {
         break;
       case '--front-lane':
         counts.frontLane = true;
+        break;
+      case '--no-front-lane':
+        counts.frontLane = false;
         break;
       case '--max-sessions':
       case '--max-sessions-per-caller':
@@ -187,7 +194,7 @@ export async function runServe(command: ServeCommand, terminal: Terminal): Promi
         : {}),
       ...(command.upstreamSessions !== undefined ? { maxUpstreamSessions: command.upstreamSessions } : {}),
       ...(command.toolSearch ? { toolSearch: true } : {}),
-      ...(command.frontLane ? { frontLane: true } : {}),
+      ...(command.frontLane !== undefined ? { frontLane: command.frontLane } : {}),
       log: (message: string) => note(terminal, `[mcpfusion gateway] ${message}`),
       listening
     });
