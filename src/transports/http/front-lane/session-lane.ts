@@ -46,8 +46,8 @@ const DROPPED: Promise<void> = Promise.resolve();
  * served here, straight from the parsed body, through the app's own call path (`app.callTool`:
  * the tool's whole chain, its queue, bounds, scopes, locks, errors and logs), without the SDK
  * server's per-request work: no transport request bookkeeping, no zod parse of the message and
- * its params, no event store, no request context. The answer is one JSON body when the call's
- * response is its first message, else an SSE stream of its progress and log messages, then its
+ * its params, no request context. The answer is one JSON body when the call's response is its
+ * first message (within a second), else an SSE stream of its progress and log messages, then its
  * response, as the SDK's transport writes one (see `lane-stream.ts`).
  *
  * It is decided per request, before anything runs, and anything it does not take goes the normal
@@ -71,7 +71,9 @@ const DROPPED: Promise<void> = Promise.resolve();
  * event with an id went out (a call inside its JSON window, or a session without a store)
  * cancels the call: its client holds nothing to resume with. Cancelling: the client's
  * `notifications/cancelled` for a lane call is taken here (the call's signal aborts, the stream
- * ends without a response, as the SDK does), connected or not.
+ * ends without a response, as the SDK does), connected or not. A tool's `ctx.closeStream` is
+ * given where the SDK gives it (a store, and a client of 2025-11-25 or later): it closes the
+ * connection, not the call, and the client resumes.
  */
 export class SessionLane {
   /** Lane calls in flight, by session and JSON-RPC id: what a `notifications/cancelled` names. */
