@@ -62,7 +62,9 @@ export interface HttpHandlerOptions {
   /**
    * Serve a 2025-era session's `tools/call` on the front fast lane (see `front-lane/session-lane.ts`):
    * through the app's own call path without the SDK server's per-request work, where the lane can
-   * do so with the same outcome (else the normal path serves it). Default false.
+   * do so with the same outcome (else the normal path serves it); its streams are stored in the
+   * session's event store and resumed with `Last-Event-ID` as the normal path's. Default false
+   * (`serveGateway` and `mcpfusion serve` turn it on).
    */
   frontLane?: boolean;
   /** Reports errors the SDK sees out of band (never written to stdout). */
