@@ -430,7 +430,10 @@ describe('the front fast lane of a 2025-era session', () => {
         const log = progressLog();
         const abort = new AbortController();
         const arrived = nextSteps();
-        const call = d.client.callTool({ name: 'up.steps', arguments: { text: label } }, { signal: abort.signal, onprogress: log.onprogress });
+        const call = d.client.callTool(
+          { name: 'up.steps', arguments: { text: label } },
+          { signal: abort.signal, onprogress: log.onprogress }
+        );
         await arrived;
         await log.reached(1);
         const reconnecting = d.nextReconnect();

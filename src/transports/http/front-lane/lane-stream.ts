@@ -14,6 +14,10 @@ const DONE: Promise<void> = Promise.resolve();
  */
 const JSON_WINDOW_MS = 1000;
 
+/** How often a lane stream's connection gets a `: keepalive` comment, as the SDK's transport sends one (its default). */
+const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE = encoder.encode(': keepalive\n\n');
+
 /** The headers of a lane call's SSE answer, as the SDK's transport sends them (the session's id among them). */
 function sseHeaders(sessionId: string): Record<string, string> {
   return {
@@ -87,6 +91,7 @@ export class LaneAnswer {
   private queue: Promise<void> = DONE;
   private answer!: (response: Response) => void;
   private window: NodeJS.Timeout | undefined;
+  private keepAlive: NodeJS.Timeout | undefined;
   /** The HTTP response to the call's POST, once the first message (or the end) decides it. */
   readonly response: Promise<Response>;
 
@@ -207,6 +212,7 @@ export class LaneAnswer {
     this.open(false);
     void this.enqueue(() => {
       this.closed = true;
+      clearInterval(this.keepAlive);
       const live = this.live;
       this.live = undefined;
       close(live);
@@ -244,6 +250,11 @@ export class LaneAnswer {
     });
     this.live = { controller, request: this.request };
     this.answer(new Response(body, { status: 200, headers: sseHeaders(this.sessionId) }));
+    // Whichever connection carries the stream (the POST's, a resuming GET's) hears from it while the call is quiet.
+    this.keepAlive = setInterval(() => {
+      if (this.live) this.enqueueRaw(KEEP_ALIVE, false);
+    }, KEEP_ALIVE_MS);
+    this.keepAlive.unref();
     const events = this.events;
     if (!events?.priming || !priming) return;
     void this.enqueue(async () => {
