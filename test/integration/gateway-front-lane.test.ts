@@ -146,13 +146,13 @@ interface Dropping {
   drop(): void;
   /** The client's next reconnection of a dropped stream (not run until the test runs it). */
   nextReconnect(): Promise<() => void>;
-  /** Resolves once the session's store holds progress `n`. */
-  stored(n: number): Promise<void>;
+  /** Resolves once the session's store holds progress `n` (or, with `'response'`, the call's response). */
+  stored(n: number | 'response'): Promise<void>;
   close(): Promise<void>;
 }
 
 async function dropping(app: FusionApp, frontLane: boolean): Promise<Dropping> {
-  const kept = new Set<number>();
+  const kept = new Set<number | 'response'>();
   let keptWaiters: Array<() => void> = [];
   const handler = app.createHttpHandler({
     ...(frontLane ? { frontLane: true } : {}),
@@ -160,8 +160,9 @@ async function dropping(app: FusionApp, frontLane: boolean): Promise<Dropping> {
       eventStore: () =>
         new WatchedStore((message) => {
           const progress = ((message as { params?: { progress?: unknown } }).params ?? {}).progress;
-          if (typeof progress !== 'number') return;
-          kept.add(progress);
+          if ('result' in message || 'error' in message) kept.add('response');
+          else if (typeof progress === 'number') kept.add(progress);
+          else return;
           const waiters = keptWaiters;
           keptWaiters = [];
           for (const wake of waiters) wake();
@@ -420,6 +421,39 @@ describe('the front fast lane of a 2025-era session', () => {
     expect(viaNormal.resumed).toBeGreaterThanOrEqual(1);
     // Neither path took the drop for a cancellation: the upstream call was never closed early.
     expect(upstream.seen.closed).not.toContain('resumed');
+  });
+
+  it('replays a call that ended while its client was away, response and all, when the client comes back (as on the normal path)', async () => {
+    const run = async (frontLane: boolean) => {
+      const d = await dropping(app, frontLane);
+      try {
+        const log = progressLog();
+        const arrived = nextSteps();
+        const call = d.client.callTool({ name: 'up.steps', arguments: { text: 'ended-away' } }, { onprogress: log.onprogress });
+        const steps = await arrived;
+        await log.reached(1);
+        const reconnecting = d.nextReconnect();
+        d.drop();
+        const reconnect = await reconnecting;
+        const answered = d.stored('response');
+        steps.step(2);
+        steps.step(3);
+        steps.finish();
+        await answered;
+        reconnect();
+        const result = await call;
+        return { updates: log.updates, result, served: d.handler.frontLane?.served ?? 0 };
+      } finally {
+        await d.close();
+      }
+    };
+    const viaLane = await run(true);
+    const viaNormal = await run(false);
+    expect(viaLane.served).toBe(1);
+    expect(viaLane.updates).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3 })));
+    expect(viaLane.updates).toEqual(viaNormal.updates);
+    expect(viaLane.result).toEqual(viaNormal.result);
+    expect(viaLane.result.content).toEqual([{ type: 'text', text: 'done ended-away' }]);
   });
 
   it('cancels a call whose stream dropped when its client then cancels it (notifications/cancelled), as on the normal path', async () => {
