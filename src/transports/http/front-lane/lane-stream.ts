@@ -1,5 +1,6 @@
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { isCongested } from '../connection-facts';
+import { BoundedSessionEventStore } from '../session-event-store';
 
 const encoder = new TextEncoder();
 
@@ -87,8 +88,9 @@ export class LaneAnswer {
   private closed = false;
   /** An event with an id was written: the client may hold an id to resume with. */
   private identified = false;
-  /** Stores and writes, in the order sent. */
+  /** Stores and writes, in the order sent; `pending` of them not done yet. */
   private queue: Promise<void> = DONE;
+  private pending = 0;
   private answer!: (response: Response) => void;
   private window: NodeJS.Timeout | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
@@ -139,6 +141,12 @@ export class LaneAnswer {
       return DONE;
     }
     const events = this.events;
+    const now = this.pending === 0 ? storeNowOf(events.store) : undefined;
+    if (now) {
+      // Nothing queued before it (no priming, no replay in progress): stored and written in this turn, in order.
+      this.write(now.call(events.store, events.streamId, message as JSONRPCMessage), message);
+      return DONE;
+    }
     return this.enqueue(async () => {
       let eventId: string | undefined;
       try {
@@ -257,13 +265,15 @@ export class LaneAnswer {
     this.keepAlive.unref();
     const events = this.events;
     if (!events?.priming || !priming) return;
-    void this.enqueue(async () => {
-      // As the SDK's `writePrimingEvent`: an empty message stored, its id and the retry interval written.
-      const eventId = await events.store.storeEvent(events.streamId, {} as JSONRPCMessage).catch(() => undefined);
+    // As the SDK's `writePrimingEvent`: an empty message stored, its id and the retry interval written.
+    const prime = (eventId: string | undefined): void => {
       if (eventId === undefined || !this.live) return;
       const retry = events.retryIntervalMs === undefined ? '' : `retry: ${events.retryIntervalMs}\n`;
       this.enqueueRaw(encoder.encode(`id: ${eventId}\n${retry}data: \n\n`), true);
-    });
+    };
+    const now = this.pending === 0 ? storeNowOf(events.store) : undefined;
+    if (now) prime(now.call(events.store, events.streamId, {} as JSONRPCMessage));
+    else void this.enqueue(async () => prime(await events.store.storeEvent(events.streamId, {} as JSONRPCMessage).catch(() => undefined)));
   }
 
   private write(eventId: string | undefined, message: unknown): void {
@@ -280,9 +290,21 @@ export class LaneAnswer {
   }
 
   private enqueue(step: () => void | Promise<void>): Promise<void> {
-    this.queue = this.queue.then(step).catch(() => undefined);
+    this.pending++;
+    this.queue = this.queue
+      .then(step)
+      .catch(() => undefined)
+      .finally(() => this.pending--);
     return this.queue;
   }
+}
+
+/** A store's synchronous `storeEvent`: the default store's, where a subclass did not change how it stores. */
+type StoreNow = (streamId: string, message: JSONRPCMessage) => string;
+function storeNowOf(store: EventStore): StoreNow | undefined {
+  return store instanceof BoundedSessionEventStore && store.storeEvent === BoundedSessionEventStore.prototype.storeEvent
+    ? BoundedSessionEventStore.prototype.storeEventNow
+    : undefined;
 }
 
 function close(connection: Connection | undefined): void {
