@@ -1,8 +1,6 @@
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { isCongested } from '../connection-facts';
-import { BoundedSessionEventStore } from '../session-event-store';
-
-const encoder = new TextEncoder();
+import { KEEP_ALIVE, KEEP_ALIVE_MS, primingEvent, sseEvent, sseHeaders, storeNowOf } from './lane-wire';
 
 /** What a write that has nothing to wait for answers. */
 const DONE: Promise<void> = Promise.resolve();
@@ -14,27 +12,6 @@ const DONE: Promise<void> = Promise.resolve();
  * `fetch` gives up on headers after 300 s).
  */
 const JSON_WINDOW_MS = 1000;
-
-/** How often a lane stream's connection gets a `: keepalive` comment, as the SDK's transport sends one (its default). */
-const KEEP_ALIVE_MS = 15_000;
-const KEEP_ALIVE = encoder.encode(': keepalive\n\n');
-
-/** The headers of a lane call's SSE answer, as the SDK's transport sends them (the session's id among them). */
-function sseHeaders(sessionId: string): Record<string, string> {
-  return {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-    'mcp-session-id': sessionId
-  };
-}
-
-/** One SSE event as the SDK's transport writes it (`writeSSEEvent`): the id after the event type. */
-function sseEvent(eventId: string | undefined, message: unknown): Uint8Array {
-  const data = JSON.stringify(message);
-  return encoder.encode(eventId === undefined ? `event: message\ndata: ${data}\n\n` : `event: message\nid: ${eventId}\ndata: ${data}\n\n`);
-}
 
 /**
  * What makes a lane call's stream resumable, as the normal path's are: the session's event store
@@ -268,8 +245,7 @@ export class LaneAnswer {
     // As the SDK's `writePrimingEvent`: an empty message stored, its id and the retry interval written.
     const prime = (eventId: string | undefined): void => {
       if (eventId === undefined || !this.live) return;
-      const retry = events.retryIntervalMs === undefined ? '' : `retry: ${events.retryIntervalMs}\n`;
-      this.enqueueRaw(encoder.encode(`id: ${eventId}\n${retry}data: \n\n`), true);
+      this.enqueueRaw(primingEvent(eventId, events.retryIntervalMs), true);
     };
     const now = this.pending === 0 ? storeNowOf(events.store) : undefined;
     if (now) prime(now.call(events.store, events.streamId, {} as JSONRPCMessage));
@@ -299,14 +275,7 @@ export class LaneAnswer {
   }
 }
 
-/** A store's synchronous `storeEvent`: the default store's, where a subclass did not change how it stores. */
-type StoreNow = (streamId: string, message: JSONRPCMessage) => string;
-function storeNowOf(store: EventStore): StoreNow | undefined {
-  return store instanceof BoundedSessionEventStore && store.storeEvent === BoundedSessionEventStore.prototype.storeEvent
-    ? BoundedSessionEventStore.prototype.storeEventNow
-    : undefined;
-}
-
+/** Closes a connection's stream (one already closed or cancelled is left as it is). */
 function close(connection: Connection | undefined): void {
   try {
     connection?.controller.close();

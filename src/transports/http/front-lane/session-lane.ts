@@ -12,6 +12,7 @@ import { channelOf } from '../../server-factory';
 import type { CallRequest, LogSend, ProgressSend } from '../../../types/request';
 import { isPlainJsonObject } from '../../../wire/own-properties';
 import { remoteAddressOf } from '../connection-facts';
+import { streamInUse } from '../protocol-refusals';
 import { LaneAnswer, type LaneEvents } from './lane-stream';
 
 /** What the lane knows of the 2025-era session a request is on (the session registry gives it, once it has found the session for its caller). */
@@ -113,13 +114,7 @@ export class SessionLane {
     const streamId = await store.getStreamIdForEventId(lastEventId).catch(() => undefined);
     const answer = streamId === undefined ? undefined : this.streams.get(keyOf(session.id, streamId));
     if (!answer || answer.ended) return undefined;
-    if (answer.connected) {
-      return Response.json(
-        { jsonrpc: '2.0', error: { code: -32000, message: 'Conflict: Stream already has an active connection' }, id: null },
-        { status: 409 }
-      );
-    }
-    return answer.resume(request, lastEventId);
+    return answer.connected ? streamInUse() : answer.resume(request, lastEventId);
   }
 
   /** The session closed (deleted, expired, or the endpoint closing): its lane calls are cancelled, as the SDK server aborts its handlers. */
