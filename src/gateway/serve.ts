@@ -57,7 +57,9 @@ export interface ServeSettings {
   /**
    * Serve front `tools/call`s (a 2025-era session's, a 2026-07-28 request's) on the front fast lane (`HttpHandlerOptions.frontLane`):
    * the call runs through the app's own path without the SDK server's per-request work, where the
-   * lane gives the same outcome. Unset: MCPFUSION_FRONT_LANE=1 turns it on; default off.
+   * lane gives the same outcome (resumable streams included; a client that declared elicitation,
+   * sampling or roots keeps the normal path). On by default for the gateway; `false` turns it off.
+   * Unset: MCPFUSION_FRONT_LANE=0 turns it off.
    */
   readonly frontLane?: boolean;
   /** Where MCP_AUTH_* are read (default: this process's environment). */
@@ -142,7 +144,7 @@ async function startGateway(settings: ServeSettings): Promise<ServedGateway> {
       transport: 'http',
       host: settings.host ?? '127.0.0.1',
       port: front.port,
-      ...((settings.frontLane ?? env.MCPFUSION_FRONT_LANE === '1') ? { frontLane: true } : {}),
+      ...((settings.frontLane ?? env.MCPFUSION_FRONT_LANE !== '0') ? { frontLane: true } : {}),
       sessions: {
         ...(maxSessions !== undefined ? { maxSessions } : {}),
         ...(maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller } : {})

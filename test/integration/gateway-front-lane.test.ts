@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { FusionApp, proxy } from '../../src';
-import type { Gateway } from '../../src/advanced';
+import { BoundedSessionEventStore, type Gateway } from '../../src/advanced';
 import { UPSTREAM_LIMITS } from '../../src/gateway/guards/limits';
 import { listenLoopback } from '../helpers/loopback-server';
 
@@ -17,7 +17,7 @@ import { listenLoopback } from '../helpers/loopback-server';
 type Json = Record<string, unknown>;
 
 const schema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
-const tools = ['echo', 'work', 'hang', 'crash', 'huge', 'refuse', 'failing'].map((name) => ({
+const tools = ['echo', 'work', 'hang', 'crash', 'huge', 'refuse', 'failing', 'steps'].map((name) => ({
   name,
   description: name,
   inputSchema: schema
@@ -32,6 +32,8 @@ interface Seen {
   hanging?: () => void;
   /** Resolves when a `hang` call's request is closed. */
   onClosed?: () => void;
+  /** Takes the next `steps` call: `step(n)` writes its progress n (of 3), `finish()` its result. */
+  stepping?: (controls: { step(n: number): void; finish(): void }) => void;
 }
 
 function sseEvent(message: unknown): string {
@@ -87,6 +89,27 @@ async function rawUpstream(): Promise<{ url: URL; seen: Seen; close(): Promise<v
         seen.hanging?.();
         return;
       }
+      if (name === 'steps') {
+        let finished = false;
+        const step = (n: number): void =>
+          void response.write(
+            sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: n, total: 3 } })
+          );
+        response.on('close', () => {
+          if (finished) return;
+          seen.closed.push(String(args.text));
+          seen.onClosed?.();
+        });
+        step(1);
+        seen.stepping?.({
+          step,
+          finish: () => {
+            finished = true;
+            response.end(sseEvent(answer(message.id, text(`done ${String(args.text)}`))));
+          }
+        });
+        return;
+      }
       if (name === 'crash') {
         response.write(sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } }));
         return void setImmediate(() => request.socket.destroy());
@@ -99,6 +122,116 @@ async function rawUpstream(): Promise<{ url: URL; seen: Seen; close(): Promise<v
 }
 
 type Handler = ReturnType<FusionApp['createHttpHandler']>;
+
+/** The session's own event store, saying what it kept: a test waits for an event stored while its client is away. */
+class WatchedStore extends BoundedSessionEventStore {
+  constructor(private readonly onStored: (message: JSONRPCMessage) => void) {
+    super();
+  }
+
+  override async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+    const eventId = await super.storeEvent(streamId, message);
+    this.onStored(message);
+    return eventId;
+  }
+}
+
+/** An endpoint over node:http and a client whose call stream the test drops, and whose reconnection it runs when it chooses. */
+interface Dropping {
+  readonly client: Client;
+  readonly handler: Handler;
+  /** Last-Event-ID of each resuming GET the client sent. */
+  readonly resumedFrom: string[];
+  /** Ends the connection of the `tools/call` POST in flight, as a network failure would (the client sees its stream fail). */
+  drop(): void;
+  /** The client's next reconnection of a dropped stream (not run until the test runs it). */
+  nextReconnect(): Promise<() => void>;
+  /** Resolves once the session's store holds progress `n` (or, with `'response'`, the call's response). */
+  stored(n: number | 'response'): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function dropping(app: FusionApp, frontLane: boolean): Promise<Dropping> {
+  const kept = new Set<number | 'response'>();
+  let keptWaiters: Array<() => void> = [];
+  const handler = app.createHttpHandler({
+    ...(frontLane ? { frontLane: true } : {}),
+    sessions: {
+      eventStore: () =>
+        new WatchedStore((message) => {
+          const progress = ((message as { params?: { progress?: unknown } }).params ?? {}).progress;
+          if ('result' in message || 'error' in message) kept.add('response');
+          else if (typeof progress === 'number') kept.add(progress);
+          else return;
+          const waiters = keptWaiters;
+          keptWaiters = [];
+          for (const wake of waiters) wake();
+        })
+    }
+  });
+  const server = createServer((req, res) => void handler.serveNode(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const resumedFrom: string[] = [];
+  let callConnection: AbortController | undefined;
+  let takeReconnect: ((reconnect: () => void) => void) | undefined;
+  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+    fetch: (url, init) => {
+      const lastEventId = new Headers(init?.headers).get('last-event-id');
+      if (init?.method === 'GET' && lastEventId) resumedFrom.push(lastEventId);
+      if (init?.method !== 'POST' || typeof init.body !== 'string' || !init.body.includes('"tools/call"')) return fetch(url, init);
+      callConnection = new AbortController();
+      return fetch(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, callConnection.signal]) : callConnection.signal });
+    },
+    // The first attempt waits for the test; one refused because the server had not yet seen the drop (409) is tried again at once.
+    reconnectionScheduler: (reconnect, _delay, attempt) => {
+      if (attempt > 0 || !takeReconnect) return void setImmediate(reconnect);
+      takeReconnect(reconnect);
+      takeReconnect = undefined;
+    },
+    reconnectionOptions: { initialReconnectionDelay: 1, maxReconnectionDelay: 1, reconnectionDelayGrowFactor: 1, maxRetries: 50 }
+  });
+  const client = new Client({ name: 'front', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+  await client.connect(transport);
+  return {
+    client,
+    handler,
+    resumedFrom,
+    drop: () => callConnection!.abort(new Error('the network went away')),
+    nextReconnect: () => new Promise((resolve) => (takeReconnect = resolve)),
+    stored: (n) =>
+      new Promise<void>((resolve) => {
+        const check = (): void => void (kept.has(n) ? resolve() : keptWaiters.push(check));
+        check();
+      }),
+    close: async () => {
+      await client.close();
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  };
+}
+
+/** Progress updates as a call receives them, and a wait for the n-th. */
+function progressLog(): { updates: unknown[]; onprogress: (update: unknown) => void; reached(n: number): Promise<void> } {
+  const updates: unknown[] = [];
+  let waiters: Array<() => void> = [];
+  return {
+    updates,
+    onprogress: (update) => {
+      updates.push(update);
+      const woken = waiters;
+      waiters = [];
+      for (const wake of woken) wake();
+    },
+    reached: (n) =>
+      new Promise<void>((resolve) => {
+        const check = (): void => void (updates.length >= n ? resolve() : waiters.push(check));
+        check();
+      })
+  };
+}
 
 async function clientOf(handler: Handler, era: 'legacy' | 'modern', capabilities?: Json): Promise<Client> {
   const client = new Client(
@@ -201,7 +334,7 @@ describe('the front fast lane of a 2025-era session', () => {
     expect(upstream.seen.cancelled.length).toBeGreaterThan(0);
   });
 
-  it('cancels the upstream call when the front connection drops mid-call (served over node:http)', async () => {
+  it('cancels the upstream call when the front connection drops before anything of the answer went out (its client holds no event id to resume with; over node:http)', async () => {
     const server = createServer((req, res) => void lane.serveNode(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
@@ -241,6 +374,117 @@ describe('the front fast lane of a 2025-era session', () => {
       await client.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  /** The next `steps` call's controls, once it reached the upstream. */
+  function nextSteps(): Promise<{ step(n: number): void; finish(): void }> {
+    return new Promise((resolve) => (upstream.seen.stepping = resolve));
+  }
+
+  it('resumes a call whose stream dropped mid-call: the client reconnects with Last-Event-ID and gets the rest in order, nothing twice, as on the normal path', async () => {
+    const run = async (frontLane: boolean) => {
+      const d = await dropping(app, frontLane);
+      try {
+        const log = progressLog();
+        const arrived = nextSteps();
+        const call = d.client.callTool({ name: 'up.steps', arguments: { text: 'resumed' } }, { onprogress: log.onprogress });
+        const steps = await arrived;
+        await log.reached(1);
+        const reconnecting = d.nextReconnect();
+        d.drop();
+        const reconnect = await reconnecting;
+        // Progress 2 comes while the client is away: it is kept, not lost, and the call runs on.
+        const second = d.stored(2);
+        steps.step(2);
+        await second;
+        reconnect();
+
+        steps.step(3);
+        steps.finish();
+        const result = await call;
+        return { updates: log.updates, result, resumed: d.resumedFrom.length, served: d.handler.frontLane?.served ?? 0 };
+      } finally {
+        await d.close();
+      }
+    };
+    const viaLane = await run(true);
+    const viaNormal = await run(false);
+    expect(viaLane.served).toBe(1);
+    expect(viaNormal.served).toBe(0);
+    expect(viaLane.updates).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3 })));
+    expect(viaLane.updates).toEqual(viaNormal.updates);
+    expect(viaLane.result).toEqual(viaNormal.result);
+    expect(viaLane.result.content).toEqual([{ type: 'text', text: 'done resumed' }]);
+    // Resumed (more than once only where the server had not yet seen the drop and answered 409, as the SDK's transport does).
+    expect(viaLane.resumed).toBeGreaterThanOrEqual(1);
+    expect(viaNormal.resumed).toBeGreaterThanOrEqual(1);
+    // Neither path took the drop for a cancellation: the upstream call was never closed early.
+    expect(upstream.seen.closed).not.toContain('resumed');
+  });
+
+  it('replays a call that ended while its client was away, response and all, when the client comes back (as on the normal path)', async () => {
+    const run = async (frontLane: boolean) => {
+      const d = await dropping(app, frontLane);
+      try {
+        const log = progressLog();
+        const arrived = nextSteps();
+        const call = d.client.callTool({ name: 'up.steps', arguments: { text: 'ended-away' } }, { onprogress: log.onprogress });
+        const steps = await arrived;
+        await log.reached(1);
+        const reconnecting = d.nextReconnect();
+        d.drop();
+        const reconnect = await reconnecting;
+        const answered = d.stored('response');
+        steps.step(2);
+        steps.step(3);
+        steps.finish();
+        await answered;
+        reconnect();
+        const result = await call;
+        return { updates: log.updates, result, served: d.handler.frontLane?.served ?? 0 };
+      } finally {
+        await d.close();
+      }
+    };
+    const viaLane = await run(true);
+    const viaNormal = await run(false);
+    expect(viaLane.served).toBe(1);
+    expect(viaLane.updates).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3 })));
+    expect(viaLane.updates).toEqual(viaNormal.updates);
+    expect(viaLane.result).toEqual(viaNormal.result);
+    expect(viaLane.result.content).toEqual([{ type: 'text', text: 'done ended-away' }]);
+  });
+
+  it('cancels a call whose stream dropped when its client then cancels it (notifications/cancelled), as on the normal path', async () => {
+    for (const frontLane of [true, false]) {
+      const d = await dropping(app, frontLane);
+      const label = `cancel-after-drop-${frontLane ? 'lane' : 'normal'}`;
+      try {
+        const log = progressLog();
+        const abort = new AbortController();
+        const arrived = nextSteps();
+        const call = d.client.callTool(
+          { name: 'up.steps', arguments: { text: label } },
+          { signal: abort.signal, onprogress: log.onprogress }
+        );
+        await arrived;
+        await log.reached(1);
+        const reconnecting = d.nextReconnect();
+        d.drop();
+        await reconnecting; // the client is away and would come back; it cancels instead
+        expect(upstream.seen.closed).not.toContain(label);
+        const closed = new Promise<void>((resolve) => (upstream.seen.onClosed = resolve));
+        const cancelledBefore = upstream.seen.cancelled.length;
+        abort.abort(new Error('no longer needed'));
+        await expect(call).rejects.toThrow();
+        await closed;
+        expect(upstream.seen.closed).toContain(label);
+        expect(upstream.seen.cancelled.length).toBeGreaterThan(cancelledBefore);
+        expect(d.handler.frontLane?.served ?? 0).toBe(frontLane ? 1 : 0);
+      } finally {
+        await d.close();
+      }
     }
   });
 

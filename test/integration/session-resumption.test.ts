@@ -2,7 +2,8 @@
  * A 2025-era session's call stream is resumable through the default event store: a tool that closes its own stream
  * mid-call (`ctx.closeStream`, the polling pattern of SEP-1699) is finished by the client reconnecting with
  * `Last-Event-ID`: the progress sent while it was away is replayed, in order, before the result. A real SDK client over
- * HTTP on 127.0.0.1 (`app.listen`, the Node entry), both before and after the session's store has wrapped its ring.
+ * HTTP on 127.0.0.1 (`app.listen`, the Node entry), both before and after the session's store has wrapped its ring;
+ * on the normal path and on the front fast lane (`frontLane: true`), whose streams are stored and resumed the same way.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Action, Ctx, FusionApp, ToolProvider, progress, type CallContext } from '../../src';
@@ -32,9 +33,14 @@ class Resumable {
   }
 }
 
-describe('2025-era session streams resume with Last-Event-ID (default event store)', () => {
-  const app = FusionApp.create({ name: 'resumption', version: '1.0.0', tools: [Resumable], logger: () => undefined });
+describe.each([
+  ['the normal path', false],
+  ['the front fast lane', true]
+] as const)('2025-era session streams resume with Last-Event-ID (default event store), %s', (_path, frontLane) => {
+  const logged: string[] = [];
+  const app = FusionApp.create({ name: 'resumption', version: '1.0.0', tools: [Resumable], logger: (line) => logged.push(line) });
   let url: URL;
+  let closed = false;
   const lastEventIds: string[] = [];
 
   beforeAll(async () => {
@@ -43,10 +49,11 @@ describe('2025-era session streams resume with Last-Event-ID (default event stor
       transport: 'http',
       port: 0,
       handleSignals: false,
+      ...(frontLane ? { frontLane: true } : {}),
       sessions: { retryIntervalMs: 5, eventStore: () => new BoundedSessionEventStore(25) }
     })) as { url: URL });
   });
-  afterAll(() => app.close());
+  afterAll(() => (closed ? undefined : app.close()));
 
   async function connect(): Promise<Client> {
     const client = new Client({ name: 'resumer', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
@@ -91,6 +98,15 @@ describe('2025-era session streams resume with Last-Event-ID (default event stor
       // The id the client resumed from is one the store gave: a sequence number of the session.
       expect(lastEventIds.at(-1)).toMatch(/^[1-9]\d*$/);
       await client.close();
+    });
+  }
+
+  if (frontLane) {
+    it('served those calls on the lane (its count, logged when the endpoint closes)', async () => {
+      closed = true;
+      await app.close();
+      const counts = logged.find((line) => line.includes('front lane:'));
+      expect(counts).toMatch(/front lane: 6 calls served/);
     });
   }
 });

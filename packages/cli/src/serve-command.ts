@@ -22,20 +22,26 @@ export interface ServeCommand {
   readonly upstreamSessions?: number;
   /** `--tool-search`: list a search tool and a call tool instead of every tool. */
   readonly toolSearch?: boolean;
-  /** `--front-lane`: serve proxied `tools/call`s (2025-era sessions', 2026-07-28 requests') on the front fast lane (`serveGateway`'s `frontLane`). */
+  /**
+   * `--no-front-lane`: false (serve every call through the SDK server, `serveGateway`'s `frontLane: false`);
+   * `--front-lane`: true (the default already). Unset: `serveGateway` decides (on, unless MCPFUSION_FRONT_LANE=0).
+   * The lane serves proxied `tools/call`s of 2025-era sessions and of 2026-07-28 requests.
+   */
   readonly frontLane?: boolean;
 }
 
 /** The usage lines of `serve` (part of `mcpfusion --help`). */
 export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <url> [--sse] [--header 'Name: value' …] [--port N] [--namespace ns] [--upstream-era 2025|2026|auto]
                          [--max-sessions N] [--max-sessions-per-caller N] [--upstream-sessions N]
-                         [--tool-search] [--front-lane]
+                         [--tool-search] [--no-front-lane]
                          serve that server at http://127.0.0.1:N/mcp (default 3000) for clients of both eras
   mcpfusion serve --config <mcp.json> [--port N] [--upstream-era …] [--max-sessions N] …
                          serve every server of an mcpServers file (Claude Desktop, Cursor, VS Code), each under its name;
                          the file is watched, a down server retried (state at mcpfusion://gateway/health)
                          --tool-search: tools/list shows search_tools and call_tool instead of every tool
-                         --front-lane: tool calls (both eras) skip the SDK server's per-request work (docs/gateway.md)`;
+                         --no-front-lane (or MCPFUSION_FRONT_LANE=0): serve every call through the SDK server; by default
+                         tool calls (2025-era sessions', 2026-07-28 requests') take the front fast lane, without its
+                         per-request work (docs/gateway.md)`;
 
 /** Reads `serve`'s arguments (after the word `serve`). */
 export function parseServe(argv: readonly string[]): ServeCommand {
@@ -106,6 +112,9 @@ export function parseServe(argv: readonly string[]): ServeCommand {
         break;
       case '--front-lane':
         counts.frontLane = true;
+        break;
+      case '--no-front-lane':
+        counts.frontLane = false;
         break;
       case '--max-sessions':
       case '--max-sessions-per-caller':
@@ -187,7 +196,7 @@ export async function runServe(command: ServeCommand, terminal: Terminal): Promi
         : {}),
       ...(command.upstreamSessions !== undefined ? { maxUpstreamSessions: command.upstreamSessions } : {}),
       ...(command.toolSearch ? { toolSearch: true } : {}),
-      ...(command.frontLane ? { frontLane: true } : {}),
+      ...(command.frontLane !== undefined ? { frontLane: command.frontLane } : {}),
       log: (message: string) => note(terminal, `[mcpfusion gateway] ${message}`),
       listening
     });

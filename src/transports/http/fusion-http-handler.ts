@@ -64,7 +64,8 @@ export interface HttpHandlerOptions {
    * Serve a `tools/call` on the front fast lane (a 2025-era session's: `front-lane/session-lane.ts`; a
    * 2026-07-28 request's: `front-lane/modern-lane.ts`): through the app's own call path without the SDK
    * server's per-request work, where the lane can do so with the same outcome (else the normal path
-   * serves it). Default false.
+   * serves it); a 2025-era lane stream is stored in the session's event store and resumed with
+   * `Last-Event-ID` as the normal path's. Default false (`serveGateway` and `mcpfusion serve` turn it on).
    */
   frontLane?: boolean;
   /** Reports errors the SDK sees out of band (never written to stdout). */

@@ -56,6 +56,9 @@ export const shuttingDown = (): Response => jsonRpcErrorResponse(503, -32000, 'S
 /** 404 / -32001: an unknown, expired or deleted session, or another caller's (a session id is not a credential). */
 export const sessionNotFound = (): Response => jsonRpcErrorResponse(404, -32001, 'Session not found: start a new session with initialize');
 
+/** 409: a resuming GET for a stream another connection carries now (the SDK's transport answers the same). */
+export const streamInUse = (): Response => jsonRpcErrorResponse(409, -32000, 'Conflict: Stream already has an active connection');
+
 /** 400: a 2025-era request without a session that is not an initialize. */
 export const sessionRequired = (): Response =>
   jsonRpcErrorResponse(400, -32000, 'Bad Request: Mcp-Session-Id header required (send initialize first)');

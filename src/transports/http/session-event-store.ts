@@ -33,6 +33,14 @@ export class BoundedSessionEventStore implements EventStore {
   }
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
+    return this.storeEventNow(streamId, message);
+  }
+
+  /**
+   * `storeEvent`, answered at once: a writer that has its event id in the same turn writes the
+   * event without waiting a promise for it (the front fast lane does, per progress notification).
+   */
+  storeEventNow(streamId: StreamId, message: JSONRPCMessage): EventId {
     const seq = ++this.sequence;
     const slot = (seq - 1) % this.capacity;
     this.streams[slot] = streamId;

@@ -19,7 +19,7 @@ import {
 import { onResponseEnd } from './response-end';
 import { BoundedSessionEventStore } from './session-event-store';
 import type { Server } from '@modelcontextprotocol/server';
-import type { SessionLane } from './front-lane/session-lane';
+import type { LaneSession, SessionLane } from './front-lane/session-lane';
 
 /** Limits of the 2025-era session registry. */
 export interface SessionOptions {
@@ -76,6 +76,8 @@ interface Session {
   readonly server: Server;
   /** The protocol version negotiated at initialize. */
   readonly version: () => string | undefined;
+  /** Its transport's event store (the front lane stores its calls' streams there too). */
+  readonly eventStore: EventStore;
   readonly close: () => Promise<void>;
   /** Who opened it (the principal of its initialize): a session serves no one else. */
   readonly owner: string | undefined;
@@ -132,8 +134,12 @@ export class SessionRegistry {
       this.touch(sessionId, session);
       const batch = batchRefusal(parsedBody, session.version());
       if (batch) return batch;
+      if (request.method === 'GET' && this.lane) {
+        const resumed = await this.lane.resume(request, this.laneSession(sessionId, session));
+        if (resumed) return resumed;
+      }
       if (request.method !== 'POST') return session.transport.handleRequest(request, { parsedBody, authInfo });
-      const laned = this.lane?.serve(request, parsedBody, authInfo, { id: sessionId, server: session.server, version: session.version() });
+      const laned = this.lane?.serve(request, parsedBody, authInfo, this.laneSession(sessionId, session));
       if (laned) return this.inFlight(session, () => laned);
       return this.inFlight(session, () => session.transport.handleRequest(request, { parsedBody, authInfo }));
     }
@@ -146,6 +152,17 @@ export class SessionRegistry {
       if (this.closed) return shuttingDown();
     }
     return this.open(request, parsedBody, authInfo, owner, quotaKey);
+  }
+
+  /** What the front lane knows of a session. */
+  private laneSession(id: string, session: Session): LaneSession {
+    return {
+      id,
+      server: session.server,
+      version: session.version(),
+      eventStore: session.eventStore,
+      retryIntervalMs: this.options.retryIntervalMs ?? 1000
+    };
   }
 
   /** Ends the caller's least recently used session that has no request in flight; whether there was one. */
@@ -179,7 +196,10 @@ export class SessionRegistry {
   /** Closes every session. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const session of this.sessions.values()) clearTimeout(session.timer);
+    for (const [id, session] of this.sessions) {
+      clearTimeout(session.timer);
+      this.lane?.closeSession(id);
+    }
     await Promise.allSettled([...this.sessions.values()].map((session) => session.close()));
     this.sessions.clear();
     this.perCaller.clear();
@@ -205,6 +225,7 @@ export class SessionRegistry {
           transport,
           server: protocol,
           version: () => protocol.getNegotiatedProtocolVersion(),
+          eventStore,
           timer: undefined,
           owner,
           quotaKey,
@@ -270,6 +291,7 @@ export class SessionRegistry {
   /** A session leaves the registry (closed or idle): its place and its caller's are free. */
   private forget(id: string, session: Session): void {
     if (!this.sessions.delete(id)) return;
+    this.lane?.closeSession(id);
     const left = (this.perCaller.get(session.quotaKey) ?? 1) - 1;
     if (left <= 0) this.perCaller.delete(session.quotaKey);
     else this.perCaller.set(session.quotaKey, left);

@@ -32,6 +32,14 @@ describe('serve --tool-search', () => {
   });
 });
 
+describe('serve --no-front-lane', () => {
+  test('turns the lane off; --front-lane (the default) and nothing leave it to serveGateway', () => {
+    expect(parseServe(['--url', 'http://x/mcp', '--no-front-lane'])).toMatchObject({ frontLane: false });
+    expect(parseServe(['--url', 'http://x/mcp', '--front-lane'])).toMatchObject({ frontLane: true });
+    expect(parseServe(['--url', 'http://x/mcp'])).not.toHaveProperty('frontLane');
+  });
+});
+
 describe('serve --sse', () => {
   test('goes with --url, not with --stdio or --config', () => {
     expect(parseServe(['--url', 'http://127.0.0.1:8000/sse', '--sse', '--header', 'A: b'])).toMatchObject({

@@ -1,16 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import {
   PROTOCOL_VERSION_META_KEY,
   isInputRequiredResult,
   type CallToolResult,
   type ClientCapabilities,
+  type EventStore,
   type Server
 } from '@modelcontextprotocol/server';
 import type { ServedSurfaces } from '../../server-factory';
 import { channelOf } from '../../server-factory';
 import type { CallRequest, LogSend, ProgressSend } from '../../../types/request';
 import { isPlainJsonObject } from '../../../wire/own-properties';
-import { isCongested, remoteAddressOf } from '../connection-facts';
-import { LaneAnswer } from './lane-stream';
+import { remoteAddressOf } from '../connection-facts';
+import { streamInUse } from '../protocol-refusals';
+import { LaneAnswer, type LaneEvents } from './lane-stream';
 
 /** What the lane knows of the 2025-era session a request is on (the session registry gives it, once it has found the session for its caller). */
 export interface LaneSession {
@@ -20,6 +23,10 @@ export interface LaneSession {
   readonly server: Server;
   /** The protocol version negotiated at initialize. */
   readonly version: string | undefined;
+  /** The session's event store (its transport's): with it, a lane call's stream is resumable; without, a dropped connection cancels the call. */
+  readonly eventStore?: EventStore;
+  /** The reconnection delay the session's priming events suggest (`SessionOptions.retryIntervalMs`). */
+  readonly retryIntervalMs?: number;
 }
 
 /** How many calls the lane served, and how many it left to the normal path (a diagnostic: tests read it). */
@@ -40,8 +47,8 @@ const DROPPED: Promise<void> = Promise.resolve();
  * served here, straight from the parsed body, through the app's own call path (`app.callTool`:
  * the tool's whole chain, its queue, bounds, scopes, locks, errors and logs), without the SDK
  * server's per-request work: no transport request bookkeeping, no zod parse of the message and
- * its params, no event store, no request context. The answer is one JSON body when the call's
- * response is its first message, else an SSE stream of its progress and log messages, then its
+ * its params, no request context. The answer is one JSON body when the call's response is its
+ * first message (within a second), else an SSE stream of its progress and log messages, then its
  * response, as the SDK's transport writes one (see `lane-stream.ts`).
  *
  * It is decided per request, before anything runs, and anything it does not take goes the normal
@@ -55,14 +62,25 @@ const DROPPED: Promise<void> = Promise.resolve();
  *
  * Kept the same: the result projection (`projectCallToolResult`), the error codes and messages
  * (as the SDK encodes a thrown error), the log level filter of the session, progress dropped while
- * the client does not read. Cancelling: the client's `notifications/cancelled` for a lane call is
- * taken here (the call's signal aborts, the stream ends without a response, as the SDK does); a
- * client that goes away aborts the call too. Not kept: a lane stream carries no event ids, so it
- * cannot be resumed with `Last-Event-ID` (the call is cancelled instead).
+ * the client does not read, and resumability: where the session has an event store (every session
+ * of the registry has one), a lane call's SSE stream is stored and resumed as the normal path's
+ * (`lane-stream.ts`): the transport's priming event, an id from the session's store on every
+ * event, a GET with `Last-Event-ID` naming the stream replays what came after it and carries the
+ * rest of the call (`resume`). A dropped connection is not a cancellation (the 2025-11-25
+ * transport): the call runs on and its events are stored, bounded by the store's ring, until it
+ * ends, its client cancels it, or its session closes. Only a connection that drops before any
+ * event with an id went out (a call inside its JSON window, or a session without a store)
+ * cancels the call: its client holds nothing to resume with. Cancelling: the client's
+ * `notifications/cancelled` for a lane call is taken here (the call's signal aborts, the stream
+ * ends without a response, as the SDK does), connected or not. A tool's `ctx.closeStream` is
+ * given where the SDK gives it (a store, and a client of 2025-11-25 or later): it closes the
+ * connection, not the call, and the client resumes.
  */
 export class SessionLane {
   /** Lane calls in flight, by session and JSON-RPC id: what a `notifications/cancelled` names. */
   private readonly running = new Map<string, AbortController>();
+  /** The resumable streams of lane calls in flight, by session and stream id: what a `Last-Event-ID` names. */
+  private readonly streams = new Map<string, LaneAnswer>();
   readonly counts: LaneCounts = { served: 0, passed: 0 };
 
   constructor(private readonly surfaces: () => ServedSurfaces) {}
@@ -78,6 +96,33 @@ export class SessionLane {
     if (!call) return this.pass();
     this.counts.served++;
     return this.run(request, call, session);
+  }
+
+  /**
+   * A GET with `Last-Event-ID` on `session`: when the id names the stream of a lane call still in
+   * flight, its replay and the rest of the call (409 while another connection carries it, as the
+   * SDK's transport answers); undefined for anything else (the normal path serves it: the SDK's
+   * transport replays the stored events of a lane call that has ended, the response among them).
+   */
+  async resume(request: Request, session: LaneSession): Promise<Response | undefined> {
+    const lastEventId = request.headers.get('last-event-id');
+    const store = session.eventStore;
+    if (!lastEventId || !store?.getStreamIdForEventId || this.streams.size === 0) return undefined;
+    if (!(request.headers.get('accept') ?? '').includes('text/event-stream')) return undefined;
+    const version = request.headers.get('mcp-protocol-version');
+    if (version !== null && version !== session.version) return undefined;
+    const streamId = await store.getStreamIdForEventId(lastEventId).catch(() => undefined);
+    const answer = streamId === undefined ? undefined : this.streams.get(keyOf(session.id, streamId));
+    if (!answer || answer.ended) return undefined;
+    return answer.connected ? streamInUse() : answer.resume(request, lastEventId);
+  }
+
+  /** The session closed (deleted, expired, or the endpoint closing): its lane calls are cancelled, as the SDK server aborts its handlers. */
+  closeSession(sessionId: string): void {
+    const prefix = `${sessionId} `;
+    for (const [key, running] of this.running) {
+      if (key.startsWith(prefix)) running.abort(new Error('The session was closed.'));
+    }
   }
 
   /** The normal path serves it (counted). */
@@ -130,17 +175,21 @@ export class SessionLane {
     const server = session.server;
     const key = keyOf(session.id, call.id);
     const abort = new AbortController();
-    const gone = (): void => abort.abort(new Error('The client went away.'));
+    const events = eventsOf(session);
+    const stream = new LaneAnswer(session.id, abort.signal, request, events);
+    // A dropped connection cancels the call only when its client holds no event id to come back with.
+    const gone = (): void => (stream.resumable ? stream.detach(request) : abort.abort(new Error('The client went away.')));
     if (request.signal.aborted) gone();
     else request.signal.addEventListener('abort', gone, { once: true });
     this.running.set(key, abort);
-    const stream = new LaneAnswer(session.id, abort.signal);
+    const streamKey = events === undefined ? undefined : keyOf(session.id, events.streamId);
+    if (streamKey !== undefined) this.streams.set(streamKey, stream);
     const token = call.token;
     const sendProgress: ProgressSend | undefined =
       token === undefined
         ? undefined
         : (progress, message, total) =>
-            isCongested(request)
+            stream.congested
               ? DROPPED
               : stream.send({ jsonrpc: '2.0', method: 'notifications/progress', params: progressParams(token, progress, total, message) });
     const sendLog: LogSend = (level, data, logger) =>
@@ -159,6 +208,8 @@ export class SessionLane {
       clientCapabilities: call.capabilities,
       sendLog,
       inputChannel: channelOf(call.capabilities, 'legacy'),
+      // As the SDK gives `closeSSE`: where the stream is resumable and its client reconnects on a priming event.
+      ...(events?.priming ? { closeStream: () => stream.closeConnection() } : {}),
       subject: call.name,
       ...(call.args !== undefined ? { arguments: call.args } : {}),
       ...(sendProgress ? { sendProgress } : {})
@@ -193,6 +244,8 @@ export class SessionLane {
         this.running.delete(key);
         request.signal.removeEventListener('abort', gone);
         stream.end();
+        // Kept findable until its last events are written (a resume meanwhile replays them); after, the SDK's transport replays them from the store.
+        if (streamKey !== undefined) void stream.flushed.then(() => this.streams.delete(streamKey));
       });
     return stream.response;
   }
@@ -206,6 +259,18 @@ interface LaneCall {
   readonly meta: Json | undefined;
   readonly token: string | number | undefined;
   readonly capabilities: ClientCapabilities;
+}
+
+/** What makes a lane call's stream resumable on `session`: its event store (none: not resumable). */
+function eventsOf(session: LaneSession): LaneEvents | undefined {
+  if (!session.eventStore) return undefined;
+  return {
+    store: session.eventStore,
+    streamId: randomUUID(),
+    // As the SDK's `supportsEmptySSEData`: a negotiated version (so a supported one) of 2025-11-25 or later.
+    priming: session.version !== undefined && session.version >= '2025-11-25',
+    retryIntervalMs: session.retryIntervalMs
+  };
 }
 
 /** A lane call's key: its session and its id (a number and a string of the same digits are two ids). */
