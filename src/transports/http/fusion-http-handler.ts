@@ -11,6 +11,7 @@ import { pressureFor } from './connection-facts';
 import { MAX_BODY_BYTES, badAuthority, endpointNotFound, internalError } from './protocol-refusals';
 import { pathOfRequestUrl } from './request-path';
 import { endWhenRead, takeResponseEnd } from './response-end';
+import { webResponseOf } from './json-answer';
 import { readWebBody } from './web-body';
 import { createRouting } from './routing';
 import type { SessionOptions, SessionPrincipalOf } from './session-registry';
@@ -155,7 +156,7 @@ export function createFusionHttpHandler(
     fetch(request, requestOptions) {
       const read = request.method === 'POST' ? () => readWebBody(request, MAX_BODY_BYTES) : undefined;
       // The response leaves this endpoint: a session's stream counts in flight until its reader reads it to the end.
-      return serve(request, pathOfRequestUrl(request.url), requestOptions?.authInfo, read).then(endWhenRead);
+      return serve(request, pathOfRequestUrl(request.url), requestOptions?.authInfo, read).then((response) => endWhenRead(webResponseOf(response)));
     },
     async serveNode(req, res) {
       // Aborted when the client goes away before the answer is written: a 2026-era call is cancelled so.

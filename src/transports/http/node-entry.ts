@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConnectionFacts, ResponsePressure } from './connection-facts';
+import { jsonAnswerText } from './json-answer';
 
 /** A POST body as read once by an entry: its text, or that it is over the limit. */
 export type ReadBody = { readonly tooLarge: true } | { readonly tooLarge: false; readonly text: string };
@@ -153,6 +154,12 @@ export async function writeNodeResponse(
   signal: AbortSignal,
   stream: StreamWriting = { pressure: { congested: false }, writeTimeoutMs: DEFAULT_WRITE_TIMEOUT_MS }
 ): Promise<void> {
+  // A JSON answer with its text at hand (json-answer.ts): written as it is, no web body to read back.
+  const answer = jsonAnswerText(response);
+  if (answer) {
+    res.writeHead(response.status, { ...answer.fields, 'content-length': String(Buffer.byteLength(answer.text)) }).end(answer.text);
+    return;
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) headers[name] = value;
   // A 413 is answered before the rest of the body arrives: the connection is not reused.

@@ -1,5 +1,6 @@
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { isCongested } from '../connection-facts';
+import { jsonAnswer } from '../json-answer';
 import { KEEP_ALIVE, KEEP_ALIVE_MS, primingEvent, sseEvent, sseHeaders, storeNowOf } from './lane-wire';
 
 /** What a write that has nothing to wait for answers. */
@@ -104,12 +105,7 @@ export class LaneAnswer {
     if (!this.opened && 'id' in message) {
       clearTimeout(this.window);
       this.finished = true;
-      this.answer(
-        new Response(JSON.stringify(message), {
-          status: 200,
-          headers: { 'content-type': 'application/json', 'mcp-session-id': this.sessionId }
-        })
-      );
+      this.answer(jsonAnswer(JSON.stringify(message), 200, { 'content-type': 'application/json', 'mcp-session-id': this.sessionId }));
       return DONE;
     }
     this.open(true);

@@ -1,3 +1,5 @@
+import { jsonAnswer } from '../json-answer';
+
 const encoder = new TextEncoder();
 
 /** How often a 2026-07-28 answer's SSE stream carries a keep-alive comment, as the SDK's per-request transport writes one. */
@@ -12,7 +14,7 @@ const SSE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** The headers of a JSON answer. */
-const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json' };
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
 
 /**
  * The answer of one 2026-07-28 lane call, shaped as the SDK's per-request transport
@@ -49,7 +51,7 @@ export class ModernAnswer {
     if (this.ended || this.signal.aborted) return;
     if (!this.controller) {
       this.ended = true;
-      this.answer(new Response(JSON.stringify(message), { status: ladderStatus ?? 200, headers: JSON_HEADERS }));
+      this.answer(jsonAnswer(JSON.stringify(message), ladderStatus ?? 200, JSON_HEADERS));
       return;
     }
     this.frame(message);
