@@ -47,10 +47,14 @@ export class TmuxTerminal {
 
   /** A fresh shell (the previous session is closed): 160 columns, 50 lines, a plain prompt. */
   open(env: Record<string, string> = {}): void {
-    if (this.session > 0) this.tmux('kill-session', '-t', this.target);
+    // The new session first, then the previous one killed: killed first, it left the server with no
+    // session, and tmux exits then (exit-empty); a new-session that reached the exiting server's
+    // socket failed with "server exited unexpectedly".
+    const previous = this.session > 0 ? this.target : undefined;
     this.session++;
     const exports = Object.entries({ PS1: '$ ', ...env }).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
     this.tmux('new-session', '-d', '-s', this.target, '-x', '160', '-y', '50', '-c', this.cwd, ...exports, 'bash --norc --noprofile');
+    if (previous) this.tmux('kill-session', '-t', previous);
   }
 
   /** Types a command line and Enter. */
