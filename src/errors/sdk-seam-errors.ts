@@ -11,3 +11,25 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 export function sdkSeamInternalError(message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InternalError, message);
 }
+
+/** The JSON-RPC error object of a response. */
+export interface WireError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * What a handler's throw goes out as, the way the SDK's server answers it in both eras: the thrown
+ * error's integer `code` (-32603 when it has none), with -32002 (resource not found, of earlier
+ * revisions) sent as -32602 as the SDK's codecs do; its message, and its `data` when it has any.
+ * One rule for both front lanes (`transports/http/front-lane/`), so their errors cannot drift apart.
+ */
+export function thrownAsWireError(thrown: { code?: unknown; message?: string; data?: unknown }): WireError {
+  const code = Number.isSafeInteger(thrown.code) ? (thrown.code as number) : ProtocolErrorCode.InternalError;
+  return {
+    code: code === -32002 ? ProtocolErrorCode.InvalidParams : code,
+    message: thrown.message ?? 'Internal error',
+    ...(thrown.data !== undefined ? { data: thrown.data } : {})
+  };
+}

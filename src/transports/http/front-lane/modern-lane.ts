@@ -20,6 +20,7 @@ import type { LaneCounts } from './session-lane';
 import { ENVELOPE_KEYS, EnvelopeCheck, REVISION } from './envelope-check';
 import { ModernAnswer } from './modern-answer';
 import { encodedResult, inputRequiredRefusal, modernError, partitionInputResponses, projected } from './modern-wire';
+import { thrownAsWireError } from '../../../errors/sdk-seam-errors';
 
 type Json = Record<string, unknown>;
 
@@ -227,20 +228,10 @@ export class ModernLane {
       })
       .catch((thrown: { code?: unknown; message?: string; data?: unknown }) => {
         if (abort.signal.aborted) return;
-        const error = modernError(thrown);
-        const code = Number.isSafeInteger(error.code) ? (error.code as number) : ProtocolErrorCode.InternalError;
+        const error = thrownAsWireError(modernError(thrown));
         answer.respond(
-          {
-            jsonrpc: '2.0',
-            id: call.id,
-            error: {
-              // As the SDK answers a handler's throw (its 2026-07-28 codec maps -32002 to -32602).
-              code: code === -32002 ? -32602 : code,
-              message: error.message ?? 'Internal error',
-              ...(error.data !== undefined ? { data: error.data } : {})
-            }
-          },
-          code === ProtocolErrorCode.MissingRequiredClientCapability ? 400 : undefined
+          { jsonrpc: '2.0', id: call.id, error },
+          error.code === ProtocolErrorCode.MissingRequiredClientCapability ? 400 : undefined
         );
       })
       .finally(() => {

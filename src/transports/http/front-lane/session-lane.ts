@@ -14,6 +14,7 @@ import { isPlainJsonObject } from '../../../wire/own-properties';
 import { remoteAddressOf } from '../connection-facts';
 import { streamInUse } from '../protocol-refusals';
 import { LaneAnswer, type LaneEvents } from './lane-stream';
+import { thrownAsWireError } from '../../../errors/sdk-seam-errors';
 
 /** What the lane knows of the 2025-era session a request is on (the session registry gives it, once it has found the session for its caller). */
 export interface LaneSession {
@@ -227,17 +228,7 @@ export class SessionLane {
         },
         (error: { code?: unknown; message?: string; data?: unknown }) => {
           if (abort.signal.aborted) return;
-          // As the SDK answers a handler's throw (its 2025-era codec maps -32002 to -32602).
-          const thrown = Number.isSafeInteger(error.code) ? (error.code as number) : -32603;
-          stream.send({
-            jsonrpc: '2.0',
-            id: call.id,
-            error: {
-              code: thrown === -32002 ? -32602 : thrown,
-              message: error.message ?? 'Internal error',
-              ...(error.data !== undefined ? { data: error.data } : {})
-            }
-          });
+          stream.send({ jsonrpc: '2.0', id: call.id, error: thrownAsWireError(error) });
         }
       )
       .finally(() => {
