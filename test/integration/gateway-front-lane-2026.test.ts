@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   Action,
@@ -14,6 +14,7 @@ import {
   type CallContext
 } from '../../src';
 import type { Gateway } from '../../src/advanced';
+import { laneUpstream } from '../helpers/lane-upstream';
 import { listenLoopback } from '../helpers/loopback-server';
 
 /**
@@ -25,76 +26,6 @@ import { listenLoopback } from '../helpers/loopback-server';
  */
 
 type Json = Record<string, unknown>;
-
-const schema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
-const tools = ['echo', 'work', 'hang', 'refuse', 'failing', 'shaped'].map((name) => ({ name, description: name, inputSchema: schema }));
-
-interface Seen {
-  /** Calls whose request the gateway closed before the answer. */
-  closed: string[];
-  /** Request ids the upstream was told were cancelled. */
-  cancelled: unknown[];
-  hanging?: () => void;
-  onClosed?: () => void;
-}
-
-function sseEvent(message: unknown): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
-}
-
-async function rawUpstream(): Promise<{ url: URL; seen: Seen; close(): Promise<void> }> {
-  const seen: Seen = { closed: [], cancelled: [] };
-  const answer = (id: unknown, result: Json): Json => ({ jsonrpc: '2.0', id, result });
-  const server: HttpServer = createServer((request: IncomingMessage, response: ServerResponse) => {
-    if (request.method !== 'POST') return void response.writeHead(request.method === 'DELETE' ? 200 : 405).end();
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      const message = JSON.parse(body) as { id?: unknown; method?: string; params?: Json };
-      if (message.method === 'notifications/cancelled') seen.cancelled.push(message.params?.requestId);
-      if (message.id === undefined || message.method === undefined) return void response.writeHead(202).end();
-      const json = (value: unknown): void => {
-        response.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'raw-session' });
-        response.end(JSON.stringify(value));
-      };
-      if (message.method === 'initialize')
-        return json(
-          answer(message.id, { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } })
-        );
-      if (message.method === 'tools/list') return json(answer(message.id, { tools }));
-      if (message.method !== 'tools/call') return json({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no' } });
-      const name = String(message.params?.name);
-      const args = (message.params?.arguments ?? {}) as Json;
-      const token = (message.params?._meta as Json | undefined)?.progressToken;
-      const text = (value: string): Json => ({ content: [{ type: 'text', text: value }] });
-      if (name === 'echo') return json(answer(message.id, text(String(args.text))));
-      if (name === 'shaped') return json(answer(message.id, { ...text('shaped'), structuredContent: { n: 1 }, _meta: { 'x/y': 1 } }));
-      if (name === 'refuse')
-        return json({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: 'not today', data: { why: 'x' } } });
-      if (name === 'failing') return json(answer(message.id, { ...text('it failed'), isError: true }));
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (name === 'work') {
-        const progress = [1, 2, 3].map((step) =>
-          sseEvent({
-            jsonrpc: '2.0',
-            method: 'notifications/progress',
-            params: { progressToken: token, progress: step, total: 3, message: `step ${step}` }
-          })
-        );
-        return void response.end([...progress, sseEvent(answer(message.id, text('done')))].join(''));
-      }
-      // hang
-      response.write(sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } }));
-      response.on('close', () => {
-        seen.closed.push(String(args.text));
-        seen.onClosed?.();
-      });
-      seen.hanging?.();
-    });
-  });
-  return { ...(await listenLoopback(server)), seen };
-}
 
 @ToolProvider()
 class AskingTools {
@@ -161,7 +92,7 @@ async function answerOf(response: Response): Promise<{ status: number; type: str
 }
 
 describe('the front fast lane of 2026-07-28', () => {
-  let upstream: Awaited<ReturnType<typeof rawUpstream>>;
+  let upstream: Awaited<ReturnType<typeof laneUpstream>>;
   let gateway: Gateway;
   let app: FusionApp;
   let lane: Handler;
@@ -170,7 +101,7 @@ describe('the front fast lane of 2026-07-28', () => {
   let slow: Client;
 
   beforeAll(async () => {
-    upstream = await rawUpstream();
+    upstream = await laneUpstream(['echo', 'work', 'hang', 'refuse', 'failing', 'shaped']);
     gateway = await proxy(upstream.url, { namespace: 'up', era: '2025', logger: () => undefined });
     app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [AskingTools], gateways: [gateway], logger: () => undefined });
     lane = app.createHttpHandler({ frontLane: true });

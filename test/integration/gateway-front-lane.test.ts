@@ -1,10 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { FusionApp, proxy } from '../../src';
 import { BoundedSessionEventStore, type Gateway } from '../../src/advanced';
 import { UPSTREAM_LIMITS } from '../../src/gateway/guards/limits';
-import { listenLoopback } from '../helpers/loopback-server';
+import { laneUpstream } from '../helpers/lane-upstream';
 
 /**
  * The front fast lane (`frontLane: true`, src/transports/http/front-lane/): a 2025-era session's
@@ -15,111 +15,6 @@ import { listenLoopback } from '../helpers/loopback-server';
  */
 
 type Json = Record<string, unknown>;
-
-const schema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
-const tools = ['echo', 'work', 'hang', 'crash', 'huge', 'refuse', 'failing', 'steps'].map((name) => ({
-  name,
-  description: name,
-  inputSchema: schema
-}));
-
-interface Seen {
-  /** Request ids the upstream was told were cancelled (`notifications/cancelled`). */
-  cancelled: unknown[];
-  /** Calls whose request the gateway closed before the answer. */
-  closed: string[];
-  /** Resolves the next `hang` call's arrival. */
-  hanging?: () => void;
-  /** Resolves when a `hang` call's request is closed. */
-  onClosed?: () => void;
-  /** Takes the next `steps` call: `step(n)` writes its progress n (of 3), `finish()` its result. */
-  stepping?: (controls: { step(n: number): void; finish(): void }) => void;
-}
-
-function sseEvent(message: unknown): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
-}
-
-async function rawUpstream(): Promise<{ url: URL; seen: Seen; close(): Promise<void> }> {
-  const seen: Seen = { cancelled: [], closed: [] };
-  const answer = (id: unknown, result: Json): Json => ({ jsonrpc: '2.0', id, result });
-  const server: HttpServer = createServer((request: IncomingMessage, response: ServerResponse) => {
-    if (request.method !== 'POST') return void response.writeHead(request.method === 'DELETE' ? 200 : 405).end();
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      const message = JSON.parse(body) as { id?: unknown; method?: string; params?: Json };
-      if (message.method === 'notifications/cancelled') seen.cancelled.push(message.params?.requestId);
-      if (message.id === undefined || message.method === undefined) return void response.writeHead(202).end();
-      const json = (value: unknown): void => {
-        response.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'raw-session' });
-        response.end(JSON.stringify(value));
-      };
-      if (message.method === 'initialize')
-        return json(
-          answer(message.id, { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } })
-        );
-      if (message.method === 'tools/list') return json(answer(message.id, { tools }));
-      if (message.method !== 'tools/call') return json({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no' } });
-      const name = String(message.params?.name);
-      const args = (message.params?.arguments ?? {}) as Json;
-      const token = (message.params?._meta as Json | undefined)?.progressToken;
-      const text = (value: string): Json => ({ content: [{ type: 'text', text: value }] });
-      if (name === 'echo') return json(answer(message.id, text(String(args.text))));
-      if (name === 'refuse') return json({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: 'not today' } });
-      if (name === 'failing') return json(answer(message.id, { ...text('it failed'), isError: true }));
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (name === 'work') {
-        const progress = [1, 2, 3].map((step) =>
-          sseEvent({
-            jsonrpc: '2.0',
-            method: 'notifications/progress',
-            params: { progressToken: token, progress: step, total: 3, message: `step ${step}` }
-          })
-        );
-        return void response.end([...progress, sseEvent(answer(message.id, text('done')))].join(''));
-      }
-      if (name === 'hang') {
-        response.write(sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } }));
-        response.on('close', () => {
-          seen.closed.push(String(args.text));
-          seen.onClosed?.();
-        });
-        seen.hanging?.();
-        return;
-      }
-      if (name === 'steps') {
-        let finished = false;
-        const step = (n: number): void =>
-          void response.write(
-            sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: n, total: 3 } })
-          );
-        response.on('close', () => {
-          if (finished) return;
-          seen.closed.push(String(args.text));
-          seen.onClosed?.();
-        });
-        step(1);
-        seen.stepping?.({
-          step,
-          finish: () => {
-            finished = true;
-            response.end(sseEvent(answer(message.id, text(`done ${String(args.text)}`))));
-          }
-        });
-        return;
-      }
-      if (name === 'crash') {
-        response.write(sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } }));
-        return void setImmediate(() => request.socket.destroy());
-      }
-      // huge
-      response.end(sseEvent(answer(message.id, text('x'.repeat(UPSTREAM_LIMITS.maxMessageBytes + 1024)))));
-    });
-  });
-  return { ...(await listenLoopback(server)), seen };
-}
 
 type Handler = ReturnType<FusionApp['createHttpHandler']>;
 
@@ -245,7 +140,7 @@ async function clientOf(handler: Handler, era: 'legacy' | 'modern', capabilities
 }
 
 describe('the front fast lane of a 2025-era session', () => {
-  let upstream: Awaited<ReturnType<typeof rawUpstream>>;
+  let upstream: Awaited<ReturnType<typeof laneUpstream>>;
   let gateway: Gateway;
   let app: FusionApp;
   let lane: Handler;
@@ -254,7 +149,7 @@ describe('the front fast lane of a 2025-era session', () => {
   let slow: Client;
 
   beforeAll(async () => {
-    upstream = await rawUpstream();
+    upstream = await laneUpstream(['echo', 'work', 'hang', 'crash', 'huge', 'refuse', 'failing', 'steps']);
     gateway = await proxy(upstream.url, { namespace: 'up', era: '2025', logger: () => undefined });
     app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
     lane = app.createHttpHandler({ frontLane: true });
