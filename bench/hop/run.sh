@@ -4,7 +4,9 @@
 # the tree before a change), then ab.mjs drives the bare server directly and each gateway, interleaved.
 #   usage: bench/hop/run.sh ERA ROUNDS PER CHECKOUT[::extra serve args] ...
 #   e.g.   bench/hop/run.sh 2025 8 200 /tmp/before . ".::--upstream-era 2026"      (needs `npm run compile` in each)
-# RAW=1 adds raw-proxy.mjs (a proxy that parses nothing: the floor of any hop) as a target after the direct one.
+# RAW=1 adds raw-proxy.mjs (a proxy that parses nothing: the floor of any hop) as a target after the direct one;
+# PIPE=1 adds tcp-pipe.mjs (a TCP relay, below what any HTTP proxy can be: it cannot even route).
+# GW_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" passes Node options to each gateway (a profile of the hop).
 # Ratios only: the machine is shared. Ports 39000-39999, picked at random.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,11 +23,18 @@ if [ "${RAW:-0}" = 1 ]; then
   for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$raw") 2>/dev/null && break; sleep 0.1; done
   specs+=("raw=http://127.0.0.1:$raw/mcp=${pids[-1]}=")
 fi
+if [ "${PIPE:-0}" = 1 ]; then
+  pipe=$((39000 + RANDOM % 1000))
+  PORT=$pipe UP="http://127.0.0.1:$up/mcp" node "$here/tcp-pipe.mjs" &
+  pids+=($!)
+  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$pipe") 2>/dev/null && break; sleep 0.1; done
+  specs+=("pipe=http://127.0.0.1:$pipe/mcp=${pids[-1]}=")
+fi
 for spec in "$@"; do
   dir=${spec%%::*}; extra=""; [ "$spec" != "$dir" ] && extra=${spec#*::}
   gw=$((39000 + RANDOM % 1000))
   # shellcheck disable=SC2086
-  (cd "$dir" && exec node packages/cli/bin/mcpfusion.js serve --url "http://127.0.0.1:$up/mcp" --port $gw --namespace up $extra 2>/dev/null) &
+  (cd "$dir" && exec node ${GW_NODE_ARGS:-} packages/cli/bin/mcpfusion.js serve --url "http://127.0.0.1:$up/mcp" --port $gw --namespace up $extra 2>/dev/null) &
   pids+=($!)
   for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$gw") 2>/dev/null && break; sleep 0.1; done
   specs+=("$(basename "$(cd "$dir" && pwd)")${extra:+ ($extra)}=http://127.0.0.1:$gw/mcp=${pids[-1]}=up.")
