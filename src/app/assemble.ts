@@ -201,15 +201,11 @@ export function assembleApp(options: FusionAppOptions<object>, app: object, log:
   const front = shell?.front ?? new CurrentRouter(() => router);
   // Made once, with the first server (or the first front-lane call): the telemetry among them is the app's one.
   let made: ServedSurfaces | undefined;
+  const identity = { name: options.name ?? 'mcpfusion-app', version: options.version ?? '0.0.0', instructions: options.instructions };
   const surfaces =
-    shell?.serving?.surfaces ?? (() => (made ??= { app: front, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) }));
-  const serverFactory =
-    shell?.serving?.serverFactory ??
-    lazyServerFactory(surfaces, {
-      name: options.name ?? 'mcpfusion-app',
-      version: options.version ?? '0.0.0',
-      instructions: options.instructions
-    });
+    shell?.serving?.surfaces ??
+    (() => (made ??= { app: front, identity, live, telemetry: telemetryOf(options, deps.queue, namePrincipal) }));
+  const serverFactory = shell?.serving?.serverFactory ?? lazyServerFactory(surfaces);
   const declared = [
     ...[...registry.tools, ...registry.resources, ...registry.templates, ...registry.prompts].flatMap((m) => m.scopes),
     ...[...extensionResources.values()].flatMap((m) => m.info.scopes)

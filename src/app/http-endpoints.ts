@@ -48,7 +48,7 @@ export class HttpEndpoints {
       lane = new Lane(surfaces);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
       const { ModernLane: Modern } = require('../transports/http/front-lane/modern-lane') as typeof ModernLaneModule;
-      modernLane = new Modern(surfaces, this.serverFactory, lane.counts);
+      modernLane = new Modern(surfaces, lane.counts);
     }
     // The HTTP entry (and with it the SDK server) loads with the first endpoint: an app is made without it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above

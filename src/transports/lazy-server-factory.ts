@@ -1,6 +1,6 @@
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import type * as ServerFactoryModule from './server-factory';
-import type { ServedSurfaces, ServerIdentity } from './server-factory';
+import type { ServedSurfaces } from './server-factory';
 
 /**
  * `createServerFactory`'s factory, with its module loaded when the first server is built (the first
@@ -8,11 +8,11 @@ import type { ServedSurfaces, ServerIdentity } from './server-factory';
  * `McpServer`, so loading it loads the SDK server, most of a start's load (src/wire/server-sdk.ts).
  * `surfaces` are asked for then too: the app's telemetry (the OpenTelemetry API) is made with them.
  */
-export function lazyServerFactory(surfaces: () => ServedSurfaces, identity: ServerIdentity): McpServerFactory {
+export function lazyServerFactory(surfaces: () => ServedSurfaces): McpServerFactory {
   let factory: McpServerFactory | undefined;
   return (...args) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
-    factory ??= (require('./server-factory') as typeof ServerFactoryModule).createServerFactory(surfaces(), identity);
+    factory ??= (require('./server-factory') as typeof ServerFactoryModule).createServerFactory(surfaces());
     return factory(...args);
   };
 }

@@ -33,6 +33,8 @@ export interface ServerIdentity {
 /** What an app serves, and its long-lived connections. */
 export interface ServedSurfaces {
   readonly app: ServedApp;
+  /** The app's name and version (and instructions), as its servers are built with them. */
+  readonly identity: ServerIdentity;
   readonly live: LiveServers;
   /** The app's telemetry (absent: requests are served without spans or metrics). */
   readonly telemetry?: Telemetry;
@@ -45,8 +47,8 @@ export interface ServedSurfaces {
  * registrations, so the per-request factories of the HTTP entry stay cheap. Long-lived
  * instances (stdio, 2025-era sessions) are kept in `live` for change notifications.
  */
-export function createServerFactory(surfaces: ServedSurfaces, identity: ServerIdentity): McpServerFactory {
-  const { app, live, telemetry } = surfaces;
+export function createServerFactory(surfaces: ServedSurfaces): McpServerFactory {
+  const { app, live, telemetry, identity } = surfaces;
   return ({ era, requestInfo }) => {
     const mcp = new FusionMcpServer(
       app,

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
-import { FusionApp, proxy } from '../../src';
+import { Action, Ctx, FusionApp, ToolProvider, proxy, type CallContext } from '../../src';
 import { BoundedSessionEventStore, type Gateway } from '../../src/advanced';
 import { UPSTREAM_LIMITS } from '../../src/gateway/guards/limits';
 import { laneUpstream } from '../helpers/lane-upstream';
@@ -409,5 +409,51 @@ describe('the front fast lane of a 2025-era session', () => {
     }
     expect(lane.frontLane!.served).toBe(servedBefore);
     expect(lane.frontLane!.passed).toBeGreaterThanOrEqual(passedBefore + 2);
+  });
+});
+
+@ToolProvider()
+class ChattyTools {
+  @Action('chatty', { description: 'Logs at three levels' })
+  chatty(@Ctx() ctx: CallContext) {
+    ctx.log.debug('below every level set here');
+    ctx.log.info('at info');
+    ctx.log.error('at error');
+    return 'done';
+  }
+}
+
+describe("the 2025-era lane filters a call's log messages by the session's level", () => {
+  it('sends what `logging/setLevel` lets through, as the normal path does, before and after the level is set', async () => {
+    const app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [ChattyTools], logger: () => undefined });
+    const lane = app.createHttpHandler({ frontLane: true });
+    const normal = app.createHttpHandler();
+    const clients = [await clientOf(lane, 'legacy'), await clientOf(normal, 'legacy')];
+    const heard = clients.map(() => [] as string[]);
+    clients.forEach((client, i) =>
+      client.setNotificationHandler('notifications/message', (notification) => void heard[i]!.push(String(notification.params.data)))
+    );
+    try {
+      const round = async (): Promise<string[][]> => {
+        for (const list of heard) list.length = 0;
+        for (const client of clients)
+          expect((await client.callTool({ name: 'chatty', arguments: {} })).content).toEqual([{ type: 'text', text: 'done' }]);
+        return heard.map((list) => [...list]);
+      };
+      const before = lane.frontLane!.served;
+      const unset = await round();
+      expect(unset[0]).toEqual(unset[1]);
+      expect(unset[0]).toEqual(['below every level set here', 'at info', 'at error']);
+      for (const client of clients) await client.setLoggingLevel('warning');
+      const set = await round();
+      expect(set[0]).toEqual(set[1]);
+      expect(set[0]).toEqual(['at error']);
+      expect(lane.frontLane!.served).toBe(before + 2);
+    } finally {
+      for (const client of clients) await client.close();
+      await lane.close();
+      await normal.close();
+      await app.close();
+    }
   });
 });

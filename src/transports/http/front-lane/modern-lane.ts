@@ -1,14 +1,12 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
-  McpServer,
   PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
   SdkError,
   SdkErrorCode,
   isInputRequiredResult,
-  type ClientCapabilities,
-  type McpServerFactory
+  type ClientCapabilities
 } from '@modelcontextprotocol/server';
 import type { ServedSurfaces } from '../../server-factory';
 import { channelOf } from '../../server-factory';
@@ -68,8 +66,8 @@ const DROPPED: Promise<void> = Promise.resolve();
 export class ModernLane {
   /** Whether a tool's input schema declares `x-mcp-header` parameters (which the SDK checks against `Mcp-Param-*` headers), by schema. */
   private readonly headerParams = new WeakMap<object, boolean>();
-  /** The server's identity, as the SDK stamps it into every result's `_meta`: read once from a server the factory builds. */
-  private serverInfo: unknown;
+  /** The server's identity, as the SDK stamps it into every result's `_meta` (what the app's servers are built with). */
+  private serverInfo: { name: string; version: string } | undefined;
   /** Which envelopes the SDK takes. */
   private readonly envelopes = new EnvelopeCheck();
   /** Its calls in flight: closing the endpoint aborts them, as the SDK's modern leg closes its servers in flight. */
@@ -77,7 +75,6 @@ export class ModernLane {
 
   constructor(
     private readonly surfaces: () => ServedSurfaces,
-    private readonly factory: McpServerFactory,
     /** The counts it adds to (the 2025-era lane's: one diagnostic for the endpoint). */
     readonly counts: LaneCounts
   ) {}
@@ -151,13 +148,11 @@ export class ModernLane {
     return declares;
   }
 
-  /** The server's identity, from a server the factory builds for this request (once: an app's identity does not change). */
-  private async identity(request: Request): Promise<unknown> {
+  /** The server's identity: the name and version the app's servers are built with (`createServerFactory`), read once. */
+  private identity(): { name: string; version: string } {
     if (this.serverInfo === undefined) {
-      const product = await this.factory({ era: 'modern', requestInfo: request });
-      const server = product instanceof McpServer ? product.server : product;
-      // The SDK's encode seam reads the same field (`_outboundServerInfo`), which it does not expose.
-      this.serverInfo = (server as unknown as { _serverInfo: unknown })._serverInfo;
+      const { name, version } = this.surfaces().identity;
+      this.serverInfo = { name, version };
     }
     return this.serverInfo;
   }
@@ -214,8 +209,9 @@ export class ModernLane {
       ...(sendProgress ? { sendProgress } : {})
     };
     void Promise.resolve()
-      .then(() => Promise.all([app.callTool(served), this.identity(request)]))
-      .then(([result, serverInfo]) => {
+      .then(() => app.callTool(served))
+      .then((result) => {
+        const serverInfo = this.identity();
         if (abort.signal.aborted) return;
         const value = result as Json;
         if (isInputRequiredResult(value)) {

@@ -172,7 +172,7 @@ export class SessionLane {
 
   /** Runs the call through the app and streams its answer. */
   private run(request: Request, call: LaneCall, session: LaneSession): Promise<Response> {
-    const { app } = this.surfaces();
+    const { app, live } = this.surfaces();
     const server = session.server;
     const key = keyOf(session.id, call.id);
     const abort = new AbortController();
@@ -194,8 +194,8 @@ export class SessionLane {
               ? DROPPED
               : stream.send({ jsonrpc: '2.0', method: 'notifications/progress', params: progressParams(token, progress, total, message) });
     const sendLog: LogSend = (level, data, logger) =>
-      // The session's level (`logging/setLevel`), as the SDK's `ctx.mcpReq.log` filters (a private field of its server, read as it is).
-      (server as unknown as { isMessageIgnored(level: string, sessionId: string): boolean }).isMessageIgnored(level, session.id)
+      // The session's level (`logging/setLevel`, recorded by the framework's handler beside the SDK's), as `ctx.mcpReq.log` filters.
+      live.isBelowLevel(server, level)
         ? DROPPED
         : stream.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level, data, logger } });
     const served: CallRequest = {
