@@ -15,6 +15,10 @@ import { aggregates, inspect, invoiceRow, TEST_STATE_KEY, tempDb, writeLockIsFre
  * Ctrl-C) and reads the screen; the database file says what really happened.
  */
 
+// A case here starts the binary (and, over --stdio, the sample app) once or twice: on a loaded machine (a CI run
+// beside other work, load average 8) one took over the default 20 s; the waits inside are on what the screen shows.
+jest.setTimeout(45_000);
+
 const ROOT = join(__dirname, '..');
 const BIN = CLI_BIN;
 const SAMPLE = join(ROOT, 'build', 'sample-app', 'main.js');
