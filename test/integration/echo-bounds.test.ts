@@ -135,8 +135,8 @@ describe('clients that never read their streams', () => {
     // left 19 to 50 MiB uncollected, young and old), not what the server keeps. A full collection
     // costs tens of milliseconds (hundreds on a loaded machine), so each is taken 250 ms after the
     // previous one ended (never back to back: the calls and their write timeouts get the time
-    // between), until every call has ended; the test also requires that one was taken. The heap is left out: sixteen generators at full speed say more
-    // about the collector than about retention.
+    // between), until every call has ended; the test also requires that one was taken. The heap is
+    // left out: sixteen generators at full speed say more about the collector than about retention.
     const collect = collector();
     const held = (): number => {
       collect();
