@@ -11,13 +11,13 @@ export function flushStep(): NamedStep {
   // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
   // A call with neither channel (the test harness without onProgress) has nothing to flush.
   return namedAfter('flush', (state, next) =>
-    !state.progress && !state.log.open
+    !state.progress && !state.logOpen
       ? next(state)
       : next(state).then(
-          (value) => (state.progress || state.log.pendingWrites ? flush(state).then(() => value) : value),
+          (value) => (state.progress || state.logPending ? flush(state).then(() => value) : value),
           (error: unknown) => {
             if (state.request.signal?.aborted) state.progress?.discard();
-            else if (state.progress || state.log.pendingWrites) {
+            else if (state.progress || state.logPending) {
               return flush(state).then(() => {
                 throw error;
               });
@@ -29,5 +29,5 @@ export function flushStep(): NamedStep {
 }
 
 function flush(state: CallState): Promise<unknown> {
-  return Promise.all([state.progress?.flush(), state.log.flush()]);
+  return Promise.all([state.progress?.flush(), state.flushLog()]);
 }

@@ -47,7 +47,7 @@ export function presentToolStep(
         const shaped = shapeValue(value, outputSchema);
         return conform ? conform(shaped, value) : shaped;
       }
-      const presenter: Presenter = typeof ref === 'function' ? (state.scope.resolver().resolve(ref) as Presenter) : ref;
+      const presenter: Presenter = typeof ref === 'function' ? (state.resolver().resolve(ref) as Presenter) : ref;
       const out = presenter.present(value, context);
       const presented = isThenable(out) ? within(out, tool.name, presenterTimeoutMs) : out;
       if (!conform) return presented;
