@@ -150,13 +150,11 @@ class FusionMcpServer extends McpServer {
 function memberHandler(method: MemberMethodName, app: ServedApp, server: Server, era: Era, subscriptions: Set<string>): MemberHandler {
   switch (method) {
     case 'tools/call':
-      return async (params, ctx, trace) => {
+      // Not async: the projection runs in the reaction that finishes the call (no promise of ours around it).
+      return (params, ctx, trace) => {
         const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-        const result = await app.callTool(
-          requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) })
-        );
-        if (isInputRequiredResult(result) || result.resultType === 'task') return result;
-        return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
+        const request = requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) });
+        return app.callTool(request, (result) => projected(server, app, name, result as CallToolResult));
       };
     case 'resources/read':
       return (params, ctx, trace) => app.readResource(requestOf(server, ctx, era, trace, { subject: (params as { uri: string }).uri }));
@@ -178,6 +176,12 @@ function memberHandler(method: MemberMethodName, app: ServedApp, server: Server,
     default:
       return unhandled(method);
   }
+}
+
+/** A tool's result as the SDK's server sends it (input-required and task results as they are). */
+function projected(server: Server, app: ServedApp, name: string, result: CallToolResult): unknown {
+  if (isInputRequiredResult(result) || result.resultType === 'task') return result;
+  return server.projectCallToolResult(result, app.toolOutputSchema(name));
 }
 
 /** A method of `MEMBER_METHODS` without a case in `memberHandler` (a type error first). */
