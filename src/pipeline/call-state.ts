@@ -16,6 +16,7 @@ import { ConfigurationError } from '../errors';
 import { argumentsOf, callContainer, createCallContext } from './call-context-factory';
 import { LogChannel } from './call-log';
 import { progressChannelOf, type ProgressChannel } from './progress';
+import type { ExitHook } from './steps/named-step';
 
 /**
  * One call as it moves through its chain (internal, not user-visible). The engine makes it
@@ -201,9 +202,8 @@ export class CallState {
   }
 
   /**
-   * The `extra` handed to `contextFactory` and `principalOf`: what the transport said about the
-   * request, its `signal` (an own getter, so a spread keeps it) the call's, made on first read.
-   * Made once per call, only when something asks for it.
+   * The `extra` handed to `contextFactory` and `principalOf`: what the transport said about the request, its
+   * `signal` (an own getter, so a spread keeps it) the call's, made on first read. Made once per call, on need.
    */
   requestExtra(): RequestExtra {
     const aborter = this.aborter;
@@ -291,6 +291,8 @@ export interface CompiledMember {
   readonly run: (state: CallState) => Promise<unknown>;
   /** The error boundary's mapping of what `run` settles with (the engine applies it as the call ends). */
   readonly outcome: OutcomeMapping;
+  /** Its leading exit hooks, outermost first, applied before `outcome` (`CompiledChain.exits`). */
+  readonly exits: readonly ExitHook[];
   /** The queue's take, run before the chain where nothing outside the queue works before it (see `CompiledChain.admit`). */
   readonly admit: Admission | undefined;
   /** Where its classes are resolved when not from the app's container (a mounted member's mount container). */
