@@ -23,10 +23,12 @@ import { IsString, MaxLength } from 'class-validator';
  * not move it. What it answers: the collector's pauses with many calls in flight grow with what each
  * call keeps (docs/performance.md, "Bun with 32 in flight").
  *
- * `held-calls.js <sdk|fusion|base=DIR>` runs one contender and prints one line of JSON.
+ * `held-calls.js <sdk|fusion|base=DIR>` runs one contender and prints one line of JSON. Knobs:
+ * `HELD_CALLS` (32; more makes the bytes steadier: the heap grows by whole blocks), `HELD_REPEATS`
+ * (5), `HELD_WARMUP` (3,000 calls), `HELD_VERBOSE=1` (every object type), `HELD_SNAPSHOT`.
  */
 
-const HELD = 32;
+const HELD = Number(process.env.HELD_CALLS ?? 32);
 const REPEATS = Number(process.env.HELD_REPEATS ?? 5);
 const WARMUP = Number(process.env.HELD_WARMUP ?? 3000);
 const BIN = resolve(__dirname, '../../../scripts/runtimes/node_modules/.bin');
