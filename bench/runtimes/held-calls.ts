@@ -115,7 +115,9 @@ function fusionFetch(src: string): FetchHandler {
     Object.getOwnPropertyDescriptor(HeldTools.prototype, 'echo')
   );
   const Tools = Reflect.decorate([fw.ToolProvider() as ClassDecorator], HeldTools) as typeof HeldTools;
-  const handler = fw.FusionApp.create({ name: 'echo', version: '1.0.0', tools: [Tools], logger: () => undefined }).createHttpHandler();
+  // Every held call runs (the queue's default is 64 at once; the rest would wait in line, never reaching the tool).
+  const concurrency = { maxActive: Math.max(64, HELD) };
+  const handler = fw.FusionApp.create({ name: 'echo', version: '1.0.0', tools: [Tools], logger: () => undefined, concurrency }).createHttpHandler();
   return (request) => handler.fetch(request);
 }
 
@@ -151,7 +153,10 @@ async function holdOnce(fetchHandler: FetchHandler, make: () => Request, held = 
   gate.open = new Promise<void>((open) => (gate.release = open));
   const pending: Promise<Response>[] = [];
   for (let i = 0; i < held; i++) pending.push(fetchHandler(make()));
-  while (gate.entered < held) await new Promise((r) => setImmediate(r));
+  for (let turns = 0; gate.entered < held; turns++) {
+    if (turns > 100_000) throw new Error(`only ${gate.entered} of ${held} calls reached the tool`);
+    await new Promise((r) => setImmediate(r));
+  }
   collect();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   if (snapshot) (require('node:v8') as typeof import('node:v8')).writeHeapSnapshot(snapshot);
