@@ -16,7 +16,6 @@ import { ConfigurationError } from '../errors';
 import { argumentsOf, callContainer, createCallContext } from './call-context-factory';
 import { LogChannel } from './call-log';
 import { progressChannelOf, type ProgressChannel } from './progress';
-import type { ExitHook } from './steps/named-step';
 
 /**
  * One call as it moves through its chain (internal, not user-visible). The engine makes it
@@ -176,11 +175,6 @@ export class CallState {
     return (this.logChannel ??= new LogChannel(this.request.sendLog));
   }
 
-  /** Whether the call's log messages go anywhere (read without making its logger). */
-  get logOpen(): boolean {
-    return this.logChannel ? this.logChannel.open : this.request.sendLog !== undefined;
-  }
-
   /** Whether log messages are still being written (none before the logger is made). */
   get logPending(): boolean {
     return this.logChannel?.pendingWrites === true;
@@ -253,6 +247,12 @@ export interface Interaction {
   readonly principal: string | null;
   /** Which round this is and the answers so far (set by the open-continuation step; read by the ask step). */
   position: ContinuationPosition;
+}
+
+/** What a step that works only on the way out does with what the rest settled with (see `steps/named-step.ts`). */
+export interface ExitHook {
+  readonly value?: (state: CallState, value: unknown) => unknown;
+  readonly error?: (state: CallState, error: unknown) => unknown;
 }
 
 /**

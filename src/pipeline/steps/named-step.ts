@@ -1,16 +1,13 @@
-import type { CallState } from '../call-state';
+import type { ExitHook } from '../call-state';
 import type { Step } from '../compose';
 
 /**
- * What a step that works only on the way out does with what the rest of the chain settled with:
- * `value` maps an answer, `error` a failure (each absent: passed on as it is; either may return a
- * promise, or throw). A chain's leading such steps are applied by the engine in the reaction that
- * finishes the call (`CompiledChain.exits`), not each as a promise of its own around the rest.
+ * What a step that works only on the way out does with what the rest of the chain settled with
+ * (`ExitHook`): `value` maps an answer, `error` a failure (each absent: passed on as it is; either
+ * may return a promise, or throw). A chain's leading such steps are applied by the engine in the
+ * reaction that finishes the call (`CompiledChain.exits`), not each as a promise of its own around the rest.
  */
-export interface ExitHook {
-  readonly value?: (state: CallState, value: unknown) => unknown;
-  readonly error?: (state: CallState, error: unknown) => unknown;
-}
+export type { ExitHook } from '../call-state';
 
 /** A step with the name the chain description shows. */
 export interface NamedStep {
