@@ -8,6 +8,7 @@ import { AppClosedError } from '../errors';
 import { firstEntry } from '../interactive/continuation';
 import { withInputScope } from '../interactive/input-scope';
 import { CallState, type CompiledMember } from '../pipeline/call-state';
+import { applyExits, type CallEnd } from '../pipeline/exits';
 import type { CallIdentity, ErrorBoundary } from '../pipeline/error-boundary';
 import type { NamePrincipal } from '../auth/principal';
 import type { CallRequest } from '../types/request';
@@ -25,7 +26,7 @@ import { QueuedCall, type QueueSide, type Then } from './queued-call';
  * settles the task it became. Steps tell the call what they decide (`CallState.becomeTask`,
  * `own`, `aborter.decide`); only this class reads it, once, here.
  */
-export class CallEngine implements QueueSide {
+export class CallEngine implements QueueSide, CallEnd<Then> {
   /** The calls in flight, each its own node in the list (the app's shutdown aborts them). */
   private readonly inFlight = new WaiterList<CallAbort>();
   private closed = false;
@@ -162,12 +163,17 @@ export class CallEngine implements QueueSide {
     return this.failedToStart(call.member, call.request, error, call);
   }
 
-  /** What the chain settles with, mapped by the error boundary (`member.outcome`), and the call finished. */
+  /** What the chain settles with, through its exits (`member.exits`), mapped by the error boundary (`member.outcome`), and the call finished. */
   private mapped(state: CallState, chain: Promise<unknown>, then: Then): Promise<unknown> {
     return chain.then(
-      (value) => then(this.finish(state, state.member.outcome.answer(state, value))),
-      (error: unknown) => then(this.failed(state, error))
+      (value) => applyExits(state, false, value, then, this),
+      (error: unknown) => applyExits(state, true, error, then, this)
     );
+  }
+
+  /** The call's exits are applied (`applyExits`): the boundary maps the outcome, the call is finished, `then` applied. */
+  end(state: CallState, failed: boolean, outcome: unknown, then: Then): unknown {
+    return failed ? then(this.failed(state, outcome)) : then(this.finish(state, state.member.outcome.answer(state, outcome)));
   }
 
   /** A failure, mapped by the error boundary; a JSON-RPC error ends the call without an answer and is what the request gets. */

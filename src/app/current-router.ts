@@ -36,8 +36,8 @@ export class CurrentRouter implements ServedApp, ListenRouter {
     return this.current().toolOutputSchema(name);
   }
 
-  callTool(request: CallRequest): ReturnType<ServedApp['callTool']> {
-    return this.current().callTool(request);
+  callTool(request: CallRequest, then?: (answer: unknown) => unknown): ReturnType<ServedApp['callTool']> {
+    return this.current().callTool(request, then);
   }
 
   callExtension(method: string, params: unknown, request: ServedRequest): Promise<Record<string, unknown>> {

@@ -89,11 +89,14 @@ export class MemberRouter implements ServedApp {
    * locks, questions (whose state is bound to the tool and its arguments), progress and task are its own. The
    * search tool answers from memory and takes no queue slot.
    */
-  callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
+  callTool(request: CallRequest, then?: (answer: unknown) => unknown): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
     const { tools, search } = this.catalogs();
     const tool = tools.get(request.subject);
-    if (tool) return this.engine.run(tool, request) as Promise<CallToolResult | InputRequiredResult>;
-    if (search?.serves(request.subject)) return this.searched(search, request);
+    if (tool) return this.engine.run(tool, request, then) as Promise<CallToolResult | InputRequiredResult>;
+    if (search?.serves(request.subject)) {
+      const answer = this.searched(search, request);
+      return then ? (answer.then(then) as Promise<CallToolResult>) : answer;
+    }
     return this.refuse('tool', request.subject, new UnknownToolError(request.subject));
   }
 

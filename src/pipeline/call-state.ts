@@ -8,15 +8,14 @@ import { emptyInputScope, type InputScope } from '../interactive/input-scope';
 import type { CallContext, RequestExtra } from '../types/context';
 import type { CallKind, CallMode, ToolInfo } from '../types/core';
 import type { LockGrant } from '../types/lock';
-import type { CallRequest, ProgressSend } from '../types/request';
+import type { CallRequest } from '../types/request';
 import type { CallTrace } from '../types/telemetry';
 import type { TaskHandle } from '../types/tasks';
 import { requestExtraOf } from '../auth/principal';
 import { ConfigurationError } from '../errors';
-import { argumentsOf, createCallContext } from './call-context-factory';
-import { CallScope } from './call-scope';
+import { argumentsOf, callContainer, createCallContext } from './call-context-factory';
 import { LogChannel } from './call-log';
-import { ProgressChannel, shareOf } from './progress';
+import { progressChannelOf, type ProgressChannel } from './progress';
 
 /**
  * One call as it moves through its chain (internal, not user-visible). The engine makes it
@@ -33,8 +32,8 @@ import { ProgressChannel, shareOf } from './progress';
 export class CallState {
   /** Where the call's progress goes (the request's, when it carried a token; an extension's once its call-life point routes it there). */
   private progressChannel: ProgressChannel | undefined;
-  /** The call's log writes (flushed before the response; closed when the request may become a task). */
-  readonly log: LogChannel;
+  /** The call's log writes, made on first read (flushed before the response; closed when the request may become a task). */
+  private logChannel: LogChannel | undefined;
   /** The raw arguments (`{}` when the request carried none). */
   readonly args: Readonly<Record<string, unknown>>;
   /** What was asked for: the tool or prompt name, the resource URI (named in error messages). */
@@ -58,7 +57,10 @@ export class CallState {
   stepReached = -1;
   /** The queue slot the engine admitted the call with, until the queue step holds it (`takeAdmission`). */
   private admission: Release | undefined;
-  private made: { readonly ctx: CallContext; readonly scope: CallScope } | undefined;
+  /** The per-call context, made on first read (a handler that takes only its input never has one). */
+  private context: CallContext | undefined;
+  /** The call's own child container (`openScope`). */
+  private child: DependencyContainer | undefined;
 
   constructor(
     readonly member: CompiledMember,
@@ -82,14 +84,12 @@ export class CallState {
     this.roundClaim = undefined;
     this.trace = request.trace;
     this.progressChannel = progressChannelOf(request.sendProgress, request.trace);
-    this.log = new LogChannel(request.sendLog);
     this.args = argumentsOf(request);
     this.subject = request.subject;
     this.input = request.input;
     this.extra = undefined;
     this.interaction = undefined;
     this.inputScope = member.info.interactive ? emptyInputScope() : undefined;
-    this.made = undefined;
   }
 
   /** How the call runs: a request, or detached from it (`'task'`: a later round of a task, or since a call-life point answered early). */
@@ -167,18 +167,37 @@ export class CallState {
 
   /** The per-call context handlers and middleware see (the context step adds what `contextFactory` made). */
   get ctx(): CallContext {
-    return (this.made ??= this.make()).ctx;
+    return (this.context ??= this.makeContext());
   }
 
-  /** Where the call's classes are resolved (a child container made on need). */
-  get scope(): CallScope {
-    return (this.made ??= this.make()).scope;
+  /** The call's logger (`ctx.log`), made on first read. */
+  get log(): LogChannel {
+    return (this.logChannel ??= new LogChannel(this.request.sendLog));
+  }
+
+  /** Whether log messages are still being written (none before the logger is made). */
+  get logPending(): boolean {
+    return this.logChannel?.pendingWrites === true;
+  }
+
+  /** Resolves when every message logged so far is written. */
+  flushLog(): Promise<void> | undefined {
+    return this.logChannel?.flush();
+  }
+
+  /** Where the call's classes are resolved: its child container once opened, else the member's (a mount's) or the app's. Makes nothing. */
+  resolver(): DependencyContainer {
+    return this.child ?? this.member.container ?? this.root;
+  }
+
+  /** The call's own child container, opened on first use (see `callContainer`): where the classes inject per-call tokens, or `ctx.container` is read. */
+  openScope(): DependencyContainer {
+    return (this.child ??= callContainer(this.member.container ?? this.root, this.ctx, this.aborter));
   }
 
   /**
-   * The `extra` handed to `contextFactory` and `principalOf`: what the transport said about the
-   * request, its `signal` (an own getter, so a spread keeps it) the call's, made on first read.
-   * Made once per call, only when something asks for it.
+   * The `extra` handed to `contextFactory` and `principalOf`: what the transport said about the request, its
+   * `signal` (an own getter, so a spread keeps it) the call's, made on first read. Made once per call, on need.
    */
   requestExtra(): RequestExtra {
     const aborter = this.aborter;
@@ -204,11 +223,10 @@ export class CallState {
 
   /** The end of the call: its own instances are disposed (where it made any). */
   dispose(): Promise<void> | void {
-    return this.made?.scope.dispose();
+    return this.child?.dispose();
   }
 
-  private make(): { ctx: CallContext; scope: CallScope } {
-    const scope = new CallScope(this.member.container ?? this.root, this.aborter);
+  private makeContext(): CallContext {
     // A member that may answer early reads its progress channel when it reports (a call-life point may replace it).
     const channel = this.progress;
     const progress = this.member.mayBecomeTask
@@ -216,30 +234,11 @@ export class CallState {
       : channel
         ? (percent: number, message?: string) => channel.report(percent, message)
         : noProgress;
-    return { ctx: createCallContext(this.request, this.args, this.member.info, this.aborter, this.log, scope, progress), scope };
+    return createCallContext(this, progress);
   }
 }
 
 const noProgress = (): void => undefined;
-
-/**
- * Where a call's progress goes: the request's progress notifications (when it carried a token),
- * and the span's events when the request is traced; both coalesced alike, by the one channel.
- */
-function progressChannelOf(send: ProgressSend | undefined, trace: CallTrace | undefined): ProgressChannel | undefined {
-  if (!trace?.recording) return send ? new ProgressChannel(send) : undefined;
-  return tracedProgress(send, trace);
-}
-
-/** A traced call's progress: the span's events, and the request's notifications when it carried a token. (Apart, so an untraced call allocates no closure scope.) */
-function tracedProgress(send: ProgressSend | undefined, trace: CallTrace): ProgressChannel {
-  return new ProgressChannel((progress, message, total) => {
-    trace.progress(total === 100 ? progress : shareOf(progress, total), message);
-    return send ? send(progress, message, total) : DELIVERED;
-  });
-}
-
-const DELIVERED: Promise<void> = Promise.resolve();
 
 /** The input-related part of an interactive call. */
 export interface Interaction {
@@ -250,11 +249,12 @@ export interface Interaction {
   position: ContinuationPosition;
 }
 
-/**
- * Anything a request can run (a tool, a resource, a prompt, a completer), ready to serve: its
- * chain as data and composed, built once at startup. Kinds differ only in their terminal and
- * presentation steps, and in which stages apply. (`CompiledTool` adds a tool's listing.)
- */
+/** What a step that works only on the way out does with what the rest settled with (see `steps/named-step.ts`). */
+export interface ExitHook {
+  readonly value?: (state: CallState, value: unknown) => unknown;
+  readonly error?: (state: CallState, error: unknown) => unknown;
+}
+
 /**
  * What a call's outcome becomes, by the one error boundary: an answer (a tool's result; in task
  * mode the task's outcome) or a failure mapped to an `isError` result, a task outcome, or a
@@ -267,6 +267,11 @@ export interface OutcomeMapping {
   failure(state: CallState, error: unknown): unknown;
 }
 
+/**
+ * Anything a request can run (a tool, a resource, a prompt, a completer), ready to serve: its
+ * chain as data and composed, built once at startup. Kinds differ only in their terminal and
+ * presentation steps, and in which stages apply. (`CompiledTool` adds a tool's listing.)
+ */
 export interface CompiledMember {
   readonly kind: CallKind;
   readonly info: ToolInfo;
@@ -286,6 +291,8 @@ export interface CompiledMember {
   readonly run: (state: CallState) => Promise<unknown>;
   /** The error boundary's mapping of what `run` settles with (the engine applies it as the call ends). */
   readonly outcome: OutcomeMapping;
+  /** Its leading exit hooks, outermost first, applied before `outcome` (`CompiledChain.exits`). */
+  readonly exits: readonly ExitHook[];
   /** The queue's take, run before the chain where nothing outside the queue works before it (see `CompiledChain.admit`). */
   readonly admit: Admission | undefined;
   /** Where its classes are resolved when not from the app's container (a mounted member's mount container). */

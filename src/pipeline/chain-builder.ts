@@ -22,7 +22,7 @@ import { generatorDriverStep } from './steps/generator-driver.step';
 import { keyedLockStep } from './steps/keyed-lock.step';
 import { middlewareStep } from './steps/middleware.step';
 import { mutationLockStep } from './steps/mutation-lock.step';
-import type { NamedStep } from './steps/named-step';
+import type { ExitHook, NamedStep } from './steps/named-step';
 import { openContinuationStep } from './steps/open-continuation.step';
 import { queueStep } from './steps/queue.step';
 import { scopeCheckStep } from './steps/scope-check.step';
@@ -74,6 +74,13 @@ export interface CompiledChain {
   readonly run: (state: CallState) => Promise<unknown>;
   /** What the engine makes of what `run` settles with (the error boundary's mapping). */
   readonly outcome: OutcomeMapping;
+  /**
+   * The chain's leading exit hooks (flush, an untraced presentation), outermost first: not in
+   * `run`, the engine applies them to what `run` settles with, in the reaction that finishes the
+   * call (a call in flight keeps no promise of theirs). Only checks made on the way in stand
+   * between them and the boundary, so the order on the way out is the chain's.
+   */
+  readonly exits: readonly ExitHook[];
   /**
    * Where every step outside the queue does nothing before it calls `next` (flush, present, ask):
    * the queue's take, which the engine runs before it enters the chain (unless the request's
@@ -149,13 +156,33 @@ export function buildChain(spec: ChainSpec, deps: ChainDependencies): CompiledCh
   // inner steps (`outcome`), in the reaction that finishes the call, so the inner ones are gated from the first.
   const queueAt = steps.findIndex((s) => s.name === 'queue');
   const admitFirst = steps.slice(1, queueAt).every((s) => s.afterOnly === true);
+  const { exits, inner } = hoistExits(steps.slice(1));
   return {
     steps: Object.freeze(steps),
     run: compose(
-      steps.slice(1).map((s) => s.run),
+      inner.map((s) => s.run),
       true
     ),
     outcome: boundary,
+    exits,
     admit: admitFirst ? queueAdmission(queue) : undefined
   };
+}
+
+/**
+ * The leading steps that are only exit hooks (checks made on the way in may stand among them:
+ * they return what the rest returns), taken out of the composed chain for the engine to apply;
+ * the first step that wraps the rest otherwise (the timeout, a traced stage, the queue) ends them.
+ */
+function hoistExits(steps: readonly NamedStep[]): { exits: readonly ExitHook[]; inner: readonly NamedStep[] } {
+  const exits: ExitHook[] = [];
+  const inner: NamedStep[] = [];
+  let i = 0;
+  for (; i < steps.length; i++) {
+    const step = steps[i]!;
+    if (step.exit) exits.push(step.exit);
+    else if (step.beforeOnly === true) inner.push(step);
+    else break;
+  }
+  return { exits: Object.freeze(exits), inner: [...inner, ...steps.slice(i)] };
 }

@@ -33,7 +33,7 @@ export function compileMember(spec: MemberSpec, appDeps: ChainDependencies): Com
     spec.mountedUnder !== undefined && (spec.kind === 'tool' || spec.kind === 'prompt')
       ? mountedUrisStep(spec.mountedUnder, spec.present)
       : spec.present;
-  const { steps, run, outcome, admit } = buildChain(
+  const { steps, run, outcome, exits, admit } = buildChain(
     { ...spec, present, middleware, perCall: deps.needsCallScope(classes), callLives },
     deps
   );
@@ -48,6 +48,7 @@ export function compileMember(spec: MemberSpec, appDeps: ChainDependencies): Com
     steps,
     run,
     outcome,
+    exits,
     admit,
     ...(home ? { container: home.container } : {})
   });

@@ -1,5 +1,6 @@
 import { InvalidProgressError } from '../errors';
 import type { ProgressSend } from '../types/request';
+import type { CallTrace } from '../types/telemetry';
 
 /** The brand of a {@link ProgressUpdate} (a registered symbol, so two copies of the framework agree). */
 const PROGRESS = Symbol.for('mcpfusion:progress');
@@ -187,3 +188,22 @@ interface Queued {
   readonly message: string | undefined;
   readonly place: number;
 }
+
+/**
+ * Where a call's progress goes: the request's progress notifications (when it carried a token),
+ * and the span's events when the request is traced; both coalesced alike, by the one channel.
+ */
+export function progressChannelOf(send: ProgressSend | undefined, trace: CallTrace | undefined): ProgressChannel | undefined {
+  if (!trace?.recording) return send ? new ProgressChannel(send) : undefined;
+  return tracedProgress(send, trace);
+}
+
+/** A traced call's progress: the span's events, and the request's notifications when it carried a token. (Apart, so an untraced call allocates no closure scope.) */
+function tracedProgress(send: ProgressSend | undefined, trace: CallTrace): ProgressChannel {
+  return new ProgressChannel((progress, message, total) => {
+    trace.progress(total === 100 ? progress : shareOf(progress, total), message);
+    return send ? send(progress, message, total) : DELIVERED;
+  });
+}
+
+const DELIVERED: Promise<void> = Promise.resolve();

@@ -4,7 +4,7 @@ import { ATTR_QUEUE_DEPTH } from '../telemetry/conventions';
 import type { CallTrace } from '../types/telemetry';
 import type { CallState } from './call-state';
 import type { Step, StepNext } from './compose';
-import { named, type NamedStep } from './steps/named-step';
+import { named, namedExit, type NamedStep } from './steps/named-step';
 
 /**
  * How a stage shows in a trace, chosen so that a trace says where the time went:
@@ -35,6 +35,8 @@ export interface StageTrace {
  * metered takes the step as it is.
  */
 export function traceStage(step: NamedStep, how: StageTrace): NamedStep {
+  // A presentation that is only its exit hook stays one (applied where the call finishes), traced inside it.
+  if (how.shape === 'after' && step.exit?.value) return namedExit(step.name, { ...step.exit, value: tracedExit(step.exit.value, how) });
   const run = step.run;
   const traced: Step =
     how.shape === 'wait'
@@ -44,6 +46,40 @@ export function traceStage(step: NamedStep, how: StageTrace): NamedStep {
         : (state, next) => (state.trace?.recording ? afterStage(state.trace, how, run, state, next) : run(state, next));
   // An after-only step stays one: its span starts once the rest of the chain has settled.
   return named(step.name, traced, step.afterOnly === true ? { afterOnly: true } : undefined);
+}
+
+/** An exit hook's value mapping in its stage span when the request is recorded (the span starts once the rest has settled). */
+function tracedExit(value: (state: CallState, value: unknown) => unknown, how: StageTrace): (state: CallState, value: unknown) => unknown {
+  return (state, settled) => {
+    const trace = state.trace;
+    if (!trace?.recording) return value(state, settled);
+    const span = trace.stage(how.stage, how.span);
+    let out: unknown;
+    try {
+      out = value(state, settled);
+    } catch (error) {
+      end(span, error ?? new Error('failed'));
+      throw error;
+    }
+    if (!isThenable(out)) {
+      end(span, undefined);
+      return out;
+    }
+    return out.then(
+      (presented) => {
+        end(span, undefined);
+        return presented;
+      },
+      (error: unknown) => {
+        end(span, error ?? new Error('failed'));
+        throw error;
+      }
+    );
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function waitStage(trace: CallTrace, how: StageTrace, run: Step, state: CallState, next: StepNext): Promise<unknown> {

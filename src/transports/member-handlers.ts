@@ -18,14 +18,19 @@ export type MemberHandler = (params: Record<string, unknown>, ctx: ServerContext
  * -32602 naming the problem (the SDK's plain form answers them -32603 with the raw schema
  * issues), and its span named by the member the params name. While telemetry is idle (or off) the
  * schema form calls the handler itself: no span wrapper made, no `{ params }` object per call.
+ * `once`: the server serves one request, now (a 2026-07-28 per-request server): whether telemetry
+ * is idle is read now, for it, and an idle one's handler is registered as it is (no closure of
+ * ours between the SDK and it).
  */
-export function serveMember(server: Server, traced: RequestTelemetry, method: MemberMethodName, handler: MemberHandler): void {
+export function serveMember(server: Server, traced: RequestTelemetry, method: MemberMethodName, handler: MemberHandler, once = false): void {
   const row = MEMBER_METHODS[method];
   if (row.params === 'sdk') {
     server.setRequestHandler(method as never, tracedMember(traced, method, handler) as never);
     return;
   }
   const schema = row.params === 'as-sent' ? PASS_THROUGH : (specTypeSchemas[row.params] as StandardSchemaV1);
+  // The SDK calls it with (params, ctx): its trace is undefined, as an idle request's is.
+  if (once && traced.idle) return void server.setRequestHandler(method as never, { params: schema }, handler as never);
   // The span wrapper is made for the first request that has a span (none while telemetry is idle).
   let served: ReturnType<typeof tracedMember> | undefined;
   server.setRequestHandler(method as never, { params: schema }, ((params: Record<string, unknown>, ctx: ServerContext) =>

@@ -37,8 +37,12 @@ export interface ServedApp {
   /** The listed input schema of a tool (the SDK checks `Mcp-Param-*` headers against it). */
   toolInputSchema(name: string): Record<string, unknown> | undefined;
   toolOutputSchema(name: string): Record<string, unknown> | undefined;
-  /** A tool call: `subject` is the tool's name, `arguments` its raw arguments. */
-  callTool(request: CallRequest): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>>;
+  /**
+   * A tool call: `subject` is the tool's name, `arguments` its raw arguments. `then`, where given,
+   * is applied to the answer in the reaction that finishes the call (a transport's projection of
+   * the result: no promise of its own around the call's); a rejection passes it by.
+   */
+  callTool(request: CallRequest, then?: (answer: unknown) => unknown): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>>;
   /** The extensions advertised in the server's capabilities (`capabilities.extensions`), when there are any. */
   readonly extensions?: Readonly<Record<string, object>>;
   /** The methods the app's extensions serve (`tasks/get`, `skills/list`, …). */

@@ -73,9 +73,10 @@ export function createServerFactory(surfaces: ServedSurfaces): McpServerFactory 
       resources: { subscribe: true, listChanged: true },
       prompts: { listChanged: true }
     });
-    const subscriptions = era === 'legacy' || !requestInfo ? live.add(server, era) : new Set<string>();
+    const longLived = era === 'legacy' || !requestInfo;
+    const liveSubscriptions = longLived ? live.add(server, era) : undefined;
     // A long-lived instance's level also filters what is sent between requests, and is followed by the gateways.
-    if (era === 'legacy' || !requestInfo) serveSetLevel(server, live);
+    if (longLived) serveSetLevel(server, live);
 
     const traced = new RequestTelemetry(telemetry, server, era);
     // A 2026-07-28 server serves the one request it is built for, whose method the SDK has already
@@ -83,11 +84,14 @@ export function createServerFactory(surfaces: ServedSurfaces): McpServerFactory 
     // different): only that method's handler is registered, a cost on every request otherwise.
     const only = era === 'modern' && requestInfo ? requestInfo.headers.get('mcp-method') : null;
     const wanted = (method: string): boolean => only === null || only === method;
+    // A per-request server's subscription set is made only where its one request can use it (none for a tool call).
+    const subscriptions =
+      liveSubscriptions ?? (wanted('resources/subscribe') || wanted('resources/unsubscribe') ? new Set<string>() : undefined);
 
     // The methods that address one member, from the table that also gives their scopes to the auth gate:
     // each handler is made only for a method this server serves (a 2026-07-28 server: at most one).
     for (const method of MEMBER_METHOD_NAMES)
-      if (wanted(method)) serveMember(server, traced, method, memberHandler(method, app, server, era, subscriptions));
+      if (wanted(method)) serveMember(server, traced, method, memberHandler(method, app, server, era, subscriptions), only !== null);
 
     if (wanted('tools/list'))
       server.setRequestHandler(
@@ -113,7 +117,7 @@ export function createServerFactory(surfaces: ServedSurfaces): McpServerFactory 
       server.setRequestHandler(
         'resources/unsubscribe',
         traced.serve('resources/unsubscribe', uriOf, (request: { params: { uri: string } }) => {
-          subscriptions.delete(request.params.uri);
+          subscriptions?.delete(request.params.uri);
           return {};
         })
       );
@@ -149,22 +153,26 @@ class FusionMcpServer extends McpServer {
  * every request for nothing). The switch is exhaustive: a method the table adds has no handler
  * until one is written here.
  */
-function memberHandler(method: MemberMethodName, app: ServedApp, server: Server, era: Era, subscriptions: Set<string>): MemberHandler {
+function memberHandler(
+  method: MemberMethodName,
+  app: ServedApp,
+  server: Server,
+  era: Era,
+  subscriptions: Set<string> | undefined
+): MemberHandler {
   switch (method) {
     case 'tools/call':
-      return async (params, ctx, trace) => {
+      // Not async: the projection runs in the reaction that finishes the call (no promise of ours around it).
+      return (params, ctx, trace) => {
         const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-        const result = await app.callTool(
-          requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) })
-        );
-        if (isInputRequiredResult(result) || result.resultType === 'task') return result;
-        return server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(name));
+        const request = requestOf(server, ctx, era, trace, { subject: name, arguments: args, sendProgress: progressSender(ctx) });
+        return app.callTool(request, (result) => projected(server, app, name, result as CallToolResult));
       };
     case 'resources/read':
       return (params, ctx, trace) => app.readResource(requestOf(server, ctx, era, trace, { subject: (params as { uri: string }).uri }));
     case 'resources/subscribe':
       return (params) => {
-        subscriptions.add((params as { uri: string }).uri);
+        subscriptions?.add((params as { uri: string }).uri);
         return {};
       };
     case 'prompts/get':
@@ -180,6 +188,12 @@ function memberHandler(method: MemberMethodName, app: ServedApp, server: Server,
     default:
       return unhandled(method);
   }
+}
+
+/** A tool's result as the SDK's server sends it (input-required and task results as they are). */
+function projected(server: Server, app: ServedApp, name: string, result: CallToolResult): unknown {
+  if (isInputRequiredResult(result) || result.resultType === 'task') return result;
+  return server.projectCallToolResult(result, app.toolOutputSchema(name));
 }
 
 /** A method of `MEMBER_METHODS` without a case in `memberHandler` (a type error first). */
@@ -233,35 +247,30 @@ function requestOf(server: Server, ctx: ServerContext, era: Era, trace: CallTrac
   };
 }
 
-/** The channels already worked out, by the capabilities object (a 2025-era connection's is one object for its life). */
-const channels = new WeakMap<ClientCapabilities, InputChannel>();
-
-export function channelOf(declared: ClientCapabilities | undefined, era: Era): InputChannel {
-  if (!declared || era === 'modern') return inputChannelOf(declared, era);
-  let channel = channels.get(declared);
-  if (!channel) channels.set(declared, (channel = inputChannelOf(declared, era)));
-  return channel;
-}
-
 /**
- * What this request's connection can deliver. 2026-07-28: the capabilities the request
+ * What this request's connection can deliver: one of a few frozen answers (nothing made per call). 2026-07-28: the capabilities the request
  * declares in its envelope (MRTR needs no live channel). 2025 era: the capabilities from
  * `initialize`, which only a persistent connection (stdio, an HTTP session) has seen; a
  * stateless instance has none, so it has no channel.
  */
-function inputChannelOf(declared: ClientCapabilities | undefined, era: Era): InputChannel {
-  if (!declared) {
-    return nothingDeliverable(
-      era === 'legacy'
-        ? 'this 2025-era connection is stateless (no session, no live channel to ask on); use a session, stdio, or a 2026-07-28 client'
-        : 'the request declared no client capabilities'
-    );
-  }
+export function channelOf(declared: ClientCapabilities | undefined, era: Era): InputChannel {
+  if (!declared) return era === 'legacy' ? STATELESS_LEGACY : NOTHING_DECLARED;
   const elicitation = declared.elicitation as { form?: object; url?: object } | undefined;
   const form = elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
   const url = elicitation?.url !== undefined;
-  return { form, url, sampling: declared.sampling !== undefined, roots: declared.roots !== undefined };
+  return CHANNELS[(form ? 1 : 0) | (url ? 2 : 0) | (declared.sampling !== undefined ? 4 : 0) | (declared.roots !== undefined ? 8 : 0)]!;
 }
+
+/** Every channel a declaration can give, by its bits (form 1, url 2, sampling 4, roots 8): frozen data. */
+const CHANNELS: readonly InputChannel[] = Object.freeze(
+  Array.from({ length: 16 }, (_, bits) =>
+    Object.freeze({ form: (bits & 1) !== 0, url: (bits & 2) !== 0, sampling: (bits & 4) !== 0, roots: (bits & 8) !== 0 })
+  )
+);
+const STATELESS_LEGACY = nothingDeliverable(
+  'this 2025-era connection is stateless (no session, no live channel to ask on); use a session, stdio, or a 2026-07-28 client'
+);
+const NOTHING_DECLARED = nothingDeliverable('the request declared no client capabilities');
 
 /**
  * The methods the app's extensions serve (`tasks/*`, `skills/*`, a user's own), each registered
@@ -282,5 +291,5 @@ function serveExtensions(server: Server, app: ServedApp, era: Era, traced: Reque
 
 /** A connection that can deliver no request for input, and why. */
 function nothingDeliverable(reason: string): InputChannel {
-  return { form: false, url: false, sampling: false, roots: false, reason };
+  return Object.freeze({ form: false, url: false, sampling: false, roots: false, reason });
 }

@@ -4,7 +4,7 @@ import { extensionRequestOf, type ExtensionRequest } from '../../extensions/exte
 import type { CallOutcome, TaskHandle } from '../../types/task-handle';
 import type { CallState } from '../call-state';
 import { ProgressChannel, shareOf } from '../progress';
-import { named, type NamedStep } from './named-step';
+import { named, namedCheck, type NamedStep } from './named-step';
 
 /** An extension's call-life point, as the chain builder is given it: the extension's id (its opt-in is read under it) and the point. */
 export interface ExtensionLife {
@@ -37,7 +37,7 @@ export function callLifeStep({ id, life, starting }: ExtensionLife, tool: CallLi
  * before the call takes anything: a call it refuses ends here, thrown to the boundary.
  */
 export function callLifeCheckStep(id: string, check: (request: ExtensionRequest) => void, tool: CallLifeTool): NamedStep {
-  return named('call-life-check', (state, next) => {
+  return namedCheck('call-life-check', (state, next) => {
     check(extensionRequestOf(id, 'tools/call', { name: tool.name, arguments: state.args }, state.request, state.aborter.signal));
     return next(state);
   });

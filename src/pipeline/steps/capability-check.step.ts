@@ -1,6 +1,6 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { MissingCapabilityError } from '../../errors';
-import { named, type NamedStep } from './named-step';
+import { namedCheck, type NamedStep } from './named-step';
 
 /**
  * A member that declares `requires` runs only for clients that declared those capabilities
@@ -9,7 +9,7 @@ import { named, type NamedStep } from './named-step';
  */
 export function capabilityCheckStep(name: string, required: ClientCapabilities): NamedStep {
   const keys = Object.keys(required);
-  return named('capability-check', (state, next) => {
+  return namedCheck('capability-check', (state, next) => {
     const declared = state.request.clientCapabilities as Record<string, unknown> | undefined;
     if (declared) {
       const missing = keys.filter((key) => declared[key] === undefined);

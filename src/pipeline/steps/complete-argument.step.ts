@@ -11,7 +11,7 @@ export function completeArgumentStep(target: Constructor, completer: Completer |
   return named('complete-argument', (state) => {
     const value = String(state.input ?? '');
     if (typeof completer === 'function') return completer(value, { arguments: state.args as Record<string, string> });
-    const instance = state.scope.resolver().resolve(target) as Record<string, (...args: unknown[]) => unknown>;
+    const instance = state.resolver().resolve(target) as Record<string, (...args: unknown[]) => unknown>;
     return instance[completer](value, state.ctx);
   });
 }

@@ -32,14 +32,14 @@ export const RESERVED_CONTEXT_FIELDS: ReadonlySet<string> = new Set([
 export function contextStep(factory: ContextFactory | undefined, perCall: boolean): NamedStep {
   if (!factory) {
     return named('context', (state, next) => {
-      if (perCall) state.scope.open();
+      if (perCall) state.openScope();
       return next(state);
     });
   }
   return named('context', async (state, next) => {
     const made = await state.aborter.race(Promise.resolve(factory(state.requestExtra())));
     if (made && typeof made === 'object') addToContext(state, made);
-    if (perCall) state.scope.open();
+    if (perCall) state.openScope();
     return next(state);
   });
 }

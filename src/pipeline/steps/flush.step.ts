@@ -1,5 +1,5 @@
 import type { CallState } from '../call-state';
-import { namedAfter, type NamedStep } from './named-step';
+import { namedExit, type NamedStep } from './named-step';
 
 /**
  * Around the rest of the call, the timeout included (only the error boundary, the scope and
@@ -8,26 +8,20 @@ import { namedAfter, type NamedStep } from './named-step';
  * client cancelled gets no response, and nothing it produced afterwards leaks out.
  */
 export function flushStep(): NamedStep {
-  // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
-  // A call with neither channel (the test harness without onProgress) has nothing to flush.
-  return namedAfter('flush', (state, next) =>
-    !state.progress && !state.log.open
-      ? next(state)
-      : next(state).then(
-          (value) => (state.progress || state.log.pendingWrites ? flush(state).then(() => value) : value),
-          (error: unknown) => {
-            if (state.request.signal?.aborted) state.progress?.discard();
-            else if (state.progress || state.log.pendingWrites) {
-              return flush(state).then(() => {
-                throw error;
-              });
-            }
-            throw error;
-          }
-        )
-  );
+  return namedExit('flush', {
+    value: (state, value) => (state.progress || state.logPending ? flush(state).then(() => value) : value),
+    error: (state, error) => {
+      if (state.request.signal?.aborted) state.progress?.discard();
+      else if (state.progress || state.logPending) {
+        return flush(state).then(() => {
+          throw error;
+        });
+      }
+      throw error;
+    }
+  });
 }
 
 function flush(state: CallState): Promise<unknown> {
-  return Promise.all([state.progress?.flush(), state.log.flush()]);
+  return Promise.all([state.progress?.flush(), state.flushLog()]);
 }

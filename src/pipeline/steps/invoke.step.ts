@@ -13,7 +13,7 @@ export function invokeStep(name: string, target: Constructor, methodName: string
     kind === 'input' ? (s: CallState) => s.input : kind === 'signal' ? (s: CallState) => s.aborter.signal : (s: CallState) => s.ctx
   );
   return named(name, (state) => {
-    const instance = state.scope.resolver().resolve(target) as Record<string, (...args: unknown[]) => unknown>;
+    const instance = state.resolver().resolve(target) as Record<string, (...args: unknown[]) => unknown>;
     return instance[methodName](...argumentFor.map((get) => get(state)));
   });
 }

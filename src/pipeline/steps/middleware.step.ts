@@ -8,7 +8,7 @@ export function middlewareStep(middleware: Middleware): NamedStep {
   const label = `middleware:${middleware.name || 'anonymous'}`;
   if (isMiddlewareClass(middleware)) {
     return named(label, (state: CallState, next) =>
-      (state.scope.resolver().resolve(middleware) as FusionMiddleware).use(state.ctx, () => next(state))
+      (state.resolver().resolve(middleware) as FusionMiddleware).use(state.ctx, () => next(state))
     );
   }
   return named(label, (state: CallState, next) => (middleware as MiddlewareFn)(state.ctx, () => next(state)));

@@ -5,20 +5,20 @@ import { isInputRound } from '../../interactive/require-input';
 import type { JsonSchema } from '../../types/core';
 import { toPromptResult, toResourceContents } from '../../presenters/surface-content';
 import type { CallState } from '../call-state';
-import { namedAfter, type NamedStep } from './named-step';
+import { namedExit, type NamedStep } from './named-step';
 
 /** The most completion values sent (the protocol's cap). */
 const MAX_COMPLETIONS = 100;
 
 /** A presentation stage: an input-required result passes, a request for input from a member that may not ask is refused. */
 function presentStep(name: string, where: string, shape: (value: unknown, state: CallState) => unknown): NamedStep {
-  return namedAfter(name, (state, next) =>
-    next(state).then((value) => {
+  return namedExit(name, {
+    value: (state, value) => {
       if (serverSdk().isInputRequiredResult(value)) return value;
       if (isInputRound(value)) throw new NotInteractiveError(where);
       return shape(value, state);
-    })
-  );
+    }
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { isCallToolResult } from '../../presenters/presenter';
 import type { PresentationContext, Presenter, PresenterRef } from '../../types/presenter';
 import type { JsonSchema, ToolInfo } from '../../types/core';
 import { derivedSchemaCheck, type SchemaCheck } from '../../schema/schema-check';
-import { namedAfter, type NamedStep } from './named-step';
+import { namedExit, type NamedStep } from './named-step';
 
 /**
  * Shapes what a tool returned into its `CallToolResult`: the presenter (a class resolved from
@@ -34,9 +34,9 @@ export function presentToolStep(
 ): NamedStep {
   const context: PresentationContext = { tool, outputSchema, shape: (shaped, notes) => shapeValue(shaped, outputSchema, notes) };
   const conform = outputSchema ? outputGuard(tool.name, outputSchema, outputName ?? 'the schema its presenter lists') : undefined;
-  // Chained rather than awaited: a call waiting in the queue keeps one suspended frame fewer.
-  return namedAfter('present', (state, next) =>
-    next(state).then((value) => {
+  // An exit hook: applied in the reaction that finishes the call where nothing wraps it (see `ExitHook`).
+  return namedExit('present', {
+    value: (state, value) => {
       if (serverSdk().isInputRequiredResult(value)) return value;
       // A task another server created (a gateway's upstream task, adopted by the tasks extension): its `CreateTaskResult` as it is.
       if (isCreatedTask(value)) return value as CallToolResult;
@@ -47,13 +47,13 @@ export function presentToolStep(
         const shaped = shapeValue(value, outputSchema);
         return conform ? conform(shaped, value) : shaped;
       }
-      const presenter: Presenter = typeof ref === 'function' ? (state.scope.resolver().resolve(ref) as Presenter) : ref;
+      const presenter: Presenter = typeof ref === 'function' ? (state.resolver().resolve(ref) as Presenter) : ref;
       const out = presenter.present(value, context);
       const presented = isThenable(out) ? within(out, tool.name, presenterTimeoutMs) : out;
       if (!conform) return presented;
       return isThenable(presented) ? presented.then((shaped) => conform(shaped, value)) : conform(presented, value);
-    })
-  );
+    }
+  });
 }
 
 function isCreatedTask(value: unknown): boolean {

@@ -1,6 +1,6 @@
 import { missingScopes } from '../../auth/scopes';
 import { InsufficientScopeError } from '../../errors';
-import { named, type NamedStep } from './named-step';
+import { namedCheck, type NamedStep } from './named-step';
 
 /**
  * A member that declares `scopes` runs only for a caller whose verified token grants them all:
@@ -10,7 +10,7 @@ import { named, type NamedStep } from './named-step';
  * `auth` every request has one, and the endpoint answers 403 before the chain is reached.
  */
 export function scopeCheckStep(label: string, scopes: readonly string[]): NamedStep {
-  return named('scope-check', (state, next) => {
+  return namedCheck('scope-check', (state, next) => {
     const auth = state.request.authInfo;
     if (auth) {
       const missing = missingScopes(scopes, auth.scopes);

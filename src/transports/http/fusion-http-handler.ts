@@ -156,7 +156,7 @@ export function createFusionHttpHandler(
     fetch(request, requestOptions) {
       const read = request.method === 'POST' ? () => readWebBody(request, MAX_BODY_BYTES) : undefined;
       // The response leaves this endpoint: a session's stream counts in flight until its reader reads it to the end.
-      return serve(request, pathOfRequestUrl(request.url), requestOptions?.authInfo, read).then((response) => endWhenRead(webResponseOf(response)));
+      return serve(request, pathOfRequestUrl(request.url), requestOptions?.authInfo, read).then(leavingResponse);
     },
     async serveNode(req, res) {
       // Aborted when the client goes away before the answer is written: a 2026-era call is cancelled so.
@@ -201,4 +201,9 @@ export function createFusionHttpHandler(
       return (closing ??= routing.close().then(() => options.onClose?.()));
     }
   };
+}
+
+/** A response as it leaves the web entry (a function of the module: no closure made per request for it). */
+function leavingResponse(response: Response): Response {
+  return endWhenRead(webResponseOf(response));
 }

@@ -9,7 +9,7 @@ import { buildChain, type ChainDependencies, type ChainSpec } from '../../../src
 import { compileMember } from '../../../src/pipeline/compile-member';
 import { memberInfo, type MemberSpec } from '../../../src/pipeline/member-spec';
 import { ErrorBoundary } from '../../../src/pipeline/error-boundary';
-import { named } from '../../../src/pipeline/steps/named-step';
+import { named, namedExit } from '../../../src/pipeline/steps/named-step';
 import type { CallKind, Constructor, MemberKind } from '../../../src/types/core';
 import type { Middleware, MiddlewareFn } from '../../../src/types/middleware';
 import type { CallRequest } from '../../../src/types/request';
@@ -248,6 +248,21 @@ describe('buildChain: the steps of a chain, in order', () => {
     expect(Object.isFrozen(chain.steps)).toBe(true);
     expect(typeof chain.run).toBe('function');
   });
+  it('the leading exit hooks (flush, a presentation that is only one) are the engine\'s to apply, past the checks made on the way in; the first step that wraps the rest ends them', () => {
+    const exitPresent = namedExit('present', { value: (_state, value) => value });
+    const plain = buildChain({ ...specOf({ ...NONE, scopes: true, requires: true }), present: exitPresent }, dependencies());
+    expect(plain.exits).toHaveLength(2);
+    expect(plain.exits[0]).toBe(plain.steps.find((step) => step.name === 'flush')!.exit);
+    expect(plain.exits[1]).toBe(exitPresent.exit);
+    // The description does not change: the chain as data still lists them where they act.
+    expect(plain.steps.map((step) => step.name)).toEqual(documentedOrder({ ...NONE, scopes: true, requires: true }));
+    // A timeout wraps the presentation: only the flush, outside it, is the engine's.
+    expect(buildChain({ ...specOf({ ...NONE, timeout: true }), present: exitPresent }, dependencies()).exits).toHaveLength(1);
+    // A presentation that wraps the rest (not an exit hook) stays in the chain.
+    expect(buildChain(specOf(NONE), dependencies()).exits).toHaveLength(1);
+    // Traced, a presentation that is an exit hook stays one (its span opened inside the hook).
+    expect(buildChain({ ...specOf(NONE), present: exitPresent }, dependencies({ telemetry: true })).exits).toHaveLength(2);
+  });
 });
 
 /** A member spec for compileMember (and a run through the engine); `memberKind` and `scopes` go into its `info`. */
@@ -344,6 +359,31 @@ describe('a compiled chain run by the engine: the boundary is first', () => {
     );
     await expect(engineOf(deps).run(member, request())).resolves.toEqual({ content: [{ type: 'text', text: 'done' }] });
     expect(order).toEqual(['global', 'class', 'method', 'terminal']);
+  });
+
+  it('a presentation that is an exit hook maps the answer where the call finishes, sync or async; what it throws is answered through the boundary', async () => {
+    const deps = dependencies();
+    const engine = engineOf(deps);
+    const wrap = (value: unknown) => ({ content: [{ type: 'text', text: `presented ${JSON.stringify(value)}` }] });
+    const sync = compileMember(memberSpec({ present: namedExit('present', { value: (_state, value) => wrap(value) }), terminal: named('terminal', () => 1) }), deps);
+    await expect(engine.run(sync, request())).resolves.toEqual(wrap(1));
+    const later = compileMember(
+      memberSpec({ present: namedExit('present', { value: (_state, value) => Promise.resolve(wrap(value)) }), terminal: named('terminal', async () => 2) }),
+      deps
+    );
+    await expect(engine.run(later, request())).resolves.toEqual(wrap(2));
+    const refusing = compileMember(
+      memberSpec({
+        present: namedExit('present', {
+          value: () => {
+            throw new Error('cannot present');
+          }
+        })
+      }),
+      deps
+    );
+    await expect(engine.run(refusing, request())).resolves.toMatchObject({ isError: true });
+    expect(engine.activeCalls).toBe(0);
   });
 
   it('a refusal of the scope check (the step after the boundary) is answered through it: an isError tool result, -32600 for a prompt', async () => {
