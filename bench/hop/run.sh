@@ -16,20 +16,16 @@ PORT=$up node "$here/bare-sdk.mjs" & upid=$!
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$up") 2>/dev/null && break; sleep 0.1; done
 specs=("direct=http://127.0.0.1:$up/mcp=$upid=")
 pids=()
-if [ "${RAW:-0}" = 1 ]; then
-  raw=$((39000 + RANDOM % 1000))
-  PORT=$raw UP="http://127.0.0.1:$up/mcp" node "$here/raw-proxy.mjs" &
+# A measuring stick beside the gateways (raw-proxy.mjs, tcp-pipe.mjs): started in front of the bare server, named by $1.
+stick() {
+  local port=$((39000 + RANDOM % 1000))
+  PORT=$port UP="http://127.0.0.1:$up/mcp" node "$here/$2" &
   pids+=($!)
-  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$raw") 2>/dev/null && break; sleep 0.1; done
-  specs+=("raw=http://127.0.0.1:$raw/mcp=${pids[-1]}=")
-fi
-if [ "${PIPE:-0}" = 1 ]; then
-  pipe=$((39000 + RANDOM % 1000))
-  PORT=$pipe UP="http://127.0.0.1:$up/mcp" node "$here/tcp-pipe.mjs" &
-  pids+=($!)
-  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$pipe") 2>/dev/null && break; sleep 0.1; done
-  specs+=("pipe=http://127.0.0.1:$pipe/mcp=${pids[-1]}=")
-fi
+  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+  specs+=("$1=http://127.0.0.1:$port/mcp=${pids[-1]}=")
+}
+[ "${RAW:-0}" = 1 ] && stick raw raw-proxy.mjs
+[ "${PIPE:-0}" = 1 ] && stick pipe tcp-pipe.mjs
 for spec in "$@"; do
   dir=${spec%%::*}; extra=""; [ "$spec" != "$dir" ] && extra=${spec#*::}
   gw=$((39000 + RANDOM % 1000))
