@@ -68,6 +68,8 @@ export type { ToolDescriptor } from './metadata/tool-descriptor';
 // Tooling: whether a class is a `@ToolProvider()` (how `mcpfusion dev` names one given to no app).
 export { isToolProvider } from './metadata/is-tool-provider';
 export type { CompleterRef } from './metadata/types';
+// A member source's member that takes its input scope as a parameter (`ParamKind` `'inputScope'`) reads it with these.
+export { readInputOf, inputStatusOf, type InputScope } from './interactive/input-scope';
 export type { CallKind, Era, MemberKind, OutputSpec, ParamKind, RequestFacts, ToolInfo, ToolKind } from './types/core';
 // The compile-time check of a tool's return type against its `output` (what `@Action` / `@Mutation` return).
 export type { CheckedReturn, HandlerReturn, OutputCheckedDecorator, OutputValue } from './decorators/handler-return';

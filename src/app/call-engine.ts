@@ -222,10 +222,12 @@ export class CallEngine implements QueueSide, CallEnd<Then> {
     return state;
   }
 
-  /** The member's chain, inside the call's input scope where it has one; a synchronous throw is a rejection. */
+  /** The member's chain, inside the call's input scope where its handler reads the ambient one; a synchronous throw is a rejection. */
   private chain(state: CallState): Promise<unknown> {
     try {
-      return state.inputScope ? withInputScope(state.inputScope, () => state.member.run(state)) : state.member.run(state);
+      return state.inputScope && state.member.ambientInput
+        ? withInputScope(state.inputScope, () => state.member.run(state))
+        : state.member.run(state);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -1,20 +1,32 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { JSONRPCMessage, LoggingLevel } from '@modelcontextprotocol/client';
-import type { UpstreamAnswer, UpstreamAsk, UpstreamCall } from './upstream-call';
+import { withdrawn, type UpstreamAnswer, type UpstreamAsk, type UpstreamCall } from './upstream-call';
 
 /**
  * The calls in flight on one upstream connection, and what of the upstream's traffic belongs to
  * which: progress by its `progressToken`; a log message or a question by the call whose request
- * carries it where the SDK runs that inside the call (a 2026-07-28 `input_required`, or a
- * 2025-era HTTP request's own response stream: an async context); else, over stdio, the one call
- * in flight that can take it (over HTTP, a request outside every call is refused: it came on the
- * standalone stream, which no call's request uses). `null` context: a request that is no call (a read, a prompt): its
- * questions are refused, never given to a call. Where it cannot say which call, it does not guess.
+ * carries it: named by the gateway's direct path, which reads each call's own response stream
+ * (`deliver`), or, where the SDK client sends the request, by the async context it runs in (a
+ * 2026-07-28 `input_required`, or a 2025-era HTTP request's own response stream); else, over
+ * stdio, the one call in flight that can take it (over HTTP, a request outside every call is
+ * refused: it came on the standalone stream, which no call's request uses). `null` context: a
+ * request that is no call (a read, a prompt): its questions are refused, never given to a call.
+ * Where it cannot say which call, it does not guess.
+ *
+ * The async context is an AsyncLocalStorage, switched on only while a request the SDK client
+ * sends is in flight: on Node 20 and 22 its promise hooks, once on, cost every promise of the
+ * process, and the direct path (every tool call to an HTTP upstream) needs none.
  */
 export class CallRouter {
   private readonly running = new Set<UpstreamCall>();
   private readonly byToken = new Map<string, UpstreamCall>();
   private readonly storage = new AsyncLocalStorage<UpstreamCall | null>();
+  /** Requests the SDK client sends now inside a context (`within`): the storage is switched off at none. */
+  private scoped = 0;
+  /** The call whose message the direct path is handing on now (`deliver`, synchronous). */
+  private delivering: UpstreamCall | undefined;
+  /** Questions the direct path handed on, by their JSON-RPC id, until the SDK's handler takes them (`AMBIGUOUS`: two calls' share an id). */
+  private readonly askedBy = new Map<string, UpstreamCall | typeof AMBIGUOUS>();
 
   /** `stdio`: a connection whose notifications come with no context (then the sole call in flight is meant). */
   constructor(private readonly stdio: boolean) {}
@@ -39,16 +51,52 @@ export class CallRouter {
   delete(call: UpstreamCall): void {
     this.running.delete(call);
     this.byToken.delete(call.progressToken);
+    // A question of the call that its handler never took (the SDK refused it first).
+    for (const [id, asker] of this.askedBy) if (asker === call) this.askedBy.delete(id);
   }
 
-  /** Runs `work` as `call`'s (what the upstream sends inside it belongs to the call). */
-  runIn<T>(call: UpstreamCall, work: () => T): T {
-    return this.storage.run(call, work);
+  /** Runs `work`, a request the SDK client sends for `call` (what the upstream sends inside it belongs to the call). */
+  runIn<T>(call: UpstreamCall, work: () => Promise<T>): Promise<T> {
+    return this.within(call, work);
   }
 
   /** Runs a request that is no call (its questions are refused). */
   runOutside<T>(work: () => Promise<T>): Promise<T> {
-    return this.storage.run(null, work);
+    return this.within(null, work);
+  }
+
+  /**
+   * Hands on `message`, which came on `call`'s own response stream (the direct path), as `call`'s:
+   * a notification is routed now, a request (a question) is remembered by its id until the SDK's
+   * handler asks whose it is (`ask`).
+   */
+  deliver(call: UpstreamCall, message: JSONRPCMessage, receive: (message: JSONRPCMessage) => void): void {
+    if ('method' in message && 'id' in message) {
+      const key = idKey(message.id);
+      const asker = this.askedBy.get(key);
+      this.askedBy.set(key, asker === undefined || asker === call ? call : AMBIGUOUS);
+    }
+    const previous = this.delivering;
+    this.delivering = call;
+    try {
+      receive(message);
+    } finally {
+      this.delivering = previous;
+    }
+  }
+
+  /** `work` inside the storage's `store`; the storage is switched off again when no such request is left in flight. */
+  private within<T>(store: UpstreamCall | null, work: () => Promise<T>): Promise<T> {
+    this.scoped++;
+    let running: Promise<T>;
+    try {
+      running = this.storage.run(store, work);
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    return running.finally(() => {
+      if (--this.scoped === 0) this.storage.disable();
+    });
   }
 
   /** Fails every call in flight (the connection is gone). */
@@ -96,10 +144,16 @@ export class CallRouter {
    */
   ask(
     ask: UpstreamAsk,
+    requestId: string | number,
     refuse: (why: string) => void,
     outside?: (why: string | undefined) => Promise<UpstreamAnswer> | undefined
   ): Promise<UpstreamAnswer> {
-    const store = this.storage.getStore();
+    const store = this.askerOf(requestId);
+    if (store === AMBIGUOUS) {
+      const why = 'two calls in flight asked under the same request id';
+      refuse(why);
+      return Promise.resolve(withdrawn(ask, `The gateway forwards ${ask.method} only during a tool call it can attribute (${why}).`));
+    }
     const own = store === undefined ? outside?.(undefined) : undefined;
     if (own) return own;
     // Over HTTP, a request outside every call's context came on the standalone stream, which carries no call's requests: refused, never guessed.
@@ -114,11 +168,7 @@ export class CallRouter {
       const answer = outside?.(why);
       if (answer) return answer;
       refuse(why);
-      return Promise.resolve(
-        ask.method === 'elicitation/create'
-          ? { result: { action: 'cancel' } }
-          : { refused: `The gateway forwards ${ask.method} only during a tool call it can attribute (${why}).` }
-      );
+      return Promise.resolve(withdrawn(ask, `The gateway forwards ${ask.method} only during a tool call it can attribute (${why}).`));
     }
     return new Promise<UpstreamAnswer>((resolve) => {
       let answered = false;
@@ -136,8 +186,18 @@ export class CallRouter {
     });
   }
 
-  /** The call a log message belongs to: the context's, else over stdio the one call in flight. */
+  /** The call whose request `requestId` is: as the direct path delivered it, else the context's (undefined: none). */
+  private askerOf(requestId: string | number): UpstreamCall | null | typeof AMBIGUOUS | undefined {
+    const key = idKey(requestId);
+    const asker = this.askedBy.get(key);
+    if (asker === undefined) return this.storage.getStore();
+    this.askedBy.delete(key);
+    return asker;
+  }
+
+  /** The call a log message belongs to: the one the direct path is delivering, else the context's, else over stdio the one call in flight. */
   private callOfNotification(): UpstreamCall | undefined {
+    if (this.delivering) return this.delivering;
     const store = this.storage.getStore();
     if (store !== undefined) return store ?? undefined;
     if (!this.stdio) return undefined;
@@ -150,4 +210,12 @@ export class CallRouter {
     const free = [...this.running].filter((call) => !call.pending && !call.finished);
     return free.length === 1 ? free[0] : undefined;
   }
+}
+
+/** What `askedBy` holds for an id two calls' questions share: neither is guessed. */
+const AMBIGUOUS = Symbol('ambiguous');
+
+/** A JSON-RPC id as a map key (`1` and `"1"` apart). */
+function idKey(id: string | number): string {
+  return typeof id === 'number' ? `n${id}` : `s${id}`;
 }

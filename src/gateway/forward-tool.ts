@@ -1,5 +1,5 @@
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client';
-import { readRequestState } from '../interactive/input-scope';
+import type { InputScope } from '../interactive/input-scope';
 import { createInputRound, type InputRound } from '../interactive/require-input';
 import { progress, type ProgressUpdate } from '../pipeline/progress';
 import type { CallContext } from '../types/context';
@@ -36,13 +36,14 @@ export async function* forwardCall(
   gateway: ForwardingGateway,
   args: Record<string, unknown>,
   ctx: CallContext,
-  signal: AbortSignal
+  signal: AbortSignal,
+  scope: InputScope
 ): AsyncGenerator<ProgressUpdate, CallToolResult | InputRound, undefined> {
-  const state = readRequestState<ForwardState>();
+  const state = scope.state as ForwardState | undefined;
   let call: UpstreamCall;
   if (state && typeof state.gw === 'string') {
     call = gateway.parked.take(state.gw);
-    call.answer(answerOf(call.pending?.ask, Array.isArray(state.cancelled) ? state.cancelled : []));
+    call.answer(answerOf(call.pending?.ask, scope, Array.isArray(state.cancelled) ? state.cancelled : []));
   } else {
     call = await gateway.start(ctx.tool.name, args, ctx.sessionId, ctx.clientCapabilities);
   }

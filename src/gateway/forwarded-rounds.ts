@@ -1,6 +1,6 @@
 import type { CreateMessageRequestParams, ElicitRequestParams } from '@modelcontextprotocol/client';
 import { MissingCapabilityError, ToolError } from '../errors';
-import { inputStatus, readInput } from '../interactive/input-scope';
+import { readInputOf, inputStatusOf, type InputScope } from '../interactive/input-scope';
 import type { FormSchema } from '../interactive/answer-validator';
 import type { InputRequest } from '../interactive/require-input';
 import type { CallContext } from '../types/context';
@@ -43,33 +43,34 @@ export function planRound(ask: UpstreamAsk, ctx: CallContext): RoundPlan {
 }
 
 /** The answer to send upstream, from what the front round carried (checked by the framework already: forms against their schema, sampling results, roots). */
-export function answerOf(ask: UpstreamAsk | undefined, cancelled: readonly string[] = []): UpstreamAnswer {
+export function answerOf(ask: UpstreamAsk | undefined, scope: InputScope, cancelled: readonly string[] = []): UpstreamAnswer {
   if (!ask) return { result: { action: 'cancel' } };
   if (ask.method !== 'input_required') {
-    const answer = answerTo(QUESTION_KEY, ask);
+    const answer = answerTo(QUESTION_KEY, ask, scope);
     return answer === undefined ? withdrawn(ask, 'The client in front of the gateway gave no answer.') : { result: answer };
   }
   const inputResponses: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(ask.inputRequests)) {
     // An answer missing is left out: the upstream asks again (the protocol's rule for a partial round).
-    const answer = cancelled.includes(key) ? { action: 'cancel' } : answerTo(key, readEntry(key, raw));
+    const answer = cancelled.includes(key) ? { action: 'cancel' } : answerTo(key, readEntry(key, raw), scope);
     if (answer !== undefined) inputResponses[key] = answer;
   }
   return { result: { inputResponses } };
 }
 
 /** The answer under `key`, or undefined when the front round carried none. */
-function answerTo(key: string, single: Single): Record<string, unknown> | undefined {
-  const status = inputStatus(key);
-  if (single.method === 'sampling/createMessage') return status === 'answered' ? readInput<Record<string, unknown>>(key) : undefined;
-  if (single.method === 'roots/list') return status === 'answered' ? { roots: readInput<unknown>(key) } : undefined;
+function answerTo(key: string, single: Single, scope: InputScope): Record<string, unknown> | undefined {
+  const status = inputStatusOf(scope, key);
+  if (single.method === 'sampling/createMessage')
+    return status === 'answered' ? readInputOf<Record<string, unknown>>(scope, key) : undefined;
+  if (single.method === 'roots/list') return status === 'answered' ? { roots: readInputOf<unknown>(scope, key) } : undefined;
   if (status === 'declined') return { action: 'decline' };
   if (status !== 'answered') return { action: 'cancel' };
   if (single.params.mode === 'url') return { action: 'accept' };
   const fields = Object.keys((single.params.requestedSchema as { properties?: object } | undefined)?.properties ?? {});
   const content: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = readInput<unknown>(field);
+    const value = readInputOf<unknown>(scope, field);
     if (value !== undefined) content[field] = value;
   }
   return { action: 'accept', content };

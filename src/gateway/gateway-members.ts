@@ -1,6 +1,7 @@
 import type { GetPromptResult, ReadResourceResult, Resource } from '@modelcontextprotocol/client';
 import type { CallContext } from '../types/context';
 import type { InputRound } from '../interactive/require-input';
+import type { InputScope } from '../interactive/input-scope';
 import type { Constructor } from '../types/core';
 import { namespacedResultUris } from '../compose/namespaced-content';
 import { isInputRound } from '../interactive/require-input';
@@ -16,7 +17,8 @@ export interface MembersHost extends ForwardingGateway {
     frontName: string,
     args: Record<string, string>,
     ctx: CallContext,
-    signal: AbortSignal
+    signal: AbortSignal,
+    scope: InputScope
   ): Promise<GetPromptResult | InputRound>;
 }
 
@@ -25,8 +27,8 @@ export function membersOf(gateway: MembersHost): Constructor {
   // The URIs an upstream's results name (resource links, embedded resources) under the gateway's namespace, so they read through it.
   const inFront = (uri: string) => namespacedUri(gateway.namespace, uri);
   return class GatewayMembers {
-    async *forward(args: Record<string, unknown>, ctx: CallContext, signal: AbortSignal) {
-      const result = yield* forwardCall(gateway, args, ctx, signal);
+    async *forward(args: Record<string, unknown>, ctx: CallContext, signal: AbortSignal, scope: InputScope) {
+      const result = yield* forwardCall(gateway, args, ctx, signal, scope);
       return gateway.namespace === undefined || isInputRound(result) ? result : namespacedResultUris(result, inFront);
     }
 
@@ -39,8 +41,8 @@ export function membersOf(gateway: MembersHost): Constructor {
       return gateway.listResources();
     }
 
-    async renderPrompt(args: Record<string, string>, ctx: CallContext, signal: AbortSignal) {
-      const result = await gateway.renderPrompt(ctx.tool.name, args, ctx, signal);
+    async renderPrompt(args: Record<string, string>, ctx: CallContext, signal: AbortSignal, scope: InputScope) {
+      const result = await gateway.renderPrompt(ctx.tool.name, args, ctx, signal, scope);
       return gateway.namespace === undefined || isInputRound(result) ? result : namespacedResultUris(result, inFront);
     }
   };

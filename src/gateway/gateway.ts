@@ -8,6 +8,7 @@ import { namespaceProblem } from '../compose/namespace';
 import { proxiedSurface, type ProxiedSurface } from './proxied-surface';
 import { renderThroughRounds } from './proxied-prompt';
 import type { InputRound } from '../interactive/require-input';
+import type { InputScope } from '../interactive/input-scope';
 import type { CallContext } from '../types/context';
 import { ParkedCalls } from './parked-calls';
 import { proxiedTools, type ProxiedTools } from './proxied-tools';
@@ -207,11 +208,12 @@ export class ProxiedServer implements Gateway, MemberSource {
     frontName: string,
     args: Record<string, string>,
     ctx: CallContext,
-    signal: AbortSignal
+    signal: AbortSignal,
+    scope: InputScope
   ): Promise<GetPromptResult | InputRound> {
     const name = this.surface.promptOf.get(frontName) ?? frontName;
     const connection = await this.connections.connectionFor(ctx.sessionId);
-    return renderThroughRounds((render) => connection.request(render), connection.modern, name, args, ctx, signal);
+    return renderThroughRounds((render) => connection.request(render), connection.modern, name, args, ctx, signal, scope);
   }
 
   /** Completes an argument upstream (a prompt's, or a template's variable). */

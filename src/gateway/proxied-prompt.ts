@@ -1,7 +1,7 @@
 import type { Client, GetPromptResult } from '@modelcontextprotocol/client';
 import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/client';
 import { ToolError } from '../errors';
-import { readRequestState } from '../interactive/input-scope';
+import type { InputScope } from '../interactive/input-scope';
 import { createInputRound, type InputRound } from '../interactive/require-input';
 import type { CallContext } from '../types/context';
 import { answerOf, planRound } from './forwarded-rounds';
@@ -32,14 +32,17 @@ export async function renderThroughRounds(
   name: string,
   args: Record<string, string>,
   ctx: CallContext,
-  signal: AbortSignal
+  signal: AbortSignal,
+  scope: InputScope
 ): Promise<GetPromptResult | InputRound> {
-  const state = readRequestState<PromptState>();
+  const state = scope.state as PromptState | undefined;
   let retry: Record<string, unknown> | undefined =
     state && state.ir && typeof state.ir === 'object'
       ? {
           inputResponses: (
-            answerOf({ method: 'input_required', inputRequests: state.ir }, state.cancelled ?? []) as { result: Record<string, unknown> }
+            answerOf({ method: 'input_required', inputRequests: state.ir }, scope, state.cancelled ?? []) as {
+              result: Record<string, unknown>;
+            }
           ).result.inputResponses,
           ...(typeof state.rs === 'string' ? { requestState: state.rs } : {})
         }

@@ -106,7 +106,7 @@ export function proxiedSurface(
         ...(prompt.title ? { title: prompt.title } : {}),
         description: prompt.description ?? `${prompt.name}, served by ${common.label}`,
         methodName: 'renderPrompt',
-        params: Object.freeze(['input', 'context', 'signal'] as const),
+        params: Object.freeze(['input', 'context', 'signal', 'inputScope'] as const),
         complete: completer
           ? Object.fromEntries(
               listed.map(({ name: argument }) => [argument, completer({ type: 'ref/prompt', name: prompt.name }, argument)])

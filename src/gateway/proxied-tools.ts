@@ -90,7 +90,8 @@ export function proxiedTools(
         target: members,
         className: label,
         methodName: 'forward',
-        params: Object.freeze(['input', 'context', 'signal'] as const),
+        // The input scope as a parameter: a proxied call runs outside the ambient one (no AsyncLocalStorage).
+        params: Object.freeze(['input', 'context', 'signal', 'inputScope'] as const),
         presenter: PASS_THROUGH,
         middleware: [],
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

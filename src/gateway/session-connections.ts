@@ -85,6 +85,8 @@ export class SessionConnections {
 
   /** (Re)starts a session's idle clock; when it runs out with calls still in flight, it starts again. */
   private arm(sessionId: string, entry: Entry): void {
+    // The same timer started again (every call of the session arms it: no new timer each time).
+    if (typeof (entry.idle as NodeJS.Timeout | undefined)?.refresh === 'function') return void (entry.idle as NodeJS.Timeout).refresh();
     clearTimeout(entry.idle);
     entry.idle = setTimeout(() => {
       void entry.connection.then(

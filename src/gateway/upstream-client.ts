@@ -8,7 +8,7 @@ import { UPSTREAM_LIMITS } from './guards/limits';
 /** Where the gateway's SDK client hands what the upstream sends outside a call's response (see {@link upstreamClient}). */
 export interface UpstreamClientHandlers {
   /** A request of the client (a question, a sampling request, a roots listing), answered for the call that caused it. */
-  readonly question: (ask: UpstreamAsk) => Promise<UpstreamAnswer>;
+  readonly question: (ask: UpstreamAsk, requestId: string | number) => Promise<UpstreamAnswer>;
   /** The upstream's tool, prompt or resource list changed. */
   readonly changed: () => void;
   /** A resource watched upstream changed (its upstream URI). */
@@ -43,13 +43,18 @@ export function upstreamClient(target: ResolvedTarget, era: UpstreamEra, handler
   );
   client.setRequestHandler(
     'elicitation/create',
-    async (request) => answered(await handlers.question({ method: 'elicitation/create', params: request.params })) as never
+    async (request, ctx) =>
+      answered(await handlers.question({ method: 'elicitation/create', params: request.params }, ctx.mcpReq.id)) as never
   );
   client.setRequestHandler(
     'sampling/createMessage',
-    async (request) => answered(await handlers.question({ method: 'sampling/createMessage', params: request.params })) as never
+    async (request, ctx) =>
+      answered(await handlers.question({ method: 'sampling/createMessage', params: request.params }, ctx.mcpReq.id)) as never
   );
-  client.setRequestHandler('roots/list', async () => answered(await handlers.question({ method: 'roots/list' })) as never);
+  client.setRequestHandler(
+    'roots/list',
+    async (_request, ctx) => answered(await handlers.question({ method: 'roots/list' }, ctx.mcpReq.id)) as never
+  );
   client.setNotificationHandler('notifications/resources/updated', (notification) => handlers.resourceUpdated(notification.params.uri));
   // What `tap` could give to no call: the upstream's logging between calls (or on its own stream).
   client.setNotificationHandler('notifications/message', (notification) => handlers.logged(notification.params));

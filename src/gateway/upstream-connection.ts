@@ -60,7 +60,7 @@ export class UpstreamConnection {
     this.calls = new CallRouter(target.kind === 'stdio' || target.sse === true);
     this.channel = new UpstreamChannel(target);
     this.client = upstreamClient(target, era, {
-      question: (ask) => this.question(ask),
+      question: (ask, requestId) => this.question(ask, requestId),
       changed: () => events.toolsChanged(),
       resourceUpdated: (uri) => events.resourceUpdated(uri),
       // Over stdio a log message names no call: with more than one in flight, it may be any one's.
@@ -102,7 +102,7 @@ export class UpstreamConnection {
       transport,
       sessionId: connection.channel.sessionId,
       client,
-      deliver: (call, message) => connection.calls.runIn(call, () => connection.receive?.(message)),
+      deliver: (call, message) => connection.calls.deliver(call, message, (delivered) => connection.receive?.(delivered)),
       noticed: (error) => connection.guard.noticed(error)
     });
     client.onerror = (error) => connection.guard.noticed(error);
@@ -230,8 +230,8 @@ export class UpstreamConnection {
     const params = { name, arguments: args, _meta: meta };
     // An HTTP upstream's call goes out directly (see direct-call.ts, and direct-modern.ts for what stays with the SDK client in 2026-07-28).
     const direct = !raw && this.direct?.accepts(name) ? this.direct : undefined;
-    this.calls
-      .runIn(call, () => (direct ? direct.send(call, params) : sendCall(this.client, call, params, raw)))
+    // A direct call names its call in what it delivers (`CallRouter.deliver`); the SDK client's is told by its async context.
+    (direct ? direct.send(call, params) : this.calls.runIn(call, () => sendCall(this.client, call, params, raw)))
       .then(
         (result) => call.push({ kind: 'done', result: result as never }),
         (error: unknown) =>
@@ -277,9 +277,10 @@ export class UpstreamConnection {
   }
 
   /** An upstream request of the client (a question, a sampling request, a roots listing), given to its call. */
-  private question(ask: UpstreamAsk): Promise<UpstreamAnswer> {
+  private question(ask: UpstreamAsk, requestId: string | number): Promise<UpstreamAnswer> {
     return this.calls.ask(
       ask,
+      requestId,
       (why) => this.guard.unrequested(ask.method, why),
       (why) => this.events.outsideCall?.(ask, why)
     );

@@ -47,15 +47,32 @@ function current(fn: string): InputScope {
  * descriptor), or `undefined` before it is answered. Answers accumulate across rounds.
  */
 export function readInput<T = unknown>(name: string): T | undefined {
-  return ownValue(current('readInput').answers, name) as T | undefined;
+  return readInputOf<T>(current('readInput'), name);
 }
 
 /** Whether field (or URL request) `name` was answered, declined, cancelled, or not asked yet. */
 export function inputStatus(name: string): InputStatus {
-  return (ownValue(current('inputStatus').statuses, name) as InputStatus | undefined) ?? 'unasked';
+  return inputStatusOf(current('inputStatus'), name);
 }
 
 /** The continuation payload attached to the last request for input (`options.state`), verified. */
 export function readRequestState<T = unknown>(): T | undefined {
   return current('readRequestState').state as T | undefined;
+}
+
+/*
+ * The same reads of a scope given by hand: a member that takes its scope as a parameter
+ * (`ParamKind` `'inputScope'`, a member source's own members) runs outside the ambient scope,
+ * so its calls never start the AsyncLocalStorage (whose promise hooks, once on, cost every
+ * promise of the process on Node 20 and 22).
+ */
+
+/** `readInput` of `scope`. */
+export function readInputOf<T = unknown>(scope: InputScope, name: string): T | undefined {
+  return ownValue(scope.answers, name) as T | undefined;
+}
+
+/** `inputStatus` of `scope`. */
+export function inputStatusOf(scope: InputScope, name: string): InputStatus {
+  return (ownValue(scope.statuses, name) as InputStatus | undefined) ?? 'unasked';
 }

@@ -267,11 +267,8 @@ export interface OutcomeMapping {
   failure(state: CallState, error: unknown): unknown;
 }
 
-/**
- * Anything a request can run (a tool, a resource, a prompt, a completer), ready to serve: its
- * chain as data and composed, built once at startup. Kinds differ only in their terminal and
- * presentation steps, and in which stages apply. (`CompiledTool` adds a tool's listing.)
- */
+/** Anything a request can run (a tool, a resource, a prompt, a completer), ready to serve: its chain as data and composed,
+ * built once at startup. Kinds differ only in their terminal and presentation steps and stages (`CompiledTool` adds a listing). */
 export interface CompiledMember {
   readonly kind: CallKind;
   readonly info: ToolInfo;
@@ -283,6 +280,8 @@ export interface CompiledMember {
   readonly answersUpFront: boolean;
   /** Interactive tools: a re-issued round gets the first attempt's outcome (its state is single-use too). */
   readonly exactlyOnce: boolean;
+  /** Interactive members whose handler reads the ambient scope (`readInput` and friends): the engine runs the chain inside it. */
+  readonly ambientInput: boolean;
   /** Whether the call may answer before its chain ends (an extension's call-life point applies to it: it may become a task). */
   readonly mayBecomeTask: boolean;
   /** The chain as data, in order (what `describeChain` shows). */

@@ -44,6 +44,7 @@ export function compileMember(spec: MemberSpec, appDeps: ChainDependencies): Com
     singleUseState: info.interactive && spec.singleUseState,
     answersUpFront: spec.answersUpFront === true,
     exactlyOnce: info.interactive && spec.exactlyOnce === true,
+    ambientInput: info.interactive && spec.inputScopeParam !== true,
     mayBecomeTask: callLives.length > 0,
     steps,
     run,

@@ -41,6 +41,8 @@ export interface MemberSpec {
   readonly validate?: InputValidator;
   readonly present: NamedStep;
   readonly terminal: NamedStep;
+  /** The terminal hands the handler its input scope as a parameter (`ParamKind` `'inputScope'`): no ambient scope is set up for its calls. */
+  readonly inputScopeParam?: boolean;
   /** The mount it belongs to, when it is a mounted member: it lives in that mount's home (`ChainDependencies.homes`); absent: the app's. */
   readonly mountedUnder?: string;
 }

@@ -59,6 +59,7 @@ export function compileTools(
           : catalog.validatorOf(descriptor.inputType, `${descriptor.className}.${descriptor.methodName}`),
         present: presentToolStep(info, outputSchema, descriptor.presenter, outputName(descriptor), deps.presenterTimeoutMs),
         terminal: invokeStep('invoke-tool', descriptor.target, descriptor.methodName, descriptor.params),
+        inputScopeParam: descriptor.params.includes('inputScope'),
         mountedUnder: descriptor.mountedUnder
       },
       deps

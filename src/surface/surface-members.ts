@@ -48,6 +48,7 @@ export function compileSurfaceMember(descriptor: SurfaceDescriptor, spec: Surfac
       validate: spec.validate,
       present: spec.present,
       terminal: spec.terminal,
+      inputScopeParam: spec.kind !== 'completion' && descriptor.params.includes('inputScope'),
       mountedUnder: descriptor.mountedUnder
     },
     deps

@@ -14,8 +14,12 @@ export type ToolKind = 'action' | 'mutation';
 /** What a decorated method serves: a tool of either kind, a resource, a resource template, or a prompt. */
 export type MemberKind = ToolKind | 'resource' | 'resource-template' | 'prompt';
 
-/** What a decorated method parameter receives. */
-export type ParamKind = 'input' | 'context' | 'signal';
+/**
+ * What a method parameter receives. `'inputScope'`: an interactive member's input so far (what
+ * `readInput` and friends read), given only to members a member source builds (no decorator
+ * gives it); such a member's calls run outside the ambient scope.
+ */
+export type ParamKind = 'input' | 'context' | 'signal' | 'inputScope';
 
 /** The output of a member: a class (an object) or `[Class]` (a list of them). */
 export type OutputSpec = Constructor | [Constructor];

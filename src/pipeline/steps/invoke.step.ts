@@ -9,8 +9,14 @@ import { named, type NamedStep } from './named-step';
  * `list-resources` (a completion ends in the complete-argument step instead).
  */
 export function invokeStep(name: string, target: Constructor, methodName: string, params: readonly ParamKind[]): NamedStep {
-  const argumentFor = params.map((kind) =>
-    kind === 'input' ? (s: CallState) => s.input : kind === 'signal' ? (s: CallState) => s.aborter.signal : (s: CallState) => s.ctx
+  const argumentFor = params.map((kind): ((s: CallState) => unknown) =>
+    kind === 'input'
+      ? (s) => s.input
+      : kind === 'signal'
+        ? (s) => s.aborter.signal
+        : kind === 'inputScope'
+          ? (s) => s.inputScope
+          : (s) => s.ctx
   );
   return named(name, (state) => {
     const instance = state.resolver().resolve(target) as Record<string, (...args: unknown[]) => unknown>;

@@ -255,6 +255,8 @@ export class SessionRegistry {
 
   private touch(id: string, session: Session): void {
     session.lastUsed = ++this.uses;
+    // The same timer started again (a request of a session touches it: no new timer each time).
+    if (typeof session.timer?.refresh === 'function') return void session.timer.refresh();
     clearTimeout(session.timer);
     session.timer = setTimeout(() => {
       this.forget(id, session);
@@ -263,10 +265,7 @@ export class SessionRegistry {
     session.timer.unref();
   }
 
-  /**
-   * A resuming GET for a session another instance holds: the events its stream missed, from the
-   * shared event store, for the session's own caller only; the stream ends after them.
-   */
+  /** A resuming GET for a session another instance holds: the events its stream missed (shared store), to its own caller only; then it ends. */
   private async resumeElsewhere(request: Request, sessionId: string, authInfo: AuthInfo | undefined): Promise<Response | undefined> {
     const lastEventId = request.headers.get('last-event-id');
     if (request.method !== 'GET' || !lastEventId || !this.options.resume) return undefined;
