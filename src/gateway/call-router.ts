@@ -71,7 +71,9 @@ export class CallRouter {
    * handler asks whose it is (`ask`).
    */
   deliver(call: UpstreamCall, message: JSONRPCMessage, receive: (message: JSONRPCMessage) => void): void {
-    if ('method' in message && 'id' in message) {
+    // Only what the SDK hands a handler of ours (a request of another method, or one it refuses, is never asked
+    // for), and at most MAX_ASKED at once: a flood of requests leaves the rest unnamed, so refused.
+    if ('method' in message && 'id' in message && ASKS.has(message.method) && this.askedBy.size < MAX_ASKED) {
       const key = idKey(message.id);
       const asker = this.askedBy.get(key);
       this.askedBy.set(key, asker === undefined || asker === call ? call : AMBIGUOUS);
@@ -211,6 +213,12 @@ export class CallRouter {
     return free.length === 1 ? free[0] : undefined;
   }
 }
+
+/** The upstream requests the gateway answers for a call (`upstream-client.ts`'s handlers). */
+const ASKS: ReadonlySet<string> = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list']);
+
+/** Questions remembered at once per connection (each call has at most one waiting; the rest is a flood). */
+const MAX_ASKED = 256;
 
 /** What `askedBy` holds for an id two calls' questions share: neither is guessed. */
 const AMBIGUOUS = Symbol('ambiguous');

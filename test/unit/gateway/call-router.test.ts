@@ -95,3 +95,20 @@ describe('CallRouter on the direct path (no async context)', () => {
     await expect(asked).resolves.toEqual({ result: { action: 'decline' } });
   });
 });
+
+describe('CallRouter under a flood of upstream requests', () => {
+  it('remembers only the requests it answers, and at most 256 at once: the rest are refused, not kept', async () => {
+    const router = new CallRouter(false);
+    const a = callOf(router, 'a');
+    // Another method (the SDK answers it itself, never asking a handler of ours): not remembered.
+    router.deliver(a, { jsonrpc: '2.0', id: 'x', method: 'tools/list' } as JSONRPCMessage, () => undefined);
+    for (let id = 0; id < 1000; id++) router.deliver(a, request(id), () => undefined);
+    const refusals: string[] = [];
+    await router.ask(elicit, 999, (why) => refusals.push(why));
+    expect(refusals).toEqual(['it came outside every call (on the standalone stream)']);
+    const answered = router.ask(elicit, 0, () => undefined);
+    const [event] = await queued(a, 1);
+    if (event.kind === 'question') event.question.respond({ result: { action: 'decline' } });
+    await expect(answered).resolves.toEqual({ result: { action: 'decline' } });
+  });
+});
