@@ -152,7 +152,7 @@ export class CallRouter {
   ): Promise<UpstreamAnswer> {
     const store = this.askerOf(requestId);
     if (store === AMBIGUOUS) {
-      const why = 'two calls in flight asked under the same request id';
+      const why = 'two requests in flight asked under the same request id';
       refuse(why);
       return Promise.resolve(withdrawn(ask, `The gateway forwards ${ask.method} only during a tool call it can attribute (${why}).`));
     }
@@ -192,9 +192,11 @@ export class CallRouter {
   private askerOf(requestId: string | number): UpstreamCall | null | typeof AMBIGUOUS | undefined {
     const key = idKey(requestId);
     const asker = this.askedBy.get(key);
-    if (asker === undefined) return this.storage.getStore();
+    const context = this.storage.getStore();
+    if (asker === undefined) return context;
     this.askedBy.delete(key);
-    return asker;
+    // A request the SDK client sent has its id too (an upstream without sessions counts ids per request): not guessed.
+    return context === undefined || context === asker ? asker : AMBIGUOUS;
   }
 
   /** The call a log message belongs to: the one the direct path is delivering, else the context's, else over stdio the one call in flight. */

@@ -58,7 +58,7 @@ describe('CallRouter on the direct path (no async context)', () => {
     const refusals: string[] = [];
     const answer = await router.ask(elicit, 1, (why) => refusals.push(why));
     expect(answer).toEqual({ result: { action: 'cancel' } });
-    expect(refusals).toEqual(['two calls in flight asked under the same request id']);
+    expect(refusals).toEqual(['two requests in flight asked under the same request id']);
     a.push({ kind: 'done', result: { content: [] } });
     expect((await a.next()).kind).toBe('done');
   });
@@ -110,5 +110,18 @@ describe('CallRouter under a flood of upstream requests', () => {
     const [event] = await queued(a, 1);
     if (event.kind === 'question') event.question.respond({ result: { action: 'decline' } });
     await expect(answered).resolves.toEqual({ result: { action: 'decline' } });
+  });
+});
+
+describe('CallRouter with both paths in flight', () => {
+  it("refuses a question whose id a direct call delivered while a request of the SDK client's own asks under it", async () => {
+    const router = new CallRouter(false);
+    const a = callOf(router, 'a');
+    router.deliver(a, request(9), () => undefined);
+    const refusals: string[] = [];
+    // A listing the SDK client sends (no call): a question inside it, under the same id.
+    const answer = await router.runOutside(() => router.ask(elicit, 9, (why) => refusals.push(why)));
+    expect(answer).toEqual({ result: { action: 'cancel' } });
+    expect(refusals).toEqual(['two requests in flight asked under the same request id']);
   });
 });
