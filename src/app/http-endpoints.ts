@@ -71,7 +71,15 @@ export class HttpEndpoints {
       // Through the front: the listens of whichever definition is served when one arrives.
       this.front,
       // 2025-era sessions are bound to the caller as `principalOf` names it, from what the HTTP request knows.
-      (authInfo, httpRequest) => namePrincipal({ authInfo, httpRequest, era: 'legacy' }),
+      // The web `Request` is built when the app's `principalOf` reads it (the default reads the token only).
+      (authInfo, entry) =>
+        namePrincipal({
+          authInfo,
+          get httpRequest() {
+            return entry.web();
+          },
+          era: 'legacy'
+        }),
       lane,
       modernLane
     );

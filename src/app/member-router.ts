@@ -23,6 +23,7 @@ import type { CallEngine } from './call-engine';
 import type { ListenRouter } from '../transports/http/task-listen-request';
 import type { CompiledMember } from '../pipeline/compiled-member';
 import type { ToolSearch } from '../tool-search/tool-search';
+import { refinedRequest } from './refined-request';
 
 /** The catalogs the router reads, replaced as a whole when the tool classes change at run time. */
 export interface Catalogs {
@@ -89,7 +90,10 @@ export class MemberRouter implements ServedApp {
    * locks, questions (whose state is bound to the tool and its arguments), progress and task are its own. The
    * search tool answers from memory and takes no queue slot.
    */
-  callTool(request: CallRequest, then?: (answer: unknown) => unknown): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
+  callTool(
+    request: CallRequest,
+    then?: (answer: unknown) => unknown
+  ): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
     const { tools, search } = this.catalogs();
     const tool = tools.get(request.subject);
     if (tool) return this.engine.run(tool, request, then) as Promise<CallToolResult | InputRequiredResult>;
@@ -114,7 +118,9 @@ export class MemberRouter implements ServedApp {
     }
     if ('answer' in routed) return Promise.resolve(routed.answer);
     const { tool, arguments: args } = routed.call;
-    return this.engine.run(tool, { ...request, subject: tool.info.name, arguments: args }) as Promise<CallToolResult | InputRequiredResult>;
+    return this.engine.run(tool, refinedRequest(request, { subject: tool.info.name, arguments: args })) as Promise<
+      CallToolResult | InputRequiredResult
+    >;
   }
 
   async listResources(request: ServedRequest): Promise<Resource[]> {

@@ -14,8 +14,9 @@ export interface ResponsePressure {
 }
 
 /**
- * What the Node entry knows of a request's connection, carried by the `Request` it builds (its
- * own subclass, see node-entry.ts): the facts travel with the request, not in a table beside it.
+ * What the Node entry knows of a request's connection, carried by its entry request and by the
+ * `Request` it builds from it (its own subclass, see node-entry-request.ts: the same pressure):
+ * the facts travel with the request, not in a table beside it.
  * A `Request` built elsewhere (an in-process fetch, another framework) has none of them.
  */
 export interface ConnectionFacts {
@@ -25,22 +26,25 @@ export interface ConnectionFacts {
   readonly pressure: ResponsePressure;
 }
 
+/** A request that may carry the facts: a web `Request` (the Node entry's own carries them) or an entry request (`entry-request.ts`). */
+type FactsCarrier = Request | { readonly remoteAddress: string | undefined; readonly pressure: ResponsePressure | undefined };
+
 /** The facts a request carries, where the Node entry built it. */
-function factsOf(request: Request | undefined): Partial<ConnectionFacts> | undefined {
+function factsOf(request: FactsCarrier | undefined): Partial<ConnectionFacts> | undefined {
   return request as Partial<ConnectionFacts> | undefined;
 }
 
 /** The pressure of the response to `request` (a fresh one, that nobody reads, for a request no entry streams). */
-export function pressureFor(request: Request): ResponsePressure {
+export function pressureFor(request: FactsCarrier): ResponsePressure {
   return factsOf(request)?.pressure ?? { congested: false };
 }
 
 /** Whether the response to `request` is congested now (false for a request no entry streams). */
-export function isCongested(request: Request | undefined): boolean {
+export function isCongested(request: FactsCarrier | undefined): boolean {
   return factsOf(request)?.pressure?.congested === true;
 }
 
 /** The network address a request came from, when the entry that built it knew it. */
-export function remoteAddressOf(request: Request | undefined): string | undefined {
+export function remoteAddressOf(request: FactsCarrier | undefined): string | undefined {
   return factsOf(request)?.remoteAddress;
 }

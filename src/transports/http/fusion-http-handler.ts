@@ -5,7 +5,9 @@ import type { ListenRouter } from './task-listen-request';
 import { authenticationGuard } from './guards/authentication.guard';
 import { guardBody } from './guards/body.guard';
 import { hostOriginGuard } from './guards/host-origin.guard';
-import { DEFAULT_WRITE_TIMEOUT_MS, nodeRequest, pathOf, readNodeBody, writeNodeResponse, type BodyReader } from './node-entry';
+import { DEFAULT_WRITE_TIMEOUT_MS, pathOf, readNodeBody, writeNodeResponse, type BodyReader } from './node-entry';
+import { nodeEntryRequest } from './node-entry-request';
+import { webEntryRequest, type EntryRequest } from './entry-request';
 import { authorityOf } from './authority';
 import { pressureFor } from './connection-facts';
 import { MAX_BODY_BYTES, badAuthority, endpointNotFound, internalError } from './protocol-refusals';
@@ -128,7 +130,7 @@ export function createFusionHttpHandler(
    * One request, whichever entry it came through (`fetch` or `serveNode`), through the guards
    * in order: `read` reads a POST's body once, from wherever the entry has it.
    */
-  async function serve(request: Request, pathname: string, passedAuth: AuthInfo | undefined, read?: BodyReader): Promise<Response> {
+  async function serve(request: EntryRequest, pathname: string, passedAuth: AuthInfo | undefined, read?: BodyReader): Promise<Response> {
     if (pathname !== path) return authentication?.metadata(request, pathname) ?? endpointNotFound(path);
     const misdirected = hostOrigin(request);
     if (misdirected) return misdirected;
@@ -156,7 +158,7 @@ export function createFusionHttpHandler(
     fetch(request, requestOptions) {
       const read = request.method === 'POST' ? () => readWebBody(request, MAX_BODY_BYTES) : undefined;
       // The response leaves this endpoint: a session's stream counts in flight until its reader reads it to the end.
-      return serve(request, pathOfRequestUrl(request.url), requestOptions?.authInfo, read).then(leavingResponse);
+      return serve(webEntryRequest(request), pathOfRequestUrl(request.url), requestOptions?.authInfo, read).then(leavingResponse);
     },
     async serveNode(req, res) {
       // Aborted when the client goes away before the answer is written: a 2026-era call is cancelled so.
@@ -167,14 +169,14 @@ export function createFusionHttpHandler(
         if (!finished || !res.writableFinished) abort.abort();
       });
       let response: Response;
-      let request: Request | undefined;
+      let request: EntryRequest | undefined;
       try {
         const read = req.method === 'POST' ? () => readNodeBody(req, MAX_BODY_BYTES) : undefined;
         const target = authorityOf(req.rawHeaders, req.url ?? '/');
         if ('problem' in target) {
           response = badAuthority(target.problem);
         } else {
-          request = nodeRequest(req, abort.signal, target.authority);
+          request = nodeEntryRequest(req, abort.signal, target.authority);
           response = await serve(request, pathOf(req.url), (req as { auth?: AuthInfo }).auth, read);
         }
       } catch (error) {

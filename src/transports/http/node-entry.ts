@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ConnectionFacts, ResponsePressure } from './connection-facts';
+import type { ResponsePressure } from './connection-facts';
 import { jsonAnswerText } from './json-answer';
 
 /** A POST body as read once by an entry: its text, or that it is over the limit. */
@@ -29,65 +29,6 @@ export function pathOf(target: string | undefined): string {
   } catch {
     return pathname;
   }
-}
-
-/**
- * A web `Request` for a Node request, without its body (the entry reads that itself), for the
- * authority the entry parsed (`authority.ts`): its Host header is that authority.
- */
-export function nodeRequest(req: IncomingMessage, signal: AbortSignal, authority: string): Request {
-  const headers = new Headers();
-  const raw = req.headers;
-  for (const name in raw) {
-    const value = raw[name];
-    if (value === undefined || name.startsWith(':')) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
-  }
-  headers.set('host', authority);
-  const target = req.url ?? '/';
-  const path = target.startsWith('/') ? target : target.replace(/^https?:\/\/[^/?#]*/i, '') || '/';
-  const url = `http://${authority}${path.startsWith('/') ? path : `/${path}`}`;
-  const Built = nodeWebRequestType();
-  return new Built(url, { method: req.method ?? 'GET', headers }, signal, req.socket?.remoteAddress);
-}
-
-/**
- * A `Request` whose `signal` is the entry's own, aborted when the client goes away: given as
- * `init.signal`, undici would make a second signal and link the two (half the cost of building
- * the request). A clone of it follows undici's own signal, which never aborts: nothing here
- * clones it (the entry hands the SDK the parsed body, so it reads no body either). Defined on
- * first use: Node loads its fetch implementation when `Request` is first touched, and an app
- * need not pay for that before it serves its first request.
- */
-type NodeWebRequestClass = new (
-  url: string,
-  init: RequestInit,
-  signal: AbortSignal,
-  remoteAddress: string | undefined
-) => Request & ConnectionFacts;
-let nodeWebRequestClass: NodeWebRequestClass | undefined;
-
-function nodeWebRequestType(): NodeWebRequestClass {
-  return (nodeWebRequestClass ??= class NodeWebRequest extends Request implements ConnectionFacts {
-    readonly #signal: AbortSignal;
-    /** What the connection knows that a web `Request` does not carry (see connection-facts.ts). */
-    readonly pressure: ResponsePressure = { congested: false };
-
-    constructor(
-      url: string,
-      init: RequestInit,
-      signal: AbortSignal,
-      readonly remoteAddress: string | undefined
-    ) {
-      super(url, init);
-      this.#signal = signal;
-    }
-
-    override get signal(): AbortSignal {
-      return this.#signal;
-    }
-  });
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import { PROTOTYPE_KEYS } from '../../wire/own-properties';
+import type { EntryHeaders } from './entry-request';
 
 /**
  * Every refusal the HTTP transport answers before a call exists, whichever era: the response
@@ -82,7 +83,7 @@ export const statelessMethodNotAllowed = (): Response =>
  * 406 when `Accept` admits neither `application/json` nor `text/event-stream` (wildcards and
  * `q=0` honoured). No `Accept` header means "anything" (RFC 9110), so it passes.
  */
-export function acceptRefusal(request: Request): Response | undefined {
+export function acceptRefusal(request: { readonly headers: EntryHeaders }): Response | undefined {
   const accept = request.headers.get('accept');
   if (accept === null || accept.trim() === '') return undefined;
   if (admits(accept, 'application', 'json') || admits(accept, 'text', 'event-stream')) return undefined;

@@ -14,6 +14,7 @@ import { statelessJsonLegacy } from './stateless-json-legacy';
 import { answerListen, listenOf, type ListenRouter } from './task-listen-request';
 import type { SessionLane } from './front-lane/session-lane';
 import type { ModernLane } from './front-lane/modern-lane';
+import type { EntryRequest } from './entry-request';
 
 /**
  * Routing: where a request that passed every guard is served. A task listen goes to the app's
@@ -22,7 +23,7 @@ import type { ModernLane } from './front-lane/modern-lane';
  * legacy leg). Owns the legs themselves, so closing the routing closes their sessions and streams.
  */
 export interface Routing {
-  route(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response>;
+  route(request: EntryRequest, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response>;
   /** Publishes change notifications to 2026-era `subscriptions/listen` streams. */
   readonly notify: ServerNotifier;
   /** Open 2025-era sessions. */
@@ -63,13 +64,14 @@ export function createRouting(
   // Refused: the modern leg (made with `legacy: 'reject'`) answers a 2025-era request with the
   // unsupported-protocol-version error, and acknowledges its notifications.
   const legacy = rejected
-    ? (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined) =>
-        modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) })
+    ? (request: EntryRequest, parsedBody: unknown, authInfo: AuthInfo | undefined) =>
+        modern.fetch(request.web(), { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) })
     : sessions
       ? sessions.handle.bind(sessions)
       : statelessJsonLegacy(factory);
-  const modernFetch = (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> =>
-    modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
+  // The SDK's modern leg gets the web `Request` (its transport and the app's handlers read it).
+  const modernFetch = (request: EntryRequest, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> =>
+    modern.fetch(request.web(), { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
   return {
     notify: modern.notify,
     get sessionCount() {
@@ -81,14 +83,14 @@ export function createRouting(
       // async function, so a synchronous throw here still ends as its rejection.
       // A listen an extension answers (task status, the tasks extension's) is served here: the SDK's listen router knows only the core ones.
       const listen = listens ? listenOf(parsedBody) : undefined;
-      if (listen && listens!.accepts(listen)) return answerListen(listen, authInfo, listens!, request.signal, request);
+      if (listen && listens!.accepts(listen)) return answerListen(listen, authInfo, listens!, request.signal, request.web());
       if (claimsModernEnvelope(parsedBody)) {
         // The front lane of 2026-07-28 (`frontLane`), where it takes the request (not in JSON mode, which drops progress).
         const laned = modernLane && !json ? modernLane.serve(request, parsedBody, authInfo) : undefined;
         return laned ?? modernFetch(request, parsedBody, authInfo);
       }
       if (onLegacySession(request)) return legacy(request, parsedBody, authInfo);
-      return isLegacyRequest(request, parsedBody).then((isLegacy) =>
+      return isLegacyRequest(request.web(), parsedBody).then((isLegacy) =>
         isLegacy ? legacy(request, parsedBody, authInfo) : modernFetch(request, parsedBody, authInfo)
       );
     },
@@ -106,7 +108,7 @@ const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS
  * and a 2025-era `MCP-Protocol-Version`, which is what `isLegacyRequest` would conclude from
  * such a request (no claim, no modern version header), without classifying the body again.
  */
-function onLegacySession(request: Request): boolean {
+function onLegacySession(request: EntryRequest): boolean {
   const version = request.headers.get('mcp-protocol-version');
   return version !== null && LEGACY_VERSIONS.has(version) && request.headers.get('mcp-session-id') !== null;
 }

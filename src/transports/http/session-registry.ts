@@ -20,6 +20,7 @@ import { onResponseEnd } from './response-end';
 import { BoundedSessionEventStore } from './session-event-store';
 import type { Server } from '@modelcontextprotocol/server';
 import type { LaneSession, SessionLane } from './front-lane/session-lane';
+import type { EntryRequest } from './entry-request';
 
 /** Limits of the 2025-era session registry. */
 export interface SessionOptions {
@@ -66,7 +67,7 @@ export interface SessionResumption {
  * Who a 2025-era request's caller is, from its verified token and its HTTP request: the app's
  * `principalOf` (default: `defaultPrincipalOf` of the token, as for calls; none without a token).
  */
-export type SessionPrincipalOf = (authInfo: AuthInfo | undefined, request: Request) => string | undefined;
+export type SessionPrincipalOf = (authInfo: AuthInfo | undefined, request: EntryRequest) => string | undefined;
 
 const defaultSessionPrincipal: SessionPrincipalOf = (authInfo) => defaultPrincipalOf(authInfo);
 
@@ -123,7 +124,7 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  async handle(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+  async handle(request: EntryRequest, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
     if (this.closed) return shuttingDown();
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
@@ -138,10 +139,10 @@ export class SessionRegistry {
         const resumed = await this.lane.resume(request, this.laneSession(sessionId, session));
         if (resumed) return resumed;
       }
-      if (request.method !== 'POST') return session.transport.handleRequest(request, { parsedBody, authInfo });
+      if (request.method !== 'POST') return session.transport.handleRequest(request.web(), { parsedBody, authInfo });
       const laned = this.lane?.serve(request, parsedBody, authInfo, this.laneSession(sessionId, session));
       if (laned) return this.inFlight(session, () => laned);
-      return this.inFlight(session, () => session.transport.handleRequest(request, { parsedBody, authInfo }));
+      return this.inFlight(session, () => session.transport.handleRequest(request.web(), { parsedBody, authInfo }));
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) return sessionRequired();
     if (this.sessions.size >= this.maxSessions) return tooManySessions(this.maxSessions);
@@ -206,12 +207,13 @@ export class SessionRegistry {
   }
 
   private async open(
-    request: Request,
+    entry: EntryRequest,
     parsedBody: unknown,
     authInfo: AuthInfo | undefined,
     owner: string | undefined,
     quotaKey: string
   ): Promise<Response> {
+    const request = entry.web();
     const server = await this.factory({ era: 'legacy', authInfo, requestInfo: request });
     const eventStore = this.options.eventStore?.() ?? new BoundedSessionEventStore();
     const protocol = 'server' in server ? server.server : server;
@@ -266,7 +268,7 @@ export class SessionRegistry {
   }
 
   /** A resuming GET for a session another instance holds: the events its stream missed (shared store), to its own caller only; then it ends. */
-  private async resumeElsewhere(request: Request, sessionId: string, authInfo: AuthInfo | undefined): Promise<Response | undefined> {
+  private async resumeElsewhere(request: EntryRequest, sessionId: string, authInfo: AuthInfo | undefined): Promise<Response | undefined> {
     const lastEventId = request.headers.get('last-event-id');
     if (request.method !== 'GET' || !lastEventId || !this.options.resume) return undefined;
     const found = await this.options.resume(lastEventId).catch(() => undefined);

@@ -1,13 +1,15 @@
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
 import { statelessMethodNotAllowed } from './protocol-refusals';
+import type { EntryRequest } from './entry-request';
 
 /**
  * 2025-era requests in JSON-only mode: one fresh server and transport per request, no
  * session, and one JSON body per answer (the SDK's own stateless fallback streams SSE).
  */
 export function statelessJsonLegacy(factory: McpServerFactory) {
-  return async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
-    if (request.method !== 'POST') return statelessMethodNotAllowed();
+  return async (entry: EntryRequest, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
+    if (entry.method !== 'POST') return statelessMethodNotAllowed();
+    const request = entry.web();
     const server = await factory({ era: 'legacy', authInfo, requestInfo: request });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

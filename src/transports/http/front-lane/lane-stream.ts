@@ -1,5 +1,6 @@
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { isCongested } from '../connection-facts';
+import type { EntryRequest } from '../entry-request';
 import { jsonAnswer } from '../json-answer';
 import { KEEP_ALIVE, KEEP_ALIVE_MS, primingEvent, sseEvent, sseHeaders, storeNowOf } from './lane-wire';
 
@@ -37,7 +38,7 @@ export interface LaneEvents {
 /** A connection an answer's events go to: the call's POST, or a GET that resumed its stream. */
 interface Connection {
   readonly controller: ReadableStreamDefaultController<Uint8Array>;
-  readonly request: Request;
+  readonly request: EntryRequest;
 }
 
 /**
@@ -78,7 +79,7 @@ export class LaneAnswer {
   constructor(
     private readonly sessionId: string,
     private readonly signal: AbortSignal,
-    private readonly request: Request,
+    private readonly request: EntryRequest,
     private readonly events?: LaneEvents
   ) {
     this.response = new Promise<Response>((resolve) => (this.answer = resolve));
@@ -132,7 +133,7 @@ export class LaneAnswer {
   }
 
   /** The call's connection dropped (`request` is the one that did): the answer runs on without one. */
-  detach(request: Request): void {
+  detach(request: EntryRequest): void {
     if (this.live?.request === request) this.live = undefined;
   }
 
@@ -156,7 +157,7 @@ export class LaneAnswer {
    * stored events after `lastEventId`, then carries the rest live (or ends, when the call has).
    * The connection it replaces, if any, is closed, as the SDK's transport does after a replay.
    */
-  resume(request: Request, lastEventId: string): Response {
+  resume(request: EntryRequest, lastEventId: string): Response {
     const events = this.events!;
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let gone = false;

@@ -13,6 +13,7 @@ import { channelOf } from '../../server-factory';
 import type { CallRequest, LogSend, ProgressSend } from '../../../types/request';
 import { isPlainJsonObject } from '../../../wire/own-properties';
 import { isCongested, remoteAddressOf } from '../connection-facts';
+import type { EntryRequest } from '../entry-request';
 import { progressParams } from '../../progress-sender';
 import type { LaneCounts } from './session-lane';
 import { ENVELOPE_KEYS, EnvelopeCheck, REVISION } from './envelope-check';
@@ -80,7 +81,7 @@ export class ModernLane {
   ) {}
 
   /** Serves `body` when the lane takes it; undefined: the normal path serves it. Only for a body that claims the 2026-07-28 envelope. */
-  serve(request: Request, body: unknown, authInfo: unknown): Promise<Response> | undefined {
+  serve(request: EntryRequest, body: unknown, authInfo: unknown): Promise<Response> | undefined {
     const call = authInfo === undefined ? this.callOf(request, body) : undefined;
     if (!call) {
       this.counts.passed++;
@@ -97,7 +98,7 @@ export class ModernLane {
   }
 
   /** What the lane runs for a request, when it takes it at all. */
-  private callOf(request: Request, body: unknown): LaneCall | undefined {
+  private callOf(request: EntryRequest, body: unknown): LaneCall | undefined {
     if (!isPlainJsonObject(body)) return undefined;
     const message = body as Json;
     if (message.jsonrpc !== '2.0' || message.method !== 'tools/call') return undefined;
@@ -158,7 +159,7 @@ export class ModernLane {
   }
 
   /** Runs the call through the app and answers as the SDK's modern leg does. */
-  private run(request: Request, call: LaneCall): Promise<Response> {
+  private run(request: EntryRequest, call: LaneCall): Promise<Response> {
     const { app } = this.surfaces();
     const abort = new AbortController();
     const gone = (): void => abort.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
@@ -196,7 +197,10 @@ export class ModernLane {
       signal: abort.signal,
       requestId: call.id,
       ...(meta !== undefined ? { meta } : {}),
-      httpRequest: request,
+      // The web `Request` is built if something reads it (a `principalOf`, a `contextFactory`), not for every call.
+      get httpRequest() {
+        return request.web();
+      },
       remoteAddress: remoteAddressOf(request),
       era: 'modern',
       clientCapabilities: call.capabilities,

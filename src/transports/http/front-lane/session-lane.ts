@@ -12,6 +12,7 @@ import { channelOf } from '../../server-factory';
 import type { CallRequest, LogSend, ProgressSend } from '../../../types/request';
 import { isPlainJsonObject } from '../../../wire/own-properties';
 import { remoteAddressOf } from '../connection-facts';
+import type { EntryRequest } from '../entry-request';
 import { streamInUse } from '../protocol-refusals';
 import { LaneAnswer, type LaneEvents } from './lane-stream';
 import { thrownAsWireError } from '../../../errors/sdk-seam-errors';
@@ -87,7 +88,7 @@ export class SessionLane {
   constructor(private readonly surfaces: () => ServedSurfaces) {}
 
   /** Serves `body` on `session` when the lane takes it; undefined: the normal path serves it. */
-  serve(request: Request, body: unknown, authInfo: unknown, session: LaneSession): Promise<Response> | undefined {
+  serve(request: EntryRequest, body: unknown, authInfo: unknown, session: LaneSession): Promise<Response> | undefined {
     if (authInfo !== undefined || !isPlainJsonObject(body)) return undefined;
     const message = body as Json;
     if (message.jsonrpc !== '2.0' || typeof message.method !== 'string') return undefined;
@@ -105,7 +106,7 @@ export class SessionLane {
    * SDK's transport answers); undefined for anything else (the normal path serves it: the SDK's
    * transport replays the stored events of a lane call that has ended, the response among them).
    */
-  async resume(request: Request, session: LaneSession): Promise<Response | undefined> {
+  async resume(request: EntryRequest, session: LaneSession): Promise<Response | undefined> {
     const lastEventId = request.headers.get('last-event-id');
     const store = session.eventStore;
     if (!lastEventId || !store?.getStreamIdForEventId || this.streams.size === 0) return undefined;
@@ -145,7 +146,7 @@ export class SessionLane {
   }
 
   /** What the lane runs for a `tools/call`, when it takes the request at all. */
-  private callOf(request: Request, message: Json, session: LaneSession): LaneCall | undefined {
+  private callOf(request: EntryRequest, message: Json, session: LaneSession): LaneCall | undefined {
     const id = message.id;
     if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return undefined;
     const params = message.params;
@@ -171,7 +172,7 @@ export class SessionLane {
   }
 
   /** Runs the call through the app and streams its answer. */
-  private run(request: Request, call: LaneCall, session: LaneSession): Promise<Response> {
+  private run(request: EntryRequest, call: LaneCall, session: LaneSession): Promise<Response> {
     const { app, live } = this.surfaces();
     const server = session.server;
     const key = keyOf(session.id, call.id);
@@ -202,7 +203,10 @@ export class SessionLane {
       signal: abort.signal,
       requestId: call.id,
       ...(call.meta !== undefined ? { meta: call.meta } : {}),
-      httpRequest: request,
+      // The web `Request` is built if something reads it (a `principalOf`, a `contextFactory`), not for every call.
+      get httpRequest() {
+        return request.web();
+      },
       remoteAddress: remoteAddressOf(request),
       sessionId: session.id,
       era: 'legacy',

@@ -1,5 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { HttpAuthGate } from '../../../auth/http-auth';
+import type { EntryRequest } from '../entry-request';
 
 /**
  * The authentication guard: the endpoint as an OAuth resource server, through the app's
@@ -11,17 +12,21 @@ import type { HttpAuthGate } from '../../../auth/http-auth';
  */
 export interface AuthenticationGuard {
   /** The protected resource metadata for a request to one of its well-known paths, else undefined. */
-  metadata(request: Request, pathname: string): Response | undefined;
+  metadata(request: EntryRequest, pathname: string): Response | undefined;
   /** The verified token of a request to the endpoint, or the answer refusing it. */
-  authenticate(request: Request): Promise<AuthInfo | Response>;
+  authenticate(request: EntryRequest): Promise<AuthInfo | Response>;
   /** The 403 when the body calls something that needs scopes the caller's token lacks (no token: nothing to check). */
   authorize(body: unknown, caller: AuthInfo | undefined): Response | undefined;
 }
 
 export function authenticationGuard(gate: HttpAuthGate): AuthenticationGuard {
   return {
-    metadata: (request, pathname) => gate.metadata(request, pathname),
-    authenticate: (request) => gate.authenticate(request, new URL(request.url)),
+    // The gate is the app's (user code may read the request): it gets the web `Request`.
+    metadata: (request, pathname) => gate.metadata(request.web(), pathname),
+    authenticate: (request) => {
+      const web = request.web();
+      return gate.authenticate(web, new URL(web.url));
+    },
     authorize: (body, caller) => (caller ? gate.authorize(body, caller) : undefined)
   };
 }

@@ -1,5 +1,6 @@
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { BodyReader, ReadBody } from '../node-entry';
+import type { EntryRequest } from '../entry-request';
 import {
   acceptRefusal,
   batchRefusal,
@@ -23,7 +24,7 @@ import {
  * Keys that could reach a prototype are dropped from `inputResponses` before the SDK copies
  * that map. What passes is the parsed body, which both legs get (the SDK reads it no more).
  */
-export async function guardBody(request: Request, readBody: BodyReader): Promise<Response | { body: unknown }> {
+export async function guardBody(request: EntryRequest, readBody: BodyReader): Promise<Response | { body: unknown }> {
   const notAcceptable = acceptRefusal(request);
   if (notAcceptable) return notAcceptable;
   if (!isJsonContentType(request.headers.get('content-type'))) return unsupportedMediaType();

@@ -5,6 +5,7 @@ import {
   validateHostHeader
 } from '@modelcontextprotocol/server';
 import { isAuthority } from '../authority';
+import type { EntryRequest } from '../entry-request';
 import { badAuthority, hostNotAllowed } from '../protocol-refusals';
 
 /**
@@ -13,7 +14,7 @@ import { badAuthority, hostNotAllowed } from '../protocol-refusals';
  * outside the allowed origins (the SDK's own 403). A request without `Origin` (not from a
  * browser) passes that half. Both lists default to the localhost names.
  */
-export type HostOriginGuard = (request: Request) => Response | undefined;
+export type HostOriginGuard = (request: EntryRequest) => Response | undefined;
 
 export function hostOriginGuard(options: { allowedHosts?: string[]; allowedOrigins?: string[] } = {}): HostOriginGuard {
   const allowedHosts = options.allowedHosts ?? localhostAllowedHostnames();
@@ -23,6 +24,7 @@ export function hostOriginGuard(options: { allowedHosts?: string[]; allowedOrigi
     const host = request.headers.get('host') ?? new URL(request.url).host;
     if (!isAuthority(host)) return badAuthority('the Host header is not a valid host[:port]');
     if (!validateHostHeader(host, allowedHosts).ok) return hostNotAllowed(host);
-    return originValidationResponse(request, allowedOrigins);
+    // No Origin (or an empty one) passes the SDK's check: only a browser's is handed to it.
+    return request.headers.get('origin') ? originValidationResponse(request.web(), allowedOrigins) : undefined;
   };
 }

@@ -10,6 +10,7 @@ import { authenticationGuard, type AuthenticationGuard } from '../../../../src/t
 import { guardBody } from '../../../../src/transports/http/guards/body.guard';
 import { hostOriginGuard } from '../../../../src/transports/http/guards/host-origin.guard';
 import { MAX_BODY_BYTES } from '../../../../src/transports/http/protocol-refusals';
+import { webEntryRequest as entry } from '../../../../src/transports/http/entry-request';
 import { AUDIENCE, ISSUER, JwksServer, jwksOf, mintToken, signingKey, type SigningKey } from '../../../helpers/auth-fixtures';
 
 const ENDPOINT = 'http://127.0.0.1:3000/mcp';
@@ -28,7 +29,8 @@ const jsonRpcError = (code: number, message: string, id: string | number | null 
 });
 
 describe('the host/origin guard (DNS rebinding)', () => {
-  const guard = hostOriginGuard();
+  const hostGuard = hostOriginGuard();
+  const guard = (request: Request) => hostGuard(entry(request));
 
   it('lets a request to a localhost name through, with or without a localhost Origin', () => {
     for (const host of ['127.0.0.1:3000', 'localhost:3000', 'localhost', '[::1]:3000']) {
@@ -56,7 +58,7 @@ describe('the host/origin guard (DNS rebinding)', () => {
 
   it('honours the allowed hosts and origins it is given instead of the localhost names', async () => {
     const custom = hostOriginGuard({ allowedHosts: ['mcp.example.com'], allowedOrigins: ['app.example.com'] });
-    const at = (headers: Record<string, string>) => custom(new Request('https://mcp.example.com/mcp', { headers }));
+    const at = (headers: Record<string, string>) => custom(entry(new Request('https://mcp.example.com/mcp', { headers })));
     expect(at({})).toBeUndefined();
     expect(at({ origin: 'https://app.example.com' })).toBeUndefined();
     expect((await refusalOf(at({ host: 'localhost' }))).status).toBe(403);
@@ -69,7 +71,7 @@ describe('the body guard (reading a POST)', () => {
   const post = (body: BodyInit, headers: Record<string, string> = {}) =>
     new Request(ENDPOINT, { method: 'POST', headers: { ...HEADERS, ...headers }, body, duplex: 'half' } as RequestInit);
   /** The body guard as the `fetch` entry runs it: the SDK's reader, at most MAX_BODY_BYTES. */
-  const guard = (request: Request) => guardBody(request, () => readRequestBody(request, MAX_BODY_BYTES));
+  const guard = (request: Request) => guardBody(entry(request), () => readRequestBody(request, MAX_BODY_BYTES));
   const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
 
   it('passes a JSON request and gives it parsed', async () => {
@@ -93,7 +95,7 @@ describe('the body guard (reading a POST)', () => {
     let read = false;
     const request = post(ping, { 'content-type': 'text/plain' });
     const refusal = await refusalOf(
-      await guardBody(request, () => {
+      await guardBody(entry(request), () => {
         read = true;
         return readRequestBody(request, MAX_BODY_BYTES);
       })
@@ -189,13 +191,14 @@ describe('the authentication guard (bearer tokens, through the HTTP auth gate)',
     await jwks.close();
   });
 
-  const withToken = (token: string, url = ENDPOINT) => new Request(url, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  const withToken = (token: string, url = ENDPOINT) =>
+    entry(new Request(url, { method: 'POST', headers: { authorization: `Bearer ${token}` } }));
 
   it('serves the protected resource metadata at its well-known path, and nothing at other paths', async () => {
-    const answer = guard.metadata(new Request(`http://127.0.0.1:3000${METADATA_PATH}`), METADATA_PATH);
+    const answer = guard.metadata(entry(new Request(`http://127.0.0.1:3000${METADATA_PATH}`)), METADATA_PATH);
     expect(answer?.status).toBe(200);
     expect(await answer?.json()).toMatchObject({ resource: AUDIENCE, authorization_servers: [ISSUER] });
-    expect(guard.metadata(new Request('http://127.0.0.1:3000/elsewhere'), '/elsewhere')).toBeUndefined();
+    expect(guard.metadata(entry(new Request('http://127.0.0.1:3000/elsewhere')), '/elsewhere')).toBeUndefined();
   });
 
   it('gives the verified token of a request that carries a good one', async () => {
@@ -206,7 +209,7 @@ describe('the authentication guard (bearer tokens, through the HTTP auth gate)',
   });
 
   it('refuses a request without a token with 401 and the challenge', async () => {
-    const refused = (await guard.authenticate(new Request(ENDPOINT, { method: 'POST' }))) as Response;
+    const refused = (await guard.authenticate(entry(new Request(ENDPOINT, { method: 'POST' })))) as Response;
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('resource_metadata=');
   });
