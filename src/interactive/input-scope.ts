@@ -7,8 +7,11 @@ export type InputStatus = 'unasked' | 'answered' | 'declined' | 'cancelled';
 
 /** What an interactive call knows of its input so far. */
 export interface InputScope {
+  /** The answers so far, by field (or URL request) name, validated against their descriptors (`readInputOf`). */
   readonly answers: Readonly<Record<string, unknown>>;
+  /** How each request for input ended so far, by name (`inputStatusOf`; absent: not asked yet). */
   readonly statuses: Readonly<Record<string, InputStatus>>;
+  /** The continuation payload attached to the last request for input (`options.state`), verified (`readRequestState`). */
   readonly state: unknown;
 }
 
