@@ -42,13 +42,18 @@ export class HttpEndpoints {
     const { gate, namePrincipal, notifier, surfaces } = this.parts();
     let lane: SessionLane | undefined;
     let modernLane: ModernLane | undefined;
-    if (options.frontLane) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with the endpoint, as the entry is
-      const { SessionLane: Lane } = require('../transports/http/front-lane/session-lane') as typeof SessionLaneModule;
-      lane = new Lane(surfaces);
+    // The 2026-07-28 lane gives the normal path's answers byte for byte: on unless turned off. The 2025-era lane
+    // answers a quick call as JSON and cancels one whose connection drops early: on only when asked for.
+    if (options.frontLane !== false) {
+      const counts = { served: 0, passed: 0 };
+      if (options.frontLane === true) {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with the endpoint, as the entry is
+        const { SessionLane: Lane } = require('../transports/http/front-lane/session-lane') as typeof SessionLaneModule;
+        lane = new Lane(surfaces, counts);
+      }
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
       const { ModernLane: Modern } = require('../transports/http/front-lane/modern-lane') as typeof ModernLaneModule;
-      modernLane = new Modern(surfaces, lane.counts);
+      modernLane = new Modern(surfaces, counts);
     }
     // The HTTP entry (and with it the SDK server) loads with the first endpoint: an app is made without it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above

@@ -33,3 +33,12 @@ export function thrownAsWireError(thrown: { code?: unknown; message?: string; da
     ...(thrown.data !== undefined ? { data: thrown.data } : {})
   };
 }
+
+/**
+ * What the SDK's server seam answers when a tool's result does not fit the spec's result schema
+ * (`Server._wrapHandler` for `tools/call`: -32602, `Invalid tools/call result: ` and the schema's
+ * issues): the front lanes check an app's results as it does (`front-lane/result-check.ts`).
+ */
+export function sdkSeamInvalidResult(issues: readonly unknown[]): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid tools/call result: ${JSON.stringify(issues, null, 2)}`);
+}

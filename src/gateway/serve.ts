@@ -144,7 +144,7 @@ async function startGateway(settings: ServeSettings): Promise<ServedGateway> {
       transport: 'http',
       host: settings.host ?? '127.0.0.1',
       port: front.port,
-      ...((settings.frontLane ?? env.MCPFUSION_FRONT_LANE !== '0') ? { frontLane: true } : {}),
+      frontLane: settings.frontLane ?? env.MCPFUSION_FRONT_LANE !== '0',
       sessions: {
         ...(maxSessions !== undefined ? { maxSessions } : {}),
         ...(maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller } : {})

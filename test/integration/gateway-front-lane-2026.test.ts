@@ -105,7 +105,7 @@ describe('the front fast lane of 2026-07-28', () => {
     gateway = await proxy(upstream.url, { namespace: 'up', era: '2025', logger: () => undefined });
     app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [AskingTools], gateways: [gateway], logger: () => undefined });
     lane = app.createHttpHandler({ frontLane: true });
-    normal = app.createHttpHandler();
+    normal = app.createHttpHandler({ frontLane: false });
     fast = await modernClient(lane, { elicitation: { form: {} } });
     slow = await modernClient(normal, { elicitation: { form: {} } });
   });

@@ -153,7 +153,7 @@ describe('the front fast lane of a 2025-era session', () => {
     gateway = await proxy(upstream.url, { namespace: 'up', era: '2025', logger: () => undefined });
     app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [], gateways: [gateway], logger: () => undefined });
     lane = app.createHttpHandler({ frontLane: true });
-    normal = app.createHttpHandler();
+    normal = app.createHttpHandler({ frontLane: false });
     fast = await clientOf(lane, 'legacy');
     slow = await clientOf(normal, 'legacy');
   });
@@ -427,7 +427,7 @@ describe("the 2025-era lane filters a call's log messages by the session's level
   it('sends what `logging/setLevel` lets through, as the normal path does, before and after the level is set', async () => {
     const app = FusionApp.create({ name: 'front', version: '1.0.0', tools: [ChattyTools], logger: () => undefined });
     const lane = app.createHttpHandler({ frontLane: true });
-    const normal = app.createHttpHandler();
+    const normal = app.createHttpHandler({ frontLane: false });
     const clients = [await clientOf(lane, 'legacy'), await clientOf(normal, 'legacy')];
     const heard = clients.map(() => [] as string[]);
     clients.forEach((client, i) =>

@@ -64,11 +64,16 @@ export interface HttpHandlerOptions {
    */
   writeTimeoutMs?: number;
   /**
-   * Serve a `tools/call` on the front fast lane (a 2025-era session's: `front-lane/session-lane.ts`; a
-   * 2026-07-28 request's: `front-lane/modern-lane.ts`): through the app's own call path without the SDK
+   * Serve a `tools/call` on the front fast lane: through the app's own call path without the SDK
    * server's per-request work, where the lane can do so with the same outcome (else the normal path
-   * serves it); a 2025-era lane stream is stored in the session's event store and resumed with
-   * `Last-Event-ID` as the normal path's. Default false (`serveGateway` and `mcpfusion serve` turn it on).
+   * serves it).
+   * - A 2026-07-28 request's (`front-lane/modern-lane.ts`): the same answer as the normal path's,
+   *   byte for byte. On unless this is `false`.
+   * - A 2025-era session's (`front-lane/session-lane.ts`): on with `true` only (`serveGateway` and
+   *   `mcpfusion serve` turn it on). A quick call is answered as one JSON body rather than an SSE
+   *   stream, and a connection that drops within its first second cancels it (the normal path's
+   *   priming event would let the client resume); later streams are stored in the session's event
+   *   store and resumed with `Last-Event-ID` as the normal path's.
    */
   frontLane?: boolean;
   /** Reports errors the SDK sees out of band (never written to stdout). */
@@ -100,7 +105,7 @@ export interface FusionHttpHandler {
   readonly sessionCount: number;
   /** Publishes change notifications to 2026-era `subscriptions/listen` streams. */
   readonly notify: ServerNotifier;
-  /** With `frontLane`: how many requests the lanes (both eras) served and left to the normal path (a diagnostic). */
+  /** With a front lane (see `frontLane`): how many requests the lanes (both eras) served and left to the normal path (a diagnostic). */
   readonly frontLane?: LaneCounts;
 }
 
@@ -151,7 +156,7 @@ export function createFusionHttpHandler(
 
   return {
     notify: routing.notify,
-    ...(lane ? { frontLane: lane.counts } : {}),
+    ...(lane || modernLane ? { frontLane: (lane ?? modernLane)!.counts } : {}),
     get sessionCount() {
       return routing.sessionCount;
     },

@@ -20,6 +20,7 @@ import { ENVELOPE_KEYS, EnvelopeCheck, REVISION } from './envelope-check';
 import { ModernAnswer } from './modern-answer';
 import { encodedResult, inputRequiredRefusal, modernError, partitionInputResponses, projected } from './modern-wire';
 import { thrownAsWireError } from '../../../errors/sdk-seam-errors';
+import { checkedToolResult } from './result-check';
 
 type Json = Record<string, unknown>;
 
@@ -61,8 +62,8 @@ const DROPPED: Promise<void> = Promise.resolve();
  *
  * Cancelling: in 2026-07-28 the client ends the HTTP request; the call's signal aborts then (with
  * the SDK's own "Connection closed" error, as the normal path aborts it) and nothing more is
- * written. Not repeated: the SDK's check of a tool's result against the spec's result schema (the
- * app's results are built by it, a gateway's come from an SDK client that checked them).
+ * written. A complete result is checked against the spec's result schema as the SDK's server
+ * checks it (`result-check.ts`).
  */
 export class ModernLane {
   /** Whether a tool's input schema declares `x-mcp-header` parameters (which the SDK checks against `Mcp-Param-*` headers), by schema. */
@@ -76,7 +77,7 @@ export class ModernLane {
 
   constructor(
     private readonly surfaces: () => ServedSurfaces,
-    /** The counts it adds to (the 2025-era lane's: one diagnostic for the endpoint). */
+    /** The counts it adds to (shared with the 2025-era lane, where there is one: one diagnostic for the endpoint). */
     readonly counts: LaneCounts
   ) {}
 
@@ -223,7 +224,8 @@ export class ModernLane {
           if (refused) throw refused;
           return answer.respond({ result: encodedResult(value, serverInfo), jsonrpc: '2.0', id: call.id });
         }
-        const shaped = value.resultType === 'task' ? value : projected(value);
+        // Checked as the SDK's server checks a result (an app's handler may return any `content`): a misfit is its -32602.
+        const shaped = value.resultType === 'task' ? value : checkedToolResult(projected(value));
         answer.respond({ result: encodedResult(shaped, serverInfo), jsonrpc: '2.0', id: call.id });
       })
       .catch((thrown: { code?: unknown; message?: string; data?: unknown }) => {

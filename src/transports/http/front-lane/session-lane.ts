@@ -16,6 +16,7 @@ import type { EntryRequest } from '../entry-request';
 import { streamInUse } from '../protocol-refusals';
 import { LaneAnswer, type LaneEvents } from './lane-stream';
 import { thrownAsWireError } from '../../../errors/sdk-seam-errors';
+import { checkedToolResult } from './result-check';
 
 /** What the lane knows of the 2025-era session a request is on (the session registry gives it, once it has found the session for its caller). */
 export interface LaneSession {
@@ -62,7 +63,8 @@ const DROPPED: Promise<void> = Promise.resolve();
  * those requests need the SDK server's live channel. For every other client a tool's question is
  * answered as the normal path answers it (nothing deliverable: the same `InputChannel`).
  *
- * Kept the same: the result projection (`projectCallToolResult`), the error codes and messages
+ * Kept the same: the result projection (`projectCallToolResult`) and its check against the spec's
+ * result schema (`result-check.ts`), the error codes and messages
  * (as the SDK encodes a thrown error), the log level filter of the session, progress dropped while
  * the client does not read, and resumability: where the session has an event store (every session
  * of the registry has one), a lane call's SSE stream is stored and resumed as the normal path's
@@ -83,9 +85,11 @@ export class SessionLane {
   private readonly running = new Map<string, AbortController>();
   /** The resumable streams of lane calls in flight, by session and stream id: what a `Last-Event-ID` names. */
   private readonly streams = new Map<string, LaneAnswer>();
-  readonly counts: LaneCounts = { served: 0, passed: 0 };
-
-  constructor(private readonly surfaces: () => ServedSurfaces) {}
+  constructor(
+    private readonly surfaces: () => ServedSurfaces,
+    /** The counts it adds to (shared with the 2026-07-28 lane: one diagnostic for the endpoint). */
+    readonly counts: LaneCounts = { served: 0, passed: 0 }
+  ) {}
 
   /** Serves `body` on `session` when the lane takes it; undefined: the normal path serves it. */
   serve(request: EntryRequest, body: unknown, authInfo: unknown, session: LaneSession): Promise<Response> | undefined {
@@ -221,20 +225,19 @@ export class SessionLane {
     };
     void Promise.resolve()
       .then(() => app.callTool(served))
-      .then(
-        (result) => {
-          if (abort.signal.aborted) return;
-          const projected =
-            isInputRequiredResult(result) || (result as Json).resultType === 'task'
-              ? result
-              : server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(call.name));
-          stream.send({ jsonrpc: '2.0', id: call.id, result: projected });
-        },
-        (error: { code?: unknown; message?: string; data?: unknown }) => {
-          if (abort.signal.aborted) return;
-          stream.send({ jsonrpc: '2.0', id: call.id, error: thrownAsWireError(error) });
-        }
-      )
+      .then((result) => {
+        if (abort.signal.aborted) return;
+        // Projected and checked as the SDK's server does (an app's handler may return any `content`): a misfit is its -32602.
+        const sent =
+          isInputRequiredResult(result) || (result as Json).resultType === 'task'
+            ? result
+            : checkedToolResult(server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(call.name)) as Json);
+        stream.send({ jsonrpc: '2.0', id: call.id, result: sent });
+      })
+      .catch((error: { code?: unknown; message?: string; data?: unknown }) => {
+        if (abort.signal.aborted) return;
+        stream.send({ jsonrpc: '2.0', id: call.id, error: thrownAsWireError(error) });
+      })
       .finally(() => {
         this.running.delete(key);
         request.signal.removeEventListener('abort', gone);
