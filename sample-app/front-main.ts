@@ -17,8 +17,9 @@ import { branchFromEnv } from './front/branch-config';
  * the upstream sessions the gateway holds at once at an HTTP branch (default 8, see
  * `FrontDeskOptions.maxBranchSessions`); FUSION_STATE_KEY and the MCP_AUTH_* variables as for the
  * desk (main.ts). With auth, the front desk checks tokens; it sends none to the branch.
- * FRONT_LANE=1 serves 2025-era sessions' tool calls on the front fast lane (`frontLane`, docs/gateway.md):
- * the lane leaves every call to the normal path while the desk checks tokens (auth), so it serves them without.
+ * Its 2026-07-28 tool calls take the front fast lane, as on every HTTP endpoint (`frontLane`, docs/gateway.md);
+ * FRONT_LANE=1 serves 2025-era sessions' tool calls there too, FRONT_LANE=0 neither. The lane leaves every
+ * call to the normal path while the desk checks tokens (auth), so it serves them without.
  */
 
 async function main(): Promise<void> {
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
       transport: 'http',
       host: process.env.HOST ?? '127.0.0.1',
       port: Number(process.env.PORT ?? 3100),
-      ...(process.env.FRONT_LANE === '1' ? { frontLane: true } : {})
+      ...(process.env.FRONT_LANE === '1' ? { frontLane: true } : process.env.FRONT_LANE === '0' ? { frontLane: false } : {})
     })
     .catch(async (error: unknown) => {
       // A port in use, say: stop the branch and close the database, so that the process exits.
