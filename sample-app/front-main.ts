@@ -17,9 +17,10 @@ import { branchFromEnv } from './front/branch-config';
  * the upstream sessions the gateway holds at once at an HTTP branch (default 8, see
  * `FrontDeskOptions.maxBranchSessions`); FUSION_STATE_KEY and the MCP_AUTH_* variables as for the
  * desk (main.ts). With auth, the front desk checks tokens; it sends none to the branch.
- * Its 2026-07-28 tool calls take the front fast lane, as on every HTTP endpoint (`frontLane`, docs/gateway.md);
- * FRONT_LANE=1 serves 2025-era sessions' tool calls there too, FRONT_LANE=0 neither. The lane leaves every
- * call to the normal path while the desk checks tokens (auth), so it serves them without.
+ * Its tool calls take the front fast lane, as on every HTTP endpoint (`frontLane`, docs/gateway.md);
+ * FRONT_LANE=1 takes the gateway's form (quick 2025-era calls answered as one JSON body), FRONT_LANE=0
+ * turns it off. The lane leaves every call to the normal path while the desk checks tokens (auth), so it
+ * serves them without.
  */
 
 async function main(): Promise<void> {

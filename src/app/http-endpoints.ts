@@ -42,15 +42,13 @@ export class HttpEndpoints {
     const { gate, namePrincipal, notifier, surfaces } = this.parts();
     let lane: SessionLane | undefined;
     let modernLane: ModernLane | undefined;
-    // The 2026-07-28 lane gives the normal path's answers byte for byte: on unless turned off. The 2025-era lane
-    // answers a quick call as JSON and cancels one whose connection drops early: on only when asked for.
+    // The lanes give the normal path's outcomes without the SDK server's per-request work: on unless turned off.
+    // `true` is the gateway's form of the 2025-era lane: a quick call answered as one JSON body (see SessionLane).
     if (options.frontLane !== false) {
       const counts = { served: 0, passed: 0 };
-      if (options.frontLane === true) {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with the endpoint, as the entry is
-        const { SessionLane: Lane } = require('../transports/http/front-lane/session-lane') as typeof SessionLaneModule;
-        lane = new Lane(surfaces, counts);
-      }
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with the endpoint, as the entry is
+      const { SessionLane: Lane } = require('../transports/http/front-lane/session-lane') as typeof SessionLaneModule;
+      lane = new Lane(surfaces, counts, options.frontLane === true ? 'json' : 'stream');
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
       const { ModernLane: Modern } = require('../transports/http/front-lane/modern-lane') as typeof ModernLaneModule;
       modernLane = new Modern(surfaces, counts);
@@ -66,7 +64,7 @@ export class HttpEndpoints {
         ...options,
         onClose: () => {
           // What the lane took, said once (the gateway's log): whether it served a deployment's calls at all.
-          if (lane) this.log(`front lane: ${lane.counts.served} calls served, ${lane.counts.passed} left to the normal path`);
+          if (options.frontLane === true) this.log(`front lane: ${lane!.counts.served} calls served, ${lane!.counts.passed} left to the normal path`);
           this.open.delete(handler);
           notifier.endpoints.delete(handler.notify);
           options.onClose?.();

@@ -3,11 +3,11 @@ import { IsString } from 'class-validator';
 import { Action, FusionApp, Input, ToolProvider, progress } from '../../src';
 
 /**
- * The front fast lane in an ordinary app (no gateway): its 2026-07-28 lane is on by default and
- * answers what the normal path answers, byte for byte, its check of a tool's result included (a
- * handler may return any object with a `content` array; the SDK's server checks it against the
- * spec's result schema). The 2025-era lane stays off unless asked for, and checks results the same
- * way when it is on. Real SDK clients and raw requests through the endpoints' `fetch`.
+ * The front fast lane in an ordinary app (no gateway): on by default, in both eras, it answers what
+ * the normal path answers, byte for byte, its check of a tool's result included (a handler may
+ * return any object with a `content` array; the SDK's server checks it against the spec's result
+ * schema). With `frontLane: true` (the gateway's form) a quick 2025-era call is answered as one JSON
+ * body, with the same outcome. Real SDK clients and raw requests through the endpoints' `fetch`.
  */
 
 type Json = Record<string, unknown>;
@@ -82,6 +82,25 @@ async function clientOf(handler: Handler, era: 'legacy' | 'modern'): Promise<Cli
   return client;
 }
 
+/** A 2025-era client whose `tools/call` answers are kept as they came (status, content type, body). */
+async function recordingClient(
+  handler: Handler
+): Promise<{ client: Client; answers: { status: number; type: string | null; body: string }[] }> {
+  const answers: { status: number; type: string | null; body: string }[] = [];
+  const client = new Client({ name: 'app', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+      fetch: async (url, init) => {
+        const response = await handler.fetch(new Request(url, init));
+        if (typeof init?.body !== 'string' || !init.body.includes('"tools/call"')) return response;
+        answers.push(await answerOf(response.clone()));
+        return response;
+      }
+    })
+  );
+  return { client, answers };
+}
+
 /** A call's outcome as a client sees it: its result, or its error's code and message. */
 async function outcomeOf(client: Client, name: string): Promise<unknown> {
   try {
@@ -140,18 +159,42 @@ describe('the front fast lane in an ordinary app', () => {
     if (name === 'extra') expect(JSON.parse(laned.body).result.content[0]).not.toHaveProperty('extra');
   });
 
-  it('leaves 2025-era sessions to the normal path unless frontLane is true, and checks results alike when it is', async () => {
-    const laneBefore = both.frontLane!.served;
-    const defaultBefore = byDefault.frontLane!.served;
-    const [fast, plain, normal] = await Promise.all([clientOf(both, 'legacy'), clientOf(byDefault, 'legacy'), clientOf(off, 'legacy')]);
-    for (const name of ['echo', 'bogus', 'extra']) {
-      const outcomes = await Promise.all([outcomeOf(fast, name), outcomeOf(plain, name), outcomeOf(normal, name)]);
-      expect(outcomes[0]).toEqual(outcomes[2]);
-      expect(outcomes[1]).toEqual(outcomes[2]);
+  it('serves 2025-era session calls on the lane by default, streamed as the normal path streams them, byte for byte', async () => {
+    const before = byDefault.frontLane!.served;
+    const [laned, normal] = await Promise.all([recordingClient(byDefault), recordingClient(off)]);
+    for (const name of ['echo', 'bogus', 'extra', 'steps']) {
+      const outcomes = await Promise.all([outcomeOf(laned.client, name), outcomeOf(normal.client, name)]);
+      expect(outcomes[0]).toEqual(outcomes[1]);
     }
-    expect(await outcomeOf(normal, 'bogus')).toMatchObject({ code: -32602, message: expect.stringContaining('Invalid tools/call result') });
-    expect(both.frontLane!.served).toBe(laneBefore + 3);
-    expect(byDefault.frontLane!.served).toBe(defaultBefore);
-    await Promise.all([fast.close(), plain.close(), normal.close()]);
+    // With a progress token: its progress event, then the response.
+    const progressed: unknown[][] = [[], []];
+    await Promise.all(
+      [laned, normal].map((side, i) =>
+        side.client.callTool({ name: 'steps', arguments: {} }, { onprogress: (p) => void progressed[i]!.push(p) })
+      )
+    );
+    expect(progressed[0]).toEqual([{ progress: 50, total: 100, message: 'half' }]);
+    expect(progressed[0]).toEqual(progressed[1]);
+    expect(byDefault.frontLane!.served).toBe(before + 5);
+    // Each answer an SSE stream: the priming event (its id, the retry interval), then the response, the same bytes.
+    expect(laned.answers).toHaveLength(5);
+    expect(laned.answers).toEqual(normal.answers);
+    expect(laned.answers[0]).toMatchObject({ type: 'text/event-stream', body: expect.stringMatching(/^id: \S+\nretry: \d+\ndata: \n\n/) });
+    expect(await outcomeOf(normal.client, 'bogus')).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Invalid tools/call result')
+    });
+    await Promise.all([laned.client.close(), normal.client.close()]);
+  });
+
+  it("answers 2025-era calls as one JSON body with frontLane: true (the gateway's form), with the same outcomes", async () => {
+    const before = both.frontLane!.served;
+    const [fast, normal] = await Promise.all([clientOf(both, 'legacy'), clientOf(off, 'legacy')]);
+    for (const name of ['echo', 'bogus', 'extra']) {
+      const outcomes = await Promise.all([outcomeOf(fast, name), outcomeOf(normal, name)]);
+      expect(outcomes[0]).toEqual(outcomes[1]);
+    }
+    expect(both.frontLane!.served).toBe(before + 3);
+    await Promise.all([fast.close(), normal.close()]);
   });
 });

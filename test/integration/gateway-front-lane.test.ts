@@ -50,7 +50,7 @@ async function dropping(app: FusionApp, frontLane: boolean): Promise<Dropping> {
   const kept = new Set<number | 'response'>();
   let keptWaiters: Array<() => void> = [];
   const handler = app.createHttpHandler({
-    ...(frontLane ? { frontLane: true } : {}),
+    frontLane,
     sessions: {
       eventStore: () =>
         new WatchedStore((message) => {

@@ -3,7 +3,8 @@
  * mid-call (`ctx.closeStream`, the polling pattern of SEP-1699) is finished by the client reconnecting with
  * `Last-Event-ID`: the progress sent while it was away is replayed, in order, before the result. A real SDK client over
  * HTTP on 127.0.0.1 (`app.listen`, the Node entry), both before and after the session's store has wrapped its ring;
- * on the normal path and on the front fast lane (`frontLane: true`), whose streams are stored and resumed the same way.
+ * on the normal path and on the front fast lane in both its forms (the default, and `frontLane: true`), whose streams are
+ * stored and resumed the same way.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Action, Ctx, FusionApp, ToolProvider, progress, type CallContext } from '../../src';
@@ -35,7 +36,8 @@ class Resumable {
 
 describe.each([
   ['the normal path', false],
-  ['the front fast lane', true]
+  ['the front fast lane (the default: streamed as the normal path)', undefined],
+  ["the front fast lane (the gateway's form: quick calls as JSON)", true]
 ] as const)('2025-era session streams resume with Last-Event-ID (default event store), %s', (_path, frontLane) => {
   const logged: string[] = [];
   const app = FusionApp.create({ name: 'resumption', version: '1.0.0', tools: [Resumable], logger: (line) => logged.push(line) });
@@ -49,7 +51,7 @@ describe.each([
       transport: 'http',
       port: 0,
       handleSignals: false,
-      ...(frontLane ? { frontLane: true } : {}),
+      ...(frontLane !== undefined ? { frontLane } : {}),
       sessions: { retryIntervalMs: 5, eventStore: () => new BoundedSessionEventStore(25) }
     })) as { url: URL });
   });

@@ -66,14 +66,15 @@ export interface HttpHandlerOptions {
   /**
    * Serve a `tools/call` on the front fast lane: through the app's own call path without the SDK
    * server's per-request work, where the lane can do so with the same outcome (else the normal path
-   * serves it).
-   * - A 2026-07-28 request's (`front-lane/modern-lane.ts`): the same answer as the normal path's,
-   *   byte for byte. On unless this is `false`.
-   * - A 2025-era session's (`front-lane/session-lane.ts`): on with `true` only (`serveGateway` and
-   *   `mcpfusion serve` turn it on). A quick call is answered as one JSON body rather than an SSE
-   *   stream, and a connection that drops within its first second cancels it (the normal path's
-   *   priming event would let the client resume); later streams are stored in the session's event
-   *   store and resumed with `Last-Event-ID` as the normal path's.
+   * serves it): a 2026-07-28 request's (`front-lane/modern-lane.ts`) and a 2025-era session's
+   * (`front-lane/session-lane.ts`), whose streams are stored in the session's event store and
+   * resumed with `Last-Event-ID` as the normal path's.
+   * - Unset: on, answering what the normal path answers, byte for byte.
+   * - `true` (`serveGateway` and `mcpfusion serve`): on, and a quick 2025-era call is answered as one
+   *   JSON body rather than an SSE stream (less work a call); a connection that drops before the
+   *   call said anything then cancels it (the normal path's priming event would let the client
+   *   resume).
+   * - `false`: off.
    */
   frontLane?: boolean;
   /** Reports errors the SDK sees out of band (never written to stdout). */

@@ -42,7 +42,9 @@ interface Connection {
 }
 
 /**
- * The answer of one lane call. Its HTTP response is decided by the first message: the call's
+ * The answer of one lane call. Without its JSON window (`jsonWindow` false) it is an SSE stream
+ * from the start, opened (with its priming event) as the SDK's transport opens one. With it, its
+ * HTTP response is decided by the first message: the call's
  * response first (nothing came before it) is answered as one JSON body, which a 2025-era client
  * takes as it takes an SSE stream (the spec lets the server choose); anything else first (progress,
  * a log message) starts an SSE stream of `event: message` events as the SDK's transport writes
@@ -80,10 +82,13 @@ export class LaneAnswer {
     private readonly sessionId: string,
     private readonly signal: AbortSignal,
     private readonly request: EntryRequest,
-    private readonly events?: LaneEvents
+    private readonly events?: LaneEvents,
+    /** Whether a response that comes first is answered as one JSON body; false: the SSE stream starts at once, as the SDK's transport starts it. */
+    jsonWindow = true
   ) {
     this.response = new Promise<Response>((resolve) => (this.answer = resolve));
-    this.window = setTimeout(() => this.open(true), JSON_WINDOW_MS);
+    if (jsonWindow) this.window = setTimeout(() => this.open(true), JSON_WINDOW_MS);
+    else this.open(true);
   }
 
   /**

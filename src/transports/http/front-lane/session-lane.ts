@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   PROTOCOL_VERSION_META_KEY,
   isInputRequiredResult,
@@ -88,7 +87,14 @@ export class SessionLane {
   constructor(
     private readonly surfaces: () => ServedSurfaces,
     /** The counts it adds to (shared with the 2026-07-28 lane: one diagnostic for the endpoint). */
-    readonly counts: LaneCounts = { served: 0, passed: 0 }
+    readonly counts: LaneCounts = { served: 0, passed: 0 },
+    /**
+     * `'json'`: a response that comes first is answered as one JSON body, and a connection that drops
+     * before an event with an id went out cancels the call (the gateway's form: the least work a
+     * call). `'stream'`: every answer is an SSE stream opened at once, its priming event first, and a
+     * dropped connection never cancels a call, as on the normal path (an app's form).
+     */
+    private readonly answers: 'json' | 'stream' = 'json'
   ) {}
 
   /** Serves `body` on `session` when the lane takes it; undefined: the normal path serves it. */
@@ -182,9 +188,12 @@ export class SessionLane {
     const key = keyOf(session.id, call.id);
     const abort = new AbortController();
     const events = eventsOf(session);
-    const stream = new LaneAnswer(session.id, abort.signal, request, events);
-    // A dropped connection cancels the call only when its client holds no event id to come back with.
-    const gone = (): void => (stream.resumable ? stream.detach(request) : abort.abort(new Error('The client went away.')));
+    const streamed = this.answers === 'stream';
+    const stream = new LaneAnswer(session.id, abort.signal, request, events, !streamed);
+    // A dropped connection cancels a JSON-window call only when its client holds no event id to come back with; a
+    // streamed one, never (the SDK's transport lets its handler run on).
+    const gone = (): void =>
+      streamed || stream.resumable ? stream.detach(request) : abort.abort(new Error('The client went away.'));
     if (request.signal.aborted) gone();
     else request.signal.addEventListener('abort', gone, { once: true });
     this.running.set(key, abort);
@@ -232,7 +241,8 @@ export class SessionLane {
           isInputRequiredResult(result) || (result as Json).resultType === 'task'
             ? result
             : checkedToolResult(server.projectCallToolResult(result as CallToolResult, app.toolOutputSchema(call.name)) as Json);
-        stream.send({ jsonrpc: '2.0', id: call.id, result: sent });
+        // In the order the SDK's server writes a result response (an error's: jsonrpc, id, error).
+        stream.send({ result: sent, jsonrpc: '2.0', id: call.id });
       })
       .catch((error: { code?: unknown; message?: string; data?: unknown }) => {
         if (abort.signal.aborted) return;
@@ -264,7 +274,7 @@ function eventsOf(session: LaneSession): LaneEvents | undefined {
   if (!session.eventStore) return undefined;
   return {
     store: session.eventStore,
-    streamId: randomUUID(),
+    streamId: crypto.randomUUID(),
     // As the SDK's `supportsEmptySSEData`: a negotiated version (so a supported one) of 2025-11-25 or later.
     priming: session.version !== undefined && session.version >= '2025-11-25',
     retryIntervalMs: session.retryIntervalMs
