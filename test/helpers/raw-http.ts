@@ -71,6 +71,21 @@ export function modernRequest(
   };
 }
 
+/**
+ * The headers of a raw 2026-07-28 POST sent with `fetch` (postRaw adds the first two itself): JSON
+ * in, JSON or SSE out, the version, and the routing headers of `method` on `name`; `extra` after.
+ */
+export function modernPostHeaders(method: string, name?: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    ...(name ? { 'mcp-name': name } : {}),
+    ...extra
+  };
+}
+
 function spliceParams(base: string, raw: string): string {
   // base ends with `}}` (params, then the message): insert `,raw` before the params' closing brace.
   return `${base.slice(0, -2)},${raw}}}`;

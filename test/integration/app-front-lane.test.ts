@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { IsString } from 'class-validator';
 import { Action, FusionApp, Input, ToolProvider, progress } from '../../src';
+import { modernPostHeaders } from '../helpers/raw-http';
 
 /**
  * The front fast lane in an ordinary app (no gateway): on by default, in both eras, it answers what
@@ -51,13 +52,7 @@ const ENVELOPE: Json = {
 function rawCall(name: string, args: Json, meta: Json = {}): Request {
   return new Request('http://127.0.0.1/mcp', {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name
-    },
+    headers: modernPostHeaders('tools/call', name),
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 3,

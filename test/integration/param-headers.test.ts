@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { IsString } from 'class-validator';
 import { Action, FusionApp, Input, JSONSchema, ToolProvider } from '../../src';
+import { modernPostHeaders } from '../helpers/raw-http';
 
 class RegionInput {
   @JSONSchema({ description: 'Where to route', 'x-mcp-header': 'Region' } as never)
@@ -33,14 +34,7 @@ describe('x-mcp-header parameter headers', () => {
 
     const res = await fetch(url, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'routed',
-        'mcp-param-region': 'us'
-      },
+      headers: modernPostHeaders('tools/call', 'routed', { 'mcp-param-region': 'us' }),
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 7,
