@@ -1,6 +1,7 @@
 import { CliError, ExitCode } from './cli-error';
 import { parsePort, splitCommandLine } from './command-line';
 import { note, type Terminal } from './terminal';
+import { tierUp } from './serve-tier-up';
 
 /** `mcpfusion serve …`, as read from the command line. */
 export interface ServeCommand {
@@ -41,7 +42,9 @@ export const SERVE_USAGE = `  mcpfusion serve --stdio '<command line>' | --url <
                          --tool-search: tools/list shows search_tools and call_tool instead of every tool
                          --no-front-lane (or MCPFUSION_FRONT_LANE=0): serve every call through the SDK server; by default
                          tool calls (2025-era sessions', 2026-07-28 requests') take the front fast lane, without its
-                         per-request work (docs/gateway.md)`;
+                         per-request work (docs/gateway.md)
+                         MCPFUSION_TIER_UP=0: leave V8's optimization thresholds at their defaults (by default serve
+                         lowers them, so that its per-call code is optimized after fewer calls)`;
 
 /** Reads `serve`'s arguments (after the word `serve`). */
 export function parseServe(argv: readonly string[]): ServeCommand {
@@ -203,6 +206,9 @@ export async function runServe(command: ServeCommand, terminal: Terminal): Promi
   } catch (error) {
     throw new CliError(`serve: ${(error as Error).message}`, ExitCode.PROTOCOL_ERROR);
   }
+  // Once the gateway serves: its start runs at V8's defaults (lower thresholds there optimized start-up code that runs
+  // once, and delayed the first answer), its per-call code is optimized after fewer calls (serve-tier-up.ts).
+  tierUp();
   note(terminal, `mcpfusion gateway listening on ${served.url.href} (pid ${process.pid})`);
   await served.closed;
   return ExitCode.OK;

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FusionApp } from '../../src';
+import { tierUpFlags } from '../../packages/cli/src/serve-tier-up';
+import { CLI_BIN } from '../helpers/cli-bin';
+
+/**
+ * `mcpfusion serve` lowers V8's optimization thresholds once the gateway serves (packages/cli/src/serve-tier-up.ts):
+ * its start runs at V8's defaults, its per-call code is optimized after fewer calls. Checked in the real program: a
+ * probe loaded with `node -r` tells on stderr each flag set, and whether the framework had loaded by then.
+ */
+const PROBE = String.raw`
+const v8 = require('node:v8');
+const set = v8.setFlagsFromString;
+v8.setFlagsFromString = function (flag) {
+  const framework = Object.keys(require.cache).some((f) => /[\\/]dist[\\/]advanced\.js$/.test(f));
+  process.stderr.write('probe: flag ' + flag + ' framework ' + framework + '\n');
+  return set.call(this, flag);
+};
+`;
+
+/** The CLI's stderr up to its "listening on" line (it is then stopped). */
+async function stderrUntilServing(probe: string, upstreamUrl: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '-r', probe, CLI_BIN, 'serve', '--url', upstreamUrl, '--port', '0', '--namespace', 'up'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env
+    }
+  );
+  let text = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('mcpfusion gateway listening on')) resolve();
+      });
+      child.once('exit', () => reject(new Error(`exited before it served: ${text}`)));
+    });
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
+  return text;
+}
+
+describe('mcpfusion serve: V8 optimizes its per-call code sooner', () => {
+  let dir: string;
+  let probe: string;
+  let upstream: FusionApp;
+  let upstreamServer: Server;
+  let upstreamUrl: string;
+  const { MCPFUSION_TIER_UP: _, NODE_OPTIONS: __, ...env } = process.env;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'serve-tier-up-'));
+    probe = join(dir, 'probe.cjs');
+    writeFileSync(probe, PROBE);
+    upstream = FusionApp.create({ name: 'upstream', version: '1.0.0', tools: [], logger: () => undefined });
+    const handler = upstream.createHttpHandler();
+    upstreamServer = createServer((req, res) => void handler.serveNode(req, res));
+    await new Promise<void>((resolve) => upstreamServer.listen(0, '127.0.0.1', resolve));
+    upstreamUrl = `http://127.0.0.1:${(upstreamServer.address() as AddressInfo).port}/mcp`;
+  });
+
+  afterAll(async () => {
+    upstreamServer.closeAllConnections();
+    await new Promise<void>((resolve) => upstreamServer.close(() => resolve()));
+    await upstream.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("sets this Node's flags once the framework is loaded and the gateway serves, before it says so", async () => {
+    const flags = tierUpFlags(process.versions.v8);
+    expect(flags.length).toBeGreaterThan(0); // Node 20, 22 and 24 each have theirs
+    const stderr = await stderrUntilServing(probe, upstreamUrl, env);
+    const set = [...stderr.matchAll(/probe: flag (\S+) framework (true|false)\n/g)];
+    expect(set.map((match) => match[1])).toEqual(flags);
+    expect(set.every((match) => match[2] === 'true')).toBe(true);
+    expect(stderr.indexOf('probe: flag')).toBeLessThan(stderr.indexOf('mcpfusion gateway listening on'));
+    expect(stderr).not.toContain('unrecognized flag');
+  }, 30_000);
+
+  it("sets none with MCPFUSION_TIER_UP=0, or of a flag given on Node's command line", async () => {
+    expect(await stderrUntilServing(probe, upstreamUrl, { ...env, MCPFUSION_TIER_UP: '0' })).not.toContain('probe: flag');
+    const [first, ...rest] = tierUpFlags(process.versions.v8);
+    const stderr = await stderrUntilServing(probe, upstreamUrl, env, [first!.replace(/=\d+$/, '=70000')]);
+    expect([...stderr.matchAll(/probe: flag (\S+)/g)].map((match) => match[1])).toEqual(rest);
+  }, 30_000);
+});
