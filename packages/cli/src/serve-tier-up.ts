@@ -7,15 +7,14 @@ import { setFlagsFromString } from 'node:v8';
  * upstream client. V8 keeps a function in its baseline tiers until it has run for a budget:
  * - V8 11 (Node 20): an interrupt budget, 67,584 by default;
  * - V8 12 and 13 (Node 22, 24): invocation counts, 3,000 for TurboFan and 400 for Maglev by default.
- * So the gateway's per-call code was still not optimized after thousands of calls. Measured with `bench/hop`
- * (interleaved, the same gateway with and without these flags), sequential echo p50 and the gateway's CPU per call:
- * - Node 20: 0.83x and 0.73x;
- * - Node 22: 0.89x and 0.87x;
- * - Node 24: 0.88x and 0.90x.
- * See docs/gateway.md.
+ * So the gateway's per-call code was still not optimized after thousands of calls. With these flags, set once the
+ * gateway serves, sequential calls took 0.83x to 0.97x the time and 0.78x to 1.14x the gateway's CPU on Node 20, 22
+ * and 24, in interleaved runs against the same gateway without them; the start is unchanged. Set before the start,
+ * they delayed the first answer by about 80 ms (V8 optimized start-up code that runs once). docs/gateway.md, "V8's
+ * thresholds", has the runs.
  *
  * The flag names change between V8 versions, and V8 prints an error for a flag it does not know, so a version not
- * listed here gets none. The flags are set before the server library loads, so that its functions start with them.
+ * listed here gets none.
  */
 export function tierUpFlags(v8Version: string): readonly string[] {
   const major = Number.parseInt(v8Version, 10);
