@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FusionApp } from '../../src';
 import { tierUpFlags } from '../../packages/cli/src/serve-tier-up';
 import { CLI_BIN } from '../helpers/cli-bin';
+import { listenLoopback, type LoopbackServer } from '../helpers/loopback-server';
 
 /**
  * `mcpfusion serve` lowers V8's optimization thresholds once the gateway serves (packages/cli/src/serve-tier-up.ts):
@@ -57,7 +57,7 @@ describe('mcpfusion serve: V8 optimizes its per-call code sooner', () => {
   let dir: string;
   let probe: string;
   let upstream: FusionApp;
-  let upstreamServer: Server;
+  let upstreamServer: LoopbackServer;
   let upstreamUrl: string;
   const { MCPFUSION_TIER_UP: _, NODE_OPTIONS: __, ...env } = process.env;
 
@@ -67,14 +67,12 @@ describe('mcpfusion serve: V8 optimizes its per-call code sooner', () => {
     writeFileSync(probe, PROBE);
     upstream = FusionApp.create({ name: 'upstream', version: '1.0.0', tools: [], logger: () => undefined });
     const handler = upstream.createHttpHandler();
-    upstreamServer = createServer((req, res) => void handler.serveNode(req, res));
-    await new Promise<void>((resolve) => upstreamServer.listen(0, '127.0.0.1', resolve));
-    upstreamUrl = `http://127.0.0.1:${(upstreamServer.address() as AddressInfo).port}/mcp`;
+    upstreamServer = await listenLoopback(createServer((req, res) => void handler.serveNode(req, res)));
+    upstreamUrl = upstreamServer.url.href;
   });
 
   afterAll(async () => {
-    upstreamServer.closeAllConnections();
-    await new Promise<void>((resolve) => upstreamServer.close(() => resolve()));
+    await upstreamServer.close();
     await upstream.close();
     rmSync(dir, { recursive: true, force: true });
   });
