@@ -36,9 +36,18 @@ export function chosenTierUpFlags(v8Version: string, env: NodeJS.ProcessEnv, exe
   return tierUpFlags(v8Version).filter((flag) => !given.includes(flag.split('=')[0]!));
 }
 
-/** Sets the chosen flags in this process (see {@link tierUpFlags}); returns them. */
+/**
+ * Sets the chosen flags in this process (see {@link tierUpFlags}); returns those set. A runtime that only looks like
+ * Node here (Bun and Deno give a `process.versions.v8` too) may not implement `setFlagsFromString`: a flag it refuses
+ * is left unset, and serve goes on.
+ */
 export function tierUp(): readonly string[] {
-  const flags = chosenTierUpFlags(process.versions.v8, process.env, process.execArgv);
-  for (const flag of flags) setFlagsFromString(flag);
-  return flags;
+  return chosenTierUpFlags(process.versions.v8, process.env, process.execArgv).filter((flag) => {
+    try {
+      setFlagsFromString(flag);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
