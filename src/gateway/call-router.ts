@@ -172,12 +172,14 @@ export class CallRouter {
       refuse(why);
       return Promise.resolve(withdrawn(ask, `The gateway forwards ${ask.method} only during a tool call it can attribute (${why}).`));
     }
+    const guessed = store === undefined;
     return new Promise<UpstreamAnswer>((resolve) => {
       let answered = false;
       call.push({
         kind: 'question',
         question: {
           ask,
+          ...(guessed ? { guessed } : {}),
           respond: (answer) => {
             if (answered) return;
             answered = true;

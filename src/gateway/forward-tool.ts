@@ -63,7 +63,7 @@ export async function* forwardCall(
           break;
         case 'question': {
           gateway.asked?.(ctx.tool.name);
-          const plan = planRound(event.question.ask, ctx);
+          const plan = planRound(event.question.ask, ctx, event.question.guessed);
           // Nothing the front client can be asked: the upstream is told at once (cancel), and goes on.
           if ('now' in plan) {
             call.answer(plan.now);

@@ -22,9 +22,12 @@ type Single = Exclude<UpstreamAsk, { method: 'input_required' }>;
  * elicitation) the front client cannot be asked is cancelled upstream at once and the upstream
  * goes on (its own decision what a cancel means); a sampling or roots request it cannot take
  * fails the call as a tool that `requires` the capability fails (MissingCapabilityError: -32021,
- * naming it), and the upstream call is cancelled. A 2026-07-28 round keeps its keys.
+ * naming it), and the upstream call is cancelled. A `guessed` request (over stdio, given to the
+ * one call in flight: it may be the upstream's own, as server-everything's roots request 350 ms
+ * after it starts) is refused upstream instead, and the call goes on, as the front client's own
+ * SDK would refuse it to a server it spoke to directly. A 2026-07-28 round keeps its keys.
  */
-export function planRound(ask: UpstreamAsk, ctx: CallContext): RoundPlan {
+export function planRound(ask: UpstreamAsk, ctx: CallContext, guessed = false): RoundPlan {
   const entries: Array<[string, Single]> =
     ask.method === 'input_required'
       ? Object.entries(ask.inputRequests).map(([key, raw]) => [key, readEntry(key, raw)])
@@ -34,6 +37,8 @@ export function planRound(ask: UpstreamAsk, ctx: CallContext): RoundPlan {
   for (const [key, single] of entries) {
     const missing = missingCapability(ctx, single);
     if (missing && single.method === 'elicitation/create') cancelled.push(key);
+    else if (missing && guessed && ask.method !== 'input_required')
+      return { now: withdrawn(ask, `The client in front of the gateway did not declare ${missing}.`) };
     else if (missing) throw new MissingCapabilityError(ctx.tool.name, { [single.method === 'roots/list' ? 'roots' : 'sampling']: {} });
     else requests.push(requestOf(key, single));
   }

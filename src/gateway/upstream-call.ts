@@ -28,6 +28,12 @@ export type UpstreamAnswer = { readonly result: Record<string, unknown> } | { re
 /** A request the upstream made during a call (see {@link UpstreamAsk}). */
 export interface UpstreamQuestion {
   readonly ask: UpstreamAsk;
+  /**
+   * Attributed by elimination, not by the request itself: over stdio a request carries nothing
+   * naming a call, and it goes to the one call in flight. It may be the upstream's own (a roots
+   * request at its startup), so the call is not failed for it.
+   */
+  readonly guessed?: boolean;
   /** Sends the answer upstream (once; later calls do nothing). */
   respond(answer: UpstreamAnswer): void;
 }

@@ -139,6 +139,24 @@ describe('an upstream shared by every front session (stdio, one connection)', ()
   );
 
   it.each(['legacy', 'modern'] as const)(
+    'a roots request during the one call in flight goes to its front client; one without roots is refused upstream, the call goes on (%s front)',
+    async (era) => {
+      // Over stdio the request names no call: it may be the upstream's own (server-everything asks 350 ms after it starts), so
+      // the call it lands in is not failed for a capability its front client lacks.
+      const [rooted, rootless] = await Promise.all([connectFront(app, era, ['file:///r1', 'file:///r2']), connectFront(app, era)]);
+      try {
+        expect(await call(rooted, 'up.roots_now')).toBe('file:///r1,file:///r2');
+        const refused = await rootless.client.callTool({ name: 'up.roots_now', arguments: {} });
+        expect(refused.isError).toBeFalsy();
+        expect(textOf(refused)).toMatch(/^refused: .*did not declare the roots capability/);
+        expect(gateway.waitingQuestions).toBe(0);
+      } finally {
+        await Promise.all([rooted.close(), rootless.close()]);
+      }
+    }
+  );
+
+  it.each(['legacy', 'modern'] as const)(
     'a tool is listed as interactive once it is seen asking; a task-required tool keeps its execution (%s front)',
     async (era) => {
       const front = await connectFront(app, era);
