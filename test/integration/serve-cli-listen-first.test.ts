@@ -1,14 +1,12 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { FusionApp } from '../../src';
 import { CLI_BIN } from '../helpers/cli-bin';
 import { freePort } from '../helpers/redis-server';
+import { serveProbeSetup, type ServeProbeSetup } from '../helpers/serve-probe';
 import { acceptsConnection } from '../helpers/tcp-probe';
 
 const ROOT = join(__dirname, '..', '..');
@@ -75,28 +73,17 @@ async function runToEnd(args: string[]): Promise<{ code: number | null; stderr: 
 }
 
 describe('mcpfusion serve: the port first, the framework after', () => {
-  let dir: string;
+  let setup: ServeProbeSetup;
   let probe: string;
-  let upstream: FusionApp;
-  let upstreamServer: Server;
   let upstreamUrl: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'serve-listen-first-'));
-    probe = join(dir, 'probe.cjs');
-    writeFileSync(probe, PROBE);
-    upstream = FusionApp.create({ name: 'upstream', version: '1.0.0', tools: [], logger: () => undefined });
-    const handler = upstream.createHttpHandler();
-    upstreamServer = createServer((req, res) => void handler.serveNode(req, res));
-    await new Promise<void>((resolve) => upstreamServer.listen(0, '127.0.0.1', resolve));
-    upstreamUrl = `http://127.0.0.1:${(upstreamServer.address() as AddressInfo).port}/mcp`;
+    setup = await serveProbeSetup('serve-listen-first-', PROBE);
+    ({ probe, upstreamUrl } = setup);
   });
 
   afterAll(async () => {
-    upstreamServer.closeAllConnections();
-    await new Promise<void>((resolve) => upstreamServer.close(() => resolve()));
-    await upstream.close();
-    rmSync(dir, { recursive: true, force: true });
+    await setup.close();
   });
 
   it('@mcpfusion/core/early-listen loads nothing else of the framework (built: dist/)', async () => {

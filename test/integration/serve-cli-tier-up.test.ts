@@ -1,13 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { FusionApp } from '../../src';
 import { tierUpFlags } from '../../packages/cli/src/serve-tier-up';
 import { CLI_BIN } from '../helpers/cli-bin';
-import { listenLoopback, type LoopbackServer } from '../helpers/loopback-server';
+import { serveProbeSetup, type ServeProbeSetup } from '../helpers/serve-probe';
 
 /**
  * `mcpfusion serve` lowers V8's optimization thresholds once the gateway serves (packages/cli/src/serve-tier-up.ts):
@@ -54,33 +49,21 @@ async function stderrUntilServing(probe: string, upstreamUrl: string, env: NodeJ
 }
 
 describe('mcpfusion serve: V8 optimizes its per-call code sooner', () => {
-  let dir: string;
-  let probe: string;
-  let upstream: FusionApp;
-  let upstreamServer: LoopbackServer;
-  let upstreamUrl: string;
+  let setup: ServeProbeSetup;
   const { MCPFUSION_TIER_UP: _, NODE_OPTIONS: __, ...env } = process.env;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'serve-tier-up-'));
-    probe = join(dir, 'probe.cjs');
-    writeFileSync(probe, PROBE);
-    upstream = FusionApp.create({ name: 'upstream', version: '1.0.0', tools: [], logger: () => undefined });
-    const handler = upstream.createHttpHandler();
-    upstreamServer = await listenLoopback(createServer((req, res) => void handler.serveNode(req, res)));
-    upstreamUrl = upstreamServer.url.href;
+    setup = await serveProbeSetup('serve-tier-up-', PROBE);
   });
 
   afterAll(async () => {
-    await upstreamServer.close();
-    await upstream.close();
-    rmSync(dir, { recursive: true, force: true });
+    await setup.close();
   });
 
   it("sets this Node's flags once the framework is loaded and the gateway serves, before it says so", async () => {
     const flags = tierUpFlags(process.versions.v8);
     expect(flags.length).toBeGreaterThan(0); // Node 20, 22 and 24 each have theirs
-    const stderr = await stderrUntilServing(probe, upstreamUrl, env);
+    const stderr = await stderrUntilServing(setup.probe, setup.upstreamUrl, env);
     const set = [...stderr.matchAll(/probe: flag (\S+) framework (true|false)\n/g)];
     expect(set.map((match) => match[1])).toEqual(flags);
     expect(set.every((match) => match[2] === 'true')).toBe(true);
@@ -89,9 +72,9 @@ describe('mcpfusion serve: V8 optimizes its per-call code sooner', () => {
   }, 30_000);
 
   it("sets none with MCPFUSION_TIER_UP=0, or of a flag given on Node's command line", async () => {
-    expect(await stderrUntilServing(probe, upstreamUrl, { ...env, MCPFUSION_TIER_UP: '0' })).not.toContain('probe: flag');
+    expect(await stderrUntilServing(setup.probe, setup.upstreamUrl, { ...env, MCPFUSION_TIER_UP: '0' })).not.toContain('probe: flag');
     const [first, ...rest] = tierUpFlags(process.versions.v8);
-    const stderr = await stderrUntilServing(probe, upstreamUrl, env, [first!.replace(/=\d+$/, '=70000')]);
+    const stderr = await stderrUntilServing(setup.probe, setup.upstreamUrl, env, [first!.replace(/=\d+$/, '=70000')]);
     expect([...stderr.matchAll(/probe: flag (\S+)/g)].map((match) => match[1])).toEqual(rest);
   }, 30_000);
 });
