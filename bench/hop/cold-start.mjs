@@ -38,6 +38,9 @@ const answers = (port) =>
   });
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long a start may take before the run gives up on it (ms). */
+const START_LIMIT_MS = 30_000;
+
 /** Spawns Node with `args(port)` (PORT set too), waits for the port as the peer bench does (a connect every 10 ms). */
 async function start(args, env = {}) {
   const port = await freePort();
@@ -47,7 +50,11 @@ async function start(args, env = {}) {
   let exited = false;
   child.once('exit', () => (exited = true));
   while (!(await answers(port))) {
-    if (exited) throw new Error(`${argv.join(' ')} exited before listening`);
+    const late = performance.now() - t0 > START_LIMIT_MS;
+    if (exited || late) {
+      child.kill('SIGKILL');
+      throw new Error(`${argv.join(' ')} ${exited ? 'exited before listening' : `was not listening after ${START_LIMIT_MS} ms`}`);
+    }
     await pause(10);
   }
   return { child, port, t0, listenMs: performance.now() - t0 };
